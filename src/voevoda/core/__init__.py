@@ -1,0 +1,1 @@
+"""The ruleset-agnostic engine: dice, orders, events, views, the turn loop."""

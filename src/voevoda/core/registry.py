@@ -1,0 +1,55 @@
+"""The one place where the engine finds games.
+
+Every subpackage of :mod:`voevoda.rulesets` that exposes ``RULESET`` (a
+:class:`~voevoda.core.ruleset.Ruleset` subclass) is found by scanning; a game shipped
+in another distribution registers itself under the ``voevoda.rulesets`` entry-point
+group. Adding a game touches no file of the core.
+"""
+
+from __future__ import annotations
+
+import importlib
+import pkgutil
+from collections.abc import Mapping
+from functools import cache
+from importlib.metadata import entry_points
+from typing import Any
+
+from voevoda.core.errors import GameError
+from voevoda.core.ruleset import Ruleset
+
+ENTRY_POINT_GROUP = "voevoda.rulesets"
+
+
+@cache
+def available() -> dict[str, type[Ruleset]]:
+    """Ruleset id -> class, for every installed game."""
+    import voevoda.rulesets as package
+
+    found: dict[str, type[Ruleset]] = {}
+    for info in pkgutil.iter_modules(package.__path__, package.__name__ + "."):
+        if not info.ispkg:
+            continue
+        module = importlib.import_module(info.name)
+        cls = getattr(module, "RULESET", None)
+        if cls is not None:
+            found[cls.id] = cls
+    for entry in entry_points(group=ENTRY_POINT_GROUP):
+        cls = entry.load()
+        found.setdefault(cls.id, cls)
+    return dict(sorted(found.items()))
+
+
+def get(ruleset_id: str) -> type[Ruleset]:
+    rulesets = available()
+    if ruleset_id not in rulesets:
+        known = ", ".join(rulesets) or "none"
+        raise GameError(f"нет правил «{ruleset_id}» (есть: {known})",
+                        f"no ruleset '{ruleset_id}' (installed: {known})")
+    return rulesets[ruleset_id]
+
+
+def configure(ruleset_id: str, config: Mapping[str, Any] | None = None,
+              house_rules: Mapping[str, Any] | None = None) -> Ruleset:
+    """A ruleset bound to a game's config and house rules."""
+    return get(ruleset_id)(config, house_rules)

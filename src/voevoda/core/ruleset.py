@@ -1,0 +1,193 @@
+"""The contract between the engine and a game.
+
+A ruleset is pure: functions over plain data plus the dice it is handed. It never
+touches storage, the web, the clock or a global random generator. The engine
+(:mod:`voevoda.core.engine`) drives every ruleset the same way: ask ``awaiting`` who
+must answer, collect their posts (``parse`` then ``validate``), call ``resolve``, and
+repeat. Simultaneous orders, several posts per step and sequential per-player phases
+are all expressed through what ``awaiting`` returns.
+"""
+
+from __future__ import annotations
+
+import copy
+from abc import ABC, abstractmethod
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass, field
+from typing import Any, ClassVar, Literal
+
+from voevoda.core.dice import Dice, Stream
+from voevoda.core.errors import Problem
+
+State = dict[str, Any]
+"""Plain JSON-serialisable data; identical state serialises to identical bytes."""
+
+Viewer = str
+"""A player's name, ``"public"`` or ``"gm"``."""
+
+PUBLIC: Viewer = "public"
+GM: Viewer = "gm"
+
+ReportFormat = Literal["text", "bbcode", "markdown"]
+
+
+@dataclass(frozen=True)
+class Order:
+    """One understood order: its kind, its arguments, and where it was written."""
+
+    kind: str
+    args: Mapping[str, Any] = field(default_factory=dict)
+    line: int = 0
+    text: str = ""
+
+    def to_json(self) -> dict[str, Any]:
+        return {"kind": self.kind, "args": dict(self.args), "line": self.line, "text": self.text}
+
+
+@dataclass(frozen=True)
+class Prompt:
+    """What a ruleset waits for from one player."""
+
+    kind: str
+    text_ru: str
+    text_en: str
+    options: Sequence[str] = ()
+
+    def to_json(self) -> dict[str, Any]:
+        return {"kind": self.kind, "text_ru": self.text_ru, "text_en": self.text_en,
+                "options": list(self.options)}
+
+
+@dataclass(frozen=True)
+class Event:
+    """One thing that happened, and who may know about it.
+
+    ``audience`` is ``("*",)`` for everyone, ``()`` for the game master only, or the
+    names of the players who may see it. The game master sees every event.
+    """
+
+    kind: str
+    data: Mapping[str, Any] = field(default_factory=dict)
+    audience: tuple[str, ...] = ("*",)
+
+    def visible_to(self, viewer: Viewer) -> bool:
+        if viewer == GM:
+            return True
+        if "*" in self.audience:
+            return True
+        return viewer in self.audience
+
+    def to_json(self) -> dict[str, Any]:
+        return {"kind": self.kind, "audience": list(self.audience), "data": copy.deepcopy(dict(self.data))}
+
+    @staticmethod
+    def from_json(raw: Mapping[str, Any]) -> Event:
+        return Event(str(raw["kind"]), dict(raw.get("data", {})), tuple(raw.get("audience", ("*",))))
+
+
+@dataclass(frozen=True)
+class Outcome:
+    """The end of a game."""
+
+    winners: tuple[str, ...]
+    reason_ru: str
+    reason_en: str
+    scores: Mapping[str, float] = field(default_factory=dict)
+
+    def to_json(self) -> dict[str, Any]:
+        return {"winners": list(self.winners), "reason_ru": self.reason_ru,
+                "reason_en": self.reason_en, "scores": dict(self.scores)}
+
+
+@dataclass
+class Resolution:
+    """What ``resolve`` returns: the new state and what happened."""
+
+    state: State
+    events: list[Event]
+
+
+class Ruleset(ABC):
+    """Base class of every game. Subclasses set ``id``, ``version`` and ``title``.
+
+    ``configure`` binds the game's config and house rules; every other method is a
+    pure function of its arguments and of that configuration.
+    """
+
+    id: ClassVar[str]
+    version: ClassVar[str]
+    title_ru: ClassVar[str]
+    title_en: ClassVar[str]
+    min_players: ClassVar[int] = 1
+    max_players: ClassVar[int] = 64
+
+    def __init__(self, config: Mapping[str, Any] | None = None,
+                 house_rules: Mapping[str, Any] | None = None) -> None:
+        self.config: dict[str, Any] = dict(config or {})
+        self.house_rules: dict[str, Any] = dict(house_rules or {})
+
+    # -- the contract -------------------------------------------------------------
+
+    @abstractmethod
+    def setup(self, players: Sequence[str], dice: Dice) -> State:
+        """The initial state for these players."""
+
+    @abstractmethod
+    def parse(self, text: str, player: str, state: State) -> list[Order]:
+        """Read a post. Raises :class:`voevoda.core.errors.ParseError` carrying every
+        problem (line, column, Russian and English) and the understood rest."""
+
+    @abstractmethod
+    def validate(self, state: State, player: str, orders: Sequence[Order]) -> list[Problem]:
+        """The rules each order breaks; empty when the post can be accepted."""
+
+    @abstractmethod
+    def resolve(self, state: State, orders: Mapping[str, Sequence[Order]], dice: Dice) -> Resolution:
+        """Advance the game with the posts of the awaited players."""
+
+    @abstractmethod
+    def awaiting(self, state: State) -> dict[str, Prompt]:
+        """Who must post before the next resolution, and what is asked of them."""
+
+    @abstractmethod
+    def view(self, state: State, viewer: Viewer) -> dict[str, Any]:
+        """Everything ``viewer`` may see, and nothing more: the only way state leaves
+        the engine."""
+
+    @abstractmethod
+    def outcome(self, state: State) -> Outcome | None:
+        """The result once the game is over, else ``None``."""
+
+    # -- defaults a ruleset may refine -----------------------------------------------
+
+    def default_orders(self, state: State, player: str) -> list[Order]:
+        """What a player who sent nothing does when the game master resolves anyway."""
+        return []
+
+    def progress(self, state: State) -> tuple[int, str]:
+        """Turn number and phase name, for status lines."""
+        return int(state.get("turn", 0)), str(state.get("phase", ""))
+
+    def describe(self, order: Order, lang: str = "ru") -> str:
+        """One line echoing an understood order back to its author."""
+        return order.text or order.kind
+
+    def bot(self, view: Mapping[str, Any], player: str, stream: Stream) -> str | None:
+        """A computer opponent's post, written from ``view`` alone; ``None`` when this
+        ruleset has no computer opponent."""
+        return None
+
+    def report(self, view: Mapping[str, Any], events: Sequence[Event], viewer: Viewer,
+               fmt: ReportFormat = "text", lang: str = "ru") -> str:
+        """A readable report of ``events`` for ``viewer`` (already cut to what it may see)."""
+        lines = [f"{e.kind}: {dict(e.data)}" for e in events]
+        return "\n".join(lines)
+
+    def map_svg(self, view: Mapping[str, Any], viewer: Viewer) -> str | None:
+        """An SVG map drawn from ``view`` alone, or ``None`` when the game has no map."""
+        return None
+
+    def demo_script(self, players: Sequence[str]) -> list[dict[str, str]]:
+        """Scripted posts for ``voevoda demo``: a list of rounds, each {player: text}.
+        An empty list lets the demo use the computer opponent for every seat."""
+        return []

@@ -1,0 +1,1 @@
+"""The games. Each subpackage exposes ``RULESET``; :mod:`voevoda.core.registry` finds them."""

@@ -523,7 +523,7 @@ class Battle:
                     out = out * t.charge_bonus[at_type]
                     if fight.round == 1:
                         out = out * t.charge_first[at_type]
-                else:
+                    # копейщик: «-25% к получаемому урону при натиске»
                     inn = inn * t.taken_vs_charge[tg_type]
             # паладин: «-25% к получаемому урону при защите» (while fighting off a charge as
             # the rearguard's defender; the option: for the whole battle after «Защита»)
@@ -951,6 +951,9 @@ class Battle:
             for step in steps:
                 if step:
                     self._step(side, step)
+            # «Если после перемещения выходит так, что арьергард находится на каком-либо фланге без
+            # авангарда, то отряд мгновенно займёт место авангарда» (after the whole manoeuvre)
+            self.events.extend(self._normalise(side))
         self.snapshot("moves", 0)
 
     def _via(self, side: Side, start: str, goal: str) -> str:
@@ -991,7 +994,6 @@ class Battle:
             if i not in done:
                 self.events.append({"kind": "move", "side": side.index, "squad": sq.name,
                                     "from": sq.position, "to": dest, "blocked": True})
-        self.events.extend(self._normalise(side))
 
     # clash ---------------------------------------------------------------------------------
 

@@ -226,7 +226,7 @@ class Side:
         return np.flatnonzero(self.alive)
 
     def squad_alive(self, squad: int) -> bool:
-        return bool(np.any(self.alive & (self.squad == squad)))
+        return bool((self.alive & (self.squad == squad)).any())
 
     def at(self, position: str) -> Squad | None:
         counts = np.bincount(self.squad[self.alive], minlength=len(self.squads))
@@ -364,7 +364,7 @@ class Battle:
         slot = side.tick[units] % RING
         deb = side.debuff[slot, units]
         factor = side.out_static[units] * auras[side.squad[units]] * fatigue[side.squad[units]]
-        if np.any(deb):
+        if deb.any():
             factor = factor * np.power(self._debuff_base(side, units), deb)
         return factor
 
@@ -452,32 +452,27 @@ class Battle:
                 continue
             faces = stream.roll_many(len(cult), 100)
             go = cult[faces <= t.sacrifice_pct[side.type[cult]]]
-            for u in go.tolist():
-                k = int(t.sacrifice_targets[side.type[u]])
-                hit = self._distinct(stream, foe, k)
-                np.add.at(rnd.dmg[1 - a], hit, t.sacrifice_damage[side.type[u]])
-                self.attacks += len(hit)
-            if len(go):
-                rnd.sacrificed[a] = np.concatenate([rnd.sacrificed[a], go])
-                self.events.append({"kind": "sacrifice", "side": a, "units": int(len(go)),
-                                    "fight": fight.kind})
+            if len(go) == 0:
+                continue
+            struck, owner = self._runs(stream, foe, t.sacrifice_targets[side.type[go]])
+            np.add.at(rnd.dmg[1 - a], struck, t.sacrifice_damage[side.type[go]][owner])
+            self.attacks += len(struck)
+            rnd.sacrificed[a] = np.concatenate([rnd.sacrificed[a], go])
+            self.events.append({"kind": "sacrifice", "side": a, "units": int(len(go)), "fight": fight.kind})
             del foe_side
 
-    def _distinct(self, stream: Stream, pool: IntArray, k: int) -> IntArray:
-        """``k`` different members of ``pool`` (all of them when it is smaller): a partial
-        Fisher-Yates shuffle, draw j a d(len(pool) - j)."""
+    @staticmethod
+    def _runs(stream: Stream, pool: IntArray, sizes: IntArray) -> tuple[IntArray, IntArray]:
+        """Strikes that hit several units (a cultist's sacrifice, a cannon's shot): each strikes
+        a random unit of ``pool`` (one d(len(pool))) and the units after it in the squad's
+        order, wrapping round, ``sizes[i]`` different units in all (fewer when the squad is
+        smaller). Returns the struck units and, for each, the strike it belongs to."""
         n = len(pool)
-        k = min(k, n)
-        if k == 0:
-            return np.zeros(0, np.int64)
-        faces = stream.roll_many(k, np.arange(n, n - k, -1))
-        swapped: dict[int, int] = {}
-        picked = []
-        for j, f in enumerate(faces.tolist()):
-            i = j + f - 1
-            picked.append(swapped.get(i, i))
-            swapped[i] = swapped.get(j, j)
-        return pool[np.asarray(picked, dtype=np.int64)]
+        sizes = np.minimum(sizes, n)
+        starts = stream.roll_many(len(sizes), n) - 1
+        owner = np.repeat(np.arange(len(sizes)), sizes)
+        offset = np.arange(int(sizes.sum())) - np.repeat(np.cumsum(sizes) - sizes, sizes)
+        return pool[(starts[owner] + offset) % n], owner
 
     def _hits(self, fight: _Fight | None, a: int, attackers: IntArray, targets: IntArray,
               rolls: FloatArray, ranged: bool, rnd: _Round, auras: list[tuple[FloatArray, FloatArray]],
@@ -497,7 +492,7 @@ class Battle:
         # round continues the unit's count
         counts = att.shot_count if ranged else att.atk_count
         comp = t.shot_comp if ranged else t.atk_comp_out
-        if np.any(comp[at_type] != 1.0):
+        if (comp[at_type] != 1.0).any():
             order = np.argsort(attackers, kind="stable")
             srt = attackers[order]
             first = np.r_[0, np.flatnonzero(srt[1:] != srt[:-1]) + 1]
@@ -538,28 +533,28 @@ class Battle:
         if ranged:
             np.add.at(rnd.shot[a], attackers, 1.0)
             deb = t.debuff_rounds[at_type] > 0
-            if np.any(deb):
+            if deb.any():
                 rnd.stacks.append((b, "debuff", targets[deb], 1.0, t.debuff_rounds[at_type[deb]]))
         else:
             np.add.at(rnd.atk[a], attackers, 1.0)
             # паладин: «восстанавливают 3 здоровья ... при каждом попадании»; рыцарь пустоты:
             # «восполняет здоровье в размере половины от итогового урона»
             gain = t.heal_per_hit[at_type] + t.lifesteal[at_type] * dmg
-            if np.any(gain):
+            if gain.any():
                 np.add.at(rnd.gain[a], attackers, gain)
             # заразитель: «При каждом получении урона в ближнем бою отравляет атакующего»
             poisoned = (t.poison_rounds[tg_type] > 0) & (dmg > 0)
-            if np.any(poisoned):
+            if poisoned.any():
                 rnd.stacks.append((a, "dot", attackers[poisoned], t.poison_per_round[tg_type[poisoned]],
                                    t.poison_rounds[tg_type[poisoned]]))
             # архидемон: «Каждая атака поджигает противника»
             burning = t.burn_rounds[at_type] > 0
-            if np.any(burning):
+            if burning.any():
                 rnd.stacks.append((b, "dot", targets[burning], t.burn_per_round[at_type[burning]],
                                    t.burn_rounds[at_type[burning]]))
         # паладин, архижрец: броня снижается «вплоть до нуля»
         shred = t.shred[at_type]
-        if np.any(shred):
+        if shred.any():
             np.add.at(rnd.shred[b], targets, shred)
 
     def _shots(self, fight: _Fight, a: int, stream: Stream, rnd: _Round,
@@ -589,17 +584,17 @@ class Battle:
             targets = foe[stream.roll_many(len(single), len(foe)) - 1]
             rolls = stream.roll_many(len(single), t.ranged[side.type[single]]).astype(np.float64)
             self._hits(fight, a, single, targets, rolls, True, rnd, auras, fatigue, False, cover)
-        for u in shots[area].tolist():
-            ty = int(side.type[u])
-            k = int(math.floor(t.area_pct[ty] * len(foe) / 100.0))
-            k = max(int(t.area_min[ty]), min(int(t.area_max[ty]), k))
-            struck = self._distinct(stream, foe, k)
-            roll = float(stream.roll(int(t.ranged[ty])))
-            shooter = np.full(len(struck), u, dtype=np.int64)
-            self._hits(fight, a, shooter, struck, np.full(len(struck), roll), True, rnd, auras, fatigue,
-                       False, cover)
-            # one shot, however many it strikes
-            rnd.shot[a][u] -= len(struck) - 1
+        big = shots[area]
+        if len(big):
+            bt = side.type[big]
+            k = np.floor(t.area_pct[bt] * len(foe) / 100.0).astype(np.int64)
+            k = np.clip(k, t.area_min[bt], t.area_max[bt])
+            struck, owner = self._runs(stream, foe, k)
+            rolls = stream.roll_many(len(big), t.ranged[bt]).astype(np.float64)
+            self._hits(fight, a, big[owner], struck, rolls[owner], True, rnd, auras, fatigue, False, cover)
+            # one shot, however many units it strikes
+            np.add.at(rnd.shot[a], big[owner], -1.0)
+            np.add.at(rnd.shot[a], big, 1.0)
 
     def _healers(self, fight: _Fight, a: int, stream: Stream, rnd: _Round) -> None:
         """Целитель: «накладывает регенерацию (6 единиц здоровья за 3 раунда) на случайного бойца
@@ -652,7 +647,7 @@ class Battle:
         for i, ring, units, per, rounds in rnd.stacks:
             side = self.sides[i]
             keep = side.alive[units]
-            if not np.any(keep):
+            if not keep.any():
                 continue
             per_arr = np.broadcast_to(np.asarray(per, dtype=np.float64), units.shape)[keep]
             rounds_arr = np.broadcast_to(np.asarray(rounds, dtype=np.int64), units.shape)[keep]

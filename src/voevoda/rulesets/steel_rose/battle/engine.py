@@ -182,6 +182,7 @@ class Side:
         self.dot = np.zeros((RING, n))
         self.heal = np.zeros((RING, n))
         self.debuff = np.zeros((RING, n))
+        self.debuffed = False
         factions = set(table.faction[self.type].tolist())
         # «БРЕЗГЛИВОСТЬ»: elves in an army with any unit of another faction.
         self._squeam = np.ones(len(table.ids))
@@ -361,18 +362,13 @@ class Battle:
         return np.asarray([max(0.0, 1 - per * sq.fatigue) for sq in side.squads])
 
     def _out_factor(self, side: Side, units: IntArray, auras: FloatArray, fatigue: FloatArray) -> FloatArray:
-        slot = side.tick[units] % RING
-        deb = side.debuff[slot, units]
         factor = side.out_static[units] * auras[side.squad[units]] * fatigue[side.squad[units]]
-        if deb.any():
-            factor = factor * np.power(self._debuff_base(side, units), deb)
+        if side.debuffed:
+            # the ring holds the logarithm of each round's debuff factor: stacks multiply
+            deb = side.debuff[side.tick[units] % RING, units]
+            if deb.any():
+                factor = factor * np.exp(deb)
         return factor
-
-    def _debuff_base(self, side: Side, units: IntArray) -> FloatArray:
-        # The only ranged debuff of the document is the enlightened's (-15%); its factor is
-        # taken from the data of the first unit type that has one.
-        bases = self.table.debuff[self.table.debuff != 1]
-        return np.full(len(units), float(bases[0]) if len(bases) else 1.0)
 
     def _take_queue(self, stream: Stream, side: Side, squad: Squad | None, members: IntArray,
                     count: int) -> IntArray:
@@ -513,13 +509,12 @@ class Battle:
                 inn = inn * (1 + self.numbers.outnumber_percent / 100.0)
         if fight is not None:
             inn = inn * fight.flanking[b]
-            if fight.kind == "charge" and fight.charger is not None:
-                if fight.charger == a:
-                    out = out * t.charge_bonus[at_type]
-                    if fight.round == 1:
-                        out = out * t.charge_first[at_type]
-                    # копейщик: «-25% к получаемому урону при натиске»
-                    inn = inn * t.taken_vs_charge[tg_type]
+            if fight.kind == "charge" and fight.charger == a:
+                out = out * t.charge_bonus[at_type]
+                if fight.round == 1:
+                    out = out * t.charge_first[at_type]
+                # копейщик: «-25% к получаемому урону при натиске»
+                inn = inn * t.taken_vs_charge[tg_type]
             # паладин: «-25% к получаемому урону при защите» (while fighting off a charge as
             # the rearguard's defender; the option: for the whole battle after «Защита»)
             if fight.kind == "charge" and fight.defender_fight and fight.charger == a:
@@ -534,7 +529,11 @@ class Battle:
             np.add.at(rnd.shot[a], attackers, 1.0)
             deb = t.debuff_rounds[at_type] > 0
             if deb.any():
-                rnd.stacks.append((b, "debuff", targets[deb], 1.0, t.debuff_rounds[at_type[deb]]))
+                # просветлённый: «каждое попадание в дальнем бою снижает наносимый урон на 15% на
+                # 3 хода (эффект может складываться)»
+                rnd.stacks.append((b, "debuff", targets[deb], np.log(t.debuff[at_type[deb]]),
+                                   t.debuff_rounds[at_type[deb]]))
+                dfd.debuffed = True
         else:
             np.add.at(rnd.atk[a], attackers, 1.0)
             # паладин: «восстанавливают 3 здоровья ... при каждом попадании»; рыцарь пустоты:
@@ -1071,7 +1070,7 @@ class Battle:
             self.rounds += 1
             before = self._alive_copy()
             healers = [self._healers_of(s, g) for s, g in zip(self.sides, groups, strict=True)]
-            fight = _Fight("final", r, groups, healers=(healers[0], healers[1]), heal_targets=groups,
+            fight = _Fight("final", self.rounds, groups, healers=(healers[0], healers[1]), heal_targets=groups,
                            flanking=flanking)
             self._round([(fight, stream)])
             self._summons(everyone)

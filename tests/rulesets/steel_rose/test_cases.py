@@ -51,3 +51,21 @@ def test_plan_case(case, rules):
     assert result.problems == [], [p.both() for p in result.problems]
     got = [[m.squad, m.kind, list(m.targets)] for m in result.manoeuvres]
     assert got == case["manoeuvres"], case["rule"]
+
+
+def test_documented_examples_parse(rules):
+    """The posts shown in docs/steel_rose.md are read without a problem, in both languages."""
+    import re
+
+    text = (Path(__file__).parents[3] / "docs" / "steel_rose.md").read_text(encoding="utf-8")
+    blocks = re.findall(r"```[a-z]*\n(.*?)```", text, re.S)
+    deployments = [b for b in blocks if "фланг" in b.lower() or "flank" in b.lower()]
+    plans = [b for b in blocks if ("арьергард:" in b or "rearguard:" in b) and b not in deployments]
+    assert len(deployments) == 2 and len(plans) == 2
+    enemy = parse_deployment("Центральный фланг:\nАвангард - 5 копейщиков\nАрьергард - 3 лучника\n"
+                             "Правый авангард - 2 рыцаря", rules).squads
+    for deployment, plan in zip(deployments, plans, strict=True):
+        dep = parse_deployment(deployment, rules)
+        assert dep.problems == [] and len(dep.squads) == 4 and dep.gunpowder == 20
+        read = parse_plan(plan, rules, dep.squads, enemy)
+        assert read.problems == [] and len(read.manoeuvres) == 5

@@ -59,7 +59,7 @@ def test_documented_examples_parse(rules):
 
     text = (Path(__file__).parents[3] / "docs" / "steel_rose.md").read_text(encoding="utf-8")
     blocks = re.findall(r"```[a-z]*\n(.*?)```", text, re.S)
-    deployments = [b for b in blocks if "фланг" in b.lower() or "flank" in b.lower()]
+    deployments = [b for b in blocks if b.startswith(("Правый фланг", "Right flank"))]
     plans = [b for b in blocks if ("арьергард:" in b or "rearguard:" in b) and b not in deployments]
     assert len(deployments) == 2 and len(plans) == 2
     enemy = parse_deployment("Центральный фланг:\nАвангард - 5 копейщиков\nАрьергард - 3 лучника\n"

@@ -28,7 +28,7 @@ from voevoda.rulesets.steel_rose.rules import load_rules
 # unit shares per squad (they sum to 1 per side); heroes, archpriests, archdemons and
 # demonologists are added one each.
 EMPIRE_SIDE = {
-    "right.vanguard": {"spearman": 0.10, "knight": 0.05, "paladin": 0.03, "healer": 0.02, "gnoblar": 0.15},
+    "right.vanguard": {"spearman": 0.10, "knight": 0.05, "paladin": 0.03, "healer": 0.02, "gnoblar": 0.10},
     "right.rearguard": {"crossbowman": 0.08},
     "centre.vanguard": {"lesser_demon": 0.10, "infector": 0.05, "cultist": 0.10, "void_knight": 0.05},
     "centre.rearguard": {"enlightened": 0.07},

@@ -195,6 +195,37 @@ class Side:
         self.in_static = np.full(n, self._taken_mod)
         self.shot_static = 1 + mods.get("shots", 0) / 100
 
+        self.ring_active = False
+        self._flags()
+
+    def _flags(self) -> None:
+        """Which abilities this side's units have at all: the round skips the array work of
+        the others."""
+        t = self.table
+        present = np.zeros(len(t.ids), dtype=bool)
+        present[np.unique(self.type)] = True
+
+        def has(values: npt.NDArray[Any], neutral: float = 0) -> bool:
+            return bool((values[present] != neutral).any())
+
+        self.has_aura = has(t.squad_damage, 1) or has(t.squad_taken, 1)
+        self.has_multi = has(t.apr, 1)
+        self.has_idle = bool((t.attack[present] == 0).any())
+        self.has_gain = has(t.heal_per_hit) or has(t.lifesteal)
+        self.has_shred = has(t.shred)
+        self.has_poisoner = has(t.poison_rounds)
+        self.has_burn = has(t.burn_rounds)
+        self.has_debuffer = has(t.debuff_rounds)
+        self.has_atk_comp = has(t.atk_comp_out, 1)
+        self.has_shot_comp = has(t.shot_comp, 1)
+        self.has_regen = has(t.regen)
+        self.has_sacrifice = has(t.sacrifice_pct)
+        self.has_burp = has(t.burp_rounds)
+        self.has_healer = has(t.heal_rounds)
+        self.has_summon = bool((t.summon_type[present] >= 0).any())
+        self.has_taken_melee = has(t.taken_melee, 1)
+        self.has_taken_shots = has(t.taken_shots, 1)
+
     @property
     def size(self) -> int:
         return len(self.type)
@@ -219,6 +250,7 @@ class Side:
         self.debuff = np.concatenate([self.debuff, np.zeros((RING, count))], axis=1)
         self.out_static = np.concatenate([self.out_static, self._squeam[types] * self._damage_mod])
         self.in_static = np.concatenate([self.in_static, np.full(count, self._taken_mod)])
+        self._flags()
 
     def members(self, squad: int) -> IntArray:
         return np.flatnonzero(self.alive & (self.squad == squad))
@@ -230,11 +262,12 @@ class Side:
         return bool((self.alive & (self.squad == squad)).any())
 
     def at(self, position: str) -> Squad | None:
+        return self.standing().get(position)
+
+    def standing(self) -> dict[str, Squad]:
+        """Position -> the living squad standing there."""
         counts = np.bincount(self.squad[self.alive], minlength=len(self.squads))
-        for sq in self.squads:
-            if sq.position == position and counts[sq.index]:
-                return sq
-        return None
+        return {sq.position: sq for sq in self.squads if counts[sq.index]}
 
     def strength(self) -> tuple[int, float]:
         return int(self.alive.sum()), float(self.hp[self.alive].sum())
@@ -249,6 +282,7 @@ class Side:
         for j in range(1, int(dur.max()) + 1):
             sel = dur >= j
             np.add.at(ring, ((self.tick[units[sel]] + j) % RING, units[sel]), per[sel])
+        self.ring_active = True
 
 
 @dataclass
@@ -350,6 +384,8 @@ class Battle:
         n_sq = len(side.squads)
         out = np.ones(n_sq)
         taken = np.ones(n_sq)
+        if not side.has_aura:
+            return out, taken
         t = self.table
         carriers = np.flatnonzero(side.alive & ((t.squad_damage[side.type] != 1) | (t.squad_taken[side.type] != 1)))
         if len(carriers):
@@ -380,7 +416,9 @@ class Battle:
             squad = self._final_queues[side.index]
         queue = squad.queue[squad.qpos:]
         if len(queue):
-            queue = queue[np.isin(queue, members)]
+            member = np.zeros(side.size, dtype=bool)
+            member[members] = True
+            queue = queue[member[queue]]
         need = count - len(queue)
         if need > 0:
             n = len(members)
@@ -413,11 +451,14 @@ class Battle:
                 foe = fight.groups[b]
                 if len(own) == 0 or len(foe) == 0:
                     continue
-                own = own[~np.isin(own, rnd.sacrificed[a])]
+                if len(rnd.sacrificed[a]):
+                    own = own[~np.isin(own, rnd.sacrificed[a])]
                 n = max(len(fight.groups[0]), len(fight.groups[1]))
                 attackers = self._take_queue(stream, att_side, fight.queues[a], own, n)
-                attackers = np.repeat(attackers, t.apr[att_side.type[attackers]])
-                attackers = attackers[t.attack[att_side.type[attackers]] > 0]
+                if att_side.has_multi:
+                    attackers = np.repeat(attackers, t.apr[att_side.type[attackers]])
+                if att_side.has_idle:
+                    attackers = attackers[t.attack[att_side.type[attackers]] > 0]
                 if len(attackers) == 0:
                     continue
                 targets = foe[stream.roll_many(len(attackers), len(foe)) - 1]
@@ -441,6 +482,8 @@ class Battle:
         t = self.table
         for a in (0, 1):
             side, foe_side = self.sides[a], self.sides[1 - a]
+            if not side.has_sacrifice:
+                continue
             group = fight.groups[a]
             cult = group[side.alive[group] & (t.sacrifice_pct[side.type[group]] > 0)]
             foe = fight.groups[1 - a]
@@ -488,7 +531,7 @@ class Battle:
         # round continues the unit's count
         counts = att.shot_count if ranged else att.atk_count
         comp = t.shot_comp if ranged else t.atk_comp_out
-        if (comp[at_type] != 1.0).any():
+        if (att.has_shot_comp if ranged else att.has_atk_comp) and (comp[at_type] != 1.0).any():
             order = np.argsort(attackers, kind="stable")
             srt = attackers[order]
             first = np.r_[0, np.flatnonzero(srt[1:] != srt[:-1]) + 1]
@@ -499,12 +542,15 @@ class Battle:
         inn = auras[b][1][dfd.squad[targets]] * dfd.in_static[targets]
         if ranged:
             out = out * att.shot_static
-            inn = inn * t.taken_shots[tg_type]
+            if dfd.has_taken_shots:
+                inn = inn * t.taken_shots[tg_type]
             if cover:
                 inn = inn * (1 + self.numbers.cover_percent / 100.0)
         else:
-            inn = inn * t.taken_melee[tg_type]
-            inn = inn * np.power(t.atk_comp_in[tg_type], dfd.atk_count[targets])
+            if dfd.has_taken_melee:
+                inn = inn * t.taken_melee[tg_type]
+            if dfd.has_atk_comp:
+                inn = inn * np.power(t.atk_comp_in[tg_type], dfd.atk_count[targets])
             if outnumbered:
                 inn = inn * (1 + self.numbers.outnumber_percent / 100.0)
         if fight is not None:
@@ -527,8 +573,8 @@ class Battle:
         np.add.at(rnd.dmg[b], targets, dmg)
         if ranged:
             np.add.at(rnd.shot[a], attackers, 1.0)
-            deb = t.debuff_rounds[at_type] > 0
-            if deb.any():
+            deb = t.debuff_rounds[at_type] > 0 if att.has_debuffer else None
+            if deb is not None and deb.any():
                 # просветлённый: «каждое попадание в дальнем бою снижает наносимый урон на 15% на
                 # 3 хода (эффект может складываться)»
                 rnd.stacks.append((b, "debuff", targets[deb], np.log(t.debuff[at_type[deb]]),
@@ -538,23 +584,22 @@ class Battle:
             np.add.at(rnd.atk[a], attackers, 1.0)
             # паладин: «восстанавливают 3 здоровья ... при каждом попадании»; рыцарь пустоты:
             # «восполняет здоровье в размере половины от итогового урона»
-            gain = t.heal_per_hit[at_type] + t.lifesteal[at_type] * dmg
-            if gain.any():
+            if att.has_gain:
+                gain = t.heal_per_hit[at_type] + t.lifesteal[at_type] * dmg
                 np.add.at(rnd.gain[a], attackers, gain)
             # заразитель: «При каждом получении урона в ближнем бою отравляет атакующего»
-            poisoned = (t.poison_rounds[tg_type] > 0) & (dmg > 0)
-            if poisoned.any():
+            poisoned = (t.poison_rounds[tg_type] > 0) & (dmg > 0) if dfd.has_poisoner else None
+            if poisoned is not None and poisoned.any():
                 rnd.stacks.append((a, "dot", attackers[poisoned], t.poison_per_round[tg_type[poisoned]],
                                    t.poison_rounds[tg_type[poisoned]]))
             # архидемон: «Каждая атака поджигает противника»
-            burning = t.burn_rounds[at_type] > 0
-            if burning.any():
+            burning = t.burn_rounds[at_type] > 0 if att.has_burn else None
+            if burning is not None and burning.any():
                 rnd.stacks.append((b, "dot", targets[burning], t.burn_per_round[at_type[burning]],
                                    t.burn_rounds[at_type[burning]]))
         # паладин, архижрец: броня снижается «вплоть до нуля»
-        shred = t.shred[at_type]
-        if shred.any():
-            np.add.at(rnd.shred[b], targets, shred)
+        if att.has_shred:
+            np.add.at(rnd.shred[b], targets, t.shred[at_type])
 
     def _shots(self, fight: _Fight, a: int, stream: Stream, rnd: _Round,
                auras: list[tuple[FloatArray, FloatArray]], fatigue: list[FloatArray]) -> None:
@@ -600,6 +645,8 @@ class Battle:
         впередистоящего (если есть) или своего отряда каждый раунд. Регенерация может складываться.»"""
         side = self.sides[a]
         healers = fight.healers[a]
+        if len(healers) == 0:
+            return
         healers = healers[side.alive[healers]]
         pool = fight.heal_targets[a]
         pool = pool[side.alive[pool]]
@@ -615,6 +662,8 @@ class Battle:
         случайного врага (-6 единиц здоровья за 2 раунда)»"""
         t = self.table
         side = self.sides[a]
+        if not side.has_burp:
+            return
         group = fight.groups[a]
         foe = fight.groups[1 - a]
         belly = group[side.alive[group] & (t.burp_rounds[side.type[group]] > 0)]
@@ -661,8 +710,12 @@ class Battle:
             units = units[side.alive[units]]
             if len(units) == 0:
                 continue
+            if not (side.ring_active or side.has_regen):
+                continue
             slot = side.tick[units] % RING
-            net = side.heal[slot, units] + t.regen[side.type[units]] - side.dot[slot, units]
+            net = t.regen[side.type[units]]
+            if side.ring_active:
+                net = net + side.heal[slot, units] - side.dot[slot, units]
             hp = side.hp[units] + net
             dead = hp <= 0
             side.hp[units] = np.minimum(hp, side.maxhp[units])
@@ -673,10 +726,11 @@ class Battle:
         for side, units in zip(self.sides, participants, strict=True):
             if len(units) == 0:
                 continue
-            slot = side.tick[units] % RING
-            side.dot[slot, units] = 0.0
-            side.heal[slot, units] = 0.0
-            side.debuff[slot, units] = 0.0
+            if side.ring_active:
+                slot = side.tick[units] % RING
+                side.dot[slot, units] = 0.0
+                side.heal[slot, units] = 0.0
+                side.debuff[slot, units] = 0.0
             side.tick[units] += 1
 
     def _summons(self, participants: list[IntArray]) -> None:
@@ -685,6 +739,8 @@ class Battle:
             return
         t = self.table
         for side, units in zip(self.sides, participants, strict=True):
+            if not side.has_summon:
+                continue
             units = units[side.alive[units]]
             callers = units[t.summon_type[side.type[units]] >= 0]
             for u in callers.tolist():
@@ -755,9 +811,10 @@ class Battle:
         """«Арьергард без авангарда существовать не может. Если авангардный отряд умирает, то
         арьергард автоматически выступает вперёд и становится авангардом.»"""
         moved = []
+        standing = side.standing()
         for flank in fld.FLANKS:
-            van = side.at(fld.at(flank, "vanguard"))
-            rear = side.at(fld.at(flank, "rearguard"))
+            van = standing.get(fld.at(flank, "vanguard"))
+            rear = standing.get(fld.at(flank, "rearguard"))
             if van is None and rear is not None:
                 rear.position = fld.at(flank, "vanguard")
                 moved.append({"kind": "step_up", "side": side.index, "squad": rear.name, "flank": flank})
@@ -1021,16 +1078,16 @@ class Battle:
             self.snapshot("clash", self.rounds)
 
     def _active_flanks(self) -> list[str]:
-        return [f for f in fld.FLANKS
-                if self.sides[0].at(fld.at(f, "vanguard")) is not None
-                and self.sides[1].at(fld.at(f, "vanguard")) is not None]
+        a, b = self.sides[0].standing(), self.sides[1].standing()
+        return [f for f in fld.FLANKS if fld.at(f, "vanguard") in a and fld.at(f, "vanguard") in b]
 
     def _flank_fight(self, flank: str) -> _Fight:
         t = self.table
         groups, shooters, healers, targets, queues = [], [], [], [], []
         for side in self.sides:
-            van = side.at(fld.at(flank, "vanguard"))
-            rear = side.at(fld.at(flank, "rearguard"))
+            standing = side.standing()
+            van = standing.get(fld.at(flank, "vanguard"))
+            rear = standing.get(fld.at(flank, "rearguard"))
             assert van is not None
             front = side.members(van.index)
             back = side.members(rear.index) if rear is not None else np.zeros(0, np.int64)

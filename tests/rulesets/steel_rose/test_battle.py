@@ -199,3 +199,41 @@ def test_regeneration_poison_and_burning(rules, make_side):
         battle._tick(parts)
         lost.append(before - float(golems.hp[0]))
     assert lost == [7, 7, 7, 3, 0]
+
+
+def test_damage_die_is_uniform_and_outnumbering_adds_a_quarter(rules, make_side):
+    """«Нанесённый урон каждый раз является случайным числом между единицей и значением атаки»:
+    wolves (6 attack) on ents (0 defence) average 3.5 a strike; the outnumbered squad («в два раза
+    или больше») takes +25%. One simultaneous round, fixed seed."""
+    from voevoda.rulesets.steel_rose.battle.engine import _Fight
+
+    for wolves, ents, factor in ((3000, 3000, 1.0), (3000, 1500, 1.25)):
+        a = make_side("A", {"centre.vanguard": {"wolf": wolves}}, faction="heaven")
+        b = make_side("B", {"centre.vanguard": {"ent": ents}}, faction="heaven")
+        battle = Battle(rules, (a, b), Dice.from_text(f"u{ents}"))
+        rnd = _Round(battle.sides)
+        fightr = _Fight("clash", 1, (battle.sides[0].members(0), battle.sides[1].members(0)),
+                        queues=(battle.sides[0].squads[0], battle.sides[1].squads[0]))
+        battle.attacks = 0
+        auras = [battle._auras(s) for s in battle.sides]
+        tired = [battle._fatigue(s) for s in battle.sides]
+        stream = battle.stream("u")
+        attackers = battle._take_queue(stream, battle.sides[0], battle.sides[0].squads[0],
+                                       battle.sides[0].members(0), wolves)
+        targets = battle.sides[1].members(0)[stream.roll_many(wolves, ents) - 1]
+        rolls = stream.roll_many(wolves, 6).astype(float)
+        outnumbered = 2 * ents <= wolves
+        battle._hits(fightr, 0, attackers, targets, rolls, False, rnd, auras, tired, outnumbered)
+        mean = rnd.dmg[1].sum() / wolves
+        assert mean == pytest.approx(3.5 * factor, rel=0.03)
+        assert set(np.unique(rolls).tolist()) == {1.0, 2.0, 3.0, 4.0, 5.0, 6.0}
+
+
+def test_volley_fires_every_units_shots(rules, make_side):
+    """«указывается ... количество выстрелов, которое каждый юнит может совершить при обстреле»:
+    8 archers with 2 shots each fire 16 shots."""
+    a = make_side("A", {"centre.vanguard": {"spearman": 5}, "centre.rearguard": {"archer": 8}},
+                  [("centre.rearguard", "volley", ("centre.vanguard",))])
+    b = make_side("B", {"centre.vanguard": {"heavy_infantry": 5}})
+    result = fight(rules, (a, b), Dice.from_text("v"))
+    assert kinds(result, "volley")[0]["shots"] == 16

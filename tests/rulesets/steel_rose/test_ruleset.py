@@ -119,3 +119,21 @@ def test_bot_posts_are_valid(game):
     for player in ("Алиса", "Борис"):
         text = rs.bot(rs.view(state, player), player, Dice.from_text("b").stream("bot"))
         assert text and rs.parse(text, player, state)
+
+
+def test_spectators_see_no_army_before_the_battle(game):
+    """Secrets cut in view: «Игрокам НЕдоступна ... Составы и расположение армий противника» —
+    a spectator sees neither side's deployment until the battle is computed."""
+    rs, state = game
+    state = deploy(rs, state)
+    public = rs.view(state, "public")
+    assert public["deployments"] == {} and "army" not in public["sides"]["Алиса"]
+
+
+def test_defending_army_joins_the_garrison(rules):
+    """«оборонять город (в таком случае ваша армия временно прибавится к гарнизону)»; «В больших
+    поселениях гарнизон такой же, как и в малых, но вдвое выше численностью.»"""
+    from voevoda.rulesets.steel_rose.battle.sides import SideSpec
+
+    spec = SideSpec("Борис", garrison={"faction": "empire", "level": 1, "large": True}, army={"knight": 2})
+    assert spec.units(rules) == {"spearman": 20, "archer": 12, "horseman": 6, "knight": 2}

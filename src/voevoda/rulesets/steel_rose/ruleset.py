@@ -225,7 +225,8 @@ class SteelRose(Ruleset):
                                "gunpowder": side["gunpowder"]})
             out["sides"][player] = public
             dep = state["deployments"].get(player)
-            if dep is not None and (own or state["phase"] != "deployment"):
+            # the enemy's deployment once both have deployed; spectators only after the battle
+            if dep is not None and (own or done or (viewer in state["sides"] and state["phase"] != "deployment")):
                 shown = copy.deepcopy(dep)
                 if not own and not done:
                     shown.pop("gunpowder", None)

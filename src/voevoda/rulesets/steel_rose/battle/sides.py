@@ -69,10 +69,15 @@ class SideSpec:
     modifiers: dict[str, float] = field(default_factory=dict)
 
     def units(self, rules: Rules) -> dict[str, int] | None:
+        """The units the side may place: its army, or the city's garrison plus the army that
+        defends the city («ваша армия временно прибавится к гарнизону»)."""
         if self.garrison is not None:
             g = self.garrison
-            return rules.garrison(str(g.get("faction", self.faction)), int(g.get("level", 1)),
-                                  bool(g.get("large", False)))
+            units = rules.garrison(str(g.get("faction", self.faction)), int(g.get("level", 1)),
+                                   bool(g.get("large", False)))
+            for uid, n in (self.army or {}).items():
+                units[uid] = units.get(uid, 0) + n
+            return units
         return self.army
 
 

@@ -350,6 +350,9 @@ class Battle:
         self.initial = [s.type.copy() for s in self.sides]
         self.initial_squad = [s.squad.copy() for s in self.sides]
         self.powder_needed = [0, 0]
+        # sacrifices and summons since the last report line (a round or a charge fight)
+        self.sacrificed = [0, 0]
+        self.summoned = [0, 0]
         self.powder_supplied = [0, 0]
 
     # -- helpers ---------------------------------------------------------------------
@@ -374,6 +377,17 @@ class Battle:
                 per.setdefault(sq, {})
                 per[sq][uid] = per[sq].get(uid, 0) + 1
             out.append({k: dict(sorted(v.items())) for k, v in sorted(per.items())})
+        return out
+
+    def _specials(self) -> dict[str, list[int]]:
+        """Cultists' sacrifices and demonologists' summons since the last call, per side."""
+        out = {}
+        if any(self.sacrificed):
+            out["sacrifices"] = list(self.sacrificed)
+        if any(self.summoned):
+            out["summoned"] = list(self.summoned)
+        self.sacrificed = [0, 0]
+        self.summoned = [0, 0]
         return out
 
     def _alive_copy(self) -> list[BoolArray]:
@@ -497,7 +511,7 @@ class Battle:
             np.add.at(rnd.dmg[1 - a], struck, t.sacrifice_damage[side.type[go]][owner])
             self.attacks += len(struck)
             rnd.sacrificed[a] = np.concatenate([rnd.sacrificed[a], go])
-            self.events.append({"kind": "sacrifice", "side": a, "units": int(len(go)), "fight": fight.kind})
+            self.sacrificed[a] += int(len(go))
             del foe_side
 
     @staticmethod
@@ -747,9 +761,7 @@ class Battle:
                 ty = int(side.type[u])
                 if (side.tick[u]) % int(t.summon_every[ty]) == 0:
                     side.append(int(t.summon_type[ty]), int(side.squad[u]), 1)
-                    self.events.append({"kind": "summon", "side": side.index,
-                                        "squad": side.squads[int(side.squad[u])].name,
-                                        "unit": self.table.ids[int(t.summon_type[ty])]})
+                    self.summoned[side.index] += 1
 
     # -- phases ----------------------------------------------------------------------------
 
@@ -971,7 +983,8 @@ class Battle:
             r += 1
         losses = self._losses(before)
         return ({"opponent": opponent.name, "defender": as_defender, "rounds": rounds,
-                 "losses": losses, "charger_survives": side.squad_alive(charger.index)}, r)
+                 "losses": losses, "charger_survives": side.squad_alive(charger.index),
+                 **self._specials()}, r)
 
     def _healers_of(self, side: Side, group: IntArray) -> IntArray:
         return group[self.table.heal_rounds[side.type[group]] > 0]
@@ -1072,7 +1085,7 @@ class Battle:
             self._summons(everyone)
             self._tock(everyone)
             losses = self._losses(before)
-            self.events.append({"kind": "round", "phase": "clash", "round": self.rounds,
+            self.events.append({"kind": "round", "phase": "clash", "round": self.rounds, **self._specials(),
                                 "flanks": active, "losses": losses})
             self._normalise_all()
             self.snapshot("clash", self.rounds)
@@ -1132,7 +1145,7 @@ class Battle:
             self._round([(fight, stream)])
             self._summons(everyone)
             self._tock(everyone)
-            self.events.append({"kind": "round", "phase": "final", "round": self.rounds,
+            self.events.append({"kind": "round", "phase": "final", "round": self.rounds, **self._specials(),
                                 "losses": self._losses(before)})
             self.snapshot("final", self.rounds)
 

@@ -39,12 +39,23 @@ class _Words:
         return fld.label_ru(position) if self.ru else fld.label_en(position)
 
 
-def _losses_line(w: _Words, names: list[str], losses: list[Mapping[str, Mapping[str, int]]]) -> str:
+def _losses_line(w: _Words, names: list[str], losses: list[Mapping[str, Mapping[str, int]]],
+                 event: Mapping[str, Any] | None = None) -> str:
     parts = []
     for side, per in enumerate(losses):
         for squad, counts in per.items():
             parts.append(f"{squad} ({names[side]}): −{w.units(counts)}")
-    return "; ".join(parts) if parts else w.t("без потерь", "no losses")
+    line = "; ".join(parts) if parts else w.t("без потерь", "no losses")
+    extra = []
+    for side, n in enumerate((event or {}).get("sacrifices", [0, 0])):
+        if n:
+            extra.append(w.t(f"жертвы культистов ({names[side]}): {n}",
+                             f"cultists sacrificed ({names[side]}): {n}"))
+    for side, n in enumerate((event or {}).get("summoned", [0, 0])):
+        if n:
+            extra.append(w.t(f"призвано низших демонов ({names[side]}): {n}",
+                             f"lesser demons summoned ({names[side]}): {n}"))
+    return line + (" (" + "; ".join(extra) + ")" if extra else "")
 
 
 def battle_text(result: Mapping[str, Any], rules: Rules, lang: str = "ru", fmt: str = "text") -> str:
@@ -100,7 +111,7 @@ def battle_text(result: Mapping[str, Any], rules: Rules, lang: str = "ru", fmt: 
             for f in ev["fights"]:
                 role = w.t("защитник", "defender") if f["defender"] else w.t("арьергард", "rearguard")
                 out.append(f"  {w.t('против', 'against')} {f['opponent']} ({role}), "
-                           f"{f['rounds']} {w.t('раундов', 'rounds')}: " + _losses_line(w, names, f["losses"]))
+                           f"{f['rounds']} {w.t('раундов', 'rounds')}: " + _losses_line(w, names, f["losses"], f))
         elif kind == "move":
             if ev.get("blocked"):
                 out.append(f"{ev['squad']}: " + w.t(f"не смог перейти в {w.pos(ev['to'])}",
@@ -116,10 +127,8 @@ def battle_text(result: Mapping[str, Any], rules: Rules, lang: str = "ru", fmt: 
             where = ""
             if ev.get("flanks"):
                 where = " [" + ", ".join(fld.FLANK_RU[f] if w.ru else f for f in ev["flanks"]) + "]"
-            out.append(f"{phase}, {w.t('раунд', 'round')} {ev['round']}{where}: " + _losses_line(w, names, ev["losses"]))
-        elif kind == "sacrifice":
-            out.append("  " + w.t(f"{ev['units']} культист(ов) {names[ev['side']]} приносят себя в жертву",
-                                  f"{ev['units']} cultist(s) of {names[ev['side']]} sacrifice themselves"))
+            out.append(f"{phase}, {w.t('раунд', 'round')} {ev['round']}{where}: "
+                       + _losses_line(w, names, ev["losses"], ev))
         elif kind == "final":
             out.append(head(w.t("Завершение", "Final melee")))
             flanked = ev.get("flanked")

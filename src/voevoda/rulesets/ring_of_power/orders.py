@@ -97,10 +97,10 @@ def _match_names(text: str, names: Sequence[str]) -> tuple[str | None, str]:
 
 
 def _reason(rest: str) -> str:
-    rest = rest.strip()
-    for lead in (":", "—", "-", "for ", "за ", "основание", "reason"):
+    rest = rest.strip().lstrip(":—–-,").strip()
+    for lead in ("for ", "основание:", "основание", "reason:", "reason"):
         if rest.casefold().startswith(lead):
-            rest = rest[len(lead):].strip(" :.")
+            rest = rest[len(lead):].strip(" :")
             break
     return rest.strip().rstrip(".")
 

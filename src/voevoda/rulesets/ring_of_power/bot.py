@@ -23,20 +23,24 @@ def _fee(amount: int, percent: int) -> int:
     return (amount * percent + 99) // 100
 
 
-def _ring_target(board: Board, mine: set[str], anchor: list[str], bad: set[str]) -> list[str]:
-    best: tuple[float, str] | None = None
+def _ring_target(board: Board, mine: set[str], anchor: list[str], bad: set[str], theirs: set[str],
+                 stream: Stream) -> list[str]:
+    """The missing hexes of the most promising rosette: many own holdings, near home, few
+    enemy holdings; a coin breaks ties so that bots do not all think alike."""
+    scored: list[tuple[float, str]] = []
     for centre in board.hexes:
         flower = board.rosette(centre)
         if flower is None or any(h in bad for h in flower):
             continue
         owned = sum(1 for h in flower if h in mine)
+        foreign = sum(1 for h in flower if h in theirs)
         far = min((distance(centre, a) for a in anchor), default=0)
-        score = owned * 10 - far * 3
-        if best is None or score > best[0]:
-            best = (score, centre)
-    if best is None:
+        scored.append((owned * 10 - foreign * 6 - far * 3, centre))
+    if not scored:
         return []
-    flower = board.rosette(best[1])
+    scored.sort(key=lambda sc: (-sc[0], sc[1]))
+    top = [c for sc, c in scored if sc == scored[0][0]][:4]
+    flower = board.rosette(top[stream.roll(len(top)) - 1])
     return [h for h in (flower or ()) if h not in mine]
 
 
@@ -82,34 +86,35 @@ def write_orders(view: Mapping[str, Any], player: str, stream: Stream, rules: Ru
         lines.append("вражда " + ", ".join(declare))
 
     anchor = sorted(mine) or sorted(own)
-    bad = fog | monsters | {h for h, v in view["holdings"].items() if v["owner"] != player}
-    missing = _ring_target(board, mine, anchor, bad) if anchor else []
+    theirs = {h for h, v in view["holdings"].items() if v["owner"] != player}
+    missing = _ring_target(board, mine, anchor, fog | monsters, theirs, stream) if anchor else []
     claimed: set[str] = set()
     busy: set[str] = set()
-    camps = view.get("camps", {})
+    intruders = sorted(h for h in foes if h in mine)
 
     for hex_ in sorted(own):
         units = own[hex_]
         power = sum(rules.units[u["type"]].strength for u in units)
-        if hex_ not in mine and int(camps.get(hex_, turn)) < turn:
+        if hex_ not in mine:
             busy.add(hex_)  # standing on foreign land: one more turn without orders captures it
-            continue
-        if hex_ not in mine and int(camps.get(hex_, turn)) >= turn:
-            busy.add(hex_)
-            continue
-        danger = [h for h in board.neighbours(hex_) if foes.get(h, 0) >= power]
-        if danger and hex_ in mine:
             continue
         if budget < rules.prices.move:
             break
         strong = {h for h, s in foes.items() if s >= power}
+        if any(h in strong for h in board.neighbours(hex_)):
+            continue  # hold the line against a stronger neighbour
         blocked = fog | monsters | strong | set(own)
-        goals = [h for h in missing if h not in claimed and h not in own and h not in strong]
+        near = board.around({hex_}, rules.movement.max_steps)
+        # Drive out an enemy standing on own land, then chase weak enemies near home, then
+        # build the ring, then take any free land.
+        goals = [h for h in intruders if h in near and h not in strong and h not in claimed]
+        goals += [h for h in sorted(foes) if h in near and h not in strong and h not in claimed
+                  and h in neighbours_of_mine and h not in goals]
+        goals += [h for h in missing if h not in claimed and h not in own and h not in strong and h not in goals]
         if not goals:
-            goals = [h for h in board.around({hex_}, 4)
-                     if h not in mine and h not in claimed and h not in blocked]
-        goals.sort(key=lambda h: (distance(hex_, h), h))
-        for goal in goals[:6]:
+            goals = [h for h in board.around({hex_}, 4) if h not in mine and h not in claimed and h not in blocked]
+        goals.sort(key=lambda h: (h not in intruders, distance(hex_, h), h))
+        for goal in goals[:8]:
             path = board.step_towards(hex_, goal, blocked - {goal})
             if not path:
                 continue

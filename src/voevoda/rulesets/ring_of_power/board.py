@@ -12,7 +12,7 @@ from __future__ import annotations
 import re
 from collections.abc import Iterable
 from dataclasses import dataclass
-from functools import cached_property
+from functools import cache, cached_property
 
 HEX_RE = re.compile(r"^\d{4}$")
 
@@ -117,3 +117,9 @@ class Board:
                     return list(reversed(path))
                 queue.append(n)
         return []
+
+
+@cache
+def board(width: int, height: int) -> Board:
+    """The one shared board of a size (its neighbour table is built once)."""
+    return Board(width, height)

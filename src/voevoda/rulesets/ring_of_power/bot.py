@@ -15,6 +15,7 @@ from typing import Any
 
 from voevoda.core.dice import Stream
 from voevoda.rulesets.ring_of_power.board import Board, distance
+from voevoda.rulesets.ring_of_power.board import board as shared_board
 from voevoda.rulesets.ring_of_power.rules import Options, Rules
 from voevoda.rulesets.ring_of_power.state import commandable
 
@@ -47,7 +48,7 @@ def _ring_target(board: Board, mine: set[str], anchor: list[str], bad: set[str],
 def write_orders(view: Mapping[str, Any], player: str, stream: Stream, rules: Rules, options: Options) -> str | None:
     if view.get("outcome") is not None or view.get("you") != player:
         return None
-    board = Board(int(view["map"]["width"]), int(view["map"]["height"]))
+    board = shared_board(int(view["map"]["width"]), int(view["map"]["height"]))
     fog = set(view["map"]["fog"])
     monsters = set(view.get("chupacabra_hexes", []))
     me = view["me"]

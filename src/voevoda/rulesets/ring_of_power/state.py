@@ -19,14 +19,14 @@ from collections import defaultdict
 from collections.abc import Iterable, Mapping
 from typing import Any
 
-from voevoda.rulesets.ring_of_power.board import Board
+from voevoda.rulesets.ring_of_power.board import Board, board
 from voevoda.rulesets.ring_of_power.rules import Rules
 
 State = dict[str, Any]
 
 
 def board_of(state: Mapping[str, Any]) -> Board:
-    return Board(int(state["map"]["width"]), int(state["map"]["height"]))
+    return board(int(state["map"]["width"]), int(state["map"]["height"]))
 
 
 def commandable(types: Iterable[str], rules: Rules) -> bool:

@@ -10,7 +10,8 @@ from collections.abc import Mapping
 from html import escape
 from typing import Any
 
-from voevoda.rulesets.ring_of_power.board import Board, split
+from voevoda.rulesets.ring_of_power.board import board as shared_board
+from voevoda.rulesets.ring_of_power.board import split
 from voevoda.rulesets.ring_of_power.rules import Rules
 
 SIZE = 18.0
@@ -34,7 +35,7 @@ def _corners(x: float, y: float) -> str:
 
 def render(view: Mapping[str, Any], rules: Rules, lang: str = "ru") -> str:
     width, height = int(view["map"]["width"]), int(view["map"]["height"])
-    board = Board(width, height)
+    board = shared_board(width, height)
     fog = set(view["map"]["fog"])
     visible = set(view.get("visible", []))
     viewer = str(view.get("viewer", "public"))

@@ -66,6 +66,16 @@ def test_raise_limits() -> None:
     assert _problems("сбор 0606 1\nсбор 0606 1", **given)
 
 
+def test_raise_limit_per_player_option() -> None:
+    """003 «Приказ на сбор пешек»: «Можно поднять не более 3 пешек за 1 ход» — read per hex by
+    default («в любом подконтрольном ему владении ... до 3 пешек»), per player under
+    raise_limit = player."""
+    given = {"holdings": {"0505": "A", "0606": "A", "2020": "B"}, "units": [["B", "pawn", "2020"]]}
+    assert not _problems("сбор 0505 2\nсбор 0606 2", **given)
+    (p,) = _problems("сбор 0505 2\nсбор 0606 2", config={"raise_limit": "player"}, **given)
+    assert p.line == 2
+
+
 def test_raise_must_stay_commandable() -> None:
     """003 «Фишки»: «Пешка ... Может командовать только двумя другими такими же пешками» — two
     pawns standing alone cannot take two more."""

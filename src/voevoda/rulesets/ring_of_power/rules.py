@@ -204,6 +204,7 @@ class Options(_Strict):
     ring_shape: Literal["rosette", "connected"] = "rosette"
     chupacabra_eats: Literal["stack", "unit"] = "stack"
     chupacabra_breeds_on: Literal["units", "stacks"] = "units"
+    raise_limit: Literal["hex", "player"] = "hex"
     max_turns: int | None = Field(default=None, ge=1)
     map_name: str = "default"
     map: dict[str, Any] | None = None

@@ -145,6 +145,7 @@ class RingOfPower(Ruleset):
         seen = visible_hexes(state, player)
         unit_hex: dict[str, int] = {}
         raised: set[str] = set()
+        raised_total = 0
         bid_seen = False
         for order in orders:
             for ru, en, rule in self._check(state, board, seen, player, order):
@@ -162,6 +163,13 @@ class RingOfPower(Ruleset):
                 else:
                     unit_hex[h] = order.line
             if order.kind == "raise":
+                raised_total += int(a["count"])
+                if self.options.raise_limit == "player" and raised_total > self.rules.income.max_raise:
+                    problems.append(illegal(
+                        f"не более {self.rules.income.max_raise} пешек за ход на всех",
+                        f"at most {self.rules.income.max_raise} pawns a turn in all",
+                        line=order.line or None, column=1, order=order.text,
+                        rule=_rule("Можно поднять не более 3 пешек за 1 ход")))
                 if a["hex"] in raised:
                     problems.append(illegal(f"второй приказ на сбор в {a['hex']}", f"a second raise in {a['hex']}",
                                             line=order.line or None, column=1, order=order.text,

@@ -1,0 +1,101 @@
+"""A small sequential game for the core's own tests: «Двадцать» (Twenty).
+
+Players take turns in seat order; on their turn a player chooses how many d6 to roll
+(1 to 3, «брось N» / «roll N») and adds them to a secret pile only they can see; then
+the next player is asked. Whoever first ends a turn at 20 or more wins. The engine must
+ask one player at a time and resolve after each choice: the sequential decision point.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Mapping, Sequence
+from typing import Any
+
+from voevoda.core.dice import Dice, Stream
+from voevoda.core.errors import ParseError, Problem, illegal, invalid
+from voevoda.core.ruleset import GM, Event, Order, Outcome, Prompt, Resolution, Ruleset, State
+
+ORDER = re.compile(r"^\s*(?:брось|бросок|roll)\s+(\d+)\s*$", re.IGNORECASE)
+
+
+class Twenty(Ruleset):
+    id = "toy-twenty"
+    version = "1"
+    title_ru = "Двадцать"
+    title_en = "Twenty"
+    min_players = 1
+    max_players = 6
+
+    def setup(self, players: Sequence[str], dice: Dice) -> State:
+        order = dice.stream("seating").shuffle(list(players))
+        return {"turn": 1, "phase": "choose", "seats": order, "current": 0,
+                "piles": {p: 0 for p in players}, "winner": None}
+
+    def parse(self, text: str, player: str, state: State) -> list[Order]:
+        orders: list[Order] = []
+        problems: list[Problem] = []
+        for number, line in enumerate(text.splitlines(), start=1):
+            if not line.strip():
+                continue
+            match = ORDER.match(line)
+            if match is None:
+                column = len(line) - len(line.lstrip()) + 1
+                problems.append(invalid("ожидалось «брось N»", "expected 'roll N'", number, column, line.strip()))
+                continue
+            orders.append(Order("roll", {"dice": int(match.group(1))}, number, line.strip()))
+        if problems:
+            raise ParseError(problems, [o.text for o in orders])
+        return orders
+
+    def validate(self, state: State, player: str, orders: Sequence[Order]) -> list[Problem]:
+        if len(orders) != 1:
+            return [illegal("нужен ровно один приказ", "exactly one order is needed")]
+        count = orders[0].args["dice"]
+        if not 1 <= count <= 3:
+            return [illegal("можно бросить от 1 до 3 костей", "roll 1 to 3 dice", orders[0].line,
+                            order=orders[0].text, rule="Twenty §1")]
+        return []
+
+    def resolve(self, state: State, orders: Mapping[str, Sequence[Order]], dice: Dice) -> Resolution:
+        player = state["seats"][state["current"]]
+        count = orders[player][0].args["dice"] if orders[player] else 1
+        faces = dice.stream(f"pile/{player}", sealed=True).rolls(count, 6)
+        state["piles"][player] += sum(faces)
+        omen = dice.stream("omen").roll(6)  # a public die, so public exports have rolls to check
+        events = [Event("rolled", {"player": player, "faces": faces}, (player,)),
+                  Event("played", {"player": player, "dice": count, "omen": omen})]
+        if state["piles"][player] >= 20:
+            state["winner"] = player
+            state["phase"] = "over"
+            events.append(Event("won", {"player": player}))
+        else:
+            state["current"] = (state["current"] + 1) % len(state["seats"])
+            if state["current"] == 0:
+                state["turn"] += 1
+        return Resolution(state, events)
+
+    def awaiting(self, state: State) -> dict[str, Prompt]:
+        if state["winner"] is not None:
+            return {}
+        player = state["seats"][state["current"]]
+        return {player: Prompt("roll", "Сколько костей бросить (1-3)?", "How many dice to roll (1-3)?")}
+
+    def view(self, state: State, viewer: str) -> dict[str, Any]:
+        if viewer == GM:
+            return dict(state)
+        piles = {p: v for p, v in state["piles"].items() if p == viewer}
+        return {"turn": state["turn"], "seats": state["seats"], "current": state["current"],
+                "piles": piles, "winner": state["winner"]}
+
+    def outcome(self, state: State) -> Outcome | None:
+        if state["winner"] is None:
+            return None
+        return Outcome((state["winner"],), "набрал двадцать", "reached twenty")
+
+    def default_orders(self, state: State, player: str) -> list[Order]:
+        return [Order("roll", {"dice": 1}, 0, "roll 1")]
+
+    def bot(self, view: Mapping[str, Any], player: str, stream: Stream) -> str | None:
+        pile = view["piles"].get(player, 0)
+        return f"roll {3 if pile < 14 else 1 + stream.roll(2)}"

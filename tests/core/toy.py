@@ -99,3 +99,60 @@ class Twenty(Ruleset):
     def bot(self, view: Mapping[str, Any], player: str, stream: Stream) -> str | None:
         pile = view["piles"].get(player, 0)
         return f"roll {3 if pile < 14 else 1 + stream.roll(2)}"
+
+
+class Guess(Ruleset):
+    """«Угадайка»: every player names a number 1-6 at the same time (simultaneous orders);
+    a d6 is rolled and those who guessed it score. First to 3 wins. With config
+    ``{"slow_marker": PATH}`` resolve writes PATH and then sleeps, so that tests can kill a
+    process in the middle of a resolution."""
+
+    id = "toy-guess"
+    version = "1"
+    title_ru = "Угадайка"
+    title_en = "Guess"
+    min_players = 1
+    max_players = 16
+
+    def setup(self, players: Sequence[str], dice: Dice) -> State:
+        return {"turn": 1, "phase": "guess", "scores": {p: 0 for p in players}, "winner": None}
+
+    def parse(self, text: str, player: str, state: State) -> list[Order]:
+        match = re.fullmatch(r"\s*(?:число|guess)\s+(\d+)\s*", text, re.IGNORECASE)
+        if match is None:
+            raise ParseError([invalid("ожидалось «число N»", "expected 'guess N'", 1, 1, text.strip())])
+        return [Order("guess", {"number": int(match.group(1))}, 1, text.strip())]
+
+    def validate(self, state: State, player: str, orders: Sequence[Order]) -> list[Problem]:
+        if not 1 <= orders[0].args["number"] <= 6:
+            return [illegal("число от 1 до 6", "a number from 1 to 6", 1, order=orders[0].text)]
+        return []
+
+    def resolve(self, state: State, orders: Mapping[str, Sequence[Order]], dice: Dice) -> Resolution:
+        marker = self.config.get("slow_marker")
+        if marker:
+            import pathlib
+            import time
+
+            pathlib.Path(marker).write_text("resolving", encoding="utf-8")
+            time.sleep(60)
+        face = dice.stream("die").roll(6)
+        for player, posted in orders.items():
+            if posted and posted[0].args["number"] == face:
+                state["scores"][player] += 1
+        leaders = sorted(p for p, s in state["scores"].items() if s >= 3)
+        if leaders:
+            state["winner"] = leaders[0]
+        state["turn"] += 1
+        return Resolution(state, [Event("die", {"face": face})])
+
+    def awaiting(self, state: State) -> dict[str, Prompt]:
+        if state["winner"]:
+            return {}
+        return {p: Prompt("guess", "Ваше число (1-6)?", "Your number (1-6)?") for p in state["scores"]}
+
+    def view(self, state: State, viewer: str) -> dict[str, Any]:
+        return dict(state)
+
+    def outcome(self, state: State) -> Outcome | None:
+        return Outcome((state["winner"],), "угадал трижды", "guessed three times") if state["winner"] else None

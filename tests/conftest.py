@@ -7,11 +7,9 @@ import pytest
 from tests.core.toy import Guess, Twenty
 from voevoda.core import registry
 
-
-@pytest.fixture(autouse=True, scope="session")
-def _toy_rulesets() -> None:
-    registry.register(Twenty)
-    registry.register(Guess)
+# Registered at import, before collection, so that parametrised tests see the toy games.
+registry.register(Twenty)
+registry.register(Guess)
 
 
 def pytest_sessionfinish(session: pytest.Session, exitstatus: int) -> None:

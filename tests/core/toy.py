@@ -29,8 +29,10 @@ class Twenty(Ruleset):
 
     def setup(self, players: Sequence[str], dice: Dice) -> State:
         order = dice.stream("seating").shuffle(list(players))
+        # Each pile has a secret name only its owner knows: the leak test looks for it.
+        names = {p: f"pile-{dice.stream('names', sealed=True).roll(10**8):08d}" for p in players}
         return {"turn": 1, "phase": "choose", "seats": order, "current": 0,
-                "piles": {p: 0 for p in players}, "winner": None}
+                "piles": {p: 0 for p in players}, "pile_names": names, "winner": None}
 
     def parse(self, text: str, player: str, state: State) -> list[Order]:
         orders: list[Order] = []
@@ -85,8 +87,19 @@ class Twenty(Ruleset):
         if viewer == GM:
             return dict(state)
         piles = {p: v for p, v in state["piles"].items() if p == viewer}
+        names = {p: v for p, v in state["pile_names"].items() if p == viewer}
         return {"turn": state["turn"], "seats": state["seats"], "current": state["current"],
-                "piles": piles, "winner": state["winner"]}
+                "piles": piles, "pile_names": names, "winner": state["winner"]}
+
+    def hidden_markers(self, state: State, viewer: str) -> list[str]:
+        if viewer == GM:
+            return []
+        return [name for player, name in state["pile_names"].items() if player != viewer]
+
+    def map_svg(self, view: Mapping[str, Any], viewer: str) -> str | None:
+        rows = "".join(f'<text y="{20 * (i + 1)}">{p}: {view["piles"].get(p, "?")} '
+                       f'{view["pile_names"].get(p, "")}</text>' for i, p in enumerate(view["seats"]))
+        return '<svg xmlns="http://www.w3.org/2000/svg">' + rows + "</svg>"
 
     def outcome(self, state: State) -> Outcome | None:
         if state["winner"] is None:

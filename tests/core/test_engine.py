@@ -215,3 +215,12 @@ def test_game_record_validation() -> None:
         Game.create("toy-twenty", "x", ["A", "A"])
     with pytest.raises(ValueError):
         Game.create("toy-twenty", "x", ["gm"])
+
+
+def test_reports_tell_of_default_orders_in_both_languages() -> None:
+    """The chronicle says when a player's orders were defaulted (engine note, not ruleset text)."""
+    game = new_game()
+    player = game.state["seats"][0]
+    game.resolve(force=True)
+    assert f"Игрок {player} не прислал приказов" in game.report("public", lang="ru")
+    assert f"{player} sent no orders" in game.report("public", lang="en")

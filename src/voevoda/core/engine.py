@@ -64,6 +64,21 @@ class Step:
     state_before: State = field(repr=False)
 
 
+ENGINE_EVENTS = frozenset({"default_orders", "gm_edit", "rollback"})
+
+
+def _engine_note(event: Event, lang: str) -> str:
+    data = event.data
+    if event.kind == "default_orders":
+        return (f"Игрок {data['player']} не прислал приказов: применены приказы по умолчанию."
+                if lang == "ru" else f"{data['player']} sent no orders: default orders were applied.")
+    if event.kind == "gm_edit":
+        return (f"Правка ведущего (шаг {data['step']}): {data['reason']}"
+                if lang == "ru" else f"GM edit (step {data['step']}): {data['reason']}")
+    return (f"Ведущий откатил шаг {data['step']} (ход {data['turn']})."
+            if lang == "ru" else f"The GM rolled back step {data['step']} (turn {data['turn']}).")
+
+
 def _new_secret(seed_text: str | None) -> bytes:
     if seed_text is None:
         return secrets_module.token_bytes(32)
@@ -161,19 +176,23 @@ class Game:
 
     def report(self, viewer: Viewer, turn: int | None = None, fmt: ReportFormat = "text",
                lang: str = "ru") -> str:
-        """A viewer's report, built from that viewer's view and events alone, with the
+        """A viewer's report, built from that viewer's view and events alone: the engine's
+        own notes (default orders, GM edits and rollbacks), the ruleset's report, and the
         revealed dice seeds of the steps it covers."""
         self._check_viewer(viewer)
         if turn is None and self.steps:
             turn = self.steps[-1].turn
-        body = self.ruleset.report(self.view(viewer), self.events_for(viewer, turn), viewer, fmt, lang)
-        seeds = [s for s in self.steps if turn is None or s.turn == turn]
-        lines = [body, ""]
+        events = self.events_for(viewer, turn)
+        notes = [_engine_note(e, lang) for e in events if e.kind in ENGINE_EVENTS]
+        body = self.ruleset.report(self.view(viewer), [e for e in events if e.kind not in ENGINE_EVENTS],
+                                   viewer, fmt, lang)
+        lines = [*notes, body, ""] if notes else [body, ""]
         head = "Кости (проверяемые)" if lang == "ru" else "Dice (verifiable)"
         lines.append(f"[b]{head}[/b]" if fmt == "bbcode" else f"## {head}" if fmt == "markdown" else f"-- {head} --")
         lines.append(("обязательство: " if lang == "ru" else "commitment: ") + self.record.commitment)
-        for step in seeds:
-            lines.append(("шаг" if lang == "ru" else "step") + f" {step.number}: {step.seed}")
+        for step in self.steps:
+            if turn is None or step.turn == turn:
+                lines.append(("шаг" if lang == "ru" else "step") + f" {step.number}: {step.seed}")
         return "\n".join(lines)
 
     def map_svg(self, viewer: Viewer) -> str | None:

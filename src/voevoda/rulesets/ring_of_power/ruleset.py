@@ -375,5 +375,27 @@ class RingOfPower(Ruleset):
     def map_svg(self, view: Mapping[str, Any], viewer: Viewer) -> str | None:
         return svgmap.render(view, self.rules)
 
+    def hidden_markers(self, state: State, viewer: Viewer) -> list[str]:
+        """What ``viewer`` may not see, as it would appear in a view's JSON or on the map:
+        other players' units and holdings out of sight, and Chupacabras out of sight."""
+        if viewer == GM:
+            return []
+        seen = visible_hexes(state, viewer) if viewer in state["players"] else set()
+        colors = {p: v["color"] for p, v in state["players"].items()}
+        markers: list[str] = []
+        for u in state["units"]:
+            if u["owner"] == viewer or u["hex"] in seen:
+                continue
+            markers.append(f'"owner": "{u["owner"]}", "type": "{u["type"]}", "hex": "{u["hex"]}"')
+            markers.extend(svgmap.units_mark(u["hex"], i, colors[u["owner"]]) for i in range(len(colors)))
+        for h, v in state["holdings"].items():
+            if v["owner"] != viewer and h not in seen:
+                markers.append(f'"{h}": {{"owner": "{v["owner"]}"')
+                markers.append(svgmap.holding_mark(h, colors[v["owner"]]))
+        for c in state["chupacabras"]:
+            if c["hex"] is not None and c["hex"] not in seen:
+                markers.append(svgmap.monster_mark(c["hex"]))
+        return sorted(set(markers))
+
     def demo_script(self, players: Sequence[str]) -> list[dict[str, str]]:
         return []

@@ -33,6 +33,24 @@ def _corners(x: float, y: float) -> str:
     return " ".join(pts)
 
 
+def holding_mark(hex_: str, color: str) -> str:
+    """The attributes that colour ``hex_`` as a holding of the player of ``color``."""
+    return f'fill="{escape(color)}" fill-opacity="0.55" stroke="#8a7f66" stroke-width="0.8" data-hex="{hex_}"'
+
+
+def units_mark(hex_: str, index: int, color: str) -> str:
+    """The opening of the label of the ``index``-th player's units drawn in ``hex_``."""
+    x, y = _centre(hex_)
+    return (f'<text x="{x:.1f}" y="{y + 3 + 8 * index:.1f}" font-size="8" font-weight="bold" '
+            f'text-anchor="middle" fill="{escape(color)}"')
+
+
+def monster_mark(hex_: str) -> str:
+    """The opening of the Chupacabra's glyph in ``hex_``."""
+    x, y = _centre(hex_)
+    return f'<text x="{x:.1f}" y="{y + SIZE * 0.75:.1f}" font-size="8" text-anchor="middle" fill="#3b0a45">'
+
+
 def render(view: Mapping[str, Any], rules: Rules, lang: str = "ru") -> str:
     width, height = int(view["map"]["width"]), int(view["map"]["height"])
     board = shared_board(width, height)
@@ -56,10 +74,11 @@ def render(view: Mapping[str, Any], rules: Rules, lang: str = "ru") -> str:
     for hex_ in board.hexes:
         x, y = _centre(hex_)
         holding = holdings.get(hex_)
-        fill = colors.get(holding["owner"], "#cccccc") if holding else "#efe7d2"
-        opacity = "0.55" if holding else "1"
-        out.append(f'<polygon points="{_corners(x, y)}" fill="{escape(fill)}" fill-opacity="{opacity}" '
-                   f'stroke="#8a7f66" stroke-width="0.8" data-hex="{hex_}"/>')
+        if holding:
+            out.append(f'<polygon points="{_corners(x, y)}" {holding_mark(hex_, colors.get(holding["owner"], "#ccc"))}/>')
+        else:
+            out.append(f'<polygon points="{_corners(x, y)}" fill="#efe7d2" fill-opacity="1" '
+                       f'stroke="#8a7f66" stroke-width="0.8" data-hex="{hex_}"/>')
         if hex_ in fog:
             out.append(f'<polygon points="{_corners(x, y)}" fill="#8d949c" fill-opacity="0.75" stroke="none"/>')
         if viewer != "gm" and hex_ not in visible and not holding:
@@ -72,12 +91,10 @@ def render(view: Mapping[str, Any], rules: Rules, lang: str = "ru") -> str:
                             for k, n in sorted(kinds.items(), key=lambda kv: -rules.units[kv[0]].strength))
             lines.append((owner, label))
         for i, (owner, label) in enumerate(lines):
-            out.append(f'<text x="{x:.1f}" y="{y + 3 + 8 * i:.1f}" font-size="8" font-weight="bold" '
-                       f'text-anchor="middle" fill="{escape(colors.get(owner, "#000"))}" stroke="#ffffff" '
+            out.append(f'{units_mark(hex_, i, colors.get(owner, "#000"))} stroke="#ffffff" '
                        f'stroke-width="0.4">{escape(label)}</text>')
         if hex_ in monsters:
-            out.append(f'<text x="{x:.1f}" y="{y + SIZE * 0.75:.1f}" font-size="8" text-anchor="middle" '
-                       f'fill="#3b0a45">{"Ч" if lang == "ru" else "X"}</text>')
+            out.append(f'{monster_mark(hex_)}{"Ч" if lang == "ru" else "X"}</text>')
     legend_y = h + 14
     x = MARGIN
     for p, color in colors.items():

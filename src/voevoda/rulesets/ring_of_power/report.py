@@ -112,7 +112,7 @@ def event_line(e: Event, rules: Rules, lang: str, viewer: str) -> str | None:
             return f"{d['player']} захватил {d['hex']}" + (f" у {before}." if before else ".")
         return f"{d['player']} captured {d['hex']}" + (f" from {before}." if before else ".")
     if k == "moved":
-        return (f"Отряды {d['player']} прошли {d['from']} → {d['to']}: {units_text(d['units'], rules, lang)}." if ru
+        return (f"{d['player']}: отряды прошли {d['from']} → {d['to']}: {units_text(d['units'], rules, lang)}." if ru
                 else f"{d['player']}'s units went {d['from']} → {d['to']}: {units_text(d['units'], rules, lang)}.")
     if k == "blocked":
         return (f"Отряды из {d['at']} не смогли присоединить своих в {d['next']} и остановились." if ru

@@ -95,3 +95,16 @@ def test_her_rolls_are_sealed() -> None:
     ruleset.resolve(state, {"A": [], "B": []}, dice)
     streams = [s for s in dice if s.count]
     assert streams and all(s.sealed for s in streams if s.label.startswith("chupacabra"))
+
+
+def test_gm_report_tells_where_she_went_and_players_do_not_learn_it() -> None:
+    """003 «Видимость»: «Туман полностью скрывает видимость» — her wanderings in the fog are in
+    the game master's report only."""
+    rules = {"chupacabra": {"fog": {"move": 1.0, "leave": 0.0}}}
+    ruleset, state = make_game(house_rules=rules, chupacabras=["0910"], units=[["B", "pawn", "2020"]], **BASE)
+    state, events = play(ruleset, state, {})
+    gm = ruleset.report(ruleset.view(state, "gm"), events, "gm")
+    assert "Чупакабра №1: 0910 →" in gm
+    for p in ("A", "B"):
+        mine = [e for e in events if e.visible_to(p)]
+        assert "Чупакабра №1" not in ruleset.report(ruleset.view(state, p), mine, p)

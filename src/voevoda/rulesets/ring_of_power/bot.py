@@ -58,13 +58,11 @@ def write_orders(view: Mapping[str, Any], player: str, stream: Stream, rules: Ru
     mine = {h for h, v in view["holdings"].items() if v["owner"] == player}
     own: dict[str, list[Mapping[str, Any]]] = defaultdict(list)
     foes: dict[str, int] = defaultdict(int)
-    foe_owner: dict[str, str] = {}
     for u in view["units"]:
         if u["owner"] == player:
             own[u["hex"]].append(u)
         else:
             foes[u["hex"]] += rules.units[u["type"]].strength
-            foe_owner[u["hex"]] = u["owner"]
 
     def upkeep_of(u: Mapping[str, Any]) -> int:
         return int(u["upkeep"]) if u.get("upkeep") is not None else rules.units[u["type"]].upkeep

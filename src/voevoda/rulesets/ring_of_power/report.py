@@ -157,7 +157,14 @@ def event_line(e: Event, rules: Rules, lang: str, viewer: str) -> str | None:
     if k in ("chupacabra_moved", "chupacabra_reborn", "chupacabra_born"):
         if viewer != "gm":
             return None
-        return f"[ГМ] {k}: {d}" if ru else f"[GM] {k}: {d}"
+        if k == "chupacabra_moved":
+            return (f"[ГМ] Чупакабра №{d['id']}: {d['from']} → {d['to']}." if ru
+                    else f"[GM] Chupacabra #{d['id']}: {d['from']} → {d['to']}.")
+        if k == "chupacabra_reborn":
+            return (f"[ГМ] Чупакабра №{d['id']} возродилась в {d['hex']}." if ru
+                    else f"[GM] Chupacabra #{d['id']} is reborn in {d['hex']}.")
+        return (f"[ГМ] Родилась Чупакабра №{d['id']} в {d['hex']}." if ru
+                else f"[GM] Chupacabra #{d['id']} is born in {d['hex']}.")
     if k == "condottieri_offered":
         return (f"Отряд кондотьеров ({d['size']}, содержание {d['upkeep']} за каждого) ждёт ставок в ход {d['turn']}." if ru
                 else f"A band of {d['size']} condottieri (upkeep {d['upkeep']} each) takes bids in turn {d['turn']}.")

@@ -133,7 +133,8 @@ class Bot:
             grow = max(0, target[category] - cur[category])
             price = military_cost(me, category, self.t, self.o)
             wages = cur["army"] + cur["fleet"]
-            afford = max(0, (income - wages) // price) if price else grow
+            wage = self.t.rules.upkeep.coins_per_military
+            afford = max(0, (income - wages * wage) // (price + wage))
             if grow > afford:
                 target[category] = cur[category] + afford
             income -= (target[category] - cur[category]) * price if target[category] > cur[category] else 0

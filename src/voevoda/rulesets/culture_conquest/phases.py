@@ -801,18 +801,21 @@ def phase_research(g: Game, player: str) -> None:
     faces = g.roll(player, "research", count, rules.die) if count else []
     picks = 0
     table_faces = []
+    found: list[str] = []
     for face in faces:
         if face != rules.success_face:
             continue
         roll = g.roll(player, "research/table", 1, g.t.techs.die)[0]
         tech = g.t.tech_by_roll.get(roll)
         table_faces.append(roll)
-        if tech is None or tech in p["techs"]:
+        if tech is None or tech in p["techs"] or tech in found:
             picks += 1
         else:
-            g.gain_tech(player, tech, "research")
+            found.append(tech)
     g.emit("research", {"player": player, "die": rules.die, "faces": faces,
                         "table_die": g.t.techs.die, "table_faces": table_faces, "picks": picks})
+    for tech in found:
+        g.gain_tech(player, tech, "research")
     unknown = [t for t in g.t.techs.technologies if t not in p["techs"]]
     picks = min(picks, len(unknown))
     buyable = p["coins"] >= rules.purchase_coins and known_elsewhere(g.state, player)

@@ -9,7 +9,7 @@ from __future__ import annotations
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any
+from typing import Annotated, Any
 
 import typer
 from rich.console import Console
@@ -54,17 +54,18 @@ def fail(ru: str, en: str) -> None:
 def register(app: typer.Typer) -> None:
     @app.command("simulate")
     def simulate(
-        ruleset: str = typer.Argument(..., help="Ruleset id, e.g. culture-conquest"),
-        games: int = typer.Option(100, "--games", "-n", help="How many games to play"),
-        players: int = typer.Option(4, "--players", "-k", help="Computer players per game"),
-        seed: str = typer.Option("voevoda", "--seed", help="Seed text; game i uses SEED/i"),
-        strategies: str = typer.Option("", "--strategies",
-                                       help="Comma-separated strategies, dealt to seats in turn"),
-        turns: int = typer.Option(0, "--turns", help="Game length in rounds (0: the document's)"),
-        house_rules: Path | None = typer.Option(None, "--house-rules", help="House-rules file (TOML/JSON/YAML)"),
-        csv_file: Path | None = typer.Option(None, "--csv", help="Write the summary as CSV"),
-        seats_file: Path | None = typer.Option(None, "--seats-csv", help="Write one CSV row per seat"),
-        chart: Path | None = typer.Option(None, "--chart", help="Write an SVG chart"),
+        ruleset: Annotated[str, typer.Argument(help="Ruleset id, e.g. culture-conquest")],
+        games: Annotated[int, typer.Option("--games", "-n", help="How many games to play")] = 100,
+        players: Annotated[int, typer.Option("--players", "-k", help="Computer players per game")] = 4,
+        seed: Annotated[str, typer.Option("--seed", help="Seed text; game i uses SEED/i")] = "voevoda",
+        strategies: Annotated[str, typer.Option(
+            "--strategies", help="Comma-separated strategies, dealt to seats in turn")] = "",
+        turns: Annotated[int, typer.Option("--turns", help="Game length in rounds (0: the document's)")] = 0,
+        house_rules: Annotated[Path | None, typer.Option(
+            "--house-rules", help="House-rules file (TOML/JSON/YAML)")] = None,
+        csv_file: Annotated[Path | None, typer.Option("--csv", help="Write the summary as CSV")] = None,
+        seats_file: Annotated[Path | None, typer.Option("--seats-csv", help="Write one CSV row per seat")] = None,
+        chart: Annotated[Path | None, typer.Option("--chart", help="Write an SVG chart")] = None,
     ) -> None:
         """Play computer games and report victory points and win rates."""
         run_simulation(ruleset, games, players, seed, strategies, turns, house_rules, csv_file,

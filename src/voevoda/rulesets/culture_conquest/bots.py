@@ -163,7 +163,7 @@ class Bot:
         if self.war:
             return {"side": None}
         points = score(self.v, self.t, self.o)
-        attacker, defender = pending["attacker"], pending["defender"]
+        attacker = pending["attacker"]
         if points[attacker]["total"] <= points[self.name]["total"] or self.me["pop"]["army"] < 2:
             return {"side": None}
         return {"side": "defender", "army": self.me["pop"]["army"] // 2, "fleet": 0, "generals": 0}
@@ -266,7 +266,7 @@ class Bot:
         price = self.t.rules.research.purchase_coins
         reserve = 10 if self.war else 30
         coins = self.me["coins"] - reserve
-        buy = []
+        buy: list[str] = []
         for tech in sorted(known_elsewhere(self.v, self.name), key=self._tech_rank):
             if tech in picks or coins < price:
                 continue

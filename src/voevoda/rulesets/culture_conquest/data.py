@@ -349,7 +349,7 @@ class Tables:
                       self.wonders.wonders, self.leaders.leaders, self.cultures.cultures,
                       self.disasters.disasters):
             if key in table:
-                return table[key]  # type: ignore[return-value]
+                return table[key]
         raise KeyError(key)
 
     def name(self, key: str, lang: str = "ru") -> str:

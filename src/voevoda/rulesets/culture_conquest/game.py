@@ -154,7 +154,7 @@ def kind_levels(p: Mapping[str, Any], kind: str, tables: Tables, options: Option
 
 
 def generals(p: Mapping[str, Any]) -> int:
-    return p["leaders"].count("general")
+    return int(p["leaders"].count("general"))
 
 
 def military_cost(p: Mapping[str, Any], category: str, tables: Tables, options: Options) -> int:
@@ -221,10 +221,10 @@ def research_dice(p: Mapping[str, Any], tables: Tables) -> int:
     techs = tables.techs.technologies
     leaders = tables.leaders.leaders
     wonders = tables.wonders.wonders
-    return (p["pop"]["scholars"]
-            + sum(leaders[x].research_dice for x in p["leaders"])
-            + sum(techs[t].research_dice for t in p["techs"])
-            + sum(wonders[w].research_dice for w in wonders_of(p)))
+    return int(p["pop"]["scholars"]
+                  + sum(leaders[x].research_dice for x in p["leaders"])
+               + sum(techs[t].research_dice for t in p["techs"])
+               + sum(wonders[w].research_dice for w in wonders_of(p)))
 
 
 def known_elsewhere(state: Mapping[str, Any], player: str) -> list[str]:

@@ -336,7 +336,7 @@ def _player(state: Mapping[str, Any], text: str, at: int) -> str:
     found = [p for p in state["order"] if norm(p) == norm(text)]
     if not found:
         raise LineProblem("invalid", f"нет игрока «{text}»", f"no player '{text}'", at)
-    return found[0]
+    return str(found[0])
 
 
 def _city(state: Mapping[str, Any], owner: str, text: str) -> str:
@@ -392,7 +392,7 @@ def format_choice(kind: str, choice: Mapping[str, Any], tables: Tables, lang: st
     if kind == "attack":
         if not choice.get("target"):
             return "мир" if ru else "peace"
-        return ("напасть " if ru else "attack ") + choice["target"]
+        return ("напасть " if ru else "attack ") + str(choice["target"])
     if kind == "ally":
         if not choice.get("side"):
             return "нейтралитет" if ru else "neutral"
@@ -419,7 +419,7 @@ def format_choice(kind: str, choice: Mapping[str, Any], tables: Tables, lang: st
             parts.append(("даю " if ru else "give ") + ", ".join(_item_text(i, tables, lang) for i in choice["give"]))
         if choice.get("take"):
             parts.append(("прошу " if ru else "take ") + ", ".join(_item_text(i, tables, lang) for i in choice["take"]))
-        return ("предложить " if ru else "offer ") + choice["to"] + ": " + "; ".join(parts)
+        return ("предложить " if ru else "offer ") + str(choice["to"]) + ": " + "; ".join(parts)
     if kind == "reply":
         return ("принять" if ru else "accept") if choice["accept"] else ("отклонить" if ru else "decline")
     if kind == "build":

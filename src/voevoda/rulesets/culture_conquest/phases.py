@@ -779,11 +779,11 @@ def complete_projects(g: Game, player: str) -> None:
                 g.emit("built", {"player": player, "project": "resource", "die":
                                  g.t.resources.roll.natural_die, "faces": [roll], "resource": resource})
                 done = True
-        elif kind == "industrial":
-            if project["labour"] >= b.industrial_labour and target in industrial_options(p, g.t, g.o):
-                p["resources"][target] = p["resources"].get(target, 0) + 1
-                g.emit("built", {"player": player, "project": "industrial", "resource": target})
-                done = True
+        elif (kind == "industrial" and project["labour"] >= b.industrial_labour
+              and target in industrial_options(p, g.t, g.o)):
+            p["resources"][target] = p["resources"].get(target, 0) + 1
+            g.emit("built", {"player": player, "project": "industrial", "resource": target})
+            done = True
         if not done:
             keep.append(project)
     p["projects"] = keep

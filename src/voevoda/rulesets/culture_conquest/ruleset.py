@@ -30,6 +30,7 @@ from .phases import answer
 from .prompts import prompt_for
 from .setup import new_game
 
+
 class CultureConquest(Ruleset):
     """Культура и Завоевание: twelve phases per player, fifty rounds."""
 

@@ -156,7 +156,10 @@ class Bot:
                 candidates.append((strength - len(o["cities"]), other))
         if not candidates:
             return {"target": None}
-        return {"target": min(candidates)[1]}
+        weakest = min(c[0] for c in candidates)
+        equal = sorted(name for value, name in candidates if value == weakest)
+        # Equally tempting victims: the bot's own stream decides, so it is not predictable.
+        return {"target": equal[self.stream.roll(len(equal)) - 1] if len(equal) > 1 else equal[0]}
 
     def ally(self, pending: Mapping[str, Any]) -> dict[str, Any]:
         """Help whoever is not leading on points, with half the army, if at peace with both."""
@@ -199,12 +202,7 @@ class Bot:
         offer = pending["offer"]
         gain = sum(self._value(i, receiving=True) for i in offer["give"])
         loss = sum(self._value(i, receiving=False) for i in offer["take"])
-        if self.war and offer["from"] in self._enemies():
-            return {"accept": False}
         return {"accept": gain >= loss and gain > 0}
-
-    def _enemies(self) -> list[str]:
-        return []
 
     def _value(self, item: Mapping[str, Any], receiving: bool) -> float:
         kind = item["kind"]

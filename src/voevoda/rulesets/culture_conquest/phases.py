@@ -250,7 +250,8 @@ def phase_disasters(g: Game, player: str) -> None:
         loss = _halved(sum(faces), reduced)
         data.update(dice=expr, loss_faces=faces, lost=g.lose_population(player, loss, disaster.first))
     elif effect == "lose_resource":
-        held = sorted(r for r, n in p["resources"].items() if n > 0)
+        # "Потеря 1 случайного ресурса": one level, every level held equally likely.
+        held = [r for r in sorted(p["resources"]) for _ in range(p["resources"][r])]
         if held:
             pick = held[g.roll(player, "disasters/pick", 1, len(held))[0] - 1]
             _drop_resource(p, pick)

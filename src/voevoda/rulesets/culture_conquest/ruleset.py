@@ -122,6 +122,8 @@ class CultureConquest(Ruleset):
     def progress(self, state: State) -> tuple[int, str]:
         if state.get("finished"):
             return int(state["turn"]), "конец игры / game over"
+        if state.get("pending") and state["pending"]["kind"] == "culture":
+            return int(state["turn"]), "подготовка к игре / setup"
         index = max(0, int(state["phase"]) - 1)
         ru, en = PHASE_NAMES[PHASES[index]]
         who = state["order"][state["seat"]] if state["order"] else ""

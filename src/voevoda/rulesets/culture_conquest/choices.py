@@ -265,9 +265,10 @@ def _research(state: Mapping[str, Any], t: Tables, o: Options, player: str, pend
     p = state["players"][player]
     picks, buys = list(choice.get("picks", [])), list(choice.get("buy", []))
     problems: list[Why] = []
-    if len(picks) != pending["picks"]:
-        problems.append((f"нужно выбрать технологий: {pending['picks']}",
-                         f"choose exactly {pending['picks']} technologies"))
+    # "он может выбрать другую": a free choice may be left unused, never exceeded.
+    if len(picks) > pending["picks"]:
+        problems.append((f"можно выбрать технологий: не больше {pending['picks']}",
+                         f"choose at most {pending['picks']} technologies"))
     if len(set(picks + buys)) != len(picks + buys):
         problems.append(("технология названа дважды", "a technology is named twice"))
     for tech in picks:

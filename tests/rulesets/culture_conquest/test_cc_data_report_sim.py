@@ -158,3 +158,32 @@ def test_cli_reads_house_rules_file(tmp_path: Path) -> None:
     result = CliRunner().invoke(_app(), ["simulate", "culture-conquest", "--games", "1", "--turns", "2",
                                          "--house-rules", str(bad)])
     assert result.exit_code == 1
+
+
+def _faces_in(value: object) -> int:
+    if isinstance(value, list):
+        return len(value)
+    if isinstance(value, dict):
+        return sum(_faces_in(v) for v in value.values())
+    return 0
+
+
+@pytest.mark.parametrize("seed", ["every-roll-1", "every-roll-2"])
+def test_every_roll_reaches_the_journal(seed: str) -> None:
+    """Reports «show every roll»: over whole games, each face drawn by the rules appears
+    in some event (fields named ``*faces``), and each one is rendered."""
+    players = ["A", "B", "C", "D"]
+    strategies = {"A": "builder", "B": "warmonger", "C": "builder", "D": "warmonger"}
+    tables, options = load_tables(), Options(turns=20)
+    dice = Dice.from_text(seed)
+    from voevoda.rulesets.culture_conquest.bots import decide
+
+    g = new_game(players, dice, tables, options)
+    while not g.state["finished"]:
+        phases.answer(g, {p: decide(cut_view(g.state, p), p, dice.stream(f"bot/{p}"), tables, options, strategies[p])
+                          for p in g.state["pending"]["players"]})
+    drawn = sum(s.count for s in dice if not s.label.startswith("bot/"))
+    journal = sum(_faces_in(v) for e in g.events for k, v in e.data.items() if k.endswith("faces"))
+    assert drawn == journal > 500
+    text = CultureConquest().report(cut_view(g.state, "gm"), g.events, "gm", "text", "en")
+    assert text.count("→") >= len([e for e in g.events if any(k.endswith("faces") and v for k, v in e.data.items())])

@@ -253,24 +253,27 @@ def phase_disasters(g: Game, player: str) -> None:
         # "Потеря 1 случайного ресурса": one level, every level held equally likely.
         held = [r for r in sorted(p["resources"]) for _ in range(p["resources"][r])]
         if held:
-            pick = held[g.roll(player, "disasters/pick", 1, len(held))[0] - 1]
+            face = g.roll(player, "disasters/pick", 1, len(held))[0]
+            pick = held[face - 1]
             _drop_resource(p, pick)
-            data.update(pick_die=len(held), resource=pick)
+            data.update(pick_die=len(held), pick_faces=[face], resource=pick)
     elif effect == "lose_city":
         if p["cities"]:
-            index = g.roll(player, "disasters/pick", 1, len(p["cities"]))[0] - 1
-            city = g.lose_city(player, p["cities"][index]["name"])
+            count = len(p["cities"])
+            face = g.roll(player, "disasters/pick", 1, count)[0]
+            city = g.lose_city(player, p["cities"][face - 1]["name"])
             if city.get("wonder"):
                 g.state["wonders"][city["wonder"]].update(owner=None, city=None, lost=True)
-            data.update(pick_die=len(p["cities"]) + 1, city=city["name"], wonder=city.get("wonder"))
+            data.update(pick_die=count, pick_faces=[face], city=city["name"], wonder=city.get("wonder"))
     elif effect == "lose_wonder":
         held_cities = [c for c in p["cities"] if c.get("wonder")]
         if held_cities:
-            city = held_cities[g.roll(player, "disasters/pick", 1, len(held_cities))[0] - 1]
+            face = g.roll(player, "disasters/pick", 1, len(held_cities))[0]
+            city = held_cities[face - 1]
             wonder = city["wonder"]
             city["wonder"] = None
             g.state["wonders"][wonder].update(owner=None, city=None, lost=True)
-            data.update(pick_die=len(held_cities), wonder=wonder)
+            data.update(pick_die=len(held_cities), pick_faces=[face], wonder=wonder)
     elif effect in ("lose_coins_half", "lose_coins_all"):
         loss = p["coins"] // 2 if effect == "lose_coins_half" else p["coins"]
         loss = _halved(loss, reduced)
@@ -584,11 +587,12 @@ def disaster_war(g: Game, player: str) -> None:
     if result["winner"] == "attacker":
         effect = disaster.on_defeat
         if effect == "lose_city" and p["cities"]:
-            index = g.roll(player, "war/rebels/city", 1, len(p["cities"]))[0] - 1
-            city = g.lose_city(player, p["cities"][index]["name"])
+            count = len(p["cities"])
+            face = g.roll(player, "war/rebels/city", 1, count)[0]
+            city = g.lose_city(player, p["cities"][face - 1]["name"])
             if city.get("wonder"):
                 g.state["wonders"][city["wonder"]].update(owner=None, city=None, lost=True)
-            result.update(city=city["name"], wonder=city.get("wonder"))
+            result.update(city=city["name"], wonder=city.get("wonder"), city_die=count, city_faces=[face])
         elif effect == "lose_population":
             loss = g.roll_expr(player, "war/rebels/loss", disaster.defeat_dice or "2d6")
             result.update(loss_faces=loss, lost=g.lose_population(player, sum(loss)))

@@ -124,9 +124,10 @@ class Lines:
             count = int(d["dice"].split("d")[0])
             parts.append(self.say(f"потери {dice(count, 6, d['loss_faces'])}: {self.pop(d['lost'])}",
                                   f"losses {dice(count, 6, d['loss_faces'])}: {self.pop(d['lost'])}"))
+        if "pick_faces" in d:
+            parts.append(self.say("жребий ", "pick ") + dice(1, d["pick_die"], d["pick_faces"]))
         if "resource" in d:
-            parts.append(self.say(f"{dice(1, d['pick_die'], [])} потерян ресурс {self.n(d['resource'])}",
-                                  f"lost resource {self.n(d['resource'])}"))
+            parts.append(self.say(f"потерян ресурс {self.n(d['resource'])}", f"lost resource {self.n(d['resource'])}"))
         if "city" in d:
             parts.append(self.say(f"потерян город {d['city']}", f"lost city {d['city']}"))
         if d.get("wonder"):
@@ -213,7 +214,8 @@ class Lines:
         result = self.say("отбились", "repelled") if won else self.say("поражение", "defeat")
         extra = []
         if "city" in d:
-            extra.append(self.say(f"потерян город {d['city']}", f"lost city {d['city']}"))
+            extra.append(self.say(f"жребий {dice(1, d['city_die'], d['city_faces'])}, потерян город {d['city']}",
+                                  f"pick {dice(1, d['city_die'], d['city_faces'])}, lost city {d['city']}"))
         if "lost" in d:
             extra.append(self.say(f"потери {dice(len(d['loss_faces']), 6, d['loss_faces'])}: {self.pop(d['lost'])}",
                                   f"losses {dice(len(d['loss_faces']), 6, d['loss_faces'])}: {self.pop(d['lost'])}"))

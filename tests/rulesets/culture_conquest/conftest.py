@@ -61,7 +61,7 @@ def make_state(players: Mapping[str, Mapping[str, Any]] | Sequence[str] = ("A", 
     """Two (or more) civilisations of 10 farmers and one city each, turn 1, A to play."""
     names = list(players)
     state: dict[str, Any] = {"ruleset": "culture-conquest", "turn": 1, "turns": 50, "order": names, "seat": 0,
-                             "phase": 0, "pending": None, "finished": False, "founded": len(names),
+                             "phase": 0, "pending": None, "finished": False,
                              "players": {}, "wonders": {}}
     for name in names:
         p = new_player(10, [{"name": f"{name}-1", "wonder": None}])

@@ -410,5 +410,9 @@ class Game:
             self.state["wonders"][wonder]["owner"] = name
 
     def city_name(self, name: str) -> str:
-        self.state["founded"] += 1
-        return f"{name}-{self.state['founded']}"
+        """A default name for a new city of ``name``: "<player>-<n>", unused anywhere."""
+        taken = {c["name"] for p in self.state["players"].values() for c in p["cities"]}
+        n = 1
+        while f"{name}-{n}" in taken:
+            n += 1
+        return f"{name}-{n}"

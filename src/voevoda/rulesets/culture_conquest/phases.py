@@ -636,12 +636,12 @@ def on_reply(g: Game, pending: Choice, choices: Mapping[str, Choice]) -> None:
                      or item_problems(g.state, g.t, g.o, offer["to"], offer["take"])):
         accepted = False
     if accepted:
+        g.emit("trade", {"player": offer["from"], "partner": partner, "give": offer["give"],
+                         "take": offer["take"]})
         for item in offer["give"]:
             transfer(g, offer["from"], offer["to"], item)
         for item in offer["take"]:
             transfer(g, offer["to"], offer["from"], item)
-        g.emit("trade", {"player": offer["from"], "partner": partner, "give": offer["give"],
-                         "take": offer["take"]})
     else:
         g.emit("trade_declined", {"player": offer["from"], "partner": partner},
                (offer["from"], partner))

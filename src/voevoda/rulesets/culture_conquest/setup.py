@@ -32,17 +32,14 @@ def new_game(players: Sequence[str], dice: Dice, tables: Tables, options: Option
         "phase": 0,
         "pending": None,
         "finished": False,
-        "founded": 0,
         "players": {},
         "wonders": {},
     }
     g = Game(state, tables, options, dice, record)
     for name in players:
-        cities = []
+        state["players"][name] = new_player(rules.setup.population, [])
         for _ in range(rules.setup.cities):
-            state["founded"] += 1
-            cities.append({"name": f"{name}-{state['founded']}", "wonder": None})
-        state["players"][name] = new_player(rules.setup.population, cities)
+            state["players"][name]["cities"].append({"name": g.city_name(name), "wonder": None})
     state["order"] = turn_order(g, list(players))
     choosers = []
     for name in state["order"]:

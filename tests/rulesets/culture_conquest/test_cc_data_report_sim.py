@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import json
 from pathlib import Path
+from xml.etree import ElementTree
 
 import pytest
 import typer
@@ -117,7 +118,10 @@ def test_simulation_statistics_csv_and_svg() -> None:
     seats = sim.seats_csv(results)
     assert len(seats.splitlines()) == 1 + 12
     svg = sim.chart_svg(results)
-    assert svg.startswith("<svg") and svg.rstrip().endswith("</svg>")
+    root = ElementTree.fromstring(svg)
+    assert root.tag.endswith("svg")
+    bars = [e for e in root.iter() if e.tag.endswith("rect") and e.find("{http://www.w3.org/2000/svg}title") is not None]
+    assert sum(int(b.find("{http://www.w3.org/2000/svg}title").text.split(": ")[1].split()[0]) for b in bars) == 12
     again = sim.run(3, 4, "stats", config={"turns": 12})
     assert [s.vp for r in again for s in r.seats] == [s.vp for r in results for s in r.seats]
 

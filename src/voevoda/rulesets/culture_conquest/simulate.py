@@ -151,48 +151,74 @@ def summary_csv(results: Sequence[GameResult]) -> str:
 
 
 def chart_svg(results: Sequence[GameResult], title: str = "Culture & Conquest") -> str:
-    """Two panels: the VP distribution of each strategy (box: p10-p90, bar: median) and
-    the win rate of each culture."""
-    strat = summarize(results, "strategy")
+    """Three panels: a histogram of victory points per strategy, each strategy's spread
+    (p10-p90 box, median bar, mean diamond, min-max whisker) and each culture's win rate."""
+    strat = sorted(summarize(results, "strategy"), key=lambda g: g.key)
     cult = sorted(summarize(results, "culture"), key=lambda g: g.key)
-    width, row_h = 760, 22
-    top = 50
-    h1 = top + row_h * len(strat) + 40
-    height = h1 + 40 + row_h * len(cult) + 40
-    vmax = max((max(g.vps) for g in strat), default=1) or 1
-    x0, span = 160, width - 200
     colours = ["#4e79a7", "#e15759", "#59a14f", "#f28e2b", "#b07aa1", "#76b7b2"]
+    width, row_h, x0 = 760, 22, 160
+    span = width - x0 - 40
+    vmax = max((max(g.vps) for g in strat), default=1) or 1
+    vmin = min(0, min((min(g.vps) for g in strat), default=0))
+    bins = 20
+    step = max(1.0, (vmax - vmin) / bins)
+    counts = {g.key: [0] * bins for g in strat}
+    for g in strat:
+        for v in g.vps:
+            counts[g.key][min(bins - 1, int((v - vmin) / step))] += 1
+    tallest = max((max(c) for c in counts.values()), default=1) or 1
+    hist_top, hist_h = 60, 160
+    box_top = hist_top + hist_h + 60
+    cult_top = box_top + row_h * len(strat) + 60
+    height = cult_top + row_h * len(cult) + 20
+
+    def x(v: float) -> float:
+        return x0 + span * (v - vmin) / (vmax - vmin or 1)
+
     out = [f'<svg xmlns="http://www.w3.org/2000/svg" width="{width}" height="{height}" '
            f'viewBox="0 0 {width} {height}" font-family="sans-serif" font-size="12">',
            f'<rect width="{width}" height="{height}" fill="white"/>',
-           f'<text x="10" y="22" font-size="16" font-weight="bold">{escape(title)}: '
-           f'{len(results)} games</text>',
-           f'<text x="10" y="{top - 8}" font-weight="bold">Victory points by strategy '
-           f'(p10–p90, median, mean ◆)</text>']
-    for i, g in enumerate(strat):
+           f'<text x="10" y="22" font-size="16" font-weight="bold">{escape(title)}: {len(results)} games, '
+           f'{sum(len(r.seats) for r in results)} seats</text>',
+           f'<text x="10" y="{hist_top - 14}" font-weight="bold">Victory points: how many seats scored each range'
+           f'</text>']
+    bar_w = span / bins / max(1, len(strat))
+    for k, g in enumerate(strat):
+        colour = colours[k % len(colours)]
+        for b, n in enumerate(counts[g.key]):
+            if not n:
+                continue
+            h = hist_h * n / tallest
+            bx = x0 + span * b / bins + k * bar_w
+            out.append(f'<rect x="{bx:.1f}" y="{hist_top + hist_h - h:.1f}" width="{bar_w:.1f}" height="{h:.1f}" '
+                       f'fill="{colour}"><title>{escape(g.key)}: {n} seats with '
+                       f'{vmin + b * step:.0f}-{vmin + (b + 1) * step:.0f} VP</title></rect>')
+        out.append(f'<rect x="10" y="{hist_top + 4 + k * 18}" width="12" height="12" fill="{colour}"/>')
+        out.append(f'<text x="28" y="{hist_top + 14 + k * 18}">{escape(g.key)}</text>')
+    out.append(f'<line x1="{x0}" y1="{hist_top + hist_h}" x2="{x0 + span}" y2="{hist_top + hist_h}" stroke="#333"/>')
+    out.append(f'<text x="{x0 - 6}" y="{hist_top + 10}" text-anchor="end" fill="#555">{tallest}</text>')
+    for k in range(6):
+        tick = vmin + (vmax - vmin) * k / 5
+        out.append(f'<text x="{x(tick):.1f}" y="{hist_top + hist_h + 14}" text-anchor="middle" '
+                   f'fill="#555">{tick:.0f}</text>')
+    out.append(f'<text x="10" y="{box_top - 14}" font-weight="bold">Spread by strategy (box p10-p90, '
+               f'bar median, diamond mean, line min-max)</text>')
+    for k, g in enumerate(strat):
         row = g.row()
-        y = top + i * row_h
-        colour = colours[i % len(colours)]
-
-        def x(v: float) -> float:
-            return x0 + span * v / vmax
-
+        y = box_top + k * row_h
+        colour = colours[k % len(colours)]
         out.append(f'<text x="10" y="{y + 15}">{escape(g.key)} ({row["win_rate"]:.0%} wins)</text>')
         out.append(f'<line x1="{x(row["min_vp"]):.1f}" y1="{y + 11}" x2="{x(row["max_vp"]):.1f}" y2="{y + 11}" '
                    f'stroke="#999"/>')
-        out.append(f'<rect x="{x(row["p10_vp"]):.1f}" y="{y + 3}" width="{max(1.0, x(row["p90_vp"]) - x(row["p10_vp"])):.1f}" '
-                   f'height="16" fill="{colour}" opacity="0.6"/>')
-        out.append(f'<line x1="{x(row["median_vp"]):.1f}" y1="{y + 2}" x2="{x(row["median_vp"]):.1f}" y2="{y + 20}" '
-                   f'stroke="black" stroke-width="2"/>')
+        out.append(f'<rect x="{x(row["p10_vp"]):.1f}" y="{y + 3}" '
+                   f'width="{max(1.0, x(row["p90_vp"]) - x(row["p10_vp"])):.1f}" height="16" fill="{colour}" '
+                   f'opacity="0.6"/>')
+        out.append(f'<line x1="{x(row["median_vp"]):.1f}" y1="{y + 2}" x2="{x(row["median_vp"]):.1f}" '
+                   f'y2="{y + 20}" stroke="black" stroke-width="2"/>')
         out.append(f'<text x="{x(row["mean_vp"]) - 4:.1f}" y="{y + 15}">◆</text>')
-    axis_y = top + row_h * len(strat) + 8
-    for k in range(6):
-        v = vmax * k / 5
-        out.append(f'<text x="{x0 + span * k / 5:.1f}" y="{axis_y + 12}" text-anchor="middle" fill="#555">{v:.0f}</text>')
-    y2 = h1 + 30
-    out.append(f'<text x="10" y="{y2 - 8}" font-weight="bold">Win rate by culture</text>')
-    for i, g in enumerate(cult):
-        y = y2 + i * row_h
+    out.append(f'<text x="10" y="{cult_top - 14}" font-weight="bold">Win rate by culture (seats)</text>')
+    for k, g in enumerate(cult):
+        y = cult_top + k * row_h
         rate = g.wins / g.seats
         out.append(f'<text x="10" y="{y + 15}">{escape(g.key)} ({g.seats})</text>')
         out.append(f'<rect x="{x0}" y="{y + 3}" width="{span * rate:.1f}" height="16" fill="#4e79a7"/>')
@@ -201,14 +227,3 @@ def chart_svg(results: Sequence[GameResult], title: str = "Culture & Conquest") 
     return "\n".join(out) + "\n"
 
 
-def summary_text(results: Sequence[GameResult]) -> str:
-    lines = []
-    for by in ("strategy", "culture"):
-        lines.append(f"By {by}:")
-        lines.append(f"  {'group':<14}{'seats':>6}{'win%':>7}{'mean':>8}{'median':>8}{'p10':>7}{'p90':>7}"
-                     f"{'min':>6}{'max':>6}")
-        for group in summarize(results, by):
-            r = group.row()
-            lines.append(f"  {r['group']:<14}{r['seats']:>6}{r['win_rate']:>7.1%}{r['mean_vp']:>8.1f}"
-                         f"{r['median_vp']:>8}{r['p10_vp']:>7}{r['p90_vp']:>7}{r['min_vp']:>6}{r['max_vp']:>6}")
-    return "\n".join(lines) + "\n"

@@ -41,6 +41,7 @@ def test_house_rules_override_a_number() -> None:
 
 
 def test_bad_house_rule_names_the_field() -> None:
+    """Rules as data: a wrong house rule is refused naming its field (a number that is not one, a culture whose starting technology is not in the table)."""
     with pytest.raises(DataError, match="building.city_labour"):
         CultureConquest(house_rules={"rules": {"building": {"city_labour": "many"}}})
     with pytest.raises(DataError, match="unknown technology"):
@@ -48,6 +49,7 @@ def test_bad_house_rule_names_the_field() -> None:
 
 
 def test_bad_option_is_refused() -> None:
+    """docs/rulings: «теряет все его Армии (не Флот??)» has two readings, `armies` and `military`; nothing else."""
     with pytest.raises(DataError, match="tribute_when"):
         CultureConquest({"tribute_when": "always"})
 
@@ -138,6 +140,7 @@ def _app() -> typer.Typer:
 
 
 def test_cli_simulate(tmp_path: Path) -> None:
+    """`voevoda simulate culture-conquest --games N --players K`: tables by strategy and culture, CSV and SVG files."""
     runner = CliRunner()
     out_csv, out_svg = tmp_path / "s.csv", tmp_path / "s.svg"
     result = runner.invoke(_app(), ["simulate", "culture-conquest", "--games", "2", "--players", "3", "--seed",
@@ -152,11 +155,13 @@ def test_cli_simulate(tmp_path: Path) -> None:
     ["simulate", "culture-conquest", "--strategies", "pacifist"],
 ])
 def test_cli_simulate_refuses_bad_arguments(args: list[str]) -> None:
+    """A clear error and exit code 1 for an unknown ruleset, zero games or an unknown strategy."""
     result = CliRunner().invoke(_app(), args)
     assert result.exit_code == 1
 
 
 def test_cli_reads_house_rules_file(tmp_path: Path) -> None:
+    """A house-rules file that breaks the data is refused with exit code 1."""
     bad = tmp_path / "house.json"
     bad.write_text(json.dumps({"rules": {"war": {"attack_from": "five"}}}))
     result = CliRunner().invoke(_app(), ["simulate", "culture-conquest", "--games", "1", "--turns", "2",

@@ -166,6 +166,7 @@ def test_state_serialises_identically() -> None:
 
 
 def test_progress_names_player_and_phase() -> None:
+    """ПОРЯДОК ХОДА: the status line names the round, the player and the phase."""
     ruleset = CultureConquest()
     state = ruleset.setup(["A", "B"], Dice.from_text("p"))
     turn, text = ruleset.progress(state)

@@ -61,6 +61,7 @@ def test_assignment_over_the_limit_is_illegal(rs: CultureConquest) -> None:
 
 
 def test_attack_and_peace(rs: CultureConquest) -> None:
+    """ФАЗА ВОЕННЫХ ДЕЙСТВИЙ: «Игрок может напасть на 1 противника» — or not attack at all."""
     state = asked("attack", tried=[])
     assert choice(rs, state, "напасть на B") == {"target": "B"}
     assert choice(rs, state, "attack c") == {"target": "C"}
@@ -96,6 +97,7 @@ def test_trade_offer_all_item_kinds(rs: CultureConquest) -> None:
 
 
 def test_reply(rs: CultureConquest) -> None:
+    """ФАЗА ТОРГОВЛИ: the partner accepts or declines, in Russian or English."""
     state = asked("reply", player="B", offer={"from": "A", "to": "B", "give": [], "take": []}, made=1)
     assert choice(rs, state, "Принять", "B") == {"accept": True}
     assert choice(rs, state, "decline", "B") == {"accept": False}
@@ -125,6 +127,7 @@ def test_research_lines(rs: CultureConquest) -> None:
 
 
 def test_tribute_and_culture_and_industrial(rs: CultureConquest) -> None:
+    """Дань «1 Город ... или 2D6 населения»; ТАБЛИЦА КУЛЬТУР «16+ -Игрок выбирает сам-»; «Промышленный Ресурс по вашему выбору»."""
     state = asked("tribute", defender="B", options=["city", "population"])
     assert choice(rs, state, "дань город B-1") == {"kind": "city", "target": "B-1"}
     assert choice(rs, state, "tribute population") == {"kind": "population", "target": None}
@@ -136,6 +139,7 @@ def test_tribute_and_culture_and_industrial(rs: CultureConquest) -> None:
 
 
 def test_posting_when_not_asked(rs: CultureConquest) -> None:
+    """Phases run in turn: a player who is not asked anything cannot post."""
     state = asked("assign")
     with pytest.raises(ParseError):
         rs.parse("армия 1", "B", state)

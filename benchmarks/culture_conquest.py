@@ -17,6 +17,7 @@ import platform
 import statistics
 import sys
 import time
+from collections.abc import Sequence
 from pathlib import Path
 
 try:
@@ -60,13 +61,13 @@ def engine(games: int, seed: str) -> float:
     return time.perf_counter() - start
 
 
-def main() -> None:
+def main(argv: Sequence[str] = ()) -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--games", type=int, default=100, help="games on the fast runner per repeat")
     parser.add_argument("--engine-games", type=int, default=5, help="games through the engine path")
     parser.add_argument("--repeats", type=int, default=3)
     parser.add_argument("--seed", default="bench")
-    args = parser.parse_args()
+    args = parser.parse_args(list(argv))
     fast(3, "warm-up")
     rates = []
     choices = 0
@@ -83,4 +84,4 @@ def main() -> None:
 
 
 if __name__ == "__main__":
-    main()
+    main(sys.argv[1:])

@@ -9,11 +9,12 @@ from typing import Any
 
 import pytest
 import yaml
-from conftest import make_game, make_state
 
 from voevoda.rulesets.culture_conquest import phases
 from voevoda.rulesets.culture_conquest.choices import check
 from voevoda.rulesets.culture_conquest.game import score
+
+from .helpers import make_game, make_state
 
 CASES = Path(__file__).resolve().parents[2] / "cases" / "culture-conquest"
 

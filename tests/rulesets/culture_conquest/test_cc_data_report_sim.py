@@ -9,7 +9,6 @@ from xml.etree import ElementTree
 
 import pytest
 import typer
-from conftest import make_game, make_state
 from typer.testing import CliRunner
 
 from voevoda.cli.simulate import register
@@ -22,8 +21,10 @@ from voevoda.rulesets.culture_conquest.data import load_tables
 from voevoda.rulesets.culture_conquest.game import Options, cut_view
 from voevoda.rulesets.culture_conquest.setup import new_game
 
+from .helpers import make_game, make_state
 
-def test_every_table_is_complete(tables: object) -> None:
+
+def test_every_table_is_complete() -> None:
     """Every table of the document as data: 15 cultures, 20 natural and 11 industrial
     resources, 37 technologies on d100 1-74, 19 disasters on d20, 10 wonders, 6 leaders."""
     t = load_tables()

@@ -171,3 +171,20 @@ def test_progress_names_player_and_phase() -> None:
     state = ruleset.setup(["A", "B"], Dice.from_text("p"))
     turn, text = ruleset.progress(state)
     assert turn == 1 and "/" in text
+
+
+def test_hidden_markers_name_the_offer_and_catch_a_leak() -> None:
+    """Secrets cut in one place: the markers of an open offer are absent from what a third
+    player sees, present in what a party sees (so a leak would be caught)."""
+    ruleset = CultureConquest()
+    state = copy.deepcopy(ruleset.setup(["A", "B", "C"], Dice.from_text("m")))
+    offer = {"from": "A", "to": "B", "give": [{"kind": "coins", "amount": 3}], "take": []}
+    state["pending"] = {"kind": "reply", "players": ["B"], "offer": offer, "made": 1}
+    markers = ruleset.hidden_markers(state, "C")
+    assert markers and ruleset.hidden_markers(state, "A") == []
+    assert not any(m in json.dumps(ruleset.view(state, "C"), ensure_ascii=False) for m in markers)
+    assert any(m in json.dumps(ruleset.view(state, "B"), ensure_ascii=False) for m in markers)
+    line = ruleset.report(ruleset.view(state, "B"), [Event("offer", {**offer, "turn": 1}, ("A", "B"))], "B")
+    assert any(m in line for m in markers)
+    assert not any(m in ruleset.report(ruleset.view(state, "C"), [Event("offer", {**offer, "turn": 1}, ("A", "B"))],
+                                       "C") for m in markers)

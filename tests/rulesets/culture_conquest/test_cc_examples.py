@@ -6,9 +6,10 @@ from __future__ import annotations
 from pathlib import Path
 
 import pytest
-from conftest import make_state
 
 from voevoda.rulesets.culture_conquest import CultureConquest
+
+from .helpers import make_state
 
 EXAMPLES = Path(__file__).resolve().parents[3] / "examples" / "culture-conquest"
 PROMPTS = {"culture": {}, "assign": {}, "attack": {"tried": []},

@@ -6,11 +6,12 @@ from __future__ import annotations
 from typing import Any
 
 import pytest
-from conftest import make_state
 
 from voevoda.core.errors import ParseError
 from voevoda.rulesets.culture_conquest import CultureConquest
 from voevoda.rulesets.culture_conquest.orders import choice_from_orders, format_choice
+
+from .helpers import make_state
 
 
 @pytest.fixture(scope="module")

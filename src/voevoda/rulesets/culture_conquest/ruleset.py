@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import copy
+import json
 from collections.abc import Mapping, Sequence
 from typing import Any, ClassVar
 
@@ -99,6 +100,16 @@ class CultureConquest(Ruleset):
         result = copy.deepcopy(cut_view(state, viewer))
         result["scores"] = score(state, self.tables, self.options)
         return result
+
+    def hidden_markers(self, state: State, viewer: Viewer) -> list[str]:
+        """The one secret of this game: an offer under negotiation, as it would show in a
+        view (JSON) or a report line, for everyone outside the two parties."""
+        pending = state.get("pending") or {}
+        offer = pending.get("offer") if pending.get("kind") == "reply" else None
+        if not offer or viewer in (offer["from"], offer["to"]):
+            return []
+        head = json.dumps({"offer": {"from": offer["from"], "to": offer["to"]}}, ensure_ascii=False)[1:-2]
+        return [head, f"{offer['from']}: предложить {offer['to']}:", f"{offer['from']}: offer {offer['to']}:"]
 
     def outcome(self, state: State) -> Outcome | None:
         if not state.get("finished"):

@@ -8,8 +8,6 @@ import copy
 from collections.abc import Mapping, Sequence
 from typing import Any
 
-import pytest
-
 from voevoda.rulesets.culture_conquest.data import load_tables
 from voevoda.rulesets.culture_conquest.game import Game, Options, new_player
 
@@ -77,7 +75,3 @@ def make_game(state: dict[str, Any], script: Mapping[str, Sequence[int]] | None 
               config: Mapping[str, Any] | None = None) -> Game:
     return Game(state, load_tables(), Options.from_config(config or {}), ScriptedDice(script or {}))  # type: ignore[arg-type]
 
-
-@pytest.fixture
-def tables() -> Any:
-    return load_tables()

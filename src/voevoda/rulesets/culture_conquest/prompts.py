@@ -60,9 +60,10 @@ def prompt_for(state: Mapping[str, Any], player: str, t: Tables, o: Options) -> 
             list(CATEGORIES))
     if kind == "attack":
         targets = attack_targets(state, player)
-        return Prompt(kind, head_ru + "Напасть? («напасть <игрок>» или «мир»). Нужно 5+ на 1d6 (+1 с Генералом).",
-                      head_en + "Attack? ('attack <player>' or 'peace'). Needs 5+ on 1d6 (+1 with a General).",
-                      targets)
+        return Prompt(kind, head_ru + f"Напасть? («напасть <игрок>» или «мир»; цели: {', '.join(targets)}). "
+                      "Нужно 5+ на 1d6 (+1 с Генералом).",
+                      head_en + f"Attack? ('attack <player>' or 'peace'; targets: {', '.join(targets)}). "
+                      "Needs 5+ on 1d6 (+1 with a General).", targets)
     if kind == "ally":
         a, d = pending["attacker"], pending["defender"]
         return Prompt(kind, head_ru + f"{a} нападает на {d}. Пошлёте войска? («за нападающего армия 2, флот 1» "
@@ -113,8 +114,9 @@ def prompt_for(state: Mapping[str, Any], player: str, t: Tables, o: Options) -> 
     price = t.rules.research.purchase_coins
     return Prompt(
         kind,
-        head_ru + f"Исследования: выберите технологий: {picks} («выбрать <технология>»); купить за {price} мон. "
-        f"можно: {names(buyable, 'ru') or 'нечего'} («купить <технология>»); или «пропустить».",
-        head_en + f"Research: choose {picks} technologies ('choose <technology>'); buyable for {price} coins: "
-        f"{names(buyable, 'en') or 'nothing'} ('buy <technology>'); or 'pass'.",
+        head_ru + f"Исследования: свободных выборов технологии: {picks} («выбрать <технология>»); купить за "
+        f"{price} мон. (монет: {p['coins']}) можно: {names(buyable, 'ru') or 'нечего'} («купить <технология>»); "
+        "или «пропустить».",
+        head_en + f"Research: free technology choices: {picks} ('choose <technology>'); buyable for {price} coins "
+        f"(you have {p['coins']}): {names(buyable, 'en') or 'nothing'} ('buy <technology>'); or 'pass'.",
         [t.name(x) for x in t.techs.technologies if x not in p["techs"]])

@@ -188,3 +188,17 @@ def test_hidden_markers_name_the_offer_and_catch_a_leak() -> None:
     assert any(m in line for m in markers)
     assert not any(m in ruleset.report(ruleset.view(state, "C"), [Event("offer", {**offer, "turn": 1}, ("A", "B"))],
                                        "C") for m in markers)
+
+
+def test_core_engine_plays_verifies_and_replays() -> None:
+    """DESIGN «Verifiable dice» and «replay must reproduce the stored state exactly»: a game
+    of computer players run by the core engine exports, verifies every roll and replays."""
+    from voevoda.core.engine import Game
+    from voevoda.core.verify import verify_export
+
+    game = Game.create("culture-conquest", "cc", ["A", "B", "C"], bots=["A", "B", "C"], seed="verify",
+                       config={"turns": 4, "strategies": {"B": "warmonger", "C": "warmonger"}}, auto_resolve=True)
+    assert game.outcome() is not None
+    report = verify_export(game.export())
+    assert report.ok, report.problems
+    assert report.replayed and report.rolls > 50

@@ -160,3 +160,17 @@ def test_format_then_parse_round_trip(rs: CultureConquest, lang: str) -> None:
         state = asked(kind, **extra)
         text = format_choice(kind, expected, rs.tables, lang)
         assert choice(rs, state, text) == expected, text
+
+
+def test_describe_echoes_each_understood_order(rs: CultureConquest) -> None:
+    """Errors a person can act on: the understood orders are echoed back, one line each."""
+    state = asked("build", labour=60)
+    orders = rs.parse("город 20 Новые Фивы\nwonder pyramids 15", "A", state)
+    assert [rs.describe(o, "ru") for o in orders] == ["город 20 Новые Фивы", "чудо Пирамиды 15"]
+    assert [rs.describe(o, "en") for o in orders] == ["city 20 Новые Фивы", "wonder Pyramids 15"]
+    state = asked("assign")
+    (order,) = rs.parse("army 1, farmers 9", "A", state)
+    assert rs.describe(order, "ru") == "армия 1, земледельцы 9"
+    state = asked("research", picks=1)
+    assert [rs.describe(o, "en") for o in rs.parse("выбрать драма\nкупить письменность", "A", state)] == [
+        "choose Drama", "buy Writing"]

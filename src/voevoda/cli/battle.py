@@ -59,7 +59,7 @@ def battle_command(
     chart: Annotated[Path | None, typer.Option("--chart", help="Write an SVG strength chart here")] = None,
     lang: Annotated[str, typer.Option("--lang", help="ru or en")] = "ru",
 ) -> None:
-    """Compute one Steel Rose battle and print its report / рассчитать битву."""
+    """Compute one Steel Rose battle and print its report. / Рассчитать битву."""
     if fmt not in ("text", "bbcode"):
         errors.print(f"[red]--format: expected text or bbcode, got {fmt!r}[/red]")
         raise typer.Exit(1)
@@ -100,7 +100,7 @@ def odds_command(
     seed: Annotated[str | None, typer.Option("--seed", help="Dice seed text / зерно костей")] = None,
     as_json: Annotated[bool, typer.Option("--json", help="Print the odds as JSON")] = False,
 ) -> None:
-    """Win probability with a 95% interval and expected losses per unit type / шансы на победу."""
+    """Win odds (95% interval) and mean losses per unit type. / Шансы на победу и средние потери."""
     if n < 1:
         errors.print("[red]-n: expected at least 1[/red]")
         raise typer.Exit(1)

@@ -137,3 +137,33 @@ def test_defending_army_joins_the_garrison(rules):
 
     spec = SideSpec("Борис", garrison={"faction": "empire", "level": 1, "large": True}, army={"knight": 2})
     assert spec.units(rules) == {"spearman": 20, "archer": 12, "horseman": 6, "knight": 2}
+
+
+def test_hidden_markers_catch_a_leak(game):
+    """The markers name the enemy's army, deployment and plan as a view would show them: Boris's
+    view contains none, Alice's own view (which shows all three) contains every one."""
+    rs, state = game
+    state = deploy(rs, state)
+    plan = rs.parse("Центральный арьергард: обстрел центрального авангарда", "Алиса", state)
+    state["plans"] = {"Алиса": {"manoeuvres": [dict(o.args) for o in plan], "skip": False}}
+    markers = rs.hidden_markers(state, "Борис")
+    honest = json.dumps(rs.view(state, "Борис"), ensure_ascii=False)
+    leaky = json.dumps(rs.view(state, "Алиса"), ensure_ascii=False)
+    assert markers and not [m for m in markers if m in honest]
+    assert all(m in leaky for m in markers)
+
+
+def test_core_game_plays_and_verifies():
+    """DESIGN «Verifiable dice»: a battle played through the core engine (bots in both seats)
+    ends with a winner or a draw, and every roll of its export is re-derived by verify."""
+    from voevoda.core.engine import Game
+    from voevoda.core.verify import verify_export
+
+    game = Game.create("steel-rose", "v", ["Алиса", "Борис"], bots=["Алиса", "Борис"], seed="verify")
+    for _ in range(3):
+        if game.outcome() is not None:
+            break
+        game.resolve(force=True)
+    assert game.outcome() is not None
+    report = verify_export(game.export(public=True))
+    assert report.ok, report.problems

@@ -17,6 +17,7 @@ The first side attacks; a side with ``garrison`` defends a city with its garriso
 from __future__ import annotations
 
 import copy
+import json
 from collections.abc import Mapping, Sequence
 from dataclasses import replace
 from typing import Any, ClassVar
@@ -235,6 +236,26 @@ class SteelRose(Ruleset):
             if plan is not None and (own or done):
                 out["plans"][player] = copy.deepcopy(plan)
         return out
+
+    def hidden_markers(self, state: State, viewer: str) -> list[str]:
+        """What ``viewer`` may not see, as it would appear in a view's JSON: before the battle
+        is computed, another side's army (and, for spectators, every army), its deployment
+        with its powder stock, and its plan."""
+        if viewer == GM or state["phase"] == "done":
+            return []
+        markers: list[str] = []
+        for player, side in state["sides"].items():
+            if player == viewer:
+                continue
+            garrison = json.dumps(side["garrison"], ensure_ascii=False)
+            markers.append(f'"{player}": {{"role": "{side["role"]}", "garrison": {garrison}, "faction"')
+            dep = state["deployments"].get(player)
+            if dep is not None:
+                markers.append(f'"{player}": ' + json.dumps(dep, ensure_ascii=False))
+            plan = state["plans"].get(player)
+            if plan is not None:
+                markers.append(f'"{player}": ' + json.dumps(plan, ensure_ascii=False))
+        return markers
 
     def outcome(self, state: State) -> Outcome | None:
         if state["phase"] != "done" or not state["result"]:

@@ -70,3 +70,12 @@ def test_odds_json():
     lo, hi = a["interval95"]
     assert lo <= a["win_rate"] <= hi
     assert b["mean_losses"]
+
+
+def test_error_lines_point_into_the_right_post(tmp_path):
+    """Both sides' posts may start alike; a mistake is placed in its own side's post."""
+    f = tmp_path / "same.toml"
+    f.write_text('[attacker]\ndeployment = """\nЦентральный фланг:\nАвангард - 5 копейщиков\n"""\n'
+                 '[defender]\ndeployment = """\nЦентральный фланг:\nАвангард - 5 драконов\n"""\n', encoding="utf-8")
+    res = runner.invoke(app, ["battle", str(f)])
+    assert res.exit_code == 1 and "same.toml:9" in res.output

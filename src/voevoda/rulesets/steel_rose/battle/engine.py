@@ -475,8 +475,7 @@ class Battle:
                     attackers = attackers[t.attack[att_side.type[attackers]] > 0]
                 if len(attackers) == 0:
                     continue
-                targets = foe[stream.roll_many(len(attackers), len(foe)) - 1]
-                rolls = stream.roll_many(len(attackers), t.attack[att_side.type[attackers]])
+                targets, rolls = self._aim(stream, foe, t.attack[att_side.type[attackers]])
                 outnumbered = self.numbers.outnumber_ratio * len(fight.groups[b]) <= len(fight.groups[a])
                 if fight.kind == "final" and not self.options.outnumber_in_final_melee:
                     outnumbered = False
@@ -513,6 +512,14 @@ class Battle:
             rnd.sacrificed[a] = np.concatenate([rnd.sacrificed[a], go])
             self.sacrificed[a] += int(len(go))
             del foe_side
+
+    @staticmethod
+    def _aim(stream: Stream, foe: IntArray, dice: IntArray) -> tuple[IntArray, FloatArray]:
+        """Targets (one d(len(foe)) per strike) then damage dice (one d(die) per strike), drawn
+        in that order in one call."""
+        m = len(dice)
+        faces = stream.roll_many(2 * m, np.concatenate([np.full(m, len(foe), dtype=np.int64), dice]))
+        return foe[faces[:m] - 1], faces[m:].astype(np.float64)
 
     @staticmethod
     def _runs(stream: Stream, pool: IntArray, sizes: IntArray) -> tuple[IntArray, IntArray]:
@@ -639,8 +646,7 @@ class Battle:
         area = t.area_pct[types] > 0
         single = shots[~area]
         if len(single):
-            targets = foe[stream.roll_many(len(single), len(foe)) - 1]
-            rolls = stream.roll_many(len(single), t.ranged[side.type[single]]).astype(np.float64)
+            targets, rolls = self._aim(stream, foe, t.ranged[side.type[single]])
             self._hits(fight, a, single, targets, rolls, True, rnd, auras, fatigue, False, cover)
         big = shots[area]
         if len(big):

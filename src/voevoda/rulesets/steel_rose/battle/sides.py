@@ -146,7 +146,12 @@ class BattleFile:
         post = getattr(self.specs[side], key)
         if not post:
             return None
-        at = self.text.find(post.strip("\n").splitlines()[0]) if post.strip() else -1
+        if not post.strip():
+            return None
+        # the post's first line, searched after its side's table and key
+        start = self.text.find(f"[{('attacker', 'defender')[side]}]")
+        start = self.text.find(key, max(start, 0))
+        at = self.text.find(post.strip("\n").splitlines()[0], max(start, 0))
         if at < 0:
             return None
         first_nonblank = next(i for i, ln in enumerate(post.splitlines(), 1) if ln.strip())

@@ -87,3 +87,24 @@ def test_flanking_penalty(rules, hit_of):
     """«получает штраф +25% к получаемому урону за фланкирование»."""
     final = _Fight("final", 1, (E, E), flanking=(1.0, 1.25))
     assert hit_of({"spearman": 1}, {"spearman": 1}, 5, fight=final) == pytest.approx(4 * 1.25)
+
+
+def test_paladin_defending_whole_battle_option(rules, make_side):
+    """Option `paladin_defending_whole_battle` (docs/rulings/steel_rose.md R12): after «Защита»
+    the paladin takes −25% in the clash too; by default only while fighting off a charge."""
+    from voevoda.core.dice import Dice
+    from voevoda.rulesets.steel_rose.battle.engine import Battle, _Round
+    from voevoda.rulesets.steel_rose.battle.model import BattleOptions
+
+    a = make_side("A", {"centre.vanguard": {"knight": 1}})
+    b = make_side("B", {"centre.vanguard": {"paladin": 1}, "centre.rearguard": {"archer": 1}},
+                  [("centre.vanguard", "defend", ("centre.rearguard",))])
+    for option, expected in ((False, 8.0), (True, 6.0)):
+        battle = Battle(rules, (a, b), Dice.from_text("p"), options=BattleOptions(paladin_defending_whole_battle=option))
+        battle._planning()
+        rnd = _Round(battle.sides)
+        auras = [battle._auras(s) for s in battle.sides]
+        tired = [battle._fatigue(s) for s in battle.sides]
+        fight = _Fight("clash", 1, (battle.sides[0].members(0), battle.sides[1].members(0)))
+        battle._hits(fight, 0, np.array([0]), np.array([0]), np.array([13.0]), False, rnd, auras, tired, False)
+        assert rnd.dmg[1][0] == pytest.approx(expected)

@@ -582,13 +582,13 @@ class Battle:
                     out = out * t.charge_first[at_type]
                 # копейщик: «-25% к получаемому урону при натиске»
                 inn = inn * t.taken_vs_charge[tg_type]
-            # паладин: «-25% к получаемому урону при защите» (while fighting off a charge as
-            # the rearguard's defender; the option: for the whole battle after «Защита»)
-            if fight.kind == "charge" and fight.defender_fight and fight.charger == a:
-                inn = inn * t.taken_defending[tg_type]
-            elif self.options.paladin_defending_whole_battle:
-                mask = np.asarray([sq.defending for sq in dfd.squads])[dfd.squad[targets]]
-                inn = inn * np.where(mask, t.taken_defending[tg_type], 1.0)
+        # паладин: «-25% к получаемому урону при защите» (while fighting off a charge as the
+        # rearguard's defender; the option: for the whole battle after «Защита»)
+        if fight is not None and fight.kind == "charge" and fight.defender_fight and fight.charger == a:
+            inn = inn * t.taken_defending[tg_type]
+        elif self.options.paladin_defending_whole_battle:
+            mask = np.asarray([sq.defending for sq in dfd.squads])[dfd.squad[targets]]
+            inn = inn * np.where(mask, t.taken_defending[tg_type], 1.0)
         dmg = base * out * inn
         self.attacks += len(attackers)
         np.add.at(rnd.dmg[b], targets, dmg)

@@ -237,3 +237,19 @@ def test_volley_fires_every_units_shots(rules, make_side):
     b = make_side("B", {"centre.vanguard": {"heavy_infantry": 5}})
     result = fight(rules, (a, b), Dice.from_text("v"))
     assert kinds(result, "volley")[0]["shots"] == 16
+
+
+def test_options_recovery_for_loser_and_summons(rules, make_side):
+    """Options of docs/rulings/steel_rose.md: `recovery_for_loser` (R22) and
+    `demonologist_summons_in_battle` (R17)."""
+    from voevoda.rulesets.steel_rose.battle.model import BattleOptions
+
+    a = make_side("A", {"centre.vanguard": {"spearman": 10, "demonologist": 1}})
+    b = make_side("B", {"centre.vanguard": {"steam_tank": 5}}, faction="steel_rose")
+    plain = fight(rules, (a, b), Dice.from_text("o"))
+    assert plain.summary["sides"][0]["recovered"] and plain.summary["sides"][0]["squads"][0]["summoned"]
+    strict = fight(rules, (a, b), Dice.from_text("o"),
+                   options=BattleOptions(recovery_for_loser=False, demonologist_summons_in_battle=False))
+    assert strict.winner == 1
+    assert strict.summary["sides"][0]["recovered"] == {}
+    assert strict.summary["sides"][0]["squads"][0]["summoned"] == {}

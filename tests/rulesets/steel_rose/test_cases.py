@@ -69,3 +69,19 @@ def test_documented_examples_parse(rules):
         assert dep.problems == [] and len(dep.squads) == 4 and dep.gunpowder == 20
         read = parse_plan(plan, rules, dep.squads, enemy)
         assert read.problems == [] and len(read.manoeuvres) == 5
+
+
+def test_every_unit_name_reads_back(rules):
+    """Every unit's Russian and English names, singular and plural, in a written deployment read
+    back to the same unit (the bot and the report write what the parser reads)."""
+    from voevoda.rulesets.steel_rose.battle.posts import UnitNames, write_deployment
+
+    names = UnitNames(rules)
+    for uid, unit in rules.units.items():
+        for name in [*unit.names, unit.name_ru, unit.name_en]:
+            assert names.match(name) == [uid], (uid, name)
+        count = 1 if unit.one_per_squad else 3
+        for lang in ("ru", "en"):
+            text = write_deployment([SquadInput("centre.vanguard", {uid: count})], rules, lang)
+            back = parse_deployment(text, rules, names)
+            assert back.problems == [] and back.squads[0].units == {uid: count}, (uid, lang, text)

@@ -127,7 +127,7 @@ class Deployment:
 _FLANK_HEADER = re.compile(r"^\s*([^\s:,\-–—]+)\s+(фланг\w*|flank)\s*[:.]?\s*(.*)$", re.IGNORECASE)
 _SEPARATOR = re.compile(r"\s*(?:[-–—:=]+)\s*")
 _ITEM_SPLIT = re.compile(r"\s*(?:,|;|\+|\bи\b|\band\b|&)\s*", re.IGNORECASE)
-_ITEM = re.compile(r"^(?:(\d+)\s*(?:x|х|×|\*)?\s*)?(.*?)(?:\s*(?:x|х|×|\*)\s*(\d+))?$", re.IGNORECASE)
+_ITEM = re.compile(r"^(?:(\d+)\s*(?:[xх×*](?=\s))?\s*)?(.*?)(?:\s+[xх×*]?\s*(\d+))?$", re.IGNORECASE)
 _POWDER = re.compile(r"^\s*(порох|gunpowder|powder)\s*[-–—:=]?\s*(\d+)\s*$", re.IGNORECASE)
 _EMPTY = {"", "...", "…", "-", "—", "нет", "никого", "none", "nobody", "пусто", "empty"}
 

@@ -167,3 +167,13 @@ def test_core_game_plays_and_verifies():
     assert game.outcome() is not None
     report = verify_export(game.export(public=True))
     assert report.ok, report.problems
+
+
+def test_map_shows_only_what_the_view_shows(game):
+    """The field map is drawn from the view alone: before both deploy, Boris's map shows no
+    imperial unit; after, it shows Alice's squads; after the battle, the strength chart."""
+    rs, state = game
+    assert "Копейщик" not in rs.map_svg(rs.view(state, "Борис"), "Борис")
+    state = deploy(rs, state)
+    svg = rs.map_svg(rs.view(state, "Борис"), "Борис")
+    assert svg.startswith("<svg") and "10 Копейщик" in svg and "8 Щитовик" in svg

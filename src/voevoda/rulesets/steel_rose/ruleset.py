@@ -37,7 +37,7 @@ from voevoda.rulesets.steel_rose.battle.posts import (
     parse_plan,
     write_deployment,
 )
-from voevoda.rulesets.steel_rose.battle.report import battle_text
+from voevoda.rulesets.steel_rose.battle.report import battle_text, field_svg, strength_svg
 from voevoda.rulesets.steel_rose.battle.sides import SideSpec, army_faction, check_army
 from voevoda.rulesets.steel_rose.rules import Rules, load_rules
 
@@ -319,6 +319,13 @@ class SteelRose(Ruleset):
                 squads = [SquadInput.from_json(s) for s in event.data["squads"]]
                 lines.append(f"{who}:\n" + write_deployment(squads, self.rules, lang))
         return "\n\n".join(lines)
+
+    def map_svg(self, view: Mapping[str, Any], viewer: str) -> str | None:
+        """The battlefield with the deployments ``view`` shows; after the battle, each side's
+        strength through it."""
+        if view.get("result"):
+            return strength_svg(view["result"])
+        return field_svg(view, self.rules)
 
     def demo_script(self, players: Sequence[str]) -> list[dict[str, str]]:
         if len(players) != 2 or self.config.get("sides"):

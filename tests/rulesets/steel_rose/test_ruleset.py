@@ -176,4 +176,4 @@ def test_map_shows_only_what_the_view_shows(game):
     assert "Копейщик" not in rs.map_svg(rs.view(state, "Борис"), "Борис")
     state = deploy(rs, state)
     svg = rs.map_svg(rs.view(state, "Борис"), "Борис")
-    assert svg.startswith("<svg") and "10 Копейщик" in svg and "8 Щитовик" in svg
+    assert svg.startswith("<svg") and "Копейщик ×10" in svg and "Щитовик ×8" in svg

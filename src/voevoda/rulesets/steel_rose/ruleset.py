@@ -273,7 +273,7 @@ class SteelRose(Ruleset):
     def describe(self, order: Order, lang: str = "ru") -> str:
         if order.kind == "deploy":
             pos = str(order.args["position"])
-            units = ", ".join(f"{n} {self.rules.units[u].name_ru if lang == 'ru' else self.rules.units[u].name_en}"
+            units = ", ".join(f"{self.rules.units[u].name_ru if lang == 'ru' else self.rules.units[u].name_en} ×{n}"
                               for u, n in dict(order.args["units"]).items())
             return f"{fld.label_ru(pos) if lang == 'ru' else fld.label_en(pos)}: {units}"
         if order.kind == "manoeuvre":

@@ -31,7 +31,7 @@ class _Words:
     def units(self, counts: Mapping[str, int]) -> str:
         if not counts:
             return "—"
-        return ", ".join(f"{n} {self.unit(u)}" for u, n in counts.items())
+        return ", ".join(f"{self.unit(u)} ×{n}" for u, n in counts.items())
 
     def pos(self, position: str | None) -> str:
         if not position:
@@ -261,7 +261,7 @@ def field_svg(view: Mapping[str, Any], rules: Rules, lang: str = "ru") -> str:
                     name = (unit.name_ru if lang == "ru" else unit.name_en) if unit else (
                         "ещё" if lang == "ru" else "more")
                     parts.append(f'<text x="{x + 8}" y="{y + 32 + 13 * i}" fill="{colours[side]}">'
-                                 f"{n} {escape(name)}</text>")
+                                 f"{escape(name)} ×{n}</text>")
         if r in (0, 3):
             name_y = y - 6 if r == 0 else y + cell_h + 14
             parts.append(f'<text x="{pad}" y="{name_y}" font-size="12" fill="{colours[side]}">{escape(player)}</text>')

@@ -166,8 +166,9 @@ def event_line(e: Event, rules: Rules, lang: str, viewer: str) -> str | None:
         return (f"[ГМ] Родилась Чупакабра №{d['id']} в {d['hex']}." if ru
                 else f"[GM] Chupacabra #{d['id']} is born in {d['hex']}.")
     if k == "condottieri_offered":
-        return (f"Отряд кондотьеров ({d['size']}, содержание {d['upkeep']} за каждого) ждёт ставок в ход {d['turn']}." if ru
-                else f"A band of {d['size']} condottieri (upkeep {d['upkeep']} each) takes bids in turn {d['turn']}.")
+        return (f"Отряд кондотьеров ({d['size']}, содержание {d['upkeep']} за каждого) ждёт ставок в ход {d['bids_turn']}."
+                if ru else
+                f"A band of {d['size']} condottieri (upkeep {d['upkeep']} each) takes bids in turn {d['bids_turn']}.")
     if k == "condottieri_hired":
         return (f"Кондотьеры ({d['size']}) перешли на сторону {d['player']} за {d['amount']}." if ru
                 else f"The condottieri ({d['size']}) sided with {d['player']} for {d['amount']}.")

@@ -318,13 +318,13 @@ def roll(
 
 @app.command()
 def demo(
-    steps: Annotated[int, typer.Option("--steps", help="steps to play per game")] = 3,
+    turns: Annotated[int, typer.Option("--turns", help="turns to play per game")] = 3,
     db: DbOption = None,
 ) -> None:
     """Play a few turns of every installed game and print the reports. / Показательные игры."""
     from voevoda.cli.demo import run_demo
 
-    run_guarded(lambda: run_demo(_store(db), steps))
+    run_guarded(lambda: run_demo(_store(db), turns))
 
 
 def _print_status(game: Game) -> None:

@@ -1,0 +1,99 @@
+"""What a battle is computed from: each side's deployment and plan, as plain data.
+
+These are what the posts (:mod:`.posts`) are read into, and what the campaign will hand
+the engine; every one converts to and from JSON.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import Any
+
+MANOEUVRES = ("move", "march", "defend", "cover", "charge", "volley", "long_volley")
+"""«Смена позиции», «Марш-бросок», «Защита», «В укрытие», «Натиск», «Обстрел»,
+«Дальнобойный обстрел»."""
+
+
+@dataclass(frozen=True)
+class SquadInput:
+    """One squad of a deployment: where it stands and what it is made of (unit id -> count,
+    in the order written)."""
+
+    position: str
+    units: dict[str, int]
+    line: int = 0
+
+    def to_json(self) -> dict[str, Any]:
+        return {"position": self.position, "units": dict(self.units), "line": self.line}
+
+    @staticmethod
+    def from_json(raw: dict[str, Any]) -> SquadInput:
+        return SquadInput(str(raw["position"]), {str(k): int(v) for k, v in raw["units"].items()},
+                          int(raw.get("line", 0)))
+
+
+@dataclass(frozen=True)
+class Manoeuvre:
+    """One manoeuvre of one squad. ``targets`` holds positions: the cell(s) to move to
+    (own side), the rearguard defended (own side), or the enemy squad charged or fired at."""
+
+    squad: str
+    kind: str
+    targets: tuple[str, ...] = ()
+    line: int = 0
+
+    def to_json(self) -> dict[str, Any]:
+        return {"squad": self.squad, "kind": self.kind, "targets": list(self.targets), "line": self.line}
+
+    @staticmethod
+    def from_json(raw: dict[str, Any]) -> Manoeuvre:
+        return Manoeuvre(str(raw["squad"]), str(raw["kind"]), tuple(raw.get("targets", ())),
+                         int(raw.get("line", 0)))
+
+
+@dataclass(frozen=True)
+class SideInput:
+    """One side of a battle.
+
+    ``gunpowder`` is the powder the side brings (``None``: as much as its units need);
+    ``garrison`` marks a city's garrison (it fights first and keeps its powder when it wins
+    quickly); ``modifiers`` are campaign effects in percent (``damage``, ``taken``,
+    ``shots``) such as Небесное благоволение or Стены с бойницами.
+    """
+
+    name: str
+    faction: str
+    squads: tuple[SquadInput, ...]
+    plan: tuple[Manoeuvre, ...] = ()
+    gunpowder: int | None = None
+    garrison: bool = False
+    modifiers: dict[str, float] = field(default_factory=dict)
+
+    def to_json(self) -> dict[str, Any]:
+        return {"name": self.name, "faction": self.faction,
+                "squads": [s.to_json() for s in self.squads],
+                "plan": [m.to_json() for m in self.plan], "gunpowder": self.gunpowder,
+                "garrison": self.garrison, "modifiers": dict(self.modifiers)}
+
+    @staticmethod
+    def from_json(raw: dict[str, Any]) -> SideInput:
+        return SideInput(str(raw["name"]), str(raw["faction"]),
+                         tuple(SquadInput.from_json(s) for s in raw["squads"]),
+                         tuple(Manoeuvre.from_json(m) for m in raw.get("plan", ())),
+                         raw.get("gunpowder"), bool(raw.get("garrison", False)),
+                         {str(k): float(v) for k, v in raw.get("modifiers", {}).items()})
+
+
+@dataclass(frozen=True)
+class BattleOptions:
+    """The named options of docs/rulings/steel_rose.md (a game master may flip them)."""
+
+    paladin_defending_whole_battle: bool = False
+    demonologist_summons_in_battle: bool = True
+    recovery_for_loser: bool = True
+    outnumber_in_final_melee: bool = True
+
+    @staticmethod
+    def from_config(config: dict[str, Any]) -> BattleOptions:
+        known = BattleOptions.__dataclass_fields__
+        return BattleOptions(**{k: bool(v) for k, v in config.items() if k in known})

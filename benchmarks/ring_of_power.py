@@ -1,6 +1,6 @@
 """Ring of Power benchmarks: how long the referee takes for what a game master does.
 
-Run: ``PYTHONPATH=src python -m benchmarks.ring_of_power`` (results: benchmarks/ring_of_power.md).
+Run: ``PYTHONPATH=src python -m benchmarks.ring_of_power`` (results: benchmarks/RESULTS.md).
 
 - parse + validate of a ten-line post,
 - one turn of eight computer opponents (views, bot posts, parse, validate, resolve),

@@ -11,7 +11,8 @@ from typing import Any
 
 import pytest
 import yaml
-from rop_helpers import kinds, make_game, placement, play
+
+from tests.rulesets.ring_of_power.rop_helpers import kinds, make_game, placement, play
 
 CASES_DIR = Path(__file__).resolve().parents[2] / "cases" / "ring-of-power"
 

@@ -3,7 +3,7 @@ them to certainties through house rules."""
 
 from __future__ import annotations
 
-from rop_helpers import make_game, of_kind, play
+from tests.rulesets.ring_of_power.rop_helpers import make_game, of_kind, play
 
 FOG = ["0909", "0910", "0911", "1010"]
 ALWAYS_EATS = {"chupacabra": {"fog": {"move": 0.0, "eat": 1.0, "kill": 0.0, "kill_per_strength": 0.0},

@@ -52,3 +52,28 @@ def test_bad_map_file_exits_1_naming_the_field(tmp_path: Path) -> None:
     assert result.exit_code == 1 and "width" in result.output
     result = CliRunner().invoke(_app(), ["rop", "map-check", str(tmp_path / "missing.toml")])
     assert result.exit_code == 1
+
+
+def test_a_whole_game_with_bots_from_the_command_line(tmp_path: Path) -> None:
+    """`voevoda new ring-of-power --bots ... --auto-resolve` plays a whole game; its report,
+    map and export come out, and `voevoda verify` re-derives every roll."""
+    from voevoda.cli import app
+
+    db = str(tmp_path / "rop.db")
+    config = tmp_path / "game.toml"
+    config.write_text("max_turns = 20\n", encoding="utf-8")
+    runner = CliRunner()
+    result = runner.invoke(app, ["new", "ring-of-power", "--game", "g", "--players", "Анна,Борис,Вера",
+                                 "--bots", "Анна,Борис,Вера", "--auto-resolve", "--seed", "cli",
+                                 "--config", str(config), "--db", db])
+    assert result.exit_code == 0, result.output
+    result = runner.invoke(app, ["report", "g", "--as", "Анна", "--format", "bbcode", "--db", db])
+    assert result.exit_code == 0 and "[b]" in result.output and "Кольцо Власти" in result.output
+    svg = tmp_path / "m.svg"
+    assert runner.invoke(app, ["map", "g", "-o", str(svg), "--as", "Борис", "--db", db]).exit_code == 0
+    assert svg.read_text(encoding="utf-8").startswith("<svg")
+    export = tmp_path / "g.json"
+    assert runner.invoke(app, ["export", "g", "-o", str(export), "--db", db]).exit_code == 0
+    result = runner.invoke(app, ["verify", str(export)])
+    assert result.exit_code == 0, result.output
+    assert '"ring-of-power"' in json.dumps(json.loads(export.read_text(encoding="utf-8")))

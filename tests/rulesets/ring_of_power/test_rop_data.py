@@ -6,8 +6,8 @@ from __future__ import annotations
 from pathlib import Path
 
 import pytest
-from rop_helpers import make_game, play
 
+from tests.rulesets.ring_of_power.rop_helpers import make_game, play
 from voevoda.core.errors import DataError, GameError
 from voevoda.rulesets.ring_of_power import RingOfPower
 from voevoda.rulesets.ring_of_power.rules import load_rules, read_map_file

@@ -5,8 +5,7 @@ from __future__ import annotations
 
 import json
 
-from rop_helpers import make_game
-
+from tests.rulesets.ring_of_power.rop_helpers import make_game
 from voevoda.core.engine import Game
 from voevoda.core.journal import canonical_json
 from voevoda.core.ruleset import GM, PUBLIC

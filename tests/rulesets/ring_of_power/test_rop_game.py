@@ -7,8 +7,8 @@ import json
 from typing import Any
 
 import pytest
-from rop_helpers import make_game, play
 
+from tests.rulesets.ring_of_power.rop_helpers import make_game, play
 from voevoda.core.dice import Dice
 from voevoda.core.errors import GameError
 from voevoda.core.registry import configure

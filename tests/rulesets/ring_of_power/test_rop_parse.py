@@ -4,8 +4,8 @@ problems named with line and column."""
 from __future__ import annotations
 
 import pytest
-from rop_helpers import make_game
 
+from tests.rulesets.ring_of_power.rop_helpers import make_game
 from voevoda.core.errors import ParseError
 from voevoda.rulesets.ring_of_power.orders import TREASURY
 

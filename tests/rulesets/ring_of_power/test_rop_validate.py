@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from rop_helpers import make_game
+from tests.rulesets.ring_of_power.rop_helpers import make_game
 
 
 def _problems(text: str, **given):  # type: ignore[no-untyped-def]

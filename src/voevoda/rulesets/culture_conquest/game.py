@@ -133,13 +133,12 @@ def wonders_of(p: Mapping[str, Any]) -> list[str]:
     return [c["wonder"] for c in p["cities"] if c.get("wonder")]
 
 
-def holds(p: Mapping[str, Any], key: str) -> bool:
+def holds(p: Mapping[str, Any], key: str, options: Options | None = None) -> bool:
     """A technology, a resource (that works) or a controlled wonder."""
-    return key in p["techs"] or level(p, key) > 0 or key in wonders_of(p)
+    return key in p["techs"] or level(p, key, options) > 0 or key in wonders_of(p)
 
 
-def level(p: Mapping[str, Any], resource: str, tables: Tables | None = None,
-          options: Options | None = None) -> int:
+def level(p: Mapping[str, Any], resource: str, options: Options | None = None) -> int:
     """Levels of ``resource`` that work (iron needs bronze under the default ruling)."""
     count = int(p["resources"].get(resource, 0))
     if count and resource == "iron" and (options is None or options.iron_needs_bronze) \
@@ -150,7 +149,7 @@ def level(p: Mapping[str, Any], resource: str, tables: Tables | None = None,
 
 def kind_levels(p: Mapping[str, Any], kind: str, tables: Tables, options: Options) -> int:
     kinds = tables.kind_of
-    return sum(level(p, r, tables, options) for r in p["resources"] if kinds.get(r) == kind)
+    return sum(level(p, r, options) for r in p["resources"] if kinds.get(r) == kind)
 
 
 def generals(p: Mapping[str, Any]) -> int:
@@ -161,7 +160,7 @@ def military_cost(p: Mapping[str, Any], category: str, tables: Tables, options: 
     """"Увеличение Армии или Флота стоит 2 Монеты" (1 with Weapons+Horses / Wood+Cloth)."""
     rules = tables.rules.assignment
     needs = rules.army_cheap_with if category == "army" else rules.fleet_cheap_with
-    if all(level(p, r, tables, options) > 0 for r in needs):
+    if all(level(p, r, options) > 0 for r in needs):
         return rules.cheap_cost
     return rules.military_cost
 
@@ -175,7 +174,7 @@ def industrial_options(p: Mapping[str, Any], tables: Tables, options: Options) -
     """"если вы не удовлетворяете требованиям ни для одного из Промышленных Ресурсов,
     вы не получаете ничего": the technology and any one of the listed resources."""
     return [key for key, ind in tables.resources.industrial.items()
-            if ind.tech in p["techs"] and any(level(p, r, tables, options) for r in ind.resources)]
+            if ind.tech in p["techs"] and any(level(p, r, options) for r in ind.resources)]
 
 
 def building_levels(p: Mapping[str, Any], tables: Tables, options: Options) -> int:

@@ -534,14 +534,14 @@ def battle_bonuses(g: Game, side: str | None, units: list[dict[str, Any]], other
     them = g.p(other) if other else None
     sources: list[tuple[str, Any]] = [(t, g.t.techs.technologies[t].battle) for t in p["techs"]]
     sources += [(r, g.t.resources.natural[r].battle) for r in p["resources"]
-                if r in g.t.resources.natural and level(p, r, g.t, g.o)]
+                if r in g.t.resources.natural and level(p, r, g.o)]
     sources += [(w, g.t.wonders.wonders[w].battle) for w in _wonders(p)]
     for key, spec in sources:
         if spec is None:
             continue
-        if spec.needs_any and not any(level(p, r, g.t, g.o) for r in spec.needs_any):
+        if spec.needs_any and not any(level(p, r, g.o) for r in spec.needs_any):
             continue
-        if spec.when == "opponent_lacks" and them is not None and holds(them, key):
+        if spec.when == "opponent_lacks" and them is not None and holds(them, key, g.o):
             continue
         if spec.when in ("attacking", "defending") and spec.when != role:
             continue

@@ -7,6 +7,7 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 from typing import Any
 
+from voevoda.core.markup import Markup
 from voevoda.core.ruleset import Event
 from voevoda.rulesets.ring_of_power.orders import TREASURY
 from voevoda.rulesets.ring_of_power.rules import Rules
@@ -30,40 +31,14 @@ ITEMS = {
 }
 
 
-class _Fmt:
-    def __init__(self, fmt: str) -> None:
-        self.fmt = fmt
-
-    def bold(self, text: str) -> str:
-        if self.fmt == "bbcode":
-            return f"[b]{text}[/b]"
-        if self.fmt == "markdown":
-            return f"**{text}**"
-        return text
-
-    def heading(self, text: str) -> str:
-        if self.fmt == "bbcode":
-            return f"[size=150][b]{text}[/b][/size]"
-        if self.fmt == "markdown":
-            return f"## {text}"
-        return f"{text}\n{'=' * len(text)}"
+class _Fmt(Markup):
+    """The core's markup, with the section and list names this report uses."""
 
     def section(self, text: str) -> str:
-        if self.fmt == "bbcode":
-            return f"\n[u][b]{text}[/b][/u]"
-        if self.fmt == "markdown":
-            return f"\n### {text}"
-        return f"\n{text}\n{'-' * len(text)}"
-
-    def item(self, text: str) -> str:
-        if self.fmt == "bbcode":
-            return f"[*]{text}"
-        return f"- {text}"
+        return "\n" + self.heading(text, 2)
 
     def wrap_list(self, lines: list[str]) -> list[str]:
-        if self.fmt == "bbcode" and lines:
-            return ["[list]", *lines, "[/list]"]
-        return lines
+        return self.items(lines)
 
 
 def units_text(units: Mapping[str, int], rules: Rules, lang: str) -> str:
@@ -166,8 +141,9 @@ def event_line(e: Event, rules: Rules, lang: str, viewer: str) -> str | None:
         return (f"[ГМ] Родилась Чупакабра №{d['id']} в {d['hex']}." if ru
                 else f"[GM] Chupacabra #{d['id']} is born in {d['hex']}.")
     if k == "condottieri_offered":
-        return (f"Отряд кондотьеров ({d['size']}, содержание {d['upkeep']} за каждого) ждёт ставок в ход {d['turn']}." if ru
-                else f"A band of {d['size']} condottieri (upkeep {d['upkeep']} each) takes bids in turn {d['turn']}.")
+        return (f"Отряд кондотьеров ({d['size']}, содержание {d['upkeep']} за каждого) ждёт ставок в ход {d['bids_turn']}."
+                if ru else
+                f"A band of {d['size']} condottieri (upkeep {d['upkeep']} each) takes bids in turn {d['bids_turn']}.")
     if k == "condottieri_hired":
         return (f"Кондотьеры ({d['size']}) перешли на сторону {d['player']} за {d['amount']}." if ru
                 else f"The condottieri ({d['size']}) sided with {d['player']} for {d['amount']}.")

@@ -372,8 +372,8 @@ class RingOfPower(Ruleset):
                fmt: ReportFormat = "text", lang: str = "ru") -> str:
         return report_module.render(view, events, viewer, self.rules, fmt, lang)
 
-    def map_svg(self, view: Mapping[str, Any], viewer: Viewer) -> str | None:
-        return svgmap.render(view, self.rules)
+    def map_svg(self, view: Mapping[str, Any], viewer: Viewer, lang: str = "ru") -> str | None:
+        return svgmap.render(view, self.rules, lang)
 
     def hidden_markers(self, state: State, viewer: Viewer) -> list[str]:
         """What ``viewer`` may not see, as it would appear in a view's JSON or on the map:

@@ -824,7 +824,9 @@ class Turn:
         self.s["turn"] = self.t + 1
         self.s["offer"] = next_offer(self.s, self.rules, self.dice, self.t + 1) if self.s["outcome"] is None else None
         if self.s["offer"] is not None:
-            self.event("condottieri_offered", dict(self.s["offer"]), public=True)
+            offer = self.s["offer"]
+            self.event("condottieri_offered", {"id": offer["id"], "size": offer["size"], "upkeep": offer["upkeep"],
+                                               "bids_turn": offer["turn"]}, public=True)
 
     def events(self) -> list[Event]:
         seen_at_end = {p: visible_hexes(self.s, p) for p in self.s["seats"]}

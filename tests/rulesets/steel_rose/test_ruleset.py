@@ -177,3 +177,10 @@ def test_map_shows_only_what_the_view_shows(game):
     state = deploy(rs, state)
     svg = rs.map_svg(rs.view(state, "Борис"), "Борис")
     assert svg.startswith("<svg") and "Копейщик ×10" in svg and "Щитовик ×8" in svg
+
+
+def test_map_in_english(game):
+    """map_svg takes the viewer's language."""
+    rs, state = game
+    state = deploy(rs, state)
+    assert "Spearman ×10" in rs.map_svg(rs.view(state, "Борис"), "Борис", "en")

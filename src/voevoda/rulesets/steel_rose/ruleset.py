@@ -320,12 +320,12 @@ class SteelRose(Ruleset):
                 lines.append(f"{who}:\n" + write_deployment(squads, self.rules, lang))
         return "\n\n".join(lines)
 
-    def map_svg(self, view: Mapping[str, Any], viewer: str) -> str | None:
+    def map_svg(self, view: Mapping[str, Any], viewer: str, lang: str = "ru") -> str | None:
         """The battlefield with the deployments ``view`` shows; after the battle, each side's
         strength through it."""
         if view.get("result"):
-            return strength_svg(view["result"])
-        return field_svg(view, self.rules)
+            return strength_svg(view["result"], lang)
+        return field_svg(view, self.rules, lang)
 
     def demo_script(self, players: Sequence[str]) -> list[dict[str, str]]:
         if len(players) != 2 or self.config.get("sides"):

@@ -122,3 +122,47 @@ def test_the_snippet_in_the_docs_runs(tmp_path: Path, monkeypatch: pytest.Monkey
     assert snippet is not None
     monkeypatch.chdir(tmp_path)
     exec(compile(snippet.group(1), "docs/dice.md", "exec"), {})
+
+
+def test_long_streams_are_recorded_compactly_and_still_checked() -> None:
+    """docs/dice.md §4: past 1000 draws a stream is stored as runs of dice and a digest of the
+    faces; re-deriving checks every face, and a changed digest or count is reported."""
+    dice = Dice.from_text("compact")
+    stream = dice.stream("battle/clash")
+    stream.roll_many(1500, 6)
+    stream.roll(100)
+    stream.rolls(3, 6)
+    dice.stream("short").rolls(5, 20)
+    records = {r["label"]: r for r in dice.records()}
+    long = records["battle/clash"]
+    assert "faces" not in long and long["count"] == 1504
+    assert long["runs"] == [[6, 1500], [100, 1], [6, 3]]
+    faces = ",".join(map(str, stream.faces)).encode()
+    assert long["digest"] == hashlib.sha256(faces).hexdigest()
+    assert "faces" in records["short"]
+    assert check_records(dice.seed, dice.sealed_seed, list(records.values())) == []
+    forged = dict(long, digest="0" * 64)
+    assert check_records(dice.seed, None, [forged]) == ["battle/clash: 1504 rolls do not re-derive to the recorded digest"]
+    shorter = dict(long, runs=[[6, 1500], [100, 1], [6, 2]])
+    assert check_records(dice.seed, None, [shorter])
+
+
+def test_the_docs_snippet_checks_compact_records(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """The published snippet handles compact records too, and fails on a forged digest."""
+    import json
+
+    dice = Dice(HashChain(b"\x05" * 32, 10).seed(1))
+    dice.stream("big").roll_many(1200, 10)
+    chain = HashChain(b"\x05" * 32, 10)
+    export = {"game": {"commitment": chain.commitment},
+              "steps": [{"number": 1, "seed": chain.seed(1).hex(), "dice": dice.records()}]}
+    snippet = re.search(r"```python\n(.*?)```", DOCS.read_text(encoding="utf-8"), re.S)
+    assert snippet is not None
+    code = compile(snippet.group(1), "docs/dice.md", "exec")
+    monkeypatch.chdir(tmp_path)
+    (tmp_path / "game.json").write_text(json.dumps(export), encoding="utf-8")
+    exec(code, {})
+    export["steps"][0]["dice"][0]["digest"] = "1" * 64  # type: ignore[index]
+    (tmp_path / "game.json").write_text(json.dumps(export), encoding="utf-8")
+    with pytest.raises(AssertionError):
+        exec(code, {})

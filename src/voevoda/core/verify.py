@@ -16,7 +16,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Any
 
-from voevoda.core.dice import HashChain, check_records, verify_link
+from voevoda.core.dice import HashChain, check_records, record_size, verify_link
 from voevoda.core.journal import GameRecord, canonical_json
 
 
@@ -51,11 +51,10 @@ def verify_export(export: dict[str, Any]) -> VerifyReport:
         sealed_seed = chain.sealed_seed(number) if chain is not None else None
         records = list(step.get("dice", []))
         for record in records:
-            faces = record.get("faces", [])
             if record.get("sealed") and sealed_seed is None:
-                report.sealed_unchecked += len(faces)
+                report.sealed_unchecked += record_size(record)
             else:
-                report.rolls += len(faces)
+                report.rolls += record_size(record)
         checkable = records if sealed_seed is not None else [r for r in records if not r.get("sealed")]
         report.problems.extend(f"step {number}: {p}" for p in check_records(bytes.fromhex(seed_hex), sealed_seed,
                                                                              checkable))

@@ -127,3 +127,21 @@ def test_roll_is_reproducible_with_a_seed() -> None:
     assert first == second and first[0] == 0 and "4d6kh3 →" in first[1]
     code, out = run("roll", "2x6")
     assert code == 1 and "2x6" in out
+
+
+def test_a_damaged_save_file_is_refused_naming_the_field(db: str, tmp_path: Path) -> None:
+    """Bad save files get a clear error that names the field, and nothing is stored."""
+    new_guess(db)
+    export = tmp_path / "g.json"
+    run("export", "g", "-o", str(export), "--db", db)
+    data = json.loads(export.read_text(encoding="utf-8"))
+    data["game"]["players"] = "Анна"
+    data["game"]["entries"] = [{"kind": "teleport"}]
+    export.write_text(json.dumps(data), encoding="utf-8")
+    code, out = run("import", str(export), "--name", "broken", "--db", db)
+    assert code == 1 and "players" in out and "entries.0.kind" in out
+    assert "broken" not in run("games", "--db", db)[1]
+    public = tmp_path / "public.json"
+    run("export", "g", "--public", "-o", str(public), "--db", db)
+    code, out = run("import", str(public), "--db", db)
+    assert code == 1 and "public export" in out

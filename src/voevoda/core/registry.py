@@ -53,3 +53,9 @@ def configure(ruleset_id: str, config: Mapping[str, Any] | None = None,
               house_rules: Mapping[str, Any] | None = None) -> Ruleset:
     """A ruleset bound to a game's config and house rules."""
     return get(ruleset_id)(config, house_rules)
+
+
+def register(cls: type[Ruleset]) -> type[Ruleset]:
+    """Add a ruleset by hand (tests, notebooks); entry points are the way for packages."""
+    available()[cls.id] = cls
+    return cls

@@ -187,6 +187,13 @@ class Ruleset(ABC):
         """An SVG map drawn from ``view`` alone, or ``None`` when the game has no map."""
         return None
 
+    def hidden_markers(self, state: State, viewer: Viewer) -> list[str]:
+        """Strings that name things ``viewer`` may not see (an enemy stack's id in fog, a
+        rival's treasury as ``"treasury:Boris=120"``...), each unique enough that finding
+        it in an output means a leak. The generic leak test plays random games and asserts
+        that no output made for ``viewer`` (view JSON, reports, map) contains any of them."""
+        return []
+
     def demo_script(self, players: Sequence[str]) -> list[dict[str, str]]:
         """Scripted posts for ``voevoda demo``: a list of rounds, each {player: text}.
         An empty list lets the demo use the computer opponent for every seat."""

@@ -1,0 +1,1 @@
+"""Repeatable benchmarks; recorded results are in benchmarks/RESULTS.md."""

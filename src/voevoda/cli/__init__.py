@@ -1,0 +1,388 @@
+"""The ``voevoda`` command.
+
+Every command that touches games takes ``--db URL`` (default ``./voevoda.db``, or
+``VOEVODA_DATABASE_URL``). Errors are printed in Russian and English and exit with
+status 1; nothing is stored when a command fails.
+"""
+
+from __future__ import annotations
+
+import importlib
+import json
+import pkgutil
+import sys
+from pathlib import Path
+from typing import Annotated, Any
+
+import typer
+from rich.table import Table
+
+from voevoda.cli.common import DbOption, console, read_text_argument, run_guarded
+from voevoda.core import registry
+from voevoda.core.dice import Dice
+from voevoda.core.engine import Game
+from voevoda.core.errors import DataError, GameError
+from voevoda.core.journal import GameRecord, canonical_json
+from voevoda.core.rulesdata import read_house_rules
+from voevoda.core.ruleset import GM, PUBLIC
+
+app = typer.Typer(
+    name="voevoda",
+    help="Referee engine for turn-based strategy games played by post. / Движок ведущего пошаговых стратегий.",
+    no_args_is_help=True,
+    add_completion=False,
+    pretty_exceptions_enable=False,
+)
+
+
+def _store(db: str | None) -> Any:
+    from voevoda.store import Store
+
+    return Store(db)
+
+
+def _split_names(value: str | None) -> list[str]:
+    return [name.strip() for name in value.split(",") if name.strip()] if value else []
+
+
+@app.command()
+def rulesets() -> None:
+    """List the installed games. / Установленные игры."""
+    table = Table("id", "название", "title", "version", "players")
+    for ruleset_id, cls in registry.available().items():
+        table.add_row(ruleset_id, cls.title_ru, cls.title_en, cls.version, f"{cls.min_players}–{cls.max_players}")
+    console.print(table)
+
+
+@app.command()
+def new(
+    ruleset: Annotated[str, typer.Argument(help="ruleset id, see `voevoda rulesets`")],
+    game: Annotated[str, typer.Option("--game", help="name of the new game")],
+    players: Annotated[str, typer.Option("--players", help="comma-separated player names")],
+    bots: Annotated[str | None, typer.Option("--bots", help="players played by the computer")] = None,
+    seed: Annotated[str | None, typer.Option("--seed", help="derive the secret from this text (tests, demos)")] = None,
+    config: Annotated[Path | None, typer.Option("--config", help="game options (TOML, JSON or YAML)")] = None,
+    house_rules: Annotated[Path | None, typer.Option("--house-rules", help="overrides of the rules data")] = None,
+    auto_resolve: Annotated[bool, typer.Option("--auto-resolve/--no-auto-resolve",
+                                               help="resolve as soon as everyone awaited has posted")] = False,
+    db: DbOption = None,
+) -> None:
+    """Create a game. / Создать игру."""
+    def action() -> None:
+        names = _split_names(players)
+        if not names:
+            raise GameError("нужен хотя бы один игрок (--players A,B)", "at least one player is needed (--players A,B)")
+        options = read_house_rules(config) if config else {}
+        overrides = read_house_rules(house_rules) if house_rules else {}
+        created = Game.create(ruleset, game, names, bots=_split_names(bots), config=options,
+                              house_rules=overrides, seed=seed, auto_resolve=auto_resolve)
+        _store(db).create(created)
+        console.print(f"[green]создана игра / created game[/green] {game} ({ruleset})")
+        console.print(f"обязательство / commitment: {created.record.commitment}")
+        _print_status(created)
+    run_guarded(action)
+
+
+@app.command()
+def order(
+    name: Annotated[str, typer.Argument(help="game name")],
+    player: Annotated[str, typer.Option("--player", help="who posts")],
+    file: Annotated[str, typer.Argument(help="file with the post, or - for standard input")] = "-",
+    check: Annotated[bool, typer.Option("--check", help="only check, store nothing")] = False,
+    db: DbOption = None,
+) -> None:
+    """Post orders; echoes what was understood, or every error (exit 1). / Отдать приказы."""
+    def action() -> None:
+        text = read_text_argument(file)
+        store = _store(db)
+        if check:
+            game = store.load(name)
+            orders = game.check(player, text)
+        else:
+            with store.change(name) as game:
+                orders = game.submit(player, text, at=_now())
+        console.print(f"[green]принято / accepted[/green] ({len(orders)}):")
+        for item in orders:
+            console.print(f"  {item.line}: {game.ruleset.describe(item, 'ru')}")
+        if not check:
+            _print_status(game)
+    run_guarded(action)
+
+
+@app.command()
+def status(name: Annotated[str, typer.Argument(help="game name")], db: DbOption = None) -> None:
+    """Turn, phase and who is awaited. / Ход, фаза и чьих приказов ждут."""
+    run_guarded(lambda: _print_status(_store(db).load(name)))
+
+
+@app.command()
+def resolve(
+    name: Annotated[str, typer.Argument(help="game name")],
+    force: Annotated[bool, typer.Option("--force", help="resolve without the missing posts (default orders)")] = False,
+    db: DbOption = None,
+) -> None:
+    """Resolve the current step. / Рассчитать ход."""
+    def action() -> None:
+        with _store(db).change(name) as game:
+            step = game.resolve(force=force, at=_now())
+        console.print(f"[green]шаг / step {step.number}[/green] (ход / turn {step.turn}) seed {step.seed}")
+        if step.defaulted:
+            console.print(f"приказы по умолчанию / default orders: {', '.join(step.defaulted)}")
+        _print_status(game)
+    run_guarded(action)
+
+
+@app.command()
+def show(
+    name: Annotated[str, typer.Argument(help="game name")],
+    viewer: Annotated[str, typer.Option("--as", help="player name, public or gm")] = GM,
+    as_json: Annotated[bool, typer.Option("--json", help="print JSON")] = False,
+    db: DbOption = None,
+) -> None:
+    """Print the state as a viewer sees it. / Показать состояние глазами игрока."""
+    def action() -> None:
+        view = _store(db).load(name).view(viewer)
+        if as_json:
+            sys.stdout.write(json.dumps(view, ensure_ascii=False, indent=2, sort_keys=True) + "\n")
+        else:
+            console.print_json(data=view)
+    run_guarded(action)
+
+
+@app.command()
+def report(
+    name: Annotated[str, typer.Argument(help="game name")],
+    turn: Annotated[int | None, typer.Option("--turn", help="turn number (default: the last resolved)")] = None,
+    viewer: Annotated[str, typer.Option("--as", help="player name, public or gm")] = PUBLIC,
+    fmt: Annotated[str, typer.Option("--format", help="text, bbcode or markdown")] = "text",
+    lang: Annotated[str, typer.Option("--lang", help="ru or en")] = "ru",
+    db: DbOption = None,
+) -> None:
+    """A turn report for one viewer. / Отчёт о ходе."""
+    def action() -> None:
+        if fmt not in ("text", "bbcode", "markdown"):
+            raise GameError(f"формат «{fmt}» не поддерживается (text, bbcode, markdown)",
+                            f"format '{fmt}' is not supported (text, bbcode, markdown)")
+        if lang not in ("ru", "en"):
+            raise GameError("язык: ru или en", "language: ru or en")
+        game = _store(db).load(name)
+        sys.stdout.write(game.report(viewer, turn, fmt, lang) + "\n")  # type: ignore[arg-type,unused-ignore]
+    run_guarded(action)
+
+
+@app.command(name="map")
+def map_command(
+    name: Annotated[str, typer.Argument(help="game name")],
+    output: Annotated[Path, typer.Option("-o", "--output", help="SVG file to write")],
+    viewer: Annotated[str, typer.Option("--as", help="player name, public or gm")] = PUBLIC,
+    db: DbOption = None,
+) -> None:
+    """Draw the map as a viewer sees it. / Карта глазами игрока."""
+    def action() -> None:
+        svg = _store(db).load(name).map_svg(viewer)
+        if svg is None:
+            raise GameError("у этой игры нет карты", "this game has no map")
+        output.write_text(svg, encoding="utf-8")
+        console.print(f"карта / map: {output}")
+    run_guarded(action)
+
+
+@app.command()
+def rollback(name: Annotated[str, typer.Argument(help="game name")], db: DbOption = None) -> None:
+    """Undo the last resolved step (its posts become pending again). / Откатить ход."""
+    def action() -> None:
+        with _store(db).change(name) as game:
+            step = game.rollback(at=_now())
+        console.print(f"откат шага / rolled back step {step.number} (ход / turn {step.turn})")
+        _print_status(game)
+    run_guarded(action)
+
+
+@app.command()
+def edit(
+    name: Annotated[str, typer.Argument(help="game name")],
+    patch: Annotated[Path, typer.Option("--patch", help="RFC 6902 JSON Patch file")],
+    reason: Annotated[str, typer.Option("--reason", help="why; shown in the GM log")],
+    db: DbOption = None,
+) -> None:
+    """Edit the state with a reason (audited). / Правка состояния ведущим."""
+    def action() -> None:
+        operations = _read_json(patch)
+        if not isinstance(operations, list):
+            raise DataError(f"{patch}: a JSON Patch is a list of operations")
+        with _store(db).change(name) as game:
+            game.edit(operations, reason, at=_now())
+        console.print("[green]правка внесена / edit applied[/green]")
+    run_guarded(action)
+
+
+@app.command()
+def games(db: DbOption = None) -> None:
+    """List stored games. / Список игр."""
+    def action() -> None:
+        table = Table("game", "ruleset", "step")
+        for game_name, ruleset_id, step in _store(db).names():
+            table.add_row(game_name, ruleset_id, str(step))
+        console.print(table)
+    run_guarded(action)
+
+
+@app.command()
+def export(
+    name: Annotated[str, typer.Argument(help="game name")],
+    output: Annotated[Path, typer.Option("-o", "--output", help="JSON file to write")],
+    public: Annotated[bool, typer.Option("--public", help="leave out the secret, posts and hidden events")] = False,
+    db: DbOption = None,
+) -> None:
+    """Export a game (journal, seeds, rolls, state). / Выгрузить игру."""
+    def action() -> None:
+        data = _store(db).load(name).export(public=public)
+        output.write_text(json.dumps(data, ensure_ascii=False, indent=1, sort_keys=True), encoding="utf-8")
+        console.print(f"выгружено / exported: {output}")
+    run_guarded(action)
+
+
+@app.command(name="import")
+def import_command(
+    file: Annotated[Path, typer.Argument(help="an export made by `voevoda export`")],
+    name: Annotated[str | None, typer.Option("--name", help="store under another name")] = None,
+    db: DbOption = None,
+) -> None:
+    """Import an exported game (replayed and checked first). / Загрузить игру."""
+    def action() -> None:
+        record = _record_from_export(file)
+        if name:
+            record.name = name
+        game = _store(db).import_record(record)
+        console.print(f"[green]загружено / imported[/green] {record.name}, шагов / steps: {game.step_number}")
+    run_guarded(action)
+
+
+@app.command()
+def replay(
+    file: Annotated[Path, typer.Argument(help="an export made by `voevoda export`")],
+    check: Annotated[bool, typer.Option("--check", help="compare the replayed state with the export")] = False,
+) -> None:
+    """Rebuild a game from its journal. / Переиграть журнал."""
+    def action() -> None:
+        data = _read_json(file)
+        game = Game(_record_from_export(file))
+        console.print(f"шагов / steps: {game.step_number}, ход / turn: {game.ruleset.progress(game.state)[0]}")
+        if check:
+            same = canonical_json(game.state) == canonical_json(data.get("state"))
+            if not same:
+                raise GameError("состояние после переигровки отличается от выгрузки",
+                                "the replayed state differs from the exported one")
+            console.print("[green]состояние совпадает байт в байт / state identical byte for byte[/green]")
+    run_guarded(action)
+
+
+@app.command()
+def verify(file: Annotated[Path, typer.Argument(help="an export made by `voevoda export`")]) -> None:
+    """Re-derive every roll of an exported game. / Проверить все броски."""
+    def action() -> None:
+        from voevoda.core.verify import verify_export
+
+        result = verify_export(_read_json(file))
+        console.print(f"шагов / steps: {result.steps}; бросков проверено / rolls checked: {result.rolls}")
+        if result.sealed_unchecked:
+            console.print(f"скрытых бросков, ждущих секрета / sealed rolls awaiting the secret: "
+                          f"{result.sealed_unchecked}")
+        if result.replayed:
+            console.print("журнал переигран / journal replayed")
+        if not result.ok:
+            for problem in result.problems:
+                console.print(f"[red]✗[/red] {problem}")
+            raise typer.Exit(1)
+        console.print("[green]всё сходится / everything matches[/green]")
+    run_guarded(action)
+
+
+@app.command()
+def roll(
+    expression: Annotated[str, typer.Argument(help="dice notation, e.g. 4d6kh3+2 or 3к6")],
+    seed: Annotated[str | None, typer.Option("--seed", help="seed text (default: a fresh random seed)")] = None,
+) -> None:
+    """Roll dice. / Бросить кости."""
+    def action() -> None:
+        import secrets
+
+        from voevoda.core import notation
+
+        seed_text = seed if seed is not None else secrets.token_hex(16)
+        result = notation.roll(expression, Dice.from_text(seed_text).stream("roll"))
+        console.print(result.describe(), markup=False)
+        console.print(f"seed: {seed_text}", markup=False)
+    run_guarded(action)
+
+
+@app.command()
+def demo(
+    steps: Annotated[int, typer.Option("--steps", help="steps to play per game")] = 3,
+    db: DbOption = None,
+) -> None:
+    """Play a few turns of every installed game and print the reports. / Показательные игры."""
+    from voevoda.cli.demo import run_demo
+
+    run_guarded(lambda: run_demo(_store(db), steps))
+
+
+def _print_status(game: Game) -> None:
+    turn, phase = game.ruleset.progress(game.state)
+    console.print(f"игра / game [bold]{game.record.name}[/bold] ({game.record.ruleset}), "
+                  f"ход / turn {turn}, фаза / phase {phase}, шаг / step {game.step_number}")
+    result = game.outcome()
+    if result is not None:
+        console.print(f"[bold]игра окончена / game over[/bold]: {', '.join(result.winners) or '—'} "
+                      f"({result.reason_ru} / {result.reason_en})")
+        return
+    for player, prompt in game.awaiting().items():
+        mark = "✓" if player in game.pending else "…"
+        console.print(f"  {mark} {player}: {prompt.text_ru} / {prompt.text_en}")
+
+
+def _now() -> str:
+    from voevoda.store.db import now
+
+    return now()
+
+
+def _read_json(path: Path) -> Any:
+    try:
+        return json.loads(path.read_text(encoding="utf-8"))
+    except OSError as exc:
+        raise DataError(f"{path}: {exc.strerror}") from exc
+    except json.JSONDecodeError as exc:
+        raise DataError(f"{path}: line {exc.lineno}, column {exc.colno}: {exc.msg}") from exc
+
+
+def _record_from_export(path: Path) -> GameRecord:
+    from voevoda.core.rulesdata import validate
+
+    data = _read_json(path)
+    if not isinstance(data, dict) or "game" not in data:
+        raise DataError(f"{path}: not a voevoda export (no 'game' field)")
+    if "secret" not in data["game"] or "entries" not in data["game"]:
+        raise DataError(f"{path}: a public export has no journal; only `voevoda verify` reads it")
+    return validate(GameRecord, data["game"], f"{path}: game")
+
+
+def _register_extensions() -> None:
+    """Commands of other modules of this package (battle, odds, simulate, ...)."""
+    import voevoda.cli as package
+
+    for info in pkgutil.iter_modules(package.__path__, package.__name__ + "."):
+        module = importlib.import_module(info.name)
+        register = getattr(module, "register", None)
+        if callable(register):
+            register(app)
+
+
+_register_extensions()
+
+
+def main() -> None:
+    app()
+
+
+__all__ = ["app", "main"]

@@ -1,0 +1,59 @@
+"""What every command shares: the console, ``--db``, reading posts, and turning errors
+into a clear two-language message with exit status 1."""
+
+from __future__ import annotations
+
+import sys
+from collections.abc import Callable
+from pathlib import Path
+from typing import Annotated, NoReturn
+
+import typer
+from rich.console import Console
+
+from voevoda.core.errors import DataError, GameError, OrdersRejected
+
+console = Console(highlight=False)
+errors = Console(stderr=True, highlight=False)
+
+DbOption = Annotated[
+    str | None,
+    typer.Option("--db", help="database URL or SQLite path (default ./voevoda.db or $VOEVODA_DATABASE_URL)"),
+]
+
+
+def fail(message: str) -> NoReturn:
+    errors.print(f"[red]ошибка / error:[/red] {message}", markup=True)
+    raise typer.Exit(1)
+
+
+def read_text_argument(source: str) -> str:
+    """A file path, or ``-`` for standard input."""
+    if source == "-":
+        return sys.stdin.read()
+    path = Path(source)
+    try:
+        return path.read_text(encoding="utf-8")
+    except OSError as exc:
+        raise DataError(f"{path}: {exc.strerror}") from exc
+    except UnicodeDecodeError as exc:
+        raise DataError(f"{path}: not UTF-8 text (byte {exc.start})") from exc
+
+
+def run_guarded(action: Callable[[], None]) -> None:
+    """Run a command body; known errors become a message and exit status 1."""
+    try:
+        action()
+    except OrdersRejected as exc:
+        errors.print("[red]приказы не приняты / orders rejected:[/red]")
+        for problem in exc.problems:
+            errors.print("  " + problem.both(), markup=False)
+        if exc.understood:
+            errors.print("понято / understood:")
+            for line in exc.understood:
+                errors.print("  " + line, markup=False)
+        raise typer.Exit(1) from exc
+    except GameError as exc:
+        fail(f"{exc.message_ru}\n  {exc.message_en}")
+    except DataError as exc:
+        fail(str(exc))

@@ -1,0 +1,184 @@
+"""Games in a database.
+
+Every change is one transaction that holds the game's row lock from the moment the
+journal is read until the new entries and the cached state are committed: a process
+killed in the middle leaves the previous turn exactly as it was, and two players
+posting at the same moment are serialised so that both posts land.
+
+SQLite (the default, ``./voevoda.db``) takes its write lock at ``BEGIN IMMEDIATE``;
+PostgreSQL locks the game's row with ``SELECT ... FOR UPDATE``.
+"""
+
+from __future__ import annotations
+
+import os
+from collections.abc import Iterator
+from contextlib import contextmanager
+from datetime import UTC, datetime
+from pathlib import Path
+from typing import Any
+
+from alembic import command
+from alembic.config import Config
+from sqlalchemy import Engine, create_engine, event, func, select, text
+from sqlalchemy.exc import IntegrityError, OperationalError
+from sqlalchemy.orm import Session, sessionmaker
+
+from voevoda.core.engine import Game
+from voevoda.core.errors import GameError
+from voevoda.core.journal import Entry, GameRecord, canonical_json, state_hash
+from voevoda.store.models import EntryRow, GameRow
+
+DEFAULT_URL = "sqlite:///voevoda.db"
+ENV_VAR = "VOEVODA_DATABASE_URL"
+MIGRATIONS = Path(__file__).parent / "migrations"
+_PG_MIGRATION_LOCK = 0x766F65766F6461  # "voevoda"
+
+
+def resolve_url(url: str | None = None) -> str:
+    """``--db`` wins, then ``VOEVODA_DATABASE_URL``, then ``./voevoda.db``. A bare
+    path means a SQLite file; ``postgresql://`` uses the psycopg 3 driver."""
+    chosen = url or os.environ.get(ENV_VAR) or DEFAULT_URL
+    if "://" not in chosen:
+        return f"sqlite:///{chosen}"
+    if chosen.startswith(("postgresql://", "postgres://")):
+        return "postgresql+psycopg://" + chosen.split("://", 1)[1]
+    return chosen
+
+
+def now() -> str:
+    return datetime.now(UTC).isoformat(timespec="seconds")
+
+
+class Store:
+    """Games kept in one database."""
+
+    def __init__(self, url: str | None = None, *, migrate: bool = True) -> None:
+        self.url = resolve_url(url)
+        self.is_sqlite = self.url.startswith("sqlite")
+        if self.is_sqlite:
+            self.engine: Engine = create_engine(self.url, connect_args={"timeout": 60})
+            self._make_sqlite_transactions_immediate(self.engine)
+        else:
+            self.engine = create_engine(self.url, pool_pre_ping=True)
+        self.sessions = sessionmaker(self.engine, expire_on_commit=False)
+        if migrate:
+            self.migrate()
+
+    @staticmethod
+    def _make_sqlite_transactions_immediate(engine: Engine) -> None:
+        # pysqlite's own transaction handling starts transactions lazily and in
+        # DEFERRED mode; take the write lock at BEGIN so that a read-modify-write
+        # cannot interleave with another process.
+        @event.listens_for(engine, "connect")
+        def _connect(dbapi_connection: Any, _record: Any) -> None:
+            dbapi_connection.isolation_level = None
+            cursor = dbapi_connection.cursor()
+            cursor.execute("PRAGMA foreign_keys=ON")
+            cursor.execute("PRAGMA journal_mode=WAL")
+            cursor.close()
+
+        @event.listens_for(engine, "begin")
+        def _begin(connection: Any) -> None:
+            connection.exec_driver_sql("BEGIN IMMEDIATE")
+
+    def migrate(self) -> None:
+        """Bring the schema to the newest Alembic revision."""
+        config = Config()
+        config.set_main_option("script_location", str(MIGRATIONS))
+        with self.engine.begin() as connection:
+            if not self.is_sqlite:
+                connection.execute(text("SELECT pg_advisory_xact_lock(:key)"), {"key": _PG_MIGRATION_LOCK})
+            config.attributes["connection"] = connection
+            command.upgrade(config, "head")
+
+    # -- games ------------------------------------------------------------------
+
+    def create(self, game: Game) -> None:
+        record = game.record
+        header = record.model_dump(mode="json", exclude={"entries"})
+        stamp = datetime.now(UTC)
+        try:
+            with self.sessions.begin() as session:
+                if session.scalar(select(GameRow.id).where(GameRow.name == record.name)) is not None:
+                    raise GameError(f"игра «{record.name}» уже есть", f"a game named '{record.name}' exists")
+                row = GameRow(name=record.name, ruleset=record.ruleset, header=header,
+                              state=canonical_json(game.state), state_hash=state_hash(game.state),
+                              step=game.step_number, entry_count=len(record.entries),
+                              created_at=stamp, updated_at=stamp)
+                session.add(row)
+                session.flush()
+                for seq, entry in enumerate(record.entries):
+                    session.add(EntryRow(game_id=row.id, seq=seq, entry=entry.model_dump(mode="json")))
+        except IntegrityError as exc:
+            raise GameError(f"игра «{record.name}» уже есть", f"a game named '{record.name}' exists") from exc
+
+    def names(self) -> list[tuple[str, str, int]]:
+        with self.sessions() as session:
+            rows = session.execute(select(GameRow.name, GameRow.ruleset, GameRow.step).order_by(GameRow.name))
+            return [(r.name, r.ruleset, r.step) for r in rows]
+
+    def load(self, name: str) -> Game:
+        """The game rebuilt by replaying its journal."""
+        with self.sessions() as session:
+            row = self._row(session, name, lock=False)
+            return Game(self._record(session, row))
+
+    def stored_state(self, name: str) -> tuple[str, str]:
+        """The cached state (canonical JSON) and its hash, as last committed."""
+        with self.sessions() as session:
+            row = self._row(session, name, lock=False)
+            return row.state, row.state_hash
+
+    @contextmanager
+    def change(self, name: str) -> Iterator[Game]:
+        """Lock the game, hand it over rebuilt, and commit whatever it appended to its
+        journal, all in one transaction. An exception inside stores nothing."""
+        with self.sessions.begin() as session:
+            row = self._row(session, name, lock=True)
+            game = Game(self._record(session, row))
+            before = len(game.record.entries)
+            yield game
+            for seq in range(before, len(game.record.entries)):
+                entry = game.record.entries[seq]
+                session.add(EntryRow(game_id=row.id, seq=seq, entry=entry.model_dump(mode="json")))
+            row.state = canonical_json(game.state)
+            row.state_hash = state_hash(game.state)
+            row.step = game.step_number
+            row.entry_count = len(game.record.entries)
+            row.updated_at = datetime.now(UTC)
+
+    def delete(self, name: str) -> None:
+        with self.sessions.begin() as session:
+            row = self._row(session, name, lock=True)
+            session.query(EntryRow).filter(EntryRow.game_id == row.id).delete()
+            session.delete(row)
+
+    def import_record(self, record: GameRecord) -> Game:
+        game = Game(record)
+        self.create(game)
+        return game
+
+    def count_entries(self, name: str) -> int:
+        with self.sessions() as session:
+            row = self._row(session, name, lock=False)
+            return int(session.scalar(select(func.count()).where(EntryRow.game_id == row.id)) or 0)
+
+    # -- internals -----------------------------------------------------------------------
+
+    def _row(self, session: Session, name: str, *, lock: bool) -> GameRow:
+        query = select(GameRow).where(GameRow.name == name)
+        if lock and not self.is_sqlite:
+            query = query.with_for_update()
+        try:
+            row = session.scalar(query)
+        except OperationalError as exc:
+            raise GameError(f"база данных недоступна: {exc.orig}", f"the database is unavailable: {exc.orig}") from exc
+        if row is None:
+            raise GameError(f"нет игры «{name}»", f"no game named '{name}'")
+        return row
+
+    @staticmethod
+    def _record(session: Session, row: GameRow) -> GameRecord:
+        entries = session.scalars(select(EntryRow.entry).where(EntryRow.game_id == row.id).order_by(EntryRow.seq))
+        return GameRecord.model_validate({**row.header, "entries": [Entry.model_validate(e) for e in entries]})

@@ -1,0 +1,24 @@
+from __future__ import annotations
+
+import os
+
+import pytest
+
+from tests.core.toy import Guess, Twenty
+from voevoda.core import registry
+
+# Registered at import, before collection, so that parametrised tests see the toy games.
+registry.register(Twenty)
+registry.register(Guess)
+
+
+def pytest_sessionfinish(session: pytest.Session, exitstatus: int) -> None:
+    """In CI (VOEVODA_NO_SKIPS=1) a skipped test fails the run: nothing may be skipped silently."""
+    if os.environ.get("VOEVODA_NO_SKIPS") != "1":
+        return
+    reporter = session.config.pluginmanager.get_plugin("terminalreporter")
+    skipped = len(reporter.stats.get("skipped", [])) if reporter else 0
+    if skipped:
+        if reporter:
+            reporter.write_line(f"VOEVODA_NO_SKIPS=1: {skipped} skipped test(s) fail the run", red=True)
+        session.exitstatus = pytest.ExitCode.TESTS_FAILED

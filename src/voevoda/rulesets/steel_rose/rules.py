@@ -209,7 +209,7 @@ class Rules:
         """«В больших поселениях гарнизон такой же, как и в малых, но вдвое выше численностью.»"""
         if faction not in self.factions:
             raise DataError(f"unknown faction '{faction}'")
-        units = self.factions[faction].garrison.get(str(level))  # type: ignore[index]
+        units = self.factions[faction].garrison.get(str(level))
         if units is None:
             raise DataError(f"faction '{faction}' has no garrison of level {level}")
         factor = self.model.large_city_multiplier if large else 1

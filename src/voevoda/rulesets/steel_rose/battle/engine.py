@@ -412,7 +412,7 @@ class Battle:
             self._sacrifices(fight, stream, rnd)
             for a in (0, 1):
                 b = 1 - a
-                att_side, def_side = self.sides[a], self.sides[b]
+                att_side = self.sides[a]
                 own = fight.groups[a][att_side.alive[fight.groups[a]]]
                 foe = fight.groups[b]
                 if len(own) == 0 or len(foe) == 0:

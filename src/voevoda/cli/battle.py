@@ -1,0 +1,151 @@
+"""``voevoda battle`` and ``voevoda odds``: the Steel Rose battle calculator.
+
+Both read a battle file (docs/steel_rose/battle.md): both sides' deployment and planning
+posts in TOML.
+"""
+
+from __future__ import annotations
+
+import json
+import math
+from pathlib import Path
+from typing import Annotated
+
+import typer
+from rich.console import Console
+from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeRemainingColumn
+from rich.table import Table
+
+from voevoda.core.dice import Dice
+from voevoda.core.errors import DataError
+from voevoda.rulesets.steel_rose.battle.engine import fight
+from voevoda.rulesets.steel_rose.battle.model import SideInput
+from voevoda.rulesets.steel_rose.battle.report import battle_text, strength_svg
+from voevoda.rulesets.steel_rose.battle.sides import BattleFile, build_sides, load_battle_file
+from voevoda.rulesets.steel_rose.rules import Rules, load_rules
+
+console = Console()
+errors = Console(stderr=True)
+
+
+def _load(path: Path) -> tuple[BattleFile, Rules, tuple[SideInput, SideInput]]:
+    try:
+        battle = load_battle_file(path)
+        rules = load_rules()
+        sides, problems = build_sides(battle.specs, rules)
+    except DataError as exc:
+        errors.print(f"[red]{exc}[/red]")
+        raise typer.Exit(1) from exc
+    failed = False
+    for i, side_problems in enumerate(problems):
+        role = ("attacker", "defender")[i]
+        for p in side_problems:
+            key = "deployment" if p.rule == "Расстановка" else "plan"
+            at = battle.line_of(i, key, p.line)
+            where = f"{path}:{at}" if at else f"{path} [{role}].{key}"
+            errors.print(f"[red]{where}[/red] ({battle.specs[i].name}): {p.format('ru')}", highlight=False)
+            errors.print(f"    {p.format('en')}", highlight=False)
+            failed = True
+    if failed:
+        raise typer.Exit(1)
+    return battle, rules, sides
+
+
+def battle_command(
+    file: Annotated[Path, typer.Argument(help="Battle file (TOML): both sides' posts / файл битвы")],
+    seed: Annotated[str | None, typer.Option("--seed", help="Dice seed text / зерно костей")] = None,
+    as_json: Annotated[bool, typer.Option("--json", help="Print the result as JSON")] = False,
+    fmt: Annotated[str, typer.Option("--format", help="text or bbcode")] = "text",
+    chart: Annotated[Path | None, typer.Option("--chart", help="Write an SVG strength chart here")] = None,
+    lang: Annotated[str, typer.Option("--lang", help="ru or en")] = "ru",
+) -> None:
+    """Compute one Steel Rose battle and print its report / рассчитать битву."""
+    if fmt not in ("text", "bbcode"):
+        errors.print(f"[red]--format: expected text or bbcode, got {fmt!r}[/red]")
+        raise typer.Exit(1)
+    if lang not in ("ru", "en"):
+        errors.print(f"[red]--lang: expected ru or en, got {lang!r}[/red]")
+        raise typer.Exit(1)
+    battle, rules, sides = _load(file)
+    seed_text = seed if seed is not None else battle.seed if battle.seed is not None else file.name
+    dice = Dice.from_text(seed_text)
+    result = fight(rules, sides, dice, options=battle.options).to_json()
+    if chart is not None:
+        try:
+            chart.write_text(strength_svg(result, lang), encoding="utf-8")
+        except OSError as exc:
+            errors.print(f"[red]{chart}: {exc.strerror}[/red]")
+            raise typer.Exit(1) from exc
+    if as_json:
+        out = {"seed": seed_text, "seed_sha256": dice.seed.hex(), "result": result, "dice": dice.records()}
+        print(json.dumps(out, ensure_ascii=False))
+        return
+    console.print(battle_text(result, rules, lang, fmt), highlight=False, markup=False)
+
+
+def _interval(wins: int, n: int) -> tuple[float, float]:
+    """Wilson score interval, 95%."""
+    if n == 0:
+        return 0.0, 1.0
+    z = 1.959963984540054
+    p = wins / n
+    centre = (p + z * z / (2 * n)) / (1 + z * z / n)
+    half = z * math.sqrt(p * (1 - p) / n + z * z / (4 * n * n)) / (1 + z * z / n)
+    return max(0.0, centre - half), min(1.0, centre + half)
+
+
+def odds_command(
+    file: Annotated[Path, typer.Argument(help="Battle file (TOML) / файл битвы")],
+    n: Annotated[int, typer.Option("-n", help="Battles to simulate / число битв")] = 200,
+    seed: Annotated[str | None, typer.Option("--seed", help="Dice seed text / зерно костей")] = None,
+    as_json: Annotated[bool, typer.Option("--json", help="Print the odds as JSON")] = False,
+) -> None:
+    """Win probability with a 95% interval and expected losses per unit type / шансы на победу."""
+    if n < 1:
+        errors.print("[red]-n: expected at least 1[/red]")
+        raise typer.Exit(1)
+    battle, rules, sides = _load(file)
+    seed_text = seed if seed is not None else battle.seed if battle.seed is not None else file.name
+    wins = [0, 0]
+    draws = 0
+    losses: list[dict[str, int]] = [{}, {}]
+    with Progress(TextColumn("{task.description}"), BarColumn(), MofNCompleteColumn(), TimeRemainingColumn(),
+                  console=errors, transient=True, disable=as_json) as progress:
+        task = progress.add_task("битвы / battles", total=n)
+        for i in range(n):
+            result = fight(rules, sides, Dice.from_text(f"{seed_text}/{i}"), options=battle.options)
+            if result.winner is None:
+                draws += 1
+            else:
+                wins[result.winner] += 1
+            for s, side in enumerate(result.summary["sides"]):
+                for uid, k in side["dead"].items():
+                    losses[s][uid] = losses[s].get(uid, 0) + k
+            progress.advance(task)
+    out = {"battles": n, "seed": seed_text, "draws": draws, "sides": []}
+    for s in (0, 1):
+        lo, hi = _interval(wins[s], n)
+        out["sides"].append({"name": sides[s].name, "wins": wins[s], "win_rate": wins[s] / n,
+                             "interval95": [lo, hi],
+                             "mean_losses": {u: k / n for u, k in sorted(losses[s].items())}})
+    if as_json:
+        print(json.dumps(out, ensure_ascii=False))
+        return
+    table = Table(title=f"{sides[0].name} — {sides[1].name}: {n} битв / battles")
+    table.add_column("Сторона / side")
+    table.add_column("Победы / wins", justify="right")
+    table.add_column("95%", justify="right")
+    table.add_column("Средние потери / mean losses")
+    for s, side in enumerate(out["sides"]):
+        lo, hi = side["interval95"]
+        mean = ", ".join(f"{rules.units[u].name_ru} {k:.2f}" for u, k in side["mean_losses"].items()) or "—"
+        table.add_row(side["name"], f"{side['win_rate']:.1%}", f"{lo:.1%}–{hi:.1%}", mean)
+    console.print(table)
+    if draws:
+        console.print(f"Ничьи / draws: {draws}")
+
+
+def register(app: typer.Typer) -> None:
+    """Add ``battle`` and ``odds`` to the ``voevoda`` command."""
+    app.command("battle")(battle_command)
+    app.command("odds")(odds_command)

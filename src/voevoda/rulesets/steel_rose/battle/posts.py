@@ -1,0 +1,515 @@
+"""Reading the two posts a side writes for a battle: the deployment and the plan.
+
+The deployment follows the document's own template («РАЗМЕЩЕНИЕ АРМИИ»)::
+
+    Правый фланг:
+    Авангард - 5 копейщиков и 3 рыцаря
+    Арьергард - 3 лучника
+
+Unit names are matched in any grammatical case and number, in Russian or English
+(``5 копейщиков``, ``рыцаря``, ``3 knights``). The plan gives one manoeuvre per squad::
+
+    Правый авангард: натиск на правый арьергард
+    Центральный арьергард: обстрел центрального авангарда
+
+Every mistake becomes a :class:`~voevoda.core.errors.Problem` naming its line and column,
+in Russian and English; a post is read whole, and what was understood is kept.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Sequence
+from dataclasses import dataclass, field
+
+from voevoda.core.errors import Problem, illegal, invalid
+from voevoda.rulesets.steel_rose.battle import field as fld
+from voevoda.rulesets.steel_rose.battle.model import Manoeuvre, SquadInput
+from voevoda.rulesets.steel_rose.rules import Rules
+
+RULE_DEPLOY = "Расстановка"
+RULE_PLAN = "Планирование"
+
+_WORD = re.compile(r"[a-zа-яё]+", re.IGNORECASE)
+
+
+def _norm(text: str) -> str:
+    return text.lower().replace("ё", "е")
+
+
+def _words(text: str) -> list[str]:
+    return _WORD.findall(_norm(text))
+
+
+def _same_word(word: str, name: str) -> bool:
+    """One word of a post against one word of a unit's name, whatever its case and number:
+    they share a prefix of at least ``max(3, len(name) - 3)`` letters and the post's word goes
+    on for at most four letters after it (short words exactly)."""
+    if len(name) <= 3 or len(word) <= 3:
+        return word == name or (len(name) == 3 and word.startswith(name) and len(word) - len(name) <= 3)
+    common = 0
+    for x, y in zip(word, name, strict=False):
+        if x != y:
+            break
+        common += 1
+    return common >= max(3, len(name) - 3) and common >= len(word) - 4
+
+
+class UnitNames:
+    """Every unit's names, for matching a phrase of a post to a unit id."""
+
+    def __init__(self, rules: Rules) -> None:
+        self.names: list[tuple[list[str], str]] = []
+        for uid, unit in rules.units.items():
+            for name in [*unit.names, unit.name_ru, unit.name_en, uid.replace("_", " ")]:
+                words = _words(name)
+                if words and (words, uid) not in self.names:
+                    self.names.append((words, uid))
+
+    def match(self, phrase: str) -> list[str]:
+        """Unit ids whose name matches ``phrase`` word for word."""
+        words = _words(phrase)
+        found: list[str] = []
+        for name, uid in self.names:
+            if (len(name) == len(words) and uid not in found
+                    and all(_same_word(w, n) for w, n in zip(words, name, strict=True))):
+                found.append(uid)
+        return found
+
+
+_FLANK_STEMS = {"прав": "right", "лев": "left", "центр": "centre", "right": "right", "left": "left",
+                "centr": "centre", "center": "centre", "central": "centre", "middle": "centre"}
+_RANK_STEMS = {"авангард": "vanguard", "арьергард": "rearguard", "арьегард": "rearguard",
+               "ариергард": "rearguard", "vanguard": "vanguard", "rearguard": "rearguard",
+               "van": "vanguard", "rear": "rearguard"}
+
+
+def _flank_word(word: str) -> str | None:
+    for stem, flank in _FLANK_STEMS.items():
+        if word.startswith(stem) and (len(stem) >= 4 or word == stem or len(word) - len(stem) <= 4):
+            return flank
+    return None
+
+
+def _rank_word(word: str) -> str | None:
+    for stem, rank in _RANK_STEMS.items():
+        if word == stem or (len(stem) > 4 and word.startswith(stem)):
+            return rank
+    return None
+
+
+def positions_in(text: str) -> list[str]:
+    """Every «<фланг> <авангард|арьергард>» named in ``text``, in order."""
+    found: list[str] = []
+    flank: str | None = None
+    for word in _words(text):
+        f = _flank_word(word)
+        if f is not None:
+            flank = f
+            continue
+        r = _rank_word(word)
+        if r is not None and flank is not None:
+            found.append(fld.at(flank, r))
+            flank = None
+        elif word not in ("фланг", "фланга", "flank", "на", "the"):
+            flank = None
+    return found
+
+
+@dataclass
+class Deployment:
+    squads: list[SquadInput] = field(default_factory=list)
+    gunpowder: int | None = None
+    problems: list[Problem] = field(default_factory=list)
+    notes: list[str] = field(default_factory=list)
+
+
+_FLANK_HEADER = re.compile(r"^\s*([^\s:,\-–—]+)\s+(фланг\w*|flank)\s*[:.]?\s*(.*)$", re.IGNORECASE)
+_SEPARATOR = re.compile(r"\s*(?:[-–—:=]+)\s*")
+_ITEM_SPLIT = re.compile(r"\s*(?:,|;|\+|\bи\b|\band\b|&)\s*", re.IGNORECASE)
+_ITEM = re.compile(r"^(?:(\d+)\s*(?:x|х|×|\*)?\s*)?(.*?)(?:\s*(?:x|х|×|\*)\s*(\d+))?$", re.IGNORECASE)
+_POWDER = re.compile(r"^\s*(порох|gunpowder|powder)\s*[-–—:=]?\s*(\d+)\s*$", re.IGNORECASE)
+_EMPTY = {"", "...", "…", "-", "—", "нет", "никого", "none", "nobody", "пусто", "empty"}
+
+
+def parse_deployment(text: str, rules: Rules, names: UnitNames | None = None) -> Deployment:
+    """Read a deployment post («Расстановка»)."""
+    names = names or UnitNames(rules)
+    out = Deployment()
+    flank: str | None = None
+    seen_flanks: list[str] = []
+    squads: dict[str, SquadInput] = {}
+    lines: dict[str, int] = {}
+    for number, raw in enumerate(text.splitlines(), 1):
+        line = raw.strip()
+        if not line or line.startswith("#"):
+            continue
+        m = _POWDER.match(line)
+        if m:
+            out.gunpowder = int(m.group(2))
+            continue
+        rest = line
+        header = _FLANK_HEADER.match(line)
+        if header and _flank_word(_norm(header.group(1))):
+            named = _flank_word(_norm(header.group(1)))
+            assert named is not None
+            # The template names «Центральный фланг» twice and never the left one: a second
+            # centre block in a post that has no left flank is the left flank.
+            if named in seen_flanks and named == "centre" and "left" not in seen_flanks:
+                out.notes.append(f"line {number}: second «Центральный фланг» read as the left flank")
+                named = "left"
+            elif named in seen_flanks:
+                out.problems.append(invalid(
+                    f"фланг «{header.group(1)}» назван второй раз",
+                    f"the {named} flank is named a second time", number, 1, line, RULE_DEPLOY))
+            flank = named
+            seen_flanks.append(named)
+            rest = header.group(3).strip()
+            if not rest:
+                continue
+        # «Авангард - ...», «Левый авангард - ...», «Правый фланг, авангард: ...»
+        head, _, body = _split_head(rest)
+        found = positions_in(head) if head else []
+        rank = None
+        for word in _words(head):
+            rank = rank or _rank_word(word)
+        if found:
+            position = found[0]
+            flank = fld.flank_of(position)
+        elif rank is not None and flank is not None:
+            position = fld.at(flank, rank)
+        elif rank is not None:
+            out.problems.append(invalid(
+                "не сказано, на каком фланге стоит отряд: начните с «Правый фланг:» или напишите «правый авангард»",
+                "no flank for this squad: start with 'Right flank:' or write 'right vanguard'",
+                number, 1, line, RULE_DEPLOY))
+            continue
+        else:
+            out.problems.append(invalid(
+                "не понимаю строку: ожидаю «Авангард - ...», «Арьергард - ...», «Правый фланг:» или «Порох: N»",
+                "cannot read this line: expected 'Vanguard - ...', 'Rearguard - ...', 'Right flank:' or 'Gunpowder: N'",
+                number, 1, line, RULE_DEPLOY))
+            continue
+        column = raw.find(body) + 1 if body else 1
+        units = _units(body, names, rules, number, column, raw, out.problems)
+        if units is None:
+            continue
+        if position in squads:
+            out.problems.append(invalid(
+                f"позиция «{fld.label_ru(position)}» уже занята отрядом из строки {lines[position]}",
+                f"the {fld.label_en(position)} already holds the squad of line {lines[position]}",
+                number, 1, line, RULE_DEPLOY))
+            continue
+        if not units:
+            continue
+        squads[position] = SquadInput(position, units, number)
+        lines[position] = number
+    for position, squad in squads.items():
+        if fld.rank_of(position) == "rearguard" and fld.at(fld.flank_of(position), "vanguard") not in squads:
+            out.problems.append(illegal(
+                f"арьергард без авангарда: на фланге «{fld.FLANK_RU[fld.flank_of(position)]}» нет авангарда"
+                " («Арьергард без авангарда существовать не может»)",
+                f"a rearguard without a vanguard: the {fld.flank_of(position)} flank has no vanguard",
+                squad.line, 1, None, RULE_DEPLOY))
+        for uid, count in squad.units.items():
+            unit = rules.units[uid]
+            if unit.one_per_squad and count > 1:
+                out.problems.append(illegal(
+                    f"в одном отряде может быть только один «{unit.name_ru}», а здесь {count}",
+                    f"a squad may hold only one {unit.name_en}, this one has {count}",
+                    squad.line, 1, None, RULE_DEPLOY))
+    out.squads = [squads[p] for p in fld.POSITIONS if p in squads]
+    out.squads.sort(key=lambda s: s.line)
+    return out
+
+
+def _split_head(text: str) -> tuple[str, str, str]:
+    m = _SEPARATOR.search(text)
+    if not m:
+        return text, "", ""
+    # «Огры-быки» have a hyphen in their name: the separator is the first one after a rank word
+    for sep in _SEPARATOR.finditer(text):
+        head = text[: sep.start()]
+        if any(_rank_word(w) for w in _words(head)):
+            return head, sep.group(0), text[sep.end():]
+    return text, "", ""
+
+
+def _units(body: str, names: UnitNames, rules: Rules, number: int, column: int, raw: str,
+           problems: list[Problem]) -> dict[str, int] | None:
+    units: dict[str, int] = {}
+    if _norm(body.strip()) in _EMPTY:
+        return units
+    ok = True
+    offset = 0
+    for item in _ITEM_SPLIT.split(body):
+        at = raw.find(item, column - 1 + offset) if item else -1
+        col = at + 1 if at >= 0 else column
+        if at >= 0:
+            offset = at - (column - 1) + len(item)
+        item = item.strip().strip(".")
+        if _norm(item) in _EMPTY:
+            continue
+        m = _ITEM.match(item)
+        assert m is not None
+        count = int(m.group(1) or m.group(3) or 1)
+        phrase = m.group(2).strip()
+        found = names.match(phrase)
+        if not found:
+            problems.append(invalid(
+                f"неизвестный юнит «{phrase}»", f"unknown unit '{phrase}'", number, col, item, RULE_DEPLOY))
+            ok = False
+            continue
+        if len(found) > 1:
+            problems.append(invalid(
+                f"«{phrase}» подходит к нескольким юнитам: " + ", ".join(rules.units[u].name_ru for u in found),
+                f"'{phrase}' matches several units: " + ", ".join(rules.units[u].name_en for u in found),
+                number, col, item, RULE_DEPLOY))
+            ok = False
+            continue
+        if count < 1:
+            problems.append(invalid("число юнитов должно быть больше нуля", "a unit count must be above zero",
+                                    number, col, item, RULE_DEPLOY))
+            ok = False
+            continue
+        units[found[0]] = units.get(found[0], 0) + count
+    return units if ok else None
+
+
+# --------------------------------------------------------------------------- plan
+
+_MANOEUVRE_WORDS: list[tuple[str, str]] = [
+    ("дальнобойный обстрел", "long_volley"), ("дальний обстрел", "long_volley"),
+    ("long-range volley", "long_volley"), ("long range volley", "long_volley"), ("long volley", "long_volley"),
+    ("марш-бросок", "march"), ("марш бросок", "march"), ("forced march", "march"), ("march", "march"),
+    ("смена позиции", "move"), ("сменить позицию", "move"), ("смена позиций", "move"),
+    ("перемещение", "move"), ("переместиться", "move"), ("move", "move"), ("reposition", "move"),
+    ("position change", "move"),
+    ("в укрытие", "cover"), ("укрытие", "cover"), ("take cover", "cover"), ("cover", "cover"),
+    ("защита", "defend"), ("защищать", "defend"), ("защищает", "defend"), ("оборона", "defend"),
+    ("defend", "defend"), ("defence", "defend"), ("defense", "defend"), ("guard", "defend"),
+    ("натиск", "charge"), ("charge", "charge"),
+    ("обстрел", "volley"), ("volley", "volley"), ("shoot", "volley"),
+    ("без манёвра", "none"), ("без маневра", "none"), ("ничего", "none"), ("стоять", "none"),
+    ("hold", "none"), ("none", "none"), ("nothing", "none"),
+]
+_SKIP = ("без манёвров", "без маневров", "пропустить планирование", "пропуск планирования", "skip planning",
+         "no manoeuvres", "no plan")
+
+MANOEUVRE_RU = {"move": "смена позиции", "march": "марш-бросок", "defend": "защита", "cover": "в укрытие",
+                "charge": "натиск", "volley": "обстрел", "long_volley": "дальнобойный обстрел"}
+MANOEUVRE_EN = {"move": "position change", "march": "forced march", "defend": "defend", "cover": "take cover",
+                "charge": "charge", "volley": "volley", "long_volley": "long-range volley"}
+
+
+@dataclass
+class Plan:
+    manoeuvres: list[Manoeuvre] = field(default_factory=list)
+    skip: bool = False
+    problems: list[Problem] = field(default_factory=list)
+
+
+def parse_plan(text: str, rules: Rules, own: Sequence[SquadInput], enemy: Sequence[SquadInput]) -> Plan:
+    """Read a planning post and check each manoeuvre against both deployments («Планирование»)."""
+    out = Plan()
+    own_at = {s.position: s for s in own}
+    enemy_at = {s.position: s for s in enemy}
+    by_squad: dict[str, list[Manoeuvre]] = {}
+    for number, raw in enumerate(text.splitlines(), 1):
+        line = raw.strip()
+        if not line or line.startswith("#"):
+            continue
+        if _norm(line).strip(" .!") in _SKIP:
+            out.skip = True
+            continue
+        head, _, body = _plan_split(line)
+        squads = positions_in(head)
+        if len(squads) != 1 or not body:
+            out.problems.append(invalid(
+                "ожидаю «<позиция отряда>: <манёвр> [цель]», например «Правый авангард: натиск на правый арьергард»",
+                "expected '<squad position>: <manoeuvre> [target]', e.g. 'Right vanguard: charge right rearguard'",
+                number, 1, line, RULE_PLAN))
+            continue
+        squad = squads[0]
+        if squad not in own_at:
+            out.problems.append(illegal(
+                f"у вас нет отряда на позиции «{fld.label_ru(squad)}»",
+                f"you have no squad in the {fld.label_en(squad)}", number, 1, line, RULE_PLAN))
+            continue
+        for part in re.split(r"\s*(?:;|\+|\bзатем\b|\bthen\b|\bи затем\b)\s*", body):
+            if not part.strip():
+                continue
+            col = raw.find(part) + 1
+            kind, rest = _manoeuvre(part)
+            if kind is None:
+                out.problems.append(invalid(
+                    f"неизвестный манёвр «{part}»: смена позиции, марш-бросок, защита, в укрытие, натиск, "
+                    "обстрел, дальнобойный обстрел",
+                    f"unknown manoeuvre '{part}': move, forced march, defend, take cover, charge, volley, "
+                    "long-range volley", number, col, part, RULE_PLAN))
+                continue
+            if kind == "none":
+                continue
+            targets = positions_in(rest)
+            problem, targets = _check(kind, squad, targets, rules, own_at, enemy_at, number, col, part)
+            if problem:
+                out.problems.append(problem)
+                continue
+            m = Manoeuvre(squad, kind, tuple(targets), number)
+            earlier = by_squad.setdefault(squad, [])
+            if earlier:
+                units = own_at[squad].units
+                free = all(rules.units[u].free_move for u in units)
+                if not free or len(earlier) > 1 or (kind != "move" and earlier[0].kind != "move"):
+                    out.problems.append(illegal(
+                        "каждому отряду можно назначить строго 1 манёвр (вторая смена позиции — только у "
+                        "всадников на грифонах и саблезубов)",
+                        "each squad gets exactly one manoeuvre (a second position change only for griffin "
+                        "riders and sabretooths)", number, col, part, RULE_PLAN))
+                    continue
+                if kind != "move":  # the free position change goes last
+                    earlier.insert(0, m)
+                    continue
+            earlier.append(m)
+    defended: dict[str, int] = {}
+    for squad, ms in by_squad.items():
+        for m in ms:
+            if m.kind == "defend":
+                target = m.targets[0]
+                if target in defended:
+                    out.problems.append(illegal(
+                        f"«{fld.label_ru(target)}» уже прикрывает отряд из строки {defended[target]}: "
+                        "«Один арьергард может быть прикрыт только одним защитником»",
+                        f"the {fld.label_en(target)} is already defended (line {defended[target]}): one "
+                        "defender per rearguard", m.line, 1, None, RULE_PLAN))
+                    continue
+                defended[target] = m.line
+            out.manoeuvres.append(m)
+        del squad
+    return out
+
+
+def _plan_split(line: str) -> tuple[str, str, str]:
+    for sep in re.finditer(r"\s*[:\-–—=]+\s*", line):
+        head = line[: sep.start()]
+        if positions_in(head):
+            return head, sep.group(0), line[sep.end():]
+    return line, "", ""
+
+
+def _manoeuvre(part: str) -> tuple[str | None, str]:
+    text = _norm(part).strip()
+    for words, kind in _MANOEUVRE_WORDS:
+        if text.startswith(_norm(words)):
+            return kind, text[len(words):]
+    return None, text
+
+
+def _check(kind: str, squad: str, targets: list[str], rules: Rules, own: dict[str, SquadInput],
+           enemy: dict[str, SquadInput], line: int, col: int, text: str) -> tuple[Problem | None, list[str]]:
+    units = own[squad].units
+
+    def bad(ru: str, en: str) -> tuple[Problem | None, list[str]]:
+        return illegal(ru, en, line, col, text, RULE_PLAN), targets
+
+    ability = {"charge": "charge", "volley": "volley", "long_volley": "long_volley"}.get(kind)
+    if ability:
+        unable = [u for u in units if not getattr(rules.units[u], ability)]
+        if unable:
+            return bad(
+                f"манёвр «{MANOEUVRE_RU[kind]}» невозможен: его не умеют "
+                + ", ".join(rules.units[u].name_ru for u in unable)
+                + " («Если не все в отряде могут выполнять особый манёвр, то манёвр не может быть выполнен»)",
+                f"{MANOEUVRE_EN[kind]} is impossible: "
+                + ", ".join(rules.units[u].name_en for u in unable) + " cannot do it")
+    if kind == "cover":
+        return None, []
+    if kind == "volley":
+        if not targets:
+            front = fld.at(fld.flank_of(squad), "vanguard")
+            if front not in enemy:
+                return bad("укажите цель обстрела (авангард противника)", "name the volley's target (an enemy vanguard)")
+            targets = [front]
+        target = targets[0]
+        if fld.rank_of(target) != "vanguard" or not fld.flanks_in_reach(squad, target):
+            return bad("обстрел может нацелиться только на авангард противника на том же или соседнем фланге",
+                       "a volley may only target an enemy vanguard on the same or an adjacent flank")
+        if target not in enemy:
+            return bad(f"у противника нет отряда на позиции «{fld.label_ru(target)}»",
+                       f"the enemy has no squad in the {fld.label_en(target)}")
+        return None, [target]
+    if kind == "long_volley":
+        if not targets or targets[0] not in enemy:
+            return bad("укажите цель дальнобойного обстрела: любой отряд противника",
+                       "name the long-range volley's target: any enemy squad")
+        return None, targets[:1]
+    if kind == "charge":
+        if not targets:
+            return bad("укажите арьергард противника для натиска", "name the enemy rearguard to charge")
+        target = targets[0]
+        if fld.rank_of(target) != "rearguard" or not fld.flanks_in_reach(squad, target):
+            return bad("натиск возможен только на арьергард противника на том же или соседнем фланге",
+                       "a charge may only target an enemy rearguard on the same or an adjacent flank")
+        if target not in enemy:
+            return bad(f"у противника нет отряда на позиции «{fld.label_ru(target)}»",
+                       f"the enemy has no squad in the {fld.label_en(target)}")
+        return None, [target]
+    if kind == "defend":
+        if not targets:
+            near = [p for p in fld.neighbours(squad) if fld.rank_of(p) == "rearguard" and p in own]
+            if len(near) != 1:
+                return bad("укажите, какой соседний арьергард защищать", "name the adjacent rearguard to defend")
+            targets = near
+        target = targets[0]
+        if fld.rank_of(target) != "rearguard" or not fld.adjacent(squad, target) or target not in own:
+            return bad("защищать можно только свой арьергард на соседней позиции",
+                       "a squad may only defend an own rearguard on an adjacent position")
+        return None, [target]
+    # move and march
+    if not targets:
+        return bad("укажите, куда перемещается отряд", "name where the squad moves to")
+    if kind == "move":
+        if len(targets) != 1 or not fld.adjacent(squad, targets[0]):
+            return bad("смена позиции — на одну соседнюю ячейку", "a position change goes to one adjacent cell")
+        return None, targets
+    path = [squad, *targets]
+    if len(targets) == 1 and 1 <= fld.distance(squad, targets[0]) <= 2:
+        return None, targets
+    if len(targets) == 2 and all(fld.adjacent(x, y) for x, y in zip(path, path[1:], strict=False)):
+        return None, targets
+    return bad("марш-бросок — две смены позиции: не дальше двух соседних ячеек",
+               "a forced march is two position changes: at most two adjacent cells away")
+
+
+def default_garrison_deployment(units: dict[str, int], rules: Rules) -> list[SquadInput]:
+    """«мастер просто поставит стрелков в центральный арьергард, а всех остальных - в
+    центральный авангард» (shooters alone stand in the centre vanguard: a rearguard cannot
+    stand without one)."""
+    shooters = {u: n for u, n in units.items() if rules.units[u].volley and n}
+    others = {u: n for u, n in units.items() if not rules.units[u].volley and n}
+    if not others:
+        return [SquadInput("centre.vanguard", shooters)] if shooters else []
+    out = [SquadInput("centre.vanguard", others)]
+    if shooters:
+        out.append(SquadInput("centre.rearguard", shooters))
+    return out
+
+
+def write_deployment(squads: Sequence[SquadInput], rules: Rules, lang: str = "ru") -> str:
+    """A deployment in the document's template (the inverse of :func:`parse_deployment`)."""
+    lines = []
+    for flank in ("right", "centre", "left"):
+        here = [s for s in squads if fld.flank_of(s.position) == flank]
+        if not here:
+            continue
+        if lang == "ru":
+            lines.append(f"{fld.FLANK_RU[flank].capitalize()} фланг:")
+        else:
+            lines.append(f"{flank.capitalize()} flank:")
+        for s in sorted(here, key=lambda s: fld.row(s.position)):
+            rank = fld.rank_of(s.position)
+            head = fld.RANK_RU[rank].capitalize() if lang == "ru" else rank.capitalize()
+            items = ", ".join(f"{n} {rules.units[u].name_ru if lang == 'ru' else rules.units[u].name_en}"
+                              for u, n in s.units.items())
+            lines.append(f"{head} - {items}")
+    return "\n".join(lines)

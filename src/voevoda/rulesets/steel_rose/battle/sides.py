@@ -1,0 +1,206 @@
+"""From posts to the engine's input: both sides' deployments and plans, checked together.
+
+Used by the battle-mode ruleset and by the battle file of ``voevoda battle`` / ``voevoda odds``
+(its format is in docs/steel_rose/battle.md).
+"""
+
+from __future__ import annotations
+
+import tomllib
+from collections.abc import Mapping
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+from voevoda.core.errors import DataError, Problem, illegal, invalid
+from voevoda.rulesets.steel_rose.battle.model import BattleOptions, SideInput, SquadInput
+from voevoda.rulesets.steel_rose.battle.posts import (
+    Deployment,
+    UnitNames,
+    default_garrison_deployment,
+    parse_deployment,
+    parse_plan,
+)
+from voevoda.rulesets.steel_rose.rules import Rules
+
+
+def army_faction(units: Mapping[str, int], rules: Rules) -> str:
+    """The faction most of an army's units belong to (a tie goes to the first in the data)."""
+    counts: dict[str, int] = {}
+    for uid, n in units.items():
+        f = rules.units[uid].faction
+        counts[f] = counts.get(f, 0) + n
+    if not counts:
+        return "empire"
+    order: list[str] = list(rules.factions)
+    return max(counts, key=lambda f: (counts[f], -order.index(f)))
+
+
+def check_army(squads: list[SquadInput], army: Mapping[str, int] | None, rules: Rules) -> list[Problem]:
+    """A deployment may place only the units the army has (units left out stay in reserve)."""
+    if army is None:
+        return []
+    placed: dict[str, int] = {}
+    for s in squads:
+        for uid, n in s.units.items():
+            placed[uid] = placed.get(uid, 0) + n
+    problems = []
+    for uid, n in placed.items():
+        have = int(army.get(uid, 0))
+        if n > have:
+            unit = rules.units[uid]
+            problems.append(illegal(
+                f"расставлено {n} «{unit.name_ru}», а в армии их {have}",
+                f"{n} {unit.name_en} placed, but the army has {have}", None, None, None, "Расстановка"))
+    return problems
+
+
+@dataclass
+class SideSpec:
+    """One side as a battle file or a game config describes it."""
+
+    name: str
+    faction: str | None = None
+    army: dict[str, int] | None = None
+    garrison: dict[str, Any] | None = None
+    deployment: str | None = None
+    plan: str | None = None
+    gunpowder: int | None = None
+    modifiers: dict[str, float] = field(default_factory=dict)
+
+    def units(self, rules: Rules) -> dict[str, int] | None:
+        if self.garrison is not None:
+            g = self.garrison
+            return rules.garrison(str(g.get("faction", self.faction)), int(g.get("level", 1)),
+                                  bool(g.get("large", False)))
+        return self.army
+
+
+def read_deployment(spec: SideSpec, rules: Rules, names: UnitNames) -> Deployment:
+    """The side's deployment post read, or the garrison's default placement when its owner
+    gave none («мастер просто поставит стрелков в центральный арьергард...»)."""
+    units = spec.units(rules)
+    if spec.deployment is None or not spec.deployment.strip():
+        if spec.garrison is None or units is None:
+            return Deployment(problems=[invalid("нет поста с расстановкой", "no deployment post",
+                                                None, None, None, "Расстановка")])
+        return Deployment(squads=default_garrison_deployment(units, rules), gunpowder=spec.gunpowder)
+    dep = parse_deployment(spec.deployment, rules, names)
+    dep.problems.extend(check_army(dep.squads, units, rules))
+    if dep.gunpowder is None:
+        dep.gunpowder = spec.gunpowder
+    return dep
+
+
+def build_sides(specs: tuple[SideSpec, SideSpec], rules: Rules) -> tuple[tuple[SideInput, SideInput],
+                                                                         list[list[Problem]]]:
+    """Both sides read and checked; ``problems[i]`` lists side ``i``'s mistakes."""
+    names = UnitNames(rules)
+    deps = [read_deployment(s, rules, names) for s in specs]
+    problems: list[list[Problem]] = [list(d.problems) for d in deps]
+    plans = []
+    for i, spec in enumerate(specs):
+        text = spec.plan or ""
+        plan = parse_plan(text, rules, deps[i].squads, deps[1 - i].squads)
+        problems[i].extend(plan.problems)
+        plans.append(plan)
+    # «Для ускорения игры при битве с [гарнизоном] (но не с вражеской армией) атакующий имеет
+    # право пропустить фазу планирования. Ни одна из сторон в таком случае просто не использует
+    # манёвры.»
+    skip = any(specs[1 - i].garrison is not None and (plans[i].skip or not (specs[i].plan or "").strip())
+               for i in range(2))
+    sides = []
+    for i, spec in enumerate(specs):
+        squads = deps[i].squads
+        all_units: dict[str, int] = {}
+        for s in squads:
+            for u, n in s.units.items():
+                all_units[u] = all_units.get(u, 0) + n
+        faction = spec.faction or (str(spec.garrison.get("faction")) if spec.garrison else None) \
+            or army_faction(all_units, rules)
+        sides.append(SideInput(spec.name, faction, tuple(squads),
+                               () if skip else tuple(plans[i].manoeuvres),
+                               deps[i].gunpowder, spec.garrison is not None, dict(spec.modifiers)))
+    return (sides[0], sides[1]), problems
+
+
+# --------------------------------------------------------------------------- battle files
+
+@dataclass
+class BattleFile:
+    path: Path
+    specs: tuple[SideSpec, SideSpec]
+    options: BattleOptions
+    seed: str | None
+    text: str
+
+    def line_of(self, side: int, key: str, line: int | None) -> int | None:
+        """The file line of line ``line`` of side ``side``'s post ``key``."""
+        if line is None:
+            return None
+        post = getattr(self.specs[side], key)
+        if not post:
+            return None
+        at = self.text.find(post.strip("\n").splitlines()[0]) if post.strip() else -1
+        if at < 0:
+            return None
+        first_nonblank = next(i for i, ln in enumerate(post.splitlines(), 1) if ln.strip())
+        return self.text[:at].count("\n") + 1 + (line - first_nonblank)
+
+
+_SIDE_KEYS = {"name", "faction", "army", "garrison", "deployment", "plan", "gunpowder", "modifiers"}
+
+
+def load_battle_file(path: Path) -> BattleFile:
+    """Read a battle file (TOML with ``[attacker]`` and ``[defender]``); a bad field is
+    refused with its name."""
+    try:
+        text = path.read_text(encoding="utf-8")
+    except OSError as exc:
+        raise DataError(f"{path}: {exc.strerror}") from exc
+    try:
+        raw = tomllib.loads(text)
+    except tomllib.TOMLDecodeError as exc:
+        raise DataError(f"{path}: {exc}") from exc
+    specs = []
+    for role in ("attacker", "defender"):
+        table = raw.get(role)
+        if not isinstance(table, dict):
+            raise DataError(f"{path}: [{role}]: missing table (a battle file needs [attacker] and [defender])")
+        unknown = set(table) - _SIDE_KEYS
+        if unknown:
+            raise DataError(f"{path}: [{role}].{sorted(unknown)[0]}: unknown field "
+                            f"(known: {', '.join(sorted(_SIDE_KEYS))})")
+        for key in ("name", "faction", "deployment", "plan"):
+            if key in table and not isinstance(table[key], str):
+                raise DataError(f"{path}: [{role}].{key}: expected text")
+        if "gunpowder" in table and (not isinstance(table["gunpowder"], int) or table["gunpowder"] < 0):
+            raise DataError(f"{path}: [{role}].gunpowder: expected a whole number >= 0")
+        army = table.get("army")
+        if army is not None and (not isinstance(army, dict) or not all(isinstance(v, int) for v in army.values())):
+            raise DataError(f"{path}: [{role}].army: expected a table of unit = count")
+        garrison = table.get("garrison")
+        if garrison is not None:
+            if not isinstance(garrison, dict) or "level" not in garrison:
+                raise DataError(f"{path}: [{role}].garrison: expected {{ faction = ..., level = 1..3, large = false }}")
+            if garrison.get("level") not in (1, 2, 3):
+                raise DataError(f"{path}: [{role}].garrison.level: expected 1, 2 or 3")
+            if "faction" not in garrison and "faction" not in table:
+                raise DataError(f"{path}: [{role}].garrison.faction: missing")
+        if garrison is None and not table.get("deployment"):
+            raise DataError(f"{path}: [{role}].deployment: missing (only a garrison may omit it)")
+        specs.append(SideSpec(
+            name=str(table.get("name", "Атакующий" if role == "attacker" else "Защитник")),
+            faction=table.get("faction"), army=army, garrison=garrison,
+            deployment=table.get("deployment"), plan=table.get("plan"), gunpowder=table.get("gunpowder"),
+            modifiers={str(k): float(v) for k, v in table.get("modifiers", {}).items()}))
+    options = raw.get("options", {})
+    if not isinstance(options, dict):
+        raise DataError(f"{path}: [options]: expected a table")
+    known = set(BattleOptions.__dataclass_fields__)
+    for key in options:
+        if key not in known:
+            raise DataError(f"{path}: [options].{key}: unknown option (known: {', '.join(sorted(known))})")
+    seed = raw.get("seed")
+    return BattleFile(path, (specs[0], specs[1]), BattleOptions.from_config(options),
+                      str(seed) if seed is not None else None, text)

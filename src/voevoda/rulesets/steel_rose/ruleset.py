@@ -1,0 +1,311 @@
+"""Война Стальной Розы, battle mode: two sides, two posts each, one battle.
+
+«От каждого игрока требуется лишь 2 поста: 1 с расстановкой и 1 с планированием.» The game
+waits for both deployments, shows each side the other's deployment, waits for both plans,
+then computes the battle. The campaign (economy, buildings, spells, rituals, epochs) will
+add phases around this one; the battle itself lives in :mod:`.battle` and takes plain data.
+
+Config::
+
+    {"sides": [{"player": "Алиса", "army": {"knight": 5, "archer": 10}, "gunpowder": 0},
+               {"player": "Борис", "garrison": {"faction": "steel_rose", "level": 2, "large": false}}],
+     "paladin_defending_whole_battle": false, ...}
+
+The first side attacks; a side with ``garrison`` defends a city with its garrison.
+"""
+
+from __future__ import annotations
+
+import copy
+from collections.abc import Mapping, Sequence
+from dataclasses import replace
+from typing import Any, ClassVar
+
+from voevoda.core.dice import Dice, Stream
+from voevoda.core.errors import GameError, ParseError, Problem, illegal
+from voevoda.core.ruleset import GM, Event, Order, Outcome, Prompt, ReportFormat, Resolution, Ruleset, State
+from voevoda.rulesets.steel_rose.battle import field as fld
+from voevoda.rulesets.steel_rose.battle.engine import fight
+from voevoda.rulesets.steel_rose.battle.model import BattleOptions, Manoeuvre, SideInput, SquadInput
+from voevoda.rulesets.steel_rose.battle.posts import (
+    MANOEUVRE_EN,
+    MANOEUVRE_RU,
+    UnitNames,
+    default_garrison_deployment,
+    parse_deployment,
+    parse_plan,
+    write_deployment,
+)
+from voevoda.rulesets.steel_rose.battle.report import battle_text
+from voevoda.rulesets.steel_rose.battle.sides import SideSpec, army_faction, check_army
+from voevoda.rulesets.steel_rose.rules import Rules, load_rules
+
+DEMO_SIDES: list[dict[str, Any]] = [
+    {"army": {"spearman": 20, "knight": 6, "hero": 1, "archer": 12, "horseman": 6, "healer": 2}},
+    {"garrison": {"faction": "steel_rose", "level": 2, "large": False}},
+]
+
+
+class SteelRose(Ruleset):
+    id: ClassVar[str] = "steel-rose"
+    version: ClassVar[str] = "0.1"
+    title_ru: ClassVar[str] = "Война Стальной Розы (битва)"
+    title_en: ClassVar[str] = "War of the Steel Rose (battle)"
+    min_players: ClassVar[int] = 2
+    max_players: ClassVar[int] = 2
+
+    def __init__(self, config: Mapping[str, Any] | None = None,
+                 house_rules: Mapping[str, Any] | None = None) -> None:
+        super().__init__(config, house_rules)
+        self.rules: Rules = load_rules(self.house_rules)
+        self.names = UnitNames(self.rules)
+        self.options = BattleOptions.from_config(self.config)
+
+    # -- helpers ----------------------------------------------------------------------
+
+    def _spec(self, state: State, player: str) -> SideSpec:
+        side = state["sides"][player]
+        return SideSpec(player, side.get("faction"), side.get("army"), side.get("garrison"),
+                        gunpowder=side.get("gunpowder"), modifiers=dict(side.get("modifiers", {})))
+
+    def _enemy(self, state: State, player: str) -> str:
+        a, b = state["players"]
+        return str(b if player == a else a)
+
+    def _squads(self, state: State, player: str) -> list[SquadInput]:
+        dep = state["deployments"].get(player)
+        return [SquadInput.from_json(s) for s in dep["squads"]] if dep else []
+
+    # -- the contract -------------------------------------------------------------------
+
+    def setup(self, players: Sequence[str], dice: Dice) -> State:
+        if len(players) != 2:
+            raise GameError("в битве ровно две стороны", "a battle has exactly two sides")
+        configured = self.config.get("sides") or [{**s, "player": p} for s, p in zip(DEMO_SIDES, players, strict=True)]
+        if len(configured) != 2:
+            raise GameError("в конфигурации нужны две стороны (sides)", "the config needs two sides ('sides')")
+        sides: dict[str, Any] = {}
+        for role, (player, entry) in zip(("attacker", "defender"), zip(players, configured, strict=True), strict=True):
+            entry = dict(entry)
+            garrison = entry.get("garrison")
+            army = entry.get("army")
+            if garrison is None and army is None:
+                raise GameError(f"у стороны {player} нет ни армии, ни гарнизона",
+                                f"side {player} has neither an army nor a garrison")
+            for uid in (army or {}):
+                if uid not in self.rules.units:
+                    raise GameError(f"неизвестный юнит «{uid}» в армии {player}", f"unknown unit '{uid}' in {player}'s army")
+            faction = entry.get("faction") or (garrison or {}).get("faction")
+            if garrison is not None:
+                self.rules.garrison(str(garrison.get("faction", faction)), int(garrison.get("level", 1)),
+                                    bool(garrison.get("large", False)))
+            sides[player] = {"role": role, "faction": faction, "army": army, "garrison": garrison,
+                             "gunpowder": entry.get("gunpowder"), "modifiers": entry.get("modifiers", {})}
+        return {"ruleset": self.id, "mode": "battle", "turn": 1, "phase": "deployment",
+                "players": list(players), "sides": sides, "deployments": {}, "plans": {}, "result": None}
+
+    def parse(self, text: str, player: str, state: State) -> list[Order]:
+        if player not in state["sides"]:
+            raise GameError(f"{player} не участвует в битве", f"{player} is not in this battle")
+        if state["phase"] == "deployment":
+            dep = parse_deployment(text, self.rules, self.names)
+            problems = list(dep.problems)
+            problems.extend(check_army(dep.squads, self._spec(state, player).units(self.rules), self.rules))
+            orders = [Order("deploy", s.to_json(), s.line, text.splitlines()[s.line - 1].strip())
+                      for s in dep.squads]
+            if dep.gunpowder is not None:
+                orders.append(Order("gunpowder", {"amount": dep.gunpowder}))
+            if problems:
+                raise ParseError(problems, [self.describe(o) for o in orders])
+            if not orders:
+                raise ParseError([illegal("в расстановке нет ни одного отряда", "the deployment places no squad",
+                                          None, None, None, "Расстановка")], [])
+            return orders
+        if state["phase"] == "planning":
+            plan = parse_plan(text, self.rules, self._squads(state, player),
+                              self._squads(state, self._enemy(state, player)))
+            orders = [Order("manoeuvre", m.to_json(), m.line, text.splitlines()[m.line - 1].strip())
+                      for m in plan.manoeuvres]
+            if plan.skip:
+                orders.append(Order("skip_planning"))
+            if plan.problems:
+                raise ParseError(plan.problems, [self.describe(o) for o in orders])
+            return orders
+        raise GameError("битва уже окончена", "the battle is over")
+
+    def validate(self, state: State, player: str, orders: Sequence[Order]) -> list[Problem]:
+        problems: list[Problem] = []
+        if state["phase"] == "deployment":
+            squads = [SquadInput.from_json(dict(o.args)) for o in orders if o.kind == "deploy"]
+            problems.extend(check_army(squads, self._spec(state, player).units(self.rules), self.rules))
+        return problems
+
+    def default_orders(self, state: State, player: str) -> list[Order]:
+        """A garrison without a placement stands as the document says; a silent side in
+        planning uses no manoeuvres."""
+        if state["phase"] == "deployment":
+            units = self._spec(state, player).units(self.rules) or {}
+            return [Order("deploy", s.to_json()) for s in default_garrison_deployment(units, self.rules)]
+        return []
+
+    def resolve(self, state: State, orders: Mapping[str, Sequence[Order]], dice: Dice) -> Resolution:
+        state = copy.deepcopy(state)
+        events: list[Event] = []
+        if state["phase"] == "deployment":
+            for player in state["players"]:
+                given = list(orders.get(player, ())) or self.default_orders(state, player)
+                state["deployments"][player] = {
+                    "squads": [dict(o.args) for o in given if o.kind == "deploy"],
+                    "gunpowder": next((int(o.args["amount"]) for o in given if o.kind == "gunpowder"), None),
+                }
+            state["phase"] = "planning"
+            for player in state["players"]:
+                events.append(Event("deployed", {"player": player, **state["deployments"][player]},
+                                    audience=tuple(state["players"])))
+            return Resolution(state, events)
+        if state["phase"] == "planning":
+            for player in state["players"]:
+                given = list(orders.get(player, ()))
+                state["plans"][player] = {
+                    "manoeuvres": [dict(o.args) for o in given if o.kind == "manoeuvre"],
+                    "skip": any(o.kind == "skip_planning" for o in given),
+                }
+            sides = []
+            for player in state["players"]:
+                side = state["sides"][player]
+                squads = tuple(self._squads(state, player))
+                units: dict[str, int] = {}
+                for sq in squads:
+                    for uid, n in sq.units.items():
+                        units[uid] = units.get(uid, 0) + n
+                gp = state["deployments"][player].get("gunpowder")
+                sides.append(SideInput(player, side.get("faction") or army_faction(units, self.rules), squads,
+                                       tuple(Manoeuvre.from_json(m) for m in state["plans"][player]["manoeuvres"]),
+                                       gp if gp is not None else side.get("gunpowder"),
+                                       side.get("garrison") is not None,
+                                       {str(k): float(v) for k, v in side.get("modifiers", {}).items()}))
+            # «атакующий имеет право пропустить фазу планирования» against a garrison: then
+            # «Ни одна из сторон ... не использует манёвры»
+            skipped = any(state["sides"][state["players"][1 - i]].get("garrison") is not None
+                          and (state["plans"][state["players"][i]]["skip"] or not sides[i].plan) for i in range(2))
+            if skipped:
+                sides = [replace(s, plan=()) for s in sides]
+            a, b = sides
+            result = fight(self.rules, (a, b), dice, f"steel-rose/battle/{state['turn']}", self.options)
+            state["result"] = result.to_json()
+            state["phase"] = "done"
+            events.append(Event("battle", {"result": state["result"], "plans": state["plans"]}))
+            return Resolution(state, events)
+        raise GameError("битва уже окончена", "the battle is over")
+
+    def awaiting(self, state: State) -> dict[str, Prompt]:
+        if state["phase"] == "deployment":
+            return {p: Prompt("deployment", "Пришлите расстановку: «Правый фланг: Авангард - ...»",
+                              "Send your deployment: 'Right flank: Vanguard - ...'") for p in state["players"]}
+        if state["phase"] == "planning":
+            return {p: Prompt("planning", "Пришлите план: по одному манёвру на отряд",
+                              "Send your plan: one manoeuvre per squad") for p in state["players"]}
+        return {}
+
+    def view(self, state: State, viewer: str) -> dict[str, Any]:
+        """A side sees its own army; the enemy's deployment only once both have deployed, the
+        enemy's plan only once the battle is computed («Игрокам НЕдоступна ... Составы и
+        расположение армий противника»)."""
+        if viewer == GM:
+            return copy.deepcopy(state)
+        done = state["phase"] == "done"
+        out: dict[str, Any] = {"ruleset": state["ruleset"], "mode": state["mode"], "turn": state["turn"],
+                               "phase": state["phase"], "players": list(state["players"]), "sides": {},
+                               "deployments": {}, "plans": {}, "result": copy.deepcopy(state["result"]) if done else None}
+        for player, side in state["sides"].items():
+            own = viewer == player
+            public = {"role": side["role"], "garrison": copy.deepcopy(side["garrison"])}
+            if own or done:
+                public.update({"faction": side["faction"], "army": copy.deepcopy(side["army"]),
+                               "gunpowder": side["gunpowder"]})
+            out["sides"][player] = public
+            dep = state["deployments"].get(player)
+            if dep is not None and (own or state["phase"] != "deployment"):
+                shown = copy.deepcopy(dep)
+                if not own and not done:
+                    shown.pop("gunpowder", None)
+                out["deployments"][player] = shown
+            plan = state["plans"].get(player)
+            if plan is not None and (own or done):
+                out["plans"][player] = copy.deepcopy(plan)
+        return out
+
+    def outcome(self, state: State) -> Outcome | None:
+        if state["phase"] != "done" or not state["result"]:
+            return None
+        winner = state["result"]["winner"]
+        if winner is None:
+            return Outcome((), "ничья: обе стороны уничтожены или бой не решился",
+                           "a draw: both sides destroyed or the fight did not resolve")
+        name = state["players"][winner]
+        return Outcome((name,), f"{name} выиграл битву", f"{name} won the battle")
+
+    def progress(self, state: State) -> tuple[int, str]:
+        return int(state.get("turn", 1)), str(state.get("phase", ""))
+
+    def describe(self, order: Order, lang: str = "ru") -> str:
+        if order.kind == "deploy":
+            pos = str(order.args["position"])
+            units = ", ".join(f"{n} {self.rules.units[u].name_ru if lang == 'ru' else self.rules.units[u].name_en}"
+                              for u, n in dict(order.args["units"]).items())
+            return f"{fld.label_ru(pos) if lang == 'ru' else fld.label_en(pos)}: {units}"
+        if order.kind == "manoeuvre":
+            words = MANOEUVRE_RU if lang == "ru" else MANOEUVRE_EN
+            label = fld.label_ru if lang == "ru" else fld.label_en
+            targets = ", ".join(label(t) for t in order.args.get("targets", ()))
+            return f"{label(str(order.args['squad']))}: {words[str(order.args['kind'])]} {targets}".strip()
+        if order.kind == "gunpowder":
+            return ("Порох: " if lang == "ru" else "Gunpowder: ") + str(order.args["amount"])
+        if order.kind == "skip_planning":
+            return "без манёвров" if lang == "ru" else "no manoeuvres"
+        return order.text or order.kind
+
+    def bot(self, view: Mapping[str, Any], player: str, stream: Stream) -> str | None:
+        """A plain opponent: everything in the centre (shooters behind), shooters fire at the
+        enemy centre vanguard when there is one."""
+        if view["phase"] == "deployment":
+            side = view["sides"][player]
+            spec = SideSpec(player, side.get("faction"), side.get("army"), side.get("garrison"))
+            units = spec.units(self.rules) or {}
+            return write_deployment(default_garrison_deployment(units, self.rules), self.rules)
+        if view["phase"] == "planning":
+            enemy = next(p for p in view["players"] if p != player)
+            enemy_positions = {s["position"] for s in view["deployments"].get(enemy, {}).get("squads", [])}
+            lines = []
+            for s in view["deployments"].get(player, {}).get("squads", []):
+                pos = s["position"]
+                if (fld.rank_of(pos) == "rearguard" and "centre.vanguard" in enemy_positions
+                        and all(self.rules.units[u].volley for u in s["units"])):
+                    lines.append(f"{fld.label_ru(pos).capitalize()}: обстрел центрального авангарда")
+            return "\n".join(lines) or "Без манёвров"
+        return None
+
+    def report(self, view: Mapping[str, Any], events: Sequence[Event], viewer: str,
+               fmt: ReportFormat = "text", lang: str = "ru") -> str:
+        lines = []
+        for event in events:
+            if event.kind == "battle":
+                lines.append(battle_text(event.data["result"], self.rules, lang,
+                                         "bbcode" if fmt == "bbcode" else "text"))
+            elif event.kind == "deployed":
+                who = str(event.data["player"])
+                squads = [SquadInput.from_json(s) for s in event.data["squads"]]
+                lines.append(f"{who}:\n" + write_deployment(squads, self.rules, lang))
+        return "\n\n".join(lines)
+
+    def demo_script(self, players: Sequence[str]) -> list[dict[str, str]]:
+        if len(players) != 2 or self.config.get("sides"):
+            return []
+        a, b = players
+        return [
+            {a: "Центральный фланг:\nАвангард - 20 копейщиков, 6 рыцарей, герой и 2 целителя\nАрьергард - 12 лучников\n"
+                "Левый фланг:\nАвангард - 6 всадников",
+             b: "Центральный фланг:\nАвангард - 8 щитовиков\nАрьергард - 8 мушкетёров и пушка"},
+            {a: "Центральный арьергард: обстрел центрального авангарда\nЛевый авангард: натиск на центральный арьергард",
+             b: "Центральный арьергард: обстрел центрального авангарда\nЦентральный авангард: защита центрального арьергарда"},
+        ]

@@ -239,11 +239,11 @@ def split(sweep: Sweep, per_item: dict[tuple[str, str], int]) -> list[WorkItem]:
 
 def collect(sweep: Sweep, results: list[tuple[WorkItem, tuple[int, int, int]]]) -> list[Cell]:
     totals: dict[tuple[str, str], list[int]] = {c: [0, 0, 0] for c in sweep.cells()}
-    for item, (w, l, d) in results:
+    for item, (won, lost, drawn) in results:
         t = totals[(item.row, item.col)]
-        t[0] += w
-        t[1] += l
-        t[2] += d
+        t[0] += won
+        t[1] += lost
+        t[2] += drawn
     return [Cell(r, c, sweep.n, *totals[(r, c)]) for r, c in sweep.cells()]
 
 

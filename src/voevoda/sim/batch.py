@@ -11,6 +11,7 @@ from __future__ import annotations
 from collections.abc import Callable
 from dataclasses import dataclass
 
+import numba
 import numpy as np
 import numpy.typing as npt
 
@@ -18,8 +19,9 @@ from voevoda.sim import kernel
 from voevoda.sim.compile import Scenario
 from voevoda.sim.rng import seed_of
 
-CHUNK = 8
-"""Battles per workspace inside one kernel call (any value gives the same results)."""
+CHUNK = 0
+"""Battles per workspace inside one kernel call; 0: about four chunks per thread (any value gives
+the same results)."""
 
 
 @dataclass(frozen=True)
@@ -75,8 +77,9 @@ def run(scenario: Scenario, n: int, seed: str | int, first: int = 0, chunk: int 
     done = 0
     while done < n:
         m = min(step, n - done)
+        size = chunk if chunk > 0 else max(1, -(-m // (4 * numba.get_num_threads())))
         kernel.simulate(scenario.arrays, scenario.cap, scenario.max_squads, scenario.lcap, key, first + done, m,
-                        chunk, winner[done:done + m], stats[done:done + m], dead[done:done + m],
+                        size, winner[done:done + m], stats[done:done + m], dead[done:done + m],
                         alive[done:done + m])
         done += m
         if progress is not None:

@@ -294,6 +294,11 @@ def compile_battle(rules: Rules, sides: tuple[SideInput, SideInput],
     pi[k.PI_OUTNUMBER_FINAL] = int(options.outnumber_in_final_melee)
     pi[k.PI_HAS_AURA] = int(has_aura)
     pi[k.PI_HAS_RING] = int(has_ring)
+    pi[k.PI_HAS_REGEN] = int(bool(np.any(tf[used, k.TF_REGEN] != 0)))
+    pi[k.PI_HAS_SAC] = int(bool(np.any(ti[used, k.TI_SAC_PCT] > 0)))
+    pi[k.PI_HAS_HEAL] = int(bool(np.any(ti[used, k.TI_HEAL_ROUNDS] > 0)))
+    pi[k.PI_HAS_BURP] = int(bool(np.any(ti[used, k.TI_BURP_ROUNDS] > 0)))
+    pi[k.PI_HAS_SUMMON] = int(bool(np.any(ti[used, k.TI_SUMMON_TYPE] >= 0)))
     arrays = (tf, ti, p, pi, sf, sqm, ninit, itype, isq, iwd, np.zeros(1, dtype=np.int64), nsq, home, kind,
               t0, t1, free, tmap)
     initial = np.zeros((2, len(present)), dtype=np.int64)

@@ -25,7 +25,7 @@ import math
 import numpy as np
 from numba import njit, prange
 
-from voevoda.sim.rng import below, draw, hi, lo, battle_key
+from voevoda.sim.rng import battle_key, below, draw, draw_at, hi, lo
 
 RING = 8
 
@@ -100,8 +100,13 @@ PI_PALADIN_WHOLE = 5
 PI_SUMMONS = 6
 PI_OUTNUMBER_FINAL = 7
 PI_HAS_AURA = 8
-PI_HAS_RING = 9
-NPI = 10
+PI_HAS_RING = 9      # damage over time, healers' stacks or ranged debuffs can happen
+PI_HAS_REGEN = 10
+PI_HAS_SAC = 11
+PI_HAS_HEAL = 12
+PI_HAS_BURP = 13
+PI_HAS_SUMMON = 14
+NPI = 15
 
 # side numbers
 SF_DAMAGE = 0
@@ -184,17 +189,17 @@ F_VOLLEY = 3
 
 # --------------------------------------------------------------------------- the field
 
-@njit(cache=True, inline="always")
+@njit(cache=True)
 def _col(p: int) -> int:
     return p % 3
 
 
-@njit(cache=True, inline="always")
+@njit(cache=True)
 def _row(p: int) -> int:
     return p // 3
 
 
-@njit(cache=True, inline="always")
+@njit(cache=True)
 def _dist(a: int, b: int) -> int:
     return abs(a % 3 - b % 3) + abs(a // 3 - b // 3)
 
@@ -219,6 +224,31 @@ def _normalise(SQ, nsq, s):
 
 
 @njit(cache=True)
+def _occupy(SQ, NSQ, OCC):
+    """``OCC[s, pos]``: the first squad (in deployment order) with living units at ``pos``, or -1."""
+    for s in range(2):
+        for p in range(6):
+            OCC[s, p] = -1
+        for q in range(NSQ[s] - 1, -1, -1):
+            if SQ[s, SQ_ALIVE, q] > 0:
+                OCC[s, SQ[s, SQ_POS, q]] = q
+
+
+@njit(cache=True)
+def _normalise_both(SQ, NSQ, OCC):
+    """:func:`_normalise` for both sides; ``OCC`` is left up to date."""
+    _occupy(SQ, NSQ, OCC)
+    moved = False
+    for s in range(2):
+        for f in range(3):
+            if OCC[s, f] < 0 and OCC[s, 3 + f] >= 0:
+                SQ[s, SQ_POS, OCC[s, 3 + f]] = f
+                moved = True
+    if moved:
+        _occupy(SQ, NSQ, OCC)
+
+
+@njit(cache=True)
 def _members(UI, NU, s, q, out):
     n = 0
     for u in range(NU[s]):
@@ -238,7 +268,7 @@ def _living(UI, NU, s, out):
     return n
 
 
-@njit(cache=True, inline="always")
+@njit(cache=True)
 def _kill(UI, SQ, s, u):
     UI[s, UI_ALIVE, u] = 0
     SQ[s, SQ_ALIVE, UI[s, UI_SQUAD, u]] -= 1
@@ -246,7 +276,7 @@ def _kill(UI, SQ, s, u):
 
 # --------------------------------------------------------------------------- effects
 
-@njit(cache=True, inline="always")
+@njit(cache=True)
 def _stack(RG, UI, s, ring, u, per, rounds):
     """An effect that starts next round and lasts ``rounds`` rounds (stacks add up)."""
     t = UI[s, UI_TICK, u]
@@ -256,11 +286,9 @@ def _stack(RG, UI, s, ring, u, per, rounds):
 
 
 @njit(cache=True)
-def _tick(S, W, n0, n1):
+def _tick(TF, PI, UF, UI, RG, SQ, L, n0, n1):
     """Start of a round for the participants ``L[s, L_PART, :n]``: damage over time, regeneration
     and healers' stacks; a unit whose health falls to zero dies."""
-    TF, TI, P, PI = S[0], S[1], S[2], S[3]
-    UF, UI, RG, SQ, L = W[0], W[1], W[2], W[3], W[5]
     for s in range(2):
         n = n0 if s == 0 else n1
         for k in range(n):
@@ -276,16 +304,15 @@ def _tick(S, W, n0, n1):
                 continue
             hp = UF[s, UF_HP, u] + net
             if hp <= 0.0:
-                _kill(UI, SQ, s, u)
+                UI[s, UI_ALIVE, u] = 0
+                SQ[s, SQ_ALIVE, UI[s, UI_SQUAD, u]] -= 1
             mx = UF[s, UF_MAXHP, u]
             UF[s, UF_HP, u] = hp if hp < mx else mx
 
 
 @njit(cache=True)
-def _tock(S, W, n0, n1):
+def _tock(PI, UI, RG, L, n0, n1):
     """End of a round: the round's effects are spent."""
-    PI = S[3]
-    UI, RG, L = W[1], W[2], W[5]
     for s in range(2):
         n = n0 if s == 0 else n1
         for k in range(n):
@@ -336,7 +363,7 @@ def _summons(S, W, n0, n1):
     """Демонолог: «призывает низшего демона каждый ход» (into its own squad)."""
     TI, PI = S[1], S[3]
     UI, L = W[1], W[5]
-    if PI[PI_SUMMONS] == 0:
+    if PI[PI_SUMMONS] == 0 or PI[PI_HAS_SUMMON] == 0:
         return
     for s in range(2):
         n = n0 if s == 0 else n1
@@ -353,10 +380,8 @@ def _summons(S, W, n0, n1):
 # --------------------------------------------------------------------------- a round
 
 @njit(cache=True)
-def _auras(S, W, AF):
+def _auras(TF, P, PI, NSQ, UI, SQ, NU, AF):
     """Per squad at the start of a round: hero (+15% damage), archpriest (-15% taken), fatigue."""
-    TF, P, PI, NSQ = S[0], S[2], S[3], S[11]
-    UI, SQ, NU = W[1], W[3], W[7]
     for s in range(2):
         for q in range(NSQ[s]):
             AF[s, 0, q] = 1.0
@@ -372,10 +397,8 @@ def _auras(S, W, AF):
                     AF[s, 1, q] *= TF[ty, TF_SQUAD_TAKEN]
 
 
-@njit(cache=True, inline="always")
-def _out_base(S, W, AF, s, u):
-    P, PI = S[2], S[3]
-    UF, UI, RG = W[0], W[1], W[2]
+@njit(cache=True)
+def _out_base(P, PI, UF, UI, RG, AF, s, u):
     q = UI[s, UI_SQUAD, u]
     f = UF[s, UF_OUTS, u] * AF[s, 0, q] * AF[s, 2, q]
     if PI[PI_HAS_RING] != 0:
@@ -386,19 +409,25 @@ def _out_base(S, W, AF, s, u):
 
 
 @njit(cache=True)
-def _prepare(S, W, AF, kind, rnd, charger, defender_fight, flank0, flank1, out0, out1):
+def _prepare(TF, P, PI, UF, UI, RG, SQ, L, LN, AF, kind, rnd, charger, defender_fight, flank0, flank1,
+             out0, out1):
     """Each fighter's outgoing (``UF_OM``) and incoming (``UF_IM``) melee multiplier for this
     fight: «Штрафы и бонусы к урону (например, процентные увеличения) применяются после
     вычитания защиты.»"""
-    TF, P, PI = S[0], S[2], S[3]
-    UF, UI, SQ, L, LN = W[0], W[1], W[3], W[5], W[6]
+    has_ring = PI[PI_HAS_RING] != 0
+    debuff_base = P[P_DEBUFF_BASE]
+    paladin = PI[PI_PALADIN_WHOLE] != 0
     for e in range(2):
         a = 1 - e
         for k in range(LN[e, L_GROUP]):
             u = L[e, L_GROUP, k]
             ty = UI[e, UI_TYPE, u]
             q = UI[e, UI_SQUAD, u]
-            om = _out_base(S, W, AF, e, u)
+            om = UF[e, UF_OUTS, u] * AF[e, 0, q] * AF[e, 2, q]
+            if has_ring:
+                d = RG[e, R_DEBUFF, u, UI[e, UI_TICK, u] % RING]
+                if d != 0.0:
+                    om *= debuff_base ** d
             if kind == F_CHARGE and charger == e:
                 om *= TF[ty, TF_CHARGE_BONUS]
                 if rnd == 1:
@@ -414,20 +443,22 @@ def _prepare(S, W, AF, kind, rnd, charger, defender_fight, flank0, flank1, out0,
             if kind == F_CHARGE and charger != e:
                 # the per-battle engine's reading: the attacker is not the charger
                 im *= TF[ty, TF_TAKEN_VS_CHARGE]
-            if kind == F_CHARGE and defender_fight and charger == a:
-                im *= TF[ty, TF_TAKEN_DEFENDING]
-            elif PI[PI_PALADIN_WHOLE] != 0 and SQ[e, SQ_DEFENDING, q] != 0:
+            # паладин: «-25% к получаемому урону при защите» (fighting off a charge as the
+            # rearguard's defender; the option: for the whole battle after «Защита»)
+            if ((kind == F_CHARGE and defender_fight and charger == a)
+                    or (paladin and SQ[e, SQ_DEFENDING, q] != 0)):
                 im *= TF[ty, TF_TAKEN_DEFENDING]
             UF[e, UF_IM, u] = im
 
 
 @njit(cache=True)
-def _take_queue(S, W, s, qi, count):
+def _take_queue(UI, SQ, Q, L, LN, RS, s, qi, count):
     """«Гарантируется, что каждый юнит из отряда рано или поздно атакует»: attackers come from a
     shuffled queue of the squad's fighting units (``L_OWN``), refilled when used up; the first
     ``count`` of the queue go into ``L_ATT``."""
-    UI, SQ, Q, L, RS = W[1], W[3], W[4], W[5], W[9]
-    m = W[6][s, L_OWN]
+    m = LN[s, L_OWN]
+    key = RS[0]
+    ctr = RS[1]
     for k in range(m):
         UI[s, UI_ELIG, L[s, L_OWN, k]] = 1
     n = 0
@@ -445,7 +476,8 @@ def _take_queue(S, W, s, qi, count):
             # Fisher-Yates, two swaps per draw
             i = m - 1
             while i >= 1:
-                x = draw(RS)
+                ctr += np.uint64(1)
+                x = draw_at(key, ctr)
                 j = below(hi(x), i + 1)
                 t = Q[s, qi, n + i]
                 Q[s, qi, n + i] = Q[s, qi, n + j]
@@ -458,6 +490,7 @@ def _take_queue(S, W, s, qi, count):
                     Q[s, qi, n + j] = t
                     i -= 1
             n += m
+    RS[1] = ctr
     SQ[s, SQ_QLEN, qi] = n
     SQ[s, SQ_QPOS, qi] = count
     for k in range(count):
@@ -467,13 +500,13 @@ def _take_queue(S, W, s, qi, count):
 
 
 @njit(cache=True)
-def _melee(S, W, a, nb):
+def _melee(TF, TI, UF, UI, RG, L, LN, RS, ST, a, nb):
     """The attacks of side ``a`` (``L_ATT``) on the other side's group: «урон 1..атака минус
     защита (не ниже 0), затем процентные модификаторы»."""
-    TF, TI = S[0], S[1]
-    UF, UI, RG, L, LN, RS, ST = W[0], W[1], W[2], W[5], W[6], W[9], W[8]
     b = 1 - a
     attacks = 0
+    key = RS[0]
+    ctr = RS[1]
     for k in range(LN[a, L_ATT]):
         u = L[a, L_ATT, k]
         ty = UI[a, UI_TYPE, u]
@@ -484,7 +517,8 @@ def _melee(S, W, a, nb):
         mn = TF[ty, TF_MIN_MELEE]
         flags = TI[ty, TI_ON_HIT]
         for _ in range(TI[ty, TI_APR]):
-            x = draw(RS)
+            ctr += np.uint64(1)
+            x = draw_at(key, ctr)
             t = L[b, L_GROUP, below(hi(x), nb)]
             roll = 1 + below(lo(x), atk)
             base = roll - UF[b, UF_DEF, t]
@@ -510,15 +544,13 @@ def _melee(S, W, a, nb):
             if TI[tt, TI_POISON_ROUNDS] > 0 and dmg > 0.0:
                 # заразитель: «При каждом получении урона в ближнем бою отравляет атакующего»
                 _stack(RG, UI, a, R_DOT, u, TF[tt, TF_POISON_PR], TI[tt, TI_POISON_ROUNDS])
+    RS[1] = ctr
     ST[ST_ATTACKS] += attacks
 
 
 @njit(cache=True)
-def _shot(S, W, AF, kind, a, u, t, roll, cover, occ, paladin):
+def _shot(TF, TI, P, SF, UF, UI, RG, SQ, AF, PI, kind, a, u, t, roll, cover, occ, paladin, out):
     """One shot (or one unit struck by an area shot) of unit ``u`` at enemy ``t``."""
-    TF, TI, P = S[0], S[1], S[2]
-    SF = S[4]
-    UF, UI, RG, SQ = W[0], W[1], W[2], W[3]
     b = 1 - a
     ty = UI[a, UI_TYPE, u]
     tt = UI[b, UI_TYPE, t]
@@ -528,7 +560,6 @@ def _shot(S, W, AF, kind, a, u, t, roll, cover, occ, paladin):
     mn = TF[ty, TF_MIN_RANGED]
     if base < mn:
         base = mn
-    out = _out_base(S, W, AF, a, u) * SF[a, SF_SHOTS]
     c = TF[ty, TF_SHOT_COMP]
     if c != 1.0:
         out *= c ** (UF[a, UF_SHOTC, u] + occ)
@@ -548,10 +579,9 @@ def _shot(S, W, AF, kind, a, u, t, roll, cover, occ, paladin):
 
 
 @njit(cache=True)
-def _distinct(W, s, lst, n, k):
+def _distinct(L, RS, SW, s, lst, n, k):
     """``k`` different members of the list ``L[s, lst, :n]`` (all when it is shorter), picked by a
     partial Fisher-Yates shuffle into its first ``k`` places; :func:`_undo` puts it back."""
-    L, RS, SW = W[5], W[9], W[10]
     if k > n:
         k = n
     for j in range(k):
@@ -564,8 +594,7 @@ def _distinct(W, s, lst, n, k):
 
 
 @njit(cache=True)
-def _undo(W, s, lst, k):
-    L, SW = W[5], W[10]
+def _undo(L, SW, s, lst, k):
     for j in range(k - 1, -1, -1):
         i = SW[j]
         t = L[s, lst, j]
@@ -574,12 +603,10 @@ def _undo(W, s, lst, k):
 
 
 @njit(cache=True)
-def _volley_shots(S, W, AF, kind, a, nshots, foe, nf, cover):
+def _volley_shots(TF, TI, P, PI, SF, UF, UI, RG, SQ, L, RS, ST, SW, AF, kind, a, nshots, foe, nf, cover):
     """Shots ``L[a, L_SHOTS, :nshots]`` (one entry per shot) at the enemy list ``foe``. A cannon's
     or a Fire Hail's shot strikes a share of the squad: «задевает 20% вражеского отряда, но
     минимум 1 и максимум 5 юнитов» (one die for the shot, each struck unit takes it)."""
-    TF, TI, PI = S[0], S[1], S[3]
-    UF, UI, L, RS, ST = W[0], W[1], W[5], W[9], W[8]
     paladin = PI[PI_PALADIN_WHOLE] != 0
     for k in range(nshots):
         u = L[a, L_SHOTS, k]
@@ -589,7 +616,8 @@ def _volley_shots(S, W, AF, kind, a, nshots, foe, nf, cover):
         x = draw(RS)
         t = L[1 - a, foe, below(hi(x), nf)]
         roll = 1 + below(lo(x), TI[ty, TI_RANGED])
-        _shot(S, W, AF, kind, a, u, t, roll, cover, UF[a, UF_RSHOT, u], paladin)
+        _shot(TF, TI, P, SF, UF, UI, RG, SQ, AF, PI, kind, a, u, t, roll, cover, UF[a, UF_RSHOT, u], paladin,
+              _out_base(P, PI, UF, UI, RG, AF, a, u) * SF[a, SF_SHOTS])
         UF[a, UF_RSHOT, u] += 1.0
         ST[ST_ATTACKS] += 1
     for k in range(nshots):
@@ -602,28 +630,29 @@ def _volley_shots(S, W, AF, kind, a, nshots, foe, nf, cover):
             m = TI[ty, TI_AREA_MAX]
         if m < TI[ty, TI_AREA_MIN]:
             m = TI[ty, TI_AREA_MIN]
-        m = _distinct(W, 1 - a, foe, nf, m)
+        m = _distinct(L, RS, SW, 1 - a, foe, nf, m)
         roll = 1 + below(hi(draw(RS)), TI[ty, TI_RANGED])
+        out = _out_base(P, PI, UF, UI, RG, AF, a, u) * SF[a, SF_SHOTS]
         for j in range(m):
-            _shot(S, W, AF, kind, a, u, L[1 - a, foe, j], roll, cover, j, paladin)
-        _undo(W, 1 - a, foe, m)
+            _shot(TF, TI, P, SF, UF, UI, RG, SQ, AF, PI, kind, a, u, L[1 - a, foe, j], roll, cover, float(j), paladin,
+                  out)
+        _undo(L, SW, 1 - a, foe, m)
         UF[a, UF_RSHOT, u] += 1.0
         ST[ST_ATTACKS] += m
 
 
 @njit(cache=True)
-def _fight(S, W, AF, kind, rnd, charger, defender_fight, flank0, flank1, q0, q1):
+def _fight(TF, TI, P, PI, SF, UF, UI, RG, SQ, Q, L, LN, RS, ST, SW, AF, kind, rnd, charger, defender_fight,
+           flank0, flank1, q0, q1):
     """One pairing of a round: groups ``L_GROUP``, rearguard shooters ``L_SHOOT``, healers
     ``L_HEAL`` of each side; sacrifices, attacks, shots, healers and burps in the engine's
     order. Damage and effects wait in the accumulators until :func:`_apply`."""
-    TF, TI, P, PI = S[0], S[1], S[2], S[3]
-    UF, UI, RG, L, LN, RS, ST = W[0], W[1], W[2], W[5], W[6], W[9], W[8]
     n = (LN[0, L_GROUP], LN[1, L_GROUP])
     # Культист: «Каждый ход может с шансом 10% пожертвовать собой нанести ровно 7 урона
     # четверым противникам. После такой атаки культист гарантированно умирает.»
     for a in range(2):
         b = 1 - a
-        if n[b] == 0:
+        if n[b] == 0 or PI[PI_HAS_SAC] == 0:
             continue
         for k in range(n[a]):
             u = L[a, L_GROUP, k]
@@ -632,10 +661,10 @@ def _fight(S, W, AF, kind, rnd, charger, defender_fight, flank0, flank1, q0, q1)
             if pct <= 0 or UI[a, UI_ALIVE, u] == 0:
                 continue
             if 1 + below(hi(draw(RS)), 100) <= pct:
-                m = _distinct(W, b, L_GROUP, n[b], TI[ty, TI_SAC_TARGETS])
+                m = _distinct(L, RS, SW, b, L_GROUP, n[b], TI[ty, TI_SAC_TARGETS])
                 for j in range(m):
                     UF[b, UF_DMG, L[b, L_GROUP, j]] += TF[ty, TF_SAC_DAMAGE]
-                _undo(W, b, L_GROUP, m)
+                _undo(L, SW, b, L_GROUP, m)
                 ST[ST_ATTACKS] += m
                 UI[a, UI_SACR, u] = 1
     # «Если один отряд численно превышает другой в два раза или больше, то меньший отряд получит
@@ -645,22 +674,22 @@ def _fight(S, W, AF, kind, rnd, charger, defender_fight, flank0, flank1, q0, q1)
     if kind != F_FINAL or PI[PI_OUTNUMBER_FINAL] != 0:
         out1 = P[P_OUTNUMBER_RATIO] * n[1] <= n[0]
         out0 = P[P_OUTNUMBER_RATIO] * n[0] <= n[1]
-    _prepare(S, W, AF, kind, rnd, charger, defender_fight, flank0, flank1, out0, out1)
+    _prepare(TF, P, PI, UF, UI, RG, SQ, L, LN, AF, kind, rnd, charger, defender_fight, flank0, flank1, out0, out1)
     count = n[0] if n[0] > n[1] else n[1]
     for a in range(2):
         b = 1 - a
         m = 0
         for k in range(n[a]):
             u = L[a, L_GROUP, k]
-            if UI[a, UI_ALIVE, u] == 1 and UI[a, UI_SACR, u] == 0:
+            if UI[a, UI_SACR, u] == 0:
                 L[a, L_OWN, m] = u
                 m += 1
         LN[a, L_OWN] = m
         if m == 0 or n[b] == 0:
             continue
-        _take_queue(S, W, a, q0 if a == 0 else q1, count)
+        _take_queue(UI, SQ, Q, L, LN, RS, a, q0 if a == 0 else q1, count)
         LN[a, L_ATT] = count
-        _melee(S, W, a, n[b])
+        _melee(TF, TI, UF, UI, RG, L, LN, RS, ST, a, n[b])
     # «Если стрелки находятся в арьергарде, то каждый ход боя они автоматически ... совершают
     # каждый по 1 выстрелу и атакуют вражеский авангард своего фланга.»
     for a in range(2):
@@ -673,7 +702,7 @@ def _fight(S, W, AF, kind, rnd, charger, defender_fight, flank0, flank1, q0, q1)
                 m += 1
         if m == 0 or nb == 0:
             continue
-        _volley_shots(S, W, AF, kind, a, m, L_GROUP, nb, False)
+        _volley_shots(TF, TI, P, PI, SF, UF, UI, RG, SQ, L, RS, ST, SW, AF, kind, a, m, L_GROUP, nb, False)
     # Целитель: «накладывает регенерацию (6 единиц здоровья за 3 раунда) на случайного бойца
     # впередистоящего (если есть) или своего отряда каждый раунд»
     for a in range(2):
@@ -698,7 +727,7 @@ def _fight(S, W, AF, kind, rnd, charger, defender_fight, flank0, flank1, q0, q1)
     # врага (-6 единиц здоровья за 2 раунда)»
     for a in range(2):
         b = 1 - a
-        if n[b] == 0:
+        if n[b] == 0 or PI[PI_HAS_BURP] == 0:
             continue
         for k in range(n[a]):
             u = L[a, L_GROUP, k]
@@ -714,15 +743,15 @@ def _fight(S, W, AF, kind, rnd, charger, defender_fight, flank0, flank1, q0, q1)
 
 
 @njit(cache=True)
-def _apply(S, W):
+def _apply(UF, UI, SQ, NU):
     """The end of a round: damage, deaths (sacrificed cultists die), heals on hit, armour shred."""
-    UF, UI, SQ, NU = W[0], W[1], W[3], W[7]
     for s in range(2):
         for u in range(NU[s]):
             if UI[s, UI_ALIVE, u] == 1:
                 hp = UF[s, UF_HP, u] - UF[s, UF_DMG, u]
                 if hp <= 0.0 or UI[s, UI_SACR, u] == 1:
-                    _kill(UI, SQ, s, u)
+                    UI[s, UI_ALIVE, u] = 0
+                    SQ[s, SQ_ALIVE, UI[s, UI_SQUAD, u]] -= 1
                     UF[s, UF_HP, u] = 0.0 if UI[s, UI_SACR, u] == 1 else hp
                 else:
                     hp += UF[s, UF_GAIN, u]
@@ -741,8 +770,10 @@ def _apply(S, W):
 
 
 @njit(cache=True)
-def _healers_into(TI, UI, L, LN, s, lst):
+def _healers_into(TI, UI, L, LN, s, lst, has_heal):
     """Append the healers among ``L[s, lst]`` to ``L_HEAL``."""
+    if has_heal == 0:
+        return
     for k in range(LN[s, lst]):
         u = L[s, lst, k]
         if TI[UI[s, UI_TYPE, u], TI_HEAL_ROUNDS] > 0:
@@ -799,9 +830,9 @@ def _init(S, W):
 def _volleys(S, W, AF):
     """«Обстрел: отряд атакует авангардный отряд противника до начала боя.» All volleys of both
     sides at once; each unit fires its «число выстрелов при обстреле»."""
-    TI, NSQ, KIND, T0 = S[1], S[11], S[13], S[14]
-    UI, SQ, L, NU = W[1], W[3], W[5], W[7]
-    LN = W[6]
+    TF, TI, P, PI, SF, NSQ = S[0], S[1], S[2], S[3], S[4], S[11]
+    UF, UI, RG, SQ, Q, L, LN, NU, ST, RS, SW, OCC = W
+    KIND, T0 = S[13], S[14]
     any_volley = False
     for s in range(2):
         for q in range(NSQ[s]):
@@ -809,7 +840,7 @@ def _volleys(S, W, AF):
                 any_volley = True
     if not any_volley:
         return
-    _auras(S, W, AF)
+    _auras(TF, P, PI, NSQ, UI, SQ, NU, AF)
     # all targets are chosen on the state before any volley lands
     targets = np.full((2, NSQ.max() + 1), -1, dtype=np.int64)
     for s in range(2):
@@ -830,8 +861,8 @@ def _volleys(S, W, AF):
                         m += 1
             nf = _members(UI, NU, e, tq, L[e, L_FOE])
             LN[e, L_FOE] = nf
-            _volley_shots(S, W, AF, F_VOLLEY, s, m, L_FOE, nf, SQ[e, SQ_COVER, tq] != 0)
-    _apply(S, W)
+            _volley_shots(TF, TI, P, PI, SF, UF, UI, RG, SQ, L, RS, ST, SW, AF, F_VOLLEY, s, m, L_FOE, nf, SQ[e, SQ_COVER, tq] != 0)
+    _apply(UF, UI, SQ, NU)
     _normalise(SQ, NSQ[0], 0)
     _normalise(SQ, NSQ[1], 1)
 
@@ -839,8 +870,8 @@ def _volleys(S, W, AF):
 @njit(cache=True)
 def _charge_fight(S, W, AF, s, q, opp, as_defender, first_round):
     """The charger ``q`` of side ``s`` against enemy squad ``opp`` until one is gone."""
-    TI, PI = S[1], S[3]
-    UI, SQ, L, LN, NU = W[1], W[3], W[5], W[6], W[7]
+    TF, TI, P, PI, SF, NSQ = S[0], S[1], S[2], S[3], S[4], S[11]
+    UF, UI, RG, SQ, Q, L, LN, NU, ST, RS, SW, OCC = W
     e = 1 - s
     rounds = 0
     r = first_round
@@ -848,27 +879,33 @@ def _charge_fight(S, W, AF, s, q, opp, as_defender, first_round):
         n_s = _members(UI, NU, s, q, L[s, L_PART])
         n_e = _members(UI, NU, e, opp, L[e, L_PART])
         if s == 0:
-            _tick(S, W, n_s, n_e)
+            if PI[PI_HAS_RING] != 0 or PI[PI_HAS_REGEN] != 0:
+                _tick(TF, PI, UF, UI, RG, SQ, L, n_s, n_e)
         else:
-            _tick(S, W, n_e, n_s)
+            if PI[PI_HAS_RING] != 0 or PI[PI_HAS_REGEN] != 0:
+                _tick(TF, PI, UF, UI, RG, SQ, L, n_e, n_s)
         LN[s, L_GROUP] = _members(UI, NU, s, q, L[s, L_GROUP])
         LN[e, L_GROUP] = _members(UI, NU, e, opp, L[e, L_GROUP])
         for x in range(2):
             LN[x, L_SHOOT] = 0
             LN[x, L_HEAL] = 0
-            _healers_into(TI, UI, L, LN, x, L_GROUP)
-        _auras(S, W, AF)
+            _healers_into(TI, UI, L, LN, x, L_GROUP, PI[PI_HAS_HEAL])
+        _auras(TF, P, PI, NSQ, UI, SQ, NU, AF)
         if s == 0:
-            _fight(S, W, AF, F_CHARGE, r, s, as_defender, 1.0, 1.0, q, opp)
+            _fight(TF, TI, P, PI, SF, UF, UI, RG, SQ, Q, L, LN, RS, ST, SW, AF, F_CHARGE, r, s, as_defender, 1.0, 1.0, q, opp)
         else:
-            _fight(S, W, AF, F_CHARGE, r, s, as_defender, 1.0, 1.0, opp, q)
-        _apply(S, W)
+            _fight(TF, TI, P, PI, SF, UF, UI, RG, SQ, Q, L, LN, RS, ST, SW, AF, F_CHARGE, r, s, as_defender, 1.0, 1.0, opp, q)
+        _apply(UF, UI, SQ, NU)
         if s == 0:
-            _summons(S, W, n_s, n_e)
-            _tock(S, W, n_s, n_e)
+            if PI[PI_HAS_SUMMON] != 0 and PI[PI_SUMMONS] != 0:
+                _summons(S, W, n_s, n_e)
+            if PI[PI_HAS_RING] != 0 or PI[PI_HAS_SUMMON] != 0:
+                _tock(PI, UI, RG, L, n_s, n_e)
         else:
-            _summons(S, W, n_e, n_s)
-            _tock(S, W, n_e, n_s)
+            if PI[PI_HAS_SUMMON] != 0 and PI[PI_SUMMONS] != 0:
+                _summons(S, W, n_e, n_s)
+            if PI[PI_HAS_RING] != 0 or PI[PI_HAS_SUMMON] != 0:
+                _tock(PI, UI, RG, L, n_e, n_s)
         rounds += 1
         r += 1
     return r
@@ -979,7 +1016,7 @@ def _moves(S, W):
             path = np.full(3, -1, dtype=np.int64)
             plen = 0
             kind = KIND[s, q]
-            if kind == K_MOVE or kind == K_MARCH:
+            if kind in (K_MOVE, K_MARCH):
                 if T0[s, q] >= 0:
                     path[plen] = T0[s, q]
                     plen += 1
@@ -1037,42 +1074,46 @@ def _planning(S, W, AF):
 @njit(cache=True)
 def _clash(S, W, AF):
     """«Столкновение»: each flank where both sides stand fights; rounds of all flanks count together."""
-    TI, PI, NSQ = S[1], S[3], S[11]
-    UI, SQ, L, LN, NU, ST = W[1], W[3], W[5], W[6], W[7], W[8]
+    TF, TI, P, PI, SF, NSQ = S[0], S[1], S[2], S[3], S[4], S[11]
+    UF, UI, RG, SQ, Q, L, LN, NU, ST, RS, SW, OCC = W
+    has_heal = PI[PI_HAS_HEAL] != 0
+    _occupy(SQ, NSQ, OCC)
     while ST[ST_CLASH] < PI[PI_MAX_CLASH]:
         active = 0
         for f in range(3):
-            if _at(SQ, NSQ[0], 0, f) >= 0 and _at(SQ, NSQ[1], 1, f) >= 0:
+            if OCC[0, f] >= 0 and OCC[1, f] >= 0:
                 active += 1
         if active == 0:
             break
         n0 = _living(UI, NU, 0, L[0, L_PART])
         n1 = _living(UI, NU, 1, L[1, L_PART])
-        _tick(S, W, n0, n1)
-        _normalise(SQ, NSQ[0], 0)
-        _normalise(SQ, NSQ[1], 1)
+        if PI[PI_HAS_RING] != 0 or PI[PI_HAS_REGEN] != 0:
+            _tick(TF, PI, UF, UI, RG, SQ, L, n0, n1)
+        _normalise_both(SQ, NSQ, OCC)
         active = 0
         for f in range(3):
-            if _at(SQ, NSQ[0], 0, f) >= 0 and _at(SQ, NSQ[1], 1, f) >= 0:
+            if OCC[0, f] >= 0 and OCC[1, f] >= 0:
                 active += 1
         if active == 0:
-            _tock(S, W, n0, n1)
+            if PI[PI_HAS_RING] != 0 or PI[PI_HAS_SUMMON] != 0:
+                _tock(PI, UI, RG, L, n0, n1)
             break
         ST[ST_CLASH] += 1
         ST[ST_ROUNDS] += 1
-        _auras(S, W, AF)
+        _auras(TF, P, PI, NSQ, UI, SQ, NU, AF)
         for f in range(3):
-            van0 = _at(SQ, NSQ[0], 0, f)
-            van1 = _at(SQ, NSQ[1], 1, f)
+            van0 = OCC[0, f]
+            van1 = OCC[1, f]
             if van0 < 0 or van1 < 0:
                 continue
             for s in range(2):
                 van = van0 if s == 0 else van1
-                rear = _at(SQ, NSQ[s], s, 3 + f)
+                rear = OCC[s, 3 + f]
                 LN[s, L_GROUP] = _members(UI, NU, s, van, L[s, L_GROUP])
                 LN[s, L_HEAL] = 0
                 LN[s, L_SHOOT] = 0
-                _healers_into(TI, UI, L, LN, s, L_GROUP)
+                if has_heal:
+                    _healers_into(TI, UI, L, LN, s, L_GROUP, 1)
                 if rear >= 0:
                     nb = _members(UI, NU, s, rear, L[s, L_FOE])
                     LN[s, L_FOE] = nb
@@ -1081,13 +1122,15 @@ def _clash(S, W, AF):
                         if TI[UI[s, UI_TYPE, u], TI_SHOOTER] != 0:
                             L[s, L_SHOOT, LN[s, L_SHOOT]] = u
                             LN[s, L_SHOOT] += 1
-                    _healers_into(TI, UI, L, LN, s, L_FOE)
-            _fight(S, W, AF, F_CLASH, ST[ST_ROUNDS], -1, False, 1.0, 1.0, van0, van1)
-        _apply(S, W)
-        _summons(S, W, n0, n1)
-        _tock(S, W, n0, n1)
-        _normalise(SQ, NSQ[0], 0)
-        _normalise(SQ, NSQ[1], 1)
+                    if has_heal:
+                        _healers_into(TI, UI, L, LN, s, L_FOE, 1)
+            _fight(TF, TI, P, PI, SF, UF, UI, RG, SQ, Q, L, LN, RS, ST, SW, AF, F_CLASH, ST[ST_ROUNDS], -1, False, 1.0, 1.0, van0, van1)
+        _apply(UF, UI, SQ, NU)
+        if PI[PI_HAS_SUMMON] != 0 and PI[PI_SUMMONS] != 0:
+            _summons(S, W, n0, n1)
+        if PI[PI_HAS_RING] != 0 or PI[PI_HAS_SUMMON] != 0:
+            _tock(PI, UI, RG, L, n0, n1)
+        _normalise_both(SQ, NSQ, OCC)
 
 
 @njit(cache=True)
@@ -1095,8 +1138,8 @@ def _final(S, W, AF):
     """«Завершение: все выжившие юниты сталкиваются в хаотичной битве ... пока все противники не
     будут истреблены.» «Та команда, у которой на момент фазы завершения осталось меньше выживших
     отрядов (не юнитов), получает штраф +25%.»"""
-    TI, P, PI, NSQ = S[1], S[2], S[3], S[11]
-    UI, SQ, L, LN, NU, ST = W[1], W[3], W[5], W[6], W[7], W[8]
+    TF, TI, P, PI, SF, NSQ = S[0], S[1], S[2], S[3], S[4], S[11]
+    UF, UI, RG, SQ, Q, L, LN, NU, ST, RS, SW, OCC = W
     MS = SQ.shape[2] - 1
     c = np.zeros(2, dtype=np.int64)
     for s in range(2):
@@ -1113,11 +1156,13 @@ def _final(S, W, AF):
         n1 = _living(UI, NU, 1, L[1, L_PART])
         if n0 == 0 or n1 == 0:
             break
-        _tick(S, W, n0, n1)
+        if PI[PI_HAS_RING] != 0 or PI[PI_HAS_REGEN] != 0:
+            _tick(TF, PI, UF, UI, RG, SQ, L, n0, n1)
         LN[0, L_GROUP] = _living(UI, NU, 0, L[0, L_GROUP])
         LN[1, L_GROUP] = _living(UI, NU, 1, L[1, L_GROUP])
         if LN[0, L_GROUP] == 0 or LN[1, L_GROUP] == 0:
-            _tock(S, W, n0, n1)
+            if PI[PI_HAS_RING] != 0 or PI[PI_HAS_SUMMON] != 0:
+                _tock(PI, UI, RG, L, n0, n1)
             break
         r += 1
         ST[ST_FINAL] += 1
@@ -1125,12 +1170,14 @@ def _final(S, W, AF):
         for s in range(2):
             LN[s, L_SHOOT] = 0
             LN[s, L_HEAL] = 0
-            _healers_into(TI, UI, L, LN, s, L_GROUP)
-        _auras(S, W, AF)
-        _fight(S, W, AF, F_FINAL, r, -1, False, flank0, flank1, MS, MS)
-        _apply(S, W)
-        _summons(S, W, n0, n1)
-        _tock(S, W, n0, n1)
+            _healers_into(TI, UI, L, LN, s, L_GROUP, PI[PI_HAS_HEAL])
+        _auras(TF, P, PI, NSQ, UI, SQ, NU, AF)
+        _fight(TF, TI, P, PI, SF, UF, UI, RG, SQ, Q, L, LN, RS, ST, SW, AF, F_FINAL, r, -1, False, flank0, flank1, MS, MS)
+        _apply(UF, UI, SQ, NU)
+        if PI[PI_HAS_SUMMON] != 0 and PI[PI_SUMMONS] != 0:
+            _summons(S, W, n0, n1)
+        if PI[PI_HAS_RING] != 0 or PI[PI_HAS_SUMMON] != 0:
+            _tock(PI, UI, RG, L, n0, n1)
 
 
 @njit(cache=True)
@@ -1162,7 +1209,8 @@ def _workspace(cap, max_squads, lcap):
     ST = np.zeros(NST, dtype=np.int64)
     RS = np.zeros(2, dtype=np.uint64)
     SW = np.empty(cap + 1, dtype=np.int64)
-    return (UF, UI, RG, SQ, Q, L, LN, NU, ST, RS, SW)
+    OCC = np.full((2, 6), -1, dtype=np.int64)
+    return (UF, UI, RG, SQ, Q, L, LN, NU, ST, RS, SW, OCC)
 
 
 @njit(cache=True)

@@ -59,36 +59,42 @@ def face_py(x32: int, sides: int) -> int:
     return 1 + ((x32 * sides) >> 32)
 
 
-@njit(cache=True, inline="always")
+@njit(cache=True)
 def mix(z: np.uint64) -> np.uint64:
     z = (z ^ (z >> _S30)) * _M1
     z = (z ^ (z >> _S27)) * _M2
     return z ^ (z >> _S31)
 
 
-@njit(cache=True, inline="always")
+@njit(cache=True)
 def battle_key(seed: np.uint64, battle: np.int64) -> np.uint64:
     return mix(seed ^ mix(np.uint64(battle) + GOLDEN))
 
 
-@njit(cache=True, inline="always")
+@njit(cache=True)
 def draw(rs: np.ndarray) -> np.uint64:
     """The next draw of the battle whose key and counter ``rs`` holds (``rs[1]`` counts)."""
     rs[1] += np.uint64(1)
     return mix(rs[0] + rs[1] * GOLDEN)
 
 
-@njit(cache=True, inline="always")
+@njit(cache=True)
 def below(x32: np.uint64, n: np.int64) -> np.int64:
     """``0 <= result < n`` from 32 random bits (multiply-shift)."""
     return np.int64((x32 * np.uint64(n)) >> _S32)
 
 
-@njit(cache=True, inline="always")
+@njit(cache=True)
 def hi(u: np.uint64) -> np.uint64:
     return u >> _S32
 
 
-@njit(cache=True, inline="always")
+@njit(cache=True)
 def lo(u: np.uint64) -> np.uint64:
     return u & LOW32
+
+
+@njit(cache=True)
+def draw_at(key: np.uint64, counter: np.uint64) -> np.uint64:
+    """Draw ``counter`` of the battle whose key is ``key`` (scalars only, for hot loops)."""
+    return mix(key + counter * GOLDEN)

@@ -29,9 +29,10 @@ def outputs_for(game: Game, viewer: str) -> list[str]:
     for fmt in ("text", "bbcode", "markdown"):
         for lang in ("ru", "en"):
             texts.append(game.report(viewer, None, fmt, lang))  # type: ignore[arg-type]
-    svg = game.map_svg(viewer)
-    if svg:
-        texts.append(svg)
+    for lang in ("ru", "en"):
+        svg = game.map_svg(viewer, lang)
+        if svg:
+            texts.append(svg)
     if viewer == PUBLIC:
         texts.append(json.dumps(game.export(public=True), ensure_ascii=False))
     return texts

@@ -175,11 +175,14 @@ def map_command(
     name: Annotated[str, typer.Argument(help="game name")],
     output: Annotated[Path, typer.Option("-o", "--output", help="SVG file to write")],
     viewer: Annotated[str, typer.Option("--as", help="player name, public or gm")] = PUBLIC,
+    lang: Annotated[str, typer.Option("--lang", help="ru or en")] = "ru",
     db: DbOption = None,
 ) -> None:
     """Draw the map as a viewer sees it. / Карта глазами игрока."""
     def action() -> None:
-        svg = _store(db).load(name).map_svg(viewer)
+        if lang not in ("ru", "en"):
+            raise GameError("язык: ru или en", "language: ru or en")
+        svg = _store(db).load(name).map_svg(viewer, lang)
         if svg is None:
             raise GameError("у этой игры нет карты", "this game has no map")
         output.write_text(svg, encoding="utf-8")
@@ -318,13 +321,13 @@ def roll(
 
 @app.command()
 def demo(
-    steps: Annotated[int, typer.Option("--steps", help="steps to play per game")] = 3,
+    turns: Annotated[int, typer.Option("--turns", help="turns to play per game")] = 3,
     db: DbOption = None,
 ) -> None:
     """Play a few turns of every installed game and print the reports. / Показательные игры."""
     from voevoda.cli.demo import run_demo
 
-    run_guarded(lambda: run_demo(_store(db), steps))
+    run_guarded(lambda: run_demo(_store(db), turns))
 
 
 def _print_status(game: Game) -> None:

@@ -9,7 +9,7 @@ from __future__ import annotations
 import json
 import math
 from pathlib import Path
-from typing import Annotated
+from typing import Annotated, Any
 
 import typer
 from rich.console import Console
@@ -59,7 +59,7 @@ def battle_command(
     chart: Annotated[Path | None, typer.Option("--chart", help="Write an SVG strength chart here")] = None,
     lang: Annotated[str, typer.Option("--lang", help="ru or en")] = "ru",
 ) -> None:
-    """Compute one Steel Rose battle and print its report / рассчитать битву."""
+    """Compute one Steel Rose battle and print its report. / Рассчитать битву."""
     if fmt not in ("text", "bbcode"):
         errors.print(f"[red]--format: expected text or bbcode, got {fmt!r}[/red]")
         raise typer.Exit(1)
@@ -100,7 +100,7 @@ def odds_command(
     seed: Annotated[str | None, typer.Option("--seed", help="Dice seed text / зерно костей")] = None,
     as_json: Annotated[bool, typer.Option("--json", help="Print the odds as JSON")] = False,
 ) -> None:
-    """Win probability with a 95% interval and expected losses per unit type / шансы на победу."""
+    """Win odds (95% interval) and mean losses per unit type. / Шансы на победу и средние потери."""
     if n < 1:
         errors.print("[red]-n: expected at least 1[/red]")
         raise typer.Exit(1)
@@ -122,10 +122,11 @@ def odds_command(
                 for uid, k in side["dead"].items():
                     losses[s][uid] = losses[s].get(uid, 0) + k
             progress.advance(task)
-    out = {"battles": n, "seed": seed_text, "draws": draws, "sides": []}
+    rows: list[dict[str, Any]] = []
+    out: dict[str, Any] = {"battles": n, "seed": seed_text, "draws": draws, "sides": rows}
     for s in (0, 1):
         lo, hi = _interval(wins[s], n)
-        out["sides"].append({"name": sides[s].name, "wins": wins[s], "win_rate": wins[s] / n,
+        rows.append({"name": sides[s].name, "wins": wins[s], "win_rate": wins[s] / n,
                              "interval95": [lo, hi],
                              "mean_losses": {u: k / n for u, k in sorted(losses[s].items())}})
     if as_json:
@@ -136,7 +137,7 @@ def odds_command(
     table.add_column("Победы / wins", justify="right")
     table.add_column("95%", justify="right")
     table.add_column("Средние потери / mean losses")
-    for s, side in enumerate(out["sides"]):
+    for side in rows:
         lo, hi = side["interval95"]
         mean = ", ".join(f"{rules.units[u].name_ru} {k:.2f}" for u, k in side["mean_losses"].items()) or "—"
         table.add_row(side["name"], f"{side['win_rate']:.1%}", f"{lo:.1%}–{hi:.1%}", mean)

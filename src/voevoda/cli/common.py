@@ -13,8 +13,8 @@ from rich.console import Console
 
 from voevoda.core.errors import DataError, GameError, OrdersRejected
 
-console = Console(highlight=False)
-errors = Console(stderr=True, highlight=False)
+console = Console(highlight=False, soft_wrap=True)
+errors = Console(stderr=True, highlight=False, soft_wrap=True)
 
 DbOption = Annotated[
     str | None,

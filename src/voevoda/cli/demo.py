@@ -1,9 +1,10 @@
-"""``voevoda demo``: a few scripted or computer-played steps of every installed game,
-stored in the database like any other game, with the public report of each step."""
+"""``voevoda demo``: a few turns of every installed game, scripted or played by the
+computer, stored in the database like any other game, with the reports of each turn."""
 
 from __future__ import annotations
 
 import contextlib
+import sys
 
 from voevoda.cli.common import console
 from voevoda.core import registry
@@ -11,22 +12,25 @@ from voevoda.core.engine import Game
 from voevoda.core.errors import GameError
 from voevoda.store import Store
 
+STEP_LIMIT = 2_000
+
 
 def demo_players(count: int) -> list[str]:
     names = ["Алиса", "Борис", "Вера", "Глеб", "Дарья", "Егор", "Жанна", "Захар"]
     return names[:count] if count <= len(names) else [f"P{i + 1}" for i in range(count)]
 
 
-def play_demo_game(ruleset_id: str, steps: int, seed: str = "demo") -> Game:
-    """A game of ``ruleset_id`` played for ``steps`` resolutions: the ruleset's
+def play_demo_game(ruleset_id: str, turns: int, seed: str = "demo") -> Game:
+    """A game of ``ruleset_id`` played for ``turns`` turns (or to its end): the ruleset's
     scripted posts where it has them, its computer opponent everywhere else."""
     cls = registry.get(ruleset_id)
-    players = demo_players(max(2, cls.min_players))
+    players = demo_players(min(max(3, cls.min_players), cls.max_players))
     script = cls().demo_script(players)
     bots = [] if script else players
     game = Game.create(ruleset_id, f"demo-{ruleset_id}", players, bots=bots, seed=f"{seed}:{ruleset_id}")
-    for index in range(steps):
-        if game.outcome() is not None:
+    first_turn = game.ruleset.progress(game.state)[0]
+    for index in range(STEP_LIMIT):
+        if game.outcome() is not None or game.ruleset.progress(game.state)[0] >= first_turn + turns:
             break
         posts = script[index] if index < len(script) else {}
         for player in game.waiting_for():
@@ -36,18 +40,23 @@ def play_demo_game(ruleset_id: str, steps: int, seed: str = "demo") -> Game:
     return game
 
 
-def run_demo(store: Store, steps: int) -> None:
+def run_demo(store: Store, turns: int) -> None:
     for ruleset_id, cls in registry.available().items():
         if ruleset_id.startswith("toy-"):
             continue
         console.rule(f"{cls.title_ru} / {cls.title_en} ({ruleset_id})")
-        game = play_demo_game(ruleset_id, steps)
+        game = play_demo_game(ruleset_id, turns)
         name = game.record.name
         with contextlib.suppress(GameError):
             store.delete(name)
         store.create(game)
-        for step in game.steps:
-            console.print(game.report("public", step.turn), markup=False)
+        played = sorted({step.turn for step in game.steps})
+        for turn in played:
+            sys.stdout.write(game.report("public", turn) + "\n\n")
+        if played:
+            first = game.record.players[0]
+            console.rule(f"{first}: отчёт / report", style="dim")
+            sys.stdout.write(game.report(first, played[-1]) + "\n")
         turn, phase = game.ruleset.progress(game.state)
         console.print(f"сохранено как / stored as «{name}»: ход / turn {turn}, фаза / phase {phase}; "
-                      f"`voevoda report {name} --as <игрок>`", markup=False)
+                      f"`voevoda report {name} --as {game.record.players[0]}`", markup=False, soft_wrap=True)

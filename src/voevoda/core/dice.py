@@ -121,17 +121,25 @@ class Stream:
 
         if count <= 0:
             return np.zeros(0, dtype=np.int64)
-        die = np.broadcast_to(np.asarray(sides, dtype=np.int64), (count,))
-        if int(die.min()) < 1:
-            raise ValueError(f"a die needs at least one side, got {int(die.min())}")
         start = len(self.faces)
         end = _DRAW_BYTES * (start + count)
         if end > len(self._buffer):
             size = max(end, 2 * len(self._buffer), 256)
             self._buffer = hashlib.shake_256(self.seed + self.label.encode("utf-8")).digest(size)
         words = np.frombuffer(self._buffer, dtype=">u8", count=count, offset=_DRAW_BYTES * start)
-        faces = (words % die.astype(np.uint64)).astype(np.int64) + 1
-        self.sides.extend(die.tolist())
+        if isinstance(sides, int):
+            if sides < 1:
+                raise ValueError(f"a die needs at least one side, got {sides}")
+            faces = (words % np.uint64(sides)).astype(np.int64) + 1
+            self.sides.extend([sides] * count)
+        else:
+            die = np.asarray(sides, dtype=np.int64)
+            if die.shape != (count,):
+                die = np.broadcast_to(die, (count,))
+            if int(die.min()) < 1:
+                raise ValueError(f"a die needs at least one side, got {int(die.min())}")
+            faces = (words % die.astype(np.uint64)).astype(np.int64) + 1
+            self.sides.extend(die.tolist())
         self.faces.extend(faces.tolist())
         return faces
 

@@ -195,8 +195,8 @@ class Game:
                 lines.append(("шаг" if lang == "ru" else "step") + f" {step.number}: {step.seed}")
         return "\n".join(lines)
 
-    def map_svg(self, viewer: Viewer) -> str | None:
-        return self.ruleset.map_svg(self.view(viewer), viewer)
+    def map_svg(self, viewer: Viewer, lang: str = "ru") -> str | None:
+        return self.ruleset.map_svg(self.view(viewer), viewer, lang)
 
     def _check_viewer(self, viewer: Viewer) -> None:
         if viewer not in (GM, PUBLIC) and viewer not in self.record.players:

@@ -183,7 +183,7 @@ class Ruleset(ABC):
         lines = [f"{e.kind}: {dict(e.data)}" for e in events]
         return "\n".join(lines)
 
-    def map_svg(self, view: Mapping[str, Any], viewer: Viewer) -> str | None:
+    def map_svg(self, view: Mapping[str, Any], viewer: Viewer, lang: str = "ru") -> str | None:
         """An SVG map drawn from ``view`` alone, or ``None`` when the game has no map."""
         return None
 

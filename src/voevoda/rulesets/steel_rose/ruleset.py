@@ -17,6 +17,7 @@ The first side attacks; a side with ``garrison`` defends a city with its garriso
 from __future__ import annotations
 
 import copy
+import json
 from collections.abc import Mapping, Sequence
 from dataclasses import replace
 from typing import Any, ClassVar
@@ -36,7 +37,7 @@ from voevoda.rulesets.steel_rose.battle.posts import (
     parse_plan,
     write_deployment,
 )
-from voevoda.rulesets.steel_rose.battle.report import battle_text
+from voevoda.rulesets.steel_rose.battle.report import battle_text, field_svg, strength_svg
 from voevoda.rulesets.steel_rose.battle.sides import SideSpec, army_faction, check_army
 from voevoda.rulesets.steel_rose.rules import Rules, load_rules
 
@@ -225,7 +226,8 @@ class SteelRose(Ruleset):
                                "gunpowder": side["gunpowder"]})
             out["sides"][player] = public
             dep = state["deployments"].get(player)
-            if dep is not None and (own or state["phase"] != "deployment"):
+            # the enemy's deployment once both have deployed; spectators only after the battle
+            if dep is not None and (own or done or (viewer in state["sides"] and state["phase"] != "deployment")):
                 shown = copy.deepcopy(dep)
                 if not own and not done:
                     shown.pop("gunpowder", None)
@@ -234,6 +236,26 @@ class SteelRose(Ruleset):
             if plan is not None and (own or done):
                 out["plans"][player] = copy.deepcopy(plan)
         return out
+
+    def hidden_markers(self, state: State, viewer: str) -> list[str]:
+        """What ``viewer`` may not see, as it would appear in a view's JSON: before the battle
+        is computed, another side's army (and, for spectators, every army), its deployment
+        with its powder stock, and its plan."""
+        if viewer == GM or state["phase"] == "done":
+            return []
+        markers: list[str] = []
+        for player, side in state["sides"].items():
+            if player == viewer:
+                continue
+            garrison = json.dumps(side["garrison"], ensure_ascii=False)
+            markers.append(f'"{player}": {{"role": "{side["role"]}", "garrison": {garrison}, "faction"')
+            dep = state["deployments"].get(player)
+            if dep is not None:
+                markers.append(f'"{player}": ' + json.dumps(dep, ensure_ascii=False))
+            plan = state["plans"].get(player)
+            if plan is not None:
+                markers.append(f'"{player}": ' + json.dumps(plan, ensure_ascii=False))
+        return markers
 
     def outcome(self, state: State) -> Outcome | None:
         if state["phase"] != "done" or not state["result"]:
@@ -251,7 +273,7 @@ class SteelRose(Ruleset):
     def describe(self, order: Order, lang: str = "ru") -> str:
         if order.kind == "deploy":
             pos = str(order.args["position"])
-            units = ", ".join(f"{n} {self.rules.units[u].name_ru if lang == 'ru' else self.rules.units[u].name_en}"
+            units = ", ".join(f"{self.rules.units[u].name_ru if lang == 'ru' else self.rules.units[u].name_en} ×{n}"
                               for u, n in dict(order.args["units"]).items())
             return f"{fld.label_ru(pos) if lang == 'ru' else fld.label_en(pos)}: {units}"
         if order.kind == "manoeuvre":
@@ -297,6 +319,13 @@ class SteelRose(Ruleset):
                 squads = [SquadInput.from_json(s) for s in event.data["squads"]]
                 lines.append(f"{who}:\n" + write_deployment(squads, self.rules, lang))
         return "\n\n".join(lines)
+
+    def map_svg(self, view: Mapping[str, Any], viewer: str, lang: str = "ru") -> str | None:
+        """The battlefield with the deployments ``view`` shows; after the battle, each side's
+        strength through it."""
+        if view.get("result"):
+            return strength_svg(view["result"], lang)
+        return field_svg(view, self.rules, lang)
 
     def demo_script(self, players: Sequence[str]) -> list[dict[str, str]]:
         if len(players) != 2 or self.config.get("sides"):

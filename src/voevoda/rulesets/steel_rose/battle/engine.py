@@ -182,6 +182,7 @@ class Side:
         self.dot = np.zeros((RING, n))
         self.heal = np.zeros((RING, n))
         self.debuff = np.zeros((RING, n))
+        self.debuffed = False
         factions = set(table.faction[self.type].tolist())
         # «БРЕЗГЛИВОСТЬ»: elves in an army with any unit of another faction.
         self._squeam = np.ones(len(table.ids))
@@ -193,6 +194,37 @@ class Side:
         self.out_static = self._squeam[self.type] * self._damage_mod
         self.in_static = np.full(n, self._taken_mod)
         self.shot_static = 1 + mods.get("shots", 0) / 100
+
+        self.ring_active = False
+        self._flags()
+
+    def _flags(self) -> None:
+        """Which abilities this side's units have at all: the round skips the array work of
+        the others."""
+        t = self.table
+        present = np.zeros(len(t.ids), dtype=bool)
+        present[np.unique(self.type)] = True
+
+        def has(values: npt.NDArray[Any], neutral: float = 0) -> bool:
+            return bool((values[present] != neutral).any())
+
+        self.has_aura = has(t.squad_damage, 1) or has(t.squad_taken, 1)
+        self.has_multi = has(t.apr, 1)
+        self.has_idle = bool((t.attack[present] == 0).any())
+        self.has_gain = has(t.heal_per_hit) or has(t.lifesteal)
+        self.has_shred = has(t.shred)
+        self.has_poisoner = has(t.poison_rounds)
+        self.has_burn = has(t.burn_rounds)
+        self.has_debuffer = has(t.debuff_rounds)
+        self.has_atk_comp = has(t.atk_comp_out, 1)
+        self.has_shot_comp = has(t.shot_comp, 1)
+        self.has_regen = has(t.regen)
+        self.has_sacrifice = has(t.sacrifice_pct)
+        self.has_burp = has(t.burp_rounds)
+        self.has_healer = has(t.heal_rounds)
+        self.has_summon = bool((t.summon_type[present] >= 0).any())
+        self.has_taken_melee = has(t.taken_melee, 1)
+        self.has_taken_shots = has(t.taken_shots, 1)
 
     @property
     def size(self) -> int:
@@ -218,6 +250,7 @@ class Side:
         self.debuff = np.concatenate([self.debuff, np.zeros((RING, count))], axis=1)
         self.out_static = np.concatenate([self.out_static, self._squeam[types] * self._damage_mod])
         self.in_static = np.concatenate([self.in_static, np.full(count, self._taken_mod)])
+        self._flags()
 
     def members(self, squad: int) -> IntArray:
         return np.flatnonzero(self.alive & (self.squad == squad))
@@ -226,14 +259,15 @@ class Side:
         return np.flatnonzero(self.alive)
 
     def squad_alive(self, squad: int) -> bool:
-        return bool(np.any(self.alive & (self.squad == squad)))
+        return bool((self.alive & (self.squad == squad)).any())
 
     def at(self, position: str) -> Squad | None:
+        return self.standing().get(position)
+
+    def standing(self) -> dict[str, Squad]:
+        """Position -> the living squad standing there."""
         counts = np.bincount(self.squad[self.alive], minlength=len(self.squads))
-        for sq in self.squads:
-            if sq.position == position and counts[sq.index]:
-                return sq
-        return None
+        return {sq.position: sq for sq in self.squads if counts[sq.index]}
 
     def strength(self) -> tuple[int, float]:
         return int(self.alive.sum()), float(self.hp[self.alive].sum())
@@ -248,6 +282,7 @@ class Side:
         for j in range(1, int(dur.max()) + 1):
             sel = dur >= j
             np.add.at(ring, ((self.tick[units[sel]] + j) % RING, units[sel]), per[sel])
+        self.ring_active = True
 
 
 @dataclass
@@ -315,6 +350,9 @@ class Battle:
         self.initial = [s.type.copy() for s in self.sides]
         self.initial_squad = [s.squad.copy() for s in self.sides]
         self.powder_needed = [0, 0]
+        # sacrifices and summons since the last report line (a round or a charge fight)
+        self.sacrificed = [0, 0]
+        self.summoned = [0, 0]
         self.powder_supplied = [0, 0]
 
     # -- helpers ---------------------------------------------------------------------
@@ -341,6 +379,17 @@ class Battle:
             out.append({k: dict(sorted(v.items())) for k, v in sorted(per.items())})
         return out
 
+    def _specials(self) -> dict[str, list[int]]:
+        """Cultists' sacrifices and demonologists' summons since the last call, per side."""
+        out = {}
+        if any(self.sacrificed):
+            out["sacrifices"] = list(self.sacrificed)
+        if any(self.summoned):
+            out["summoned"] = list(self.summoned)
+        self.sacrificed = [0, 0]
+        self.summoned = [0, 0]
+        return out
+
     def _alive_copy(self) -> list[BoolArray]:
         return [s.alive.copy() for s in self.sides]
 
@@ -349,6 +398,8 @@ class Battle:
         n_sq = len(side.squads)
         out = np.ones(n_sq)
         taken = np.ones(n_sq)
+        if not side.has_aura:
+            return out, taken
         t = self.table
         carriers = np.flatnonzero(side.alive & ((t.squad_damage[side.type] != 1) | (t.squad_taken[side.type] != 1)))
         if len(carriers):
@@ -361,18 +412,13 @@ class Battle:
         return np.asarray([max(0.0, 1 - per * sq.fatigue) for sq in side.squads])
 
     def _out_factor(self, side: Side, units: IntArray, auras: FloatArray, fatigue: FloatArray) -> FloatArray:
-        slot = side.tick[units] % RING
-        deb = side.debuff[slot, units]
         factor = side.out_static[units] * auras[side.squad[units]] * fatigue[side.squad[units]]
-        if np.any(deb):
-            factor = factor * np.power(self._debuff_base(side, units), deb)
+        if side.debuffed:
+            # the ring holds the logarithm of each round's debuff factor: stacks multiply
+            deb = side.debuff[side.tick[units] % RING, units]
+            if deb.any():
+                factor = factor * np.exp(deb)
         return factor
-
-    def _debuff_base(self, side: Side, units: IntArray) -> FloatArray:
-        # The only ranged debuff of the document is the enlightened's (-15%); its factor is
-        # taken from the data of the first unit type that has one.
-        bases = self.table.debuff[self.table.debuff != 1]
-        return np.full(len(units), float(bases[0]) if len(bases) else 1.0)
 
     def _take_queue(self, stream: Stream, side: Side, squad: Squad | None, members: IntArray,
                     count: int) -> IntArray:
@@ -384,7 +430,9 @@ class Battle:
             squad = self._final_queues[side.index]
         queue = squad.queue[squad.qpos:]
         if len(queue):
-            queue = queue[np.isin(queue, members)]
+            member = np.zeros(side.size, dtype=bool)
+            member[members] = True
+            queue = queue[member[queue]]
         need = count - len(queue)
         if need > 0:
             n = len(members)
@@ -417,15 +465,17 @@ class Battle:
                 foe = fight.groups[b]
                 if len(own) == 0 or len(foe) == 0:
                     continue
-                own = own[~np.isin(own, rnd.sacrificed[a])]
+                if len(rnd.sacrificed[a]):
+                    own = own[~np.isin(own, rnd.sacrificed[a])]
                 n = max(len(fight.groups[0]), len(fight.groups[1]))
                 attackers = self._take_queue(stream, att_side, fight.queues[a], own, n)
-                attackers = np.repeat(attackers, t.apr[att_side.type[attackers]])
-                attackers = attackers[t.attack[att_side.type[attackers]] > 0]
+                if att_side.has_multi:
+                    attackers = np.repeat(attackers, t.apr[att_side.type[attackers]])
+                if att_side.has_idle:
+                    attackers = attackers[t.attack[att_side.type[attackers]] > 0]
                 if len(attackers) == 0:
                     continue
-                targets = foe[stream.roll_many(len(attackers), len(foe)) - 1]
-                rolls = stream.roll_many(len(attackers), t.attack[att_side.type[attackers]])
+                targets, rolls = self._aim(stream, foe, t.attack[att_side.type[attackers]])
                 outnumbered = self.numbers.outnumber_ratio * len(fight.groups[b]) <= len(fight.groups[a])
                 if fight.kind == "final" and not self.options.outnumber_in_final_melee:
                     outnumbered = False
@@ -445,6 +495,8 @@ class Battle:
         t = self.table
         for a in (0, 1):
             side, foe_side = self.sides[a], self.sides[1 - a]
+            if not side.has_sacrifice:
+                continue
             group = fight.groups[a]
             cult = group[side.alive[group] & (t.sacrifice_pct[side.type[group]] > 0)]
             foe = fight.groups[1 - a]
@@ -452,32 +504,35 @@ class Battle:
                 continue
             faces = stream.roll_many(len(cult), 100)
             go = cult[faces <= t.sacrifice_pct[side.type[cult]]]
-            for u in go.tolist():
-                k = int(t.sacrifice_targets[side.type[u]])
-                hit = self._distinct(stream, foe, k)
-                np.add.at(rnd.dmg[1 - a], hit, t.sacrifice_damage[side.type[u]])
-                self.attacks += len(hit)
-            if len(go):
-                rnd.sacrificed[a] = np.concatenate([rnd.sacrificed[a], go])
-                self.events.append({"kind": "sacrifice", "side": a, "units": int(len(go)),
-                                    "fight": fight.kind})
+            if len(go) == 0:
+                continue
+            struck, owner = self._runs(stream, foe, t.sacrifice_targets[side.type[go]])
+            np.add.at(rnd.dmg[1 - a], struck, t.sacrifice_damage[side.type[go]][owner])
+            self.attacks += len(struck)
+            rnd.sacrificed[a] = np.concatenate([rnd.sacrificed[a], go])
+            self.sacrificed[a] += int(len(go))
             del foe_side
 
-    def _distinct(self, stream: Stream, pool: IntArray, k: int) -> IntArray:
-        """``k`` different members of ``pool`` (all of them when it is smaller): a partial
-        Fisher-Yates shuffle, draw j a d(len(pool) - j)."""
+    @staticmethod
+    def _aim(stream: Stream, foe: IntArray, dice: IntArray) -> tuple[IntArray, FloatArray]:
+        """Targets (one d(len(foe)) per strike) then damage dice (one d(die) per strike), drawn
+        in that order in one call."""
+        m = len(dice)
+        faces = stream.roll_many(2 * m, np.concatenate([np.full(m, len(foe), dtype=np.int64), dice]))
+        return foe[faces[:m] - 1], faces[m:].astype(np.float64)
+
+    @staticmethod
+    def _runs(stream: Stream, pool: IntArray, sizes: IntArray) -> tuple[IntArray, IntArray]:
+        """Strikes that hit several units (a cultist's sacrifice, a cannon's shot): each strikes
+        a random unit of ``pool`` (one d(len(pool))) and the units after it in the squad's
+        order, wrapping round, ``sizes[i]`` different units in all (fewer when the squad is
+        smaller). Returns the struck units and, for each, the strike it belongs to."""
         n = len(pool)
-        k = min(k, n)
-        if k == 0:
-            return np.zeros(0, np.int64)
-        faces = stream.roll_many(k, np.arange(n, n - k, -1))
-        swapped: dict[int, int] = {}
-        picked = []
-        for j, f in enumerate(faces.tolist()):
-            i = j + f - 1
-            picked.append(swapped.get(i, i))
-            swapped[i] = swapped.get(j, j)
-        return pool[np.asarray(picked, dtype=np.int64)]
+        sizes = np.minimum(sizes, n)
+        starts = stream.roll_many(len(sizes), n) - 1
+        owner = np.repeat(np.arange(len(sizes)), sizes)
+        offset = np.arange(int(sizes.sum())) - np.repeat(np.cumsum(sizes) - sizes, sizes)
+        return pool[(starts[owner] + offset) % n], owner
 
     def _hits(self, fight: _Fight | None, a: int, attackers: IntArray, targets: IntArray,
               rolls: FloatArray, ranged: bool, rnd: _Round, auras: list[tuple[FloatArray, FloatArray]],
@@ -497,7 +552,7 @@ class Battle:
         # round continues the unit's count
         counts = att.shot_count if ranged else att.atk_count
         comp = t.shot_comp if ranged else t.atk_comp_out
-        if np.any(comp[at_type] != 1.0):
+        if (att.has_shot_comp if ranged else att.has_atk_comp) and (comp[at_type] != 1.0).any():
             order = np.argsort(attackers, kind="stable")
             srt = attackers[order]
             first = np.r_[0, np.flatnonzero(srt[1:] != srt[:-1]) + 1]
@@ -508,59 +563,64 @@ class Battle:
         inn = auras[b][1][dfd.squad[targets]] * dfd.in_static[targets]
         if ranged:
             out = out * att.shot_static
-            inn = inn * t.taken_shots[tg_type]
+            if dfd.has_taken_shots:
+                inn = inn * t.taken_shots[tg_type]
             if cover:
                 inn = inn * (1 + self.numbers.cover_percent / 100.0)
         else:
-            inn = inn * t.taken_melee[tg_type]
-            inn = inn * np.power(t.atk_comp_in[tg_type], dfd.atk_count[targets])
+            if dfd.has_taken_melee:
+                inn = inn * t.taken_melee[tg_type]
+            if dfd.has_atk_comp:
+                inn = inn * np.power(t.atk_comp_in[tg_type], dfd.atk_count[targets])
             if outnumbered:
                 inn = inn * (1 + self.numbers.outnumber_percent / 100.0)
         if fight is not None:
             inn = inn * fight.flanking[b]
-            if fight.kind == "charge" and fight.charger is not None:
-                if fight.charger == a:
-                    out = out * t.charge_bonus[at_type]
-                    if fight.round == 1:
-                        out = out * t.charge_first[at_type]
-                else:
-                    inn = inn * t.taken_vs_charge[tg_type]
-            # паладин: «-25% к получаемому урону при защите» (while fighting off a charge as
-            # the rearguard's defender; the option: for the whole battle after «Защита»)
-            if fight.kind == "charge" and fight.defender_fight and fight.charger == a:
-                inn = inn * t.taken_defending[tg_type]
-            elif self.options.paladin_defending_whole_battle:
-                mask = np.asarray([sq.defending for sq in dfd.squads])[dfd.squad[targets]]
-                inn = inn * np.where(mask, t.taken_defending[tg_type], 1.0)
+            if fight.kind == "charge" and fight.charger == a:
+                out = out * t.charge_bonus[at_type]
+                if fight.round == 1:
+                    out = out * t.charge_first[at_type]
+                # копейщик: «-25% к получаемому урону при натиске»
+                inn = inn * t.taken_vs_charge[tg_type]
+        # паладин: «-25% к получаемому урону при защите» (while fighting off a charge as the
+        # rearguard's defender; the option: for the whole battle after «Защита»)
+        if fight is not None and fight.kind == "charge" and fight.defender_fight and fight.charger == a:
+            inn = inn * t.taken_defending[tg_type]
+        elif self.options.paladin_defending_whole_battle:
+            mask = np.asarray([sq.defending for sq in dfd.squads])[dfd.squad[targets]]
+            inn = inn * np.where(mask, t.taken_defending[tg_type], 1.0)
         dmg = base * out * inn
         self.attacks += len(attackers)
         np.add.at(rnd.dmg[b], targets, dmg)
         if ranged:
             np.add.at(rnd.shot[a], attackers, 1.0)
-            deb = t.debuff_rounds[at_type] > 0
-            if np.any(deb):
-                rnd.stacks.append((b, "debuff", targets[deb], 1.0, t.debuff_rounds[at_type[deb]]))
+            deb = t.debuff_rounds[at_type] > 0 if att.has_debuffer else None
+            if deb is not None and deb.any():
+                # просветлённый: «каждое попадание в дальнем бою снижает наносимый урон на 15% на
+                # 3 хода (эффект может складываться)»
+                rnd.stacks.append((b, "debuff", targets[deb], np.log(t.debuff[at_type[deb]]),
+                                   t.debuff_rounds[at_type[deb]]))
+                dfd.debuffed = True
         else:
             np.add.at(rnd.atk[a], attackers, 1.0)
             # паладин: «восстанавливают 3 здоровья ... при каждом попадании»; рыцарь пустоты:
             # «восполняет здоровье в размере половины от итогового урона»
-            gain = t.heal_per_hit[at_type] + t.lifesteal[at_type] * dmg
-            if np.any(gain):
+            if att.has_gain:
+                gain = t.heal_per_hit[at_type] + t.lifesteal[at_type] * dmg
                 np.add.at(rnd.gain[a], attackers, gain)
             # заразитель: «При каждом получении урона в ближнем бою отравляет атакующего»
-            poisoned = (t.poison_rounds[tg_type] > 0) & (dmg > 0)
-            if np.any(poisoned):
+            poisoned = (t.poison_rounds[tg_type] > 0) & (dmg > 0) if dfd.has_poisoner else None
+            if poisoned is not None and poisoned.any():
                 rnd.stacks.append((a, "dot", attackers[poisoned], t.poison_per_round[tg_type[poisoned]],
                                    t.poison_rounds[tg_type[poisoned]]))
             # архидемон: «Каждая атака поджигает противника»
-            burning = t.burn_rounds[at_type] > 0
-            if np.any(burning):
+            burning = t.burn_rounds[at_type] > 0 if att.has_burn else None
+            if burning is not None and burning.any():
                 rnd.stacks.append((b, "dot", targets[burning], t.burn_per_round[at_type[burning]],
                                    t.burn_rounds[at_type[burning]]))
         # паладин, архижрец: броня снижается «вплоть до нуля»
-        shred = t.shred[at_type]
-        if np.any(shred):
-            np.add.at(rnd.shred[b], targets, shred)
+        if att.has_shred:
+            np.add.at(rnd.shred[b], targets, t.shred[at_type])
 
     def _shots(self, fight: _Fight, a: int, stream: Stream, rnd: _Round,
                auras: list[tuple[FloatArray, FloatArray]], fatigue: list[FloatArray]) -> None:
@@ -586,26 +646,27 @@ class Battle:
         area = t.area_pct[types] > 0
         single = shots[~area]
         if len(single):
-            targets = foe[stream.roll_many(len(single), len(foe)) - 1]
-            rolls = stream.roll_many(len(single), t.ranged[side.type[single]]).astype(np.float64)
+            targets, rolls = self._aim(stream, foe, t.ranged[side.type[single]])
             self._hits(fight, a, single, targets, rolls, True, rnd, auras, fatigue, False, cover)
-        for u in shots[area].tolist():
-            ty = int(side.type[u])
-            k = int(math.floor(t.area_pct[ty] * len(foe) / 100.0))
-            k = max(int(t.area_min[ty]), min(int(t.area_max[ty]), k))
-            struck = self._distinct(stream, foe, k)
-            roll = float(stream.roll(int(t.ranged[ty])))
-            shooter = np.full(len(struck), u, dtype=np.int64)
-            self._hits(fight, a, shooter, struck, np.full(len(struck), roll), True, rnd, auras, fatigue,
-                       False, cover)
-            # one shot, however many it strikes
-            rnd.shot[a][u] -= len(struck) - 1
+        big = shots[area]
+        if len(big):
+            bt = side.type[big]
+            k = np.floor(t.area_pct[bt] * len(foe) / 100.0).astype(np.int64)
+            k = np.clip(k, t.area_min[bt], t.area_max[bt])
+            struck, owner = self._runs(stream, foe, k)
+            rolls = stream.roll_many(len(big), t.ranged[bt]).astype(np.float64)
+            self._hits(fight, a, big[owner], struck, rolls[owner], True, rnd, auras, fatigue, False, cover)
+            # one shot, however many units it strikes
+            np.add.at(rnd.shot[a], big[owner], -1.0)
+            np.add.at(rnd.shot[a], big, 1.0)
 
     def _healers(self, fight: _Fight, a: int, stream: Stream, rnd: _Round) -> None:
         """Целитель: «накладывает регенерацию (6 единиц здоровья за 3 раунда) на случайного бойца
         впередистоящего (если есть) или своего отряда каждый раунд. Регенерация может складываться.»"""
         side = self.sides[a]
         healers = fight.healers[a]
+        if len(healers) == 0:
+            return
         healers = healers[side.alive[healers]]
         pool = fight.heal_targets[a]
         pool = pool[side.alive[pool]]
@@ -621,6 +682,8 @@ class Battle:
         случайного врага (-6 единиц здоровья за 2 раунда)»"""
         t = self.table
         side = self.sides[a]
+        if not side.has_burp:
+            return
         group = fight.groups[a]
         foe = fight.groups[1 - a]
         belly = group[side.alive[group] & (t.burp_rounds[side.type[group]] > 0)]
@@ -652,7 +715,7 @@ class Battle:
         for i, ring, units, per, rounds in rnd.stacks:
             side = self.sides[i]
             keep = side.alive[units]
-            if not np.any(keep):
+            if not keep.any():
                 continue
             per_arr = np.broadcast_to(np.asarray(per, dtype=np.float64), units.shape)[keep]
             rounds_arr = np.broadcast_to(np.asarray(rounds, dtype=np.int64), units.shape)[keep]
@@ -667,8 +730,12 @@ class Battle:
             units = units[side.alive[units]]
             if len(units) == 0:
                 continue
+            if not (side.ring_active or side.has_regen):
+                continue
             slot = side.tick[units] % RING
-            net = side.heal[slot, units] + t.regen[side.type[units]] - side.dot[slot, units]
+            net = t.regen[side.type[units]]
+            if side.ring_active:
+                net = net + side.heal[slot, units] - side.dot[slot, units]
             hp = side.hp[units] + net
             dead = hp <= 0
             side.hp[units] = np.minimum(hp, side.maxhp[units])
@@ -679,10 +746,11 @@ class Battle:
         for side, units in zip(self.sides, participants, strict=True):
             if len(units) == 0:
                 continue
-            slot = side.tick[units] % RING
-            side.dot[slot, units] = 0.0
-            side.heal[slot, units] = 0.0
-            side.debuff[slot, units] = 0.0
+            if side.ring_active:
+                slot = side.tick[units] % RING
+                side.dot[slot, units] = 0.0
+                side.heal[slot, units] = 0.0
+                side.debuff[slot, units] = 0.0
             side.tick[units] += 1
 
     def _summons(self, participants: list[IntArray]) -> None:
@@ -691,15 +759,15 @@ class Battle:
             return
         t = self.table
         for side, units in zip(self.sides, participants, strict=True):
+            if not side.has_summon:
+                continue
             units = units[side.alive[units]]
             callers = units[t.summon_type[side.type[units]] >= 0]
             for u in callers.tolist():
                 ty = int(side.type[u])
                 if (side.tick[u]) % int(t.summon_every[ty]) == 0:
                     side.append(int(t.summon_type[ty]), int(side.squad[u]), 1)
-                    self.events.append({"kind": "summon", "side": side.index,
-                                        "squad": side.squads[int(side.squad[u])].name,
-                                        "unit": self.table.ids[int(t.summon_type[ty])]})
+                    self.summoned[side.index] += 1
 
     # -- phases ----------------------------------------------------------------------------
 
@@ -761,9 +829,10 @@ class Battle:
         """«Арьергард без авангарда существовать не может. Если авангардный отряд умирает, то
         арьергард автоматически выступает вперёд и становится авангардом.»"""
         moved = []
+        standing = side.standing()
         for flank in fld.FLANKS:
-            van = side.at(fld.at(flank, "vanguard"))
-            rear = side.at(fld.at(flank, "rearguard"))
+            van = standing.get(fld.at(flank, "vanguard"))
+            rear = standing.get(fld.at(flank, "rearguard"))
             if van is None and rear is not None:
                 rear.position = fld.at(flank, "vanguard")
                 moved.append({"kind": "step_up", "side": side.index, "squad": rear.name, "flank": flank})
@@ -920,7 +989,8 @@ class Battle:
             r += 1
         losses = self._losses(before)
         return ({"opponent": opponent.name, "defender": as_defender, "rounds": rounds,
-                 "losses": losses, "charger_survives": side.squad_alive(charger.index)}, r)
+                 "losses": losses, "charger_survives": side.squad_alive(charger.index),
+                 **self._specials()}, r)
 
     def _healers_of(self, side: Side, group: IntArray) -> IntArray:
         return group[self.table.heal_rounds[side.type[group]] > 0]
@@ -951,6 +1021,9 @@ class Battle:
             for step in steps:
                 if step:
                     self._step(side, step)
+            # «Если после перемещения выходит так, что арьергард находится на каком-либо фланге без
+            # авангарда, то отряд мгновенно займёт место авангарда» (after the whole manoeuvre)
+            self.events.extend(self._normalise(side))
         self.snapshot("moves", 0)
 
     def _via(self, side: Side, start: str, goal: str) -> str:
@@ -991,7 +1064,6 @@ class Battle:
             if i not in done:
                 self.events.append({"kind": "move", "side": side.index, "squad": sq.name,
                                     "from": sq.position, "to": dest, "blocked": True})
-        self.events.extend(self._normalise(side))
 
     # clash ---------------------------------------------------------------------------------
 
@@ -1019,22 +1091,22 @@ class Battle:
             self._summons(everyone)
             self._tock(everyone)
             losses = self._losses(before)
-            self.events.append({"kind": "round", "phase": "clash", "round": self.rounds,
+            self.events.append({"kind": "round", "phase": "clash", "round": self.rounds, **self._specials(),
                                 "flanks": active, "losses": losses})
             self._normalise_all()
             self.snapshot("clash", self.rounds)
 
     def _active_flanks(self) -> list[str]:
-        return [f for f in fld.FLANKS
-                if self.sides[0].at(fld.at(f, "vanguard")) is not None
-                and self.sides[1].at(fld.at(f, "vanguard")) is not None]
+        a, b = self.sides[0].standing(), self.sides[1].standing()
+        return [f for f in fld.FLANKS if fld.at(f, "vanguard") in a and fld.at(f, "vanguard") in b]
 
     def _flank_fight(self, flank: str) -> _Fight:
         t = self.table
         groups, shooters, healers, targets, queues = [], [], [], [], []
         for side in self.sides:
-            van = side.at(fld.at(flank, "vanguard"))
-            rear = side.at(fld.at(flank, "rearguard"))
+            standing = side.standing()
+            van = standing.get(fld.at(flank, "vanguard"))
+            rear = standing.get(fld.at(flank, "rearguard"))
             assert van is not None
             front = side.members(van.index)
             back = side.members(rear.index) if rear is not None else np.zeros(0, np.int64)
@@ -1074,12 +1146,12 @@ class Battle:
             self.rounds += 1
             before = self._alive_copy()
             healers = [self._healers_of(s, g) for s, g in zip(self.sides, groups, strict=True)]
-            fight = _Fight("final", r, groups, healers=(healers[0], healers[1]), heal_targets=groups,
+            fight = _Fight("final", self.rounds, groups, healers=(healers[0], healers[1]), heal_targets=groups,
                            flanking=flanking)
             self._round([(fight, stream)])
             self._summons(everyone)
             self._tock(everyone)
-            self.events.append({"kind": "round", "phase": "final", "round": self.rounds,
+            self.events.append({"kind": "round", "phase": "final", "round": self.rounds, **self._specials(),
                                 "losses": self._losses(before)})
             self.snapshot("final", self.rounds)
 

@@ -127,7 +127,7 @@ class Deployment:
 _FLANK_HEADER = re.compile(r"^\s*([^\s:,\-–—]+)\s+(фланг\w*|flank)\s*[:.]?\s*(.*)$", re.IGNORECASE)
 _SEPARATOR = re.compile(r"\s*(?:[-–—:=]+)\s*")
 _ITEM_SPLIT = re.compile(r"\s*(?:,|;|\+|\bи\b|\band\b|&)\s*", re.IGNORECASE)
-_ITEM = re.compile(r"^(?:(\d+)\s*(?:x|х|×|\*)?\s*)?(.*?)(?:\s*(?:x|х|×|\*)\s*(\d+))?$", re.IGNORECASE)
+_ITEM = re.compile(r"^(?:(\d+)\s*(?:[xх×*](?=\s))?\s*)?(.*?)(?:\s+[xх×*]?\s*(\d+))?$", re.IGNORECASE)
 _POWDER = re.compile(r"^\s*(порох|gunpowder|powder)\s*[-–—:=]?\s*(\d+)\s*$", re.IGNORECASE)
 _EMPTY = {"", "...", "…", "-", "—", "нет", "никого", "none", "nobody", "пусто", "empty"}
 
@@ -351,12 +351,14 @@ def parse_plan(text: str, rules: Rules, own: Sequence[SquadInput], enemy: Sequen
             if kind == "none":
                 continue
             targets = positions_in(rest)
-            problem, targets = _check(kind, squad, targets, rules, own_at, enemy_at, number, col, part)
+            earlier = by_squad.setdefault(squad, [])
+            # a second position change (griffin riders, sabretooths) starts where the first ended
+            start = earlier[-1].targets[-1] if earlier and earlier[-1].kind in ("move", "march") else squad
+            problem, targets = _check(kind, squad, targets, rules, own_at, enemy_at, number, col, part, start)
             if problem:
                 out.problems.append(problem)
                 continue
             m = Manoeuvre(squad, kind, tuple(targets), number)
-            earlier = by_squad.setdefault(squad, [])
             if earlier:
                 units = own_at[squad].units
                 free = all(rules.units[u].free_move for u in units)
@@ -406,8 +408,10 @@ def _manoeuvre(part: str) -> tuple[str | None, str]:
 
 
 def _check(kind: str, squad: str, targets: list[str], rules: Rules, own: dict[str, SquadInput],
-           enemy: dict[str, SquadInput], line: int, col: int, text: str) -> tuple[Problem | None, list[str]]:
+           enemy: dict[str, SquadInput], line: int, col: int, text: str,
+           start: str | None = None) -> tuple[Problem | None, list[str]]:
     units = own[squad].units
+    start = start or squad
 
     def bad(ru: str, en: str) -> tuple[Problem | None, list[str]]:
         return illegal(ru, en, line, col, text, RULE_PLAN), targets
@@ -469,7 +473,7 @@ def _check(kind: str, squad: str, targets: list[str], rules: Rules, own: dict[st
     if not targets:
         return bad("укажите, куда перемещается отряд", "name where the squad moves to")
     if kind == "move":
-        if len(targets) != 1 or not fld.adjacent(squad, targets[0]):
+        if len(targets) != 1 or not fld.adjacent(start, targets[0]):
             return bad("смена позиции — на одну соседнюю ячейку", "a position change goes to one adjacent cell")
         return None, targets
     path = [squad, *targets]

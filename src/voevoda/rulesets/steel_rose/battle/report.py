@@ -31,7 +31,7 @@ class _Words:
     def units(self, counts: Mapping[str, int]) -> str:
         if not counts:
             return "—"
-        return ", ".join(f"{n} {self.unit(u)}" for u, n in counts.items())
+        return ", ".join(f"{self.unit(u)} ×{n}" for u, n in counts.items())
 
     def pos(self, position: str | None) -> str:
         if not position:
@@ -39,12 +39,23 @@ class _Words:
         return fld.label_ru(position) if self.ru else fld.label_en(position)
 
 
-def _losses_line(w: _Words, names: list[str], losses: list[Mapping[str, Mapping[str, int]]]) -> str:
+def _losses_line(w: _Words, names: list[str], losses: list[Mapping[str, Mapping[str, int]]],
+                 event: Mapping[str, Any] | None = None) -> str:
     parts = []
     for side, per in enumerate(losses):
         for squad, counts in per.items():
             parts.append(f"{squad} ({names[side]}): −{w.units(counts)}")
-    return "; ".join(parts) if parts else w.t("без потерь", "no losses")
+    line = "; ".join(parts) if parts else w.t("без потерь", "no losses")
+    extra = []
+    for side, n in enumerate((event or {}).get("sacrifices", [0, 0])):
+        if n:
+            extra.append(w.t(f"жертвы культистов ({names[side]}): {n}",
+                             f"cultists sacrificed ({names[side]}): {n}"))
+    for side, n in enumerate((event or {}).get("summoned", [0, 0])):
+        if n:
+            extra.append(w.t(f"призвано низших демонов ({names[side]}): {n}",
+                             f"lesser demons summoned ({names[side]}): {n}"))
+    return line + (" (" + "; ".join(extra) + ")" if extra else "")
 
 
 def battle_text(result: Mapping[str, Any], rules: Rules, lang: str = "ru", fmt: str = "text") -> str:
@@ -100,7 +111,7 @@ def battle_text(result: Mapping[str, Any], rules: Rules, lang: str = "ru", fmt: 
             for f in ev["fights"]:
                 role = w.t("защитник", "defender") if f["defender"] else w.t("арьергард", "rearguard")
                 out.append(f"  {w.t('против', 'against')} {f['opponent']} ({role}), "
-                           f"{f['rounds']} {w.t('раундов', 'rounds')}: " + _losses_line(w, names, f["losses"]))
+                           f"{f['rounds']} {w.t('раундов', 'rounds')}: " + _losses_line(w, names, f["losses"], f))
         elif kind == "move":
             if ev.get("blocked"):
                 out.append(f"{ev['squad']}: " + w.t(f"не смог перейти в {w.pos(ev['to'])}",
@@ -116,10 +127,8 @@ def battle_text(result: Mapping[str, Any], rules: Rules, lang: str = "ru", fmt: 
             where = ""
             if ev.get("flanks"):
                 where = " [" + ", ".join(fld.FLANK_RU[f] if w.ru else f for f in ev["flanks"]) + "]"
-            out.append(f"{phase}, {w.t('раунд', 'round')} {ev['round']}{where}: " + _losses_line(w, names, ev["losses"]))
-        elif kind == "sacrifice":
-            out.append("  " + w.t(f"{ev['units']} культист(ов) {names[ev['side']]} приносят себя в жертву",
-                                  f"{ev['units']} cultist(s) of {names[ev['side']]} sacrifice themselves"))
+            out.append(f"{phase}, {w.t('раунд', 'round')} {ev['round']}{where}: "
+                       + _losses_line(w, names, ev["losses"], ev))
         elif kind == "final":
             out.append(head(w.t("Завершение", "Final melee")))
             flanked = ev.get("flanked")
@@ -188,11 +197,75 @@ def strength_svg(result: Mapping[str, Any], lang: str = "ru") -> str:
         parts.append(f'<polyline fill="none" stroke="{colours[side]}" stroke-width="2" points="{points}"/>')
         parts.append(f'<text x="{width - pad}" y="{pad + 16 * side}" text-anchor="end" fill="{colours[side]}">'
                      f"{escape(names[side])}</text>")
-    for i, p in enumerate(timeline):
-        if p["phase"] in ("deployment", "volleys", "charges", "moves") or i == len(timeline) - 1:
-            x = pad + (width - 2 * pad) * i / n
-            label = p["phase"] if p["phase"] not in ("clash", "final") else str(p["step"])
-            parts.append(f'<text x="{x:.1f}" y="{height - pad + 14}" text-anchor="middle" font-size="9">'
-                         f"{escape(label)}</text>")
+    def x_of(i: int) -> float:
+        return pad + (width - 2 * pad) * i / n
+
+    before = [i for i, p in enumerate(timeline) if p["phase"] not in ("clash", "final")]
+    rounds = [i for i, p in enumerate(timeline) if p["phase"] in ("clash", "final")]
+    if before:
+        middle = (x_of(before[0]) + x_of(before[-1])) / 2
+        parts.append(f'<text x="{middle:.1f}" y="{height - pad + 14}" text-anchor="middle" font-size="10">'
+                     + escape("до боя" if lang == "ru" else "before") + "</text>")
+    every = max(1, len(rounds) // 10)
+    for k, i in enumerate(rounds):
+        if k % every == 0 or k == len(rounds) - 1:
+            parts.append(f'<text x="{x_of(i):.1f}" y="{height - pad + 14}" text-anchor="middle" font-size="10">'
+                         f'{timeline[i]["step"]}</text>')
+    finals = [i for i in rounds if timeline[i]["phase"] == "final"]
+    if finals:
+        x = x_of(finals[0])
+        parts.append(f'<line x1="{x:.1f}" y1="{pad}" x2="{x:.1f}" y2="{height - pad}" stroke="#888" '
+                     'stroke-dasharray="4 3"/>')
+        parts.append(f'<text x="{x + 4:.1f}" y="{pad + 12}" font-size="10" fill="#555">'
+                     + escape("завершение" if lang == "ru" else "final melee") + "</text>")
+    parts.append(f'<text x="{width / 2}" y="{height - pad + 30}" text-anchor="middle" font-size="10" fill="#555">'
+                 + escape("раунд" if lang == "ru" else "round") + "</text>")
+    parts.append("</svg>")
+    return "\n".join(parts)
+
+
+def field_svg(view: Mapping[str, Any], rules: Rules, lang: str = "ru") -> str:
+    """The battlefield as ``view`` shows it: each side's six positions (the second side on top,
+    vanguards facing each other) with the squads standing there. Only deployments present in the
+    view are drawn, so a player sees the enemy's only once both have deployed."""
+    players = list(view["players"])
+    deployments = view.get("deployments", {})
+    cell_w, cell_h, pad = 200, 70, 30
+    width = pad * 2 + cell_w * 3
+    height = pad * 2 + cell_h * 4 + 60
+    parts = [f'<svg xmlns="http://www.w3.org/2000/svg" width="{width}" height="{height}" '
+             f'viewBox="0 0 {width} {height}" font-family="sans-serif" font-size="11">',
+             f'<rect width="{width}" height="{height}" fill="#f4efe1"/>']
+    colours = ["#b22222", "#1f4e9c"]
+    # rows from the top: side 1 rearguard, side 1 vanguard, side 0 vanguard, side 0 rearguard
+    rows = [(1, "rearguard"), (1, "vanguard"), (0, "vanguard"), (0, "rearguard")]
+    for r, (side, rank) in enumerate(rows):
+        y = pad + r * cell_h + (40 if r >= 2 else 0)
+        player = players[side] if side < len(players) else ""
+        squads = {s["position"]: s for s in deployments.get(player, {}).get("squads", [])}
+        for c, flank in enumerate(fld.FLANKS):
+            x = pad + c * cell_w
+            position = fld.at(flank, rank)
+            parts.append(f'<rect x="{x + 2}" y="{y + 2}" width="{cell_w - 4}" height="{cell_h - 4}" rx="6" '
+                         f'fill="#ffffff" stroke="{colours[side]}" stroke-width="1.5"/>')
+            label = fld.label_ru(position) if lang == "ru" else fld.label_en(position)
+            parts.append(f'<text x="{x + 8}" y="{y + 16}" fill="#777">{escape(label)}</text>')
+            squad = squads.get(position)
+            if squad:
+                items = list(squad["units"].items())
+                if len(items) > 3:
+                    rest = sum(n for _, n in items[2:])
+                    items = [*items[:2], ("", rest)]
+                for i, (uid, n) in enumerate(items):
+                    unit = rules.units.get(uid)
+                    name = (unit.name_ru if lang == "ru" else unit.name_en) if unit else (
+                        "ещё" if lang == "ru" else "more")
+                    parts.append(f'<text x="{x + 8}" y="{y + 32 + 13 * i}" fill="{colours[side]}">'
+                                 f"{escape(name)} ×{n}</text>")
+        if r in (0, 3):
+            name_y = y - 6 if r == 0 else y + cell_h + 14
+            parts.append(f'<text x="{pad}" y="{name_y}" font-size="12" fill="{colours[side]}">{escape(player)}</text>')
+    parts.append(f'<line x1="{pad}" y1="{pad + 2 * cell_h + 20}" x2="{width - pad}" y2="{pad + 2 * cell_h + 20}" '
+                 'stroke="#999" stroke-dasharray="6 4"/>')
     parts.append("</svg>")
     return "\n".join(parts)

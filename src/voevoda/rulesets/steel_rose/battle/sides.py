@@ -69,10 +69,15 @@ class SideSpec:
     modifiers: dict[str, float] = field(default_factory=dict)
 
     def units(self, rules: Rules) -> dict[str, int] | None:
+        """The units the side may place: its army, or the city's garrison plus the army that
+        defends the city («ваша армия временно прибавится к гарнизону»)."""
         if self.garrison is not None:
             g = self.garrison
-            return rules.garrison(str(g.get("faction", self.faction)), int(g.get("level", 1)),
-                                  bool(g.get("large", False)))
+            units = rules.garrison(str(g.get("faction", self.faction)), int(g.get("level", 1)),
+                                   bool(g.get("large", False)))
+            for uid, n in (self.army or {}).items():
+                units[uid] = units.get(uid, 0) + n
+            return units
         return self.army
 
 
@@ -141,7 +146,12 @@ class BattleFile:
         post = getattr(self.specs[side], key)
         if not post:
             return None
-        at = self.text.find(post.strip("\n").splitlines()[0]) if post.strip() else -1
+        if not post.strip():
+            return None
+        # the post's first line, searched after its side's table and key
+        start = self.text.find(f"[{('attacker', 'defender')[side]}]")
+        start = self.text.find(key, max(start, 0))
+        at = self.text.find(post.strip("\n").splitlines()[0], max(start, 0))
         if at < 0:
             return None
         first_nonblank = next(i for i, ln in enumerate(post.splitlines(), 1) if ln.strip())

@@ -1,0 +1,126 @@
+"""Steel Rose battle engine benchmark: attacks simulated per second.
+
+Runs 10v10, 100v100 and 2000v2000 battles with every effect in play (all manoeuvres;
+volleys, long-range area volleys, charges through defenders, rearguard shots, healers,
+regeneration, poison, burning, armour shred, healing on hit, compounding multipliers,
+self-sacrifice, ranged debuffs, burps, summons, hero and archpriest auras, gunpowder,
+squeamish elves) and prints a table. Run as::
+
+    PYTHONPATH=src python benchmarks/steel_rose_battle.py [--repeat N]
+
+"Attacks" counts every melee attack, every shot (each unit a cannon shot strikes), every
+sacrificial strike and every burp.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import platform
+import time
+
+from voevoda.core.dice import Dice
+from voevoda.rulesets.steel_rose.battle.engine import fight
+from voevoda.rulesets.steel_rose.battle.model import Manoeuvre, SideInput, SquadInput
+from voevoda.rulesets.steel_rose.battle.report import battle_text, strength_svg
+from voevoda.rulesets.steel_rose.rules import load_rules
+
+# unit shares per squad (they sum to 1 per side); heroes, archpriests, archdemons and
+# demonologists are added one each.
+EMPIRE_SIDE = {
+    "right.vanguard": {"spearman": 0.10, "knight": 0.05, "paladin": 0.03, "healer": 0.02, "gnoblar": 0.10},
+    "right.rearguard": {"crossbowman": 0.08},
+    "centre.vanguard": {"lesser_demon": 0.10, "infector": 0.05, "cultist": 0.10, "void_knight": 0.05},
+    "centre.rearguard": {"enlightened": 0.07},
+    "left.vanguard": {"bull": 0.10, "firebelly": 0.10},
+    "left.rearguard": {"griffin_rider": 0.05},
+}
+EMPIRE_SINGLES = {"right.vanguard": ["hero", "archpriest"], "centre.vanguard": ["archdemon", "demonologist"]}
+EMPIRE_PLAN = [
+    Manoeuvre("right.rearguard", "volley", ("right.vanguard",)),
+    Manoeuvre("right.vanguard", "defend", ("right.rearguard",)),
+    Manoeuvre("centre.rearguard", "volley", ("centre.vanguard",)),
+    Manoeuvre("centre.vanguard", "cover"),
+    Manoeuvre("left.vanguard", "charge", ("centre.rearguard",)),
+    Manoeuvre("left.rearguard", "charge", ("left.rearguard",)),
+]
+ROSE_SIDE = {
+    "right.vanguard": {"shieldbearer": 0.12, "steam_tank": 0.02, "ent": 0.04},
+    "right.rearguard": {"musketeer": 0.10, "gunner": 0.08},
+    "centre.vanguard": {"spectral_beast": 0.06, "golem": 0.08, "wolf": 0.10},
+    "centre.rearguard": {"sorcerer": 0.08, "ranger": 0.08},
+    "left.vanguard": {"mounted_gunner": 0.10},
+    "left.rearguard": {"cannon": 0.10, "fire_hail": 0.04},
+}
+ROSE_PLAN = [
+    Manoeuvre("right.rearguard", "volley", ("right.vanguard",)),
+    Manoeuvre("right.vanguard", "move", ("centre.vanguard",)),
+    Manoeuvre("centre.rearguard", "volley", ("centre.vanguard",)),
+    Manoeuvre("centre.vanguard", "move", ("right.vanguard",)),
+    Manoeuvre("left.vanguard", "defend", ("left.rearguard",)),
+    Manoeuvre("left.rearguard", "long_volley", ("centre.vanguard",)),
+]
+
+
+def _squads(n: int, shares: dict[str, dict[str, float]], singles: dict[str, list[str]]) -> tuple[SquadInput, ...]:
+    out = []
+    for position, units in shares.items():
+        counts = {u: max(1, round(n * s)) for u, s in units.items()}
+        for u in singles.get(position, []):
+            counts[u] = 1
+        out.append(SquadInput(position, counts))
+    return tuple(out)
+
+
+def scenario(n: int) -> tuple[SideInput, SideInput]:
+    a = SideInput("Империя и союзники", "empire", _squads(n, EMPIRE_SIDE, EMPIRE_SINGLES), tuple(EMPIRE_PLAN))
+    b = SideInput("Стальная роза и эльфы", "steel_rose", _squads(n, ROSE_SIDE, {}), tuple(ROSE_PLAN),
+                  gunpowder=None)
+    return a, b
+
+
+def run(sizes: list[int], repeat: int) -> list[dict[str, float]]:
+    rules = load_rules()
+    fight(rules, scenario(10), Dice.from_text("warm-up"))
+    rows = []
+    for n in sizes:
+        sides = scenario(n)
+        units = [sum(sum(s.units.values()) for s in side.squads) for side in sides]
+        best_engine = best_total = float("inf")
+        attacks = draws = 0
+        for r in range(repeat):
+            dice = Dice.from_text(f"bench/{n}/{r}")
+            t0 = time.perf_counter()
+            result = fight(rules, sides, dice)
+            t1 = time.perf_counter()
+            data = result.to_json()
+            battle_text(data, rules)
+            strength_svg(data)
+            json.dumps({"result": data, "dice": dice.records()}, ensure_ascii=False)
+            t2 = time.perf_counter()
+            best_engine = min(best_engine, t1 - t0)
+            best_total = min(best_total, t2 - t0)
+            attacks = result.attacks
+            draws = sum(s.count for s in dice)
+        rows.append({"size": n, "units_a": units[0], "units_b": units[1], "attacks": attacks, "draws": draws,
+                     "engine_s": best_engine, "with_report_s": best_total,
+                     "attacks_per_s": attacks / best_engine})
+    return rows
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--repeat", type=int, default=5)
+    parser.add_argument("--sizes", type=int, nargs="*", default=[10, 100, 2000])
+    args = parser.parse_args()
+    rows = run(args.sizes, args.repeat)
+    print(f"Steel Rose battle engine — {platform.python_implementation()} {platform.python_version()}, "
+          f"best of {args.repeat}")
+    print(f"{'battle':>12} {'units':>11} {'attacks':>8} {'dice':>8} {'engine s':>9} {'+report s':>10} {'attacks/s':>11}")
+    for r in rows:
+        print(f"{r['size']:>5}v{r['size']:<6} {r['units_a']:>5}/{r['units_b']:<5} {r['attacks']:>8} {r['draws']:>8} "
+              f"{r['engine_s']:>9.4f} {r['with_report_s']:>10.4f} {r['attacks_per_s']:>11,.0f}")
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,360 @@
+"""What each prompt asks, which answers are legal, and the default answer.
+
+A choice is a small dict, the same whether it came from a post (``orders.py``), from a
+computer opponent (``bots.py``) or from the game master's default:
+
+==========  =====================================================================
+prompt      choice
+==========  =====================================================================
+culture     ``{"culture": id}``
+industrial  ``{"resource": id}``
+assign      ``{"pop": {category: n}}`` (categories left out keep their number)
+attack      ``{"target": player | None}``
+ally        ``{"side": "attacker" | "defender" | None, "army": n, "fleet": n, "generals": n}``
+tribute     ``{"kind": "coins" | "city" | "population" | "resource", "target": key | None}``
+offer       ``{"to": player | None, "give": [item], "take": [item]}``
+reply       ``{"accept": bool}``
+build       ``{"alloc": [{"project": kind, "target": key | None, "name": str | None, "labour": n}]}``
+research    ``{"picks": [tech], "buy": [tech]}``
+==========  =====================================================================
+
+A trade item is ``{"kind": coins|food|labour|population|city|tech|leader|resource|promise,
+"amount": n, "key": str}``.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+from typing import Any
+
+from .data import Tables
+from .game import (
+    CATEGORIES,
+    MILITARY,
+    Options,
+    assignment_cost,
+    generals,
+    industrial_options,
+    known_elsewhere,
+    population,
+    rivals,
+    scholar_cap,
+    wonder_available,
+)
+
+Choice = dict[str, Any]
+Why = tuple[str, str]
+ITEM_KINDS = ("coins", "food", "labour", "population", "city", "tech", "leader", "resource", "promise")
+PROJECTS = ("city", "wonder", "resource", "industrial")
+
+
+def prompt_of(state: Mapping[str, Any], player: str) -> Mapping[str, Any] | None:
+    pending = state.get("pending")
+    if pending and player in pending["players"]:
+        found: Mapping[str, Any] = pending
+        return found
+    return None
+
+
+def check(state: Mapping[str, Any], tables: Tables, options: Options, player: str,
+          choice: Mapping[str, Any]) -> list[Why]:
+    """Every rule ``choice`` breaks for what ``player`` is asked now (empty: legal)."""
+    pending = prompt_of(state, player)
+    if pending is None:
+        return [("от вас сейчас ничего не ждут", "nothing is asked of you now")]
+    try:
+        return CHECKS[pending["kind"]](state, tables, options, player, pending, choice)
+    except (KeyError, TypeError, ValueError, AttributeError):
+        return [("ответ не подходит к вопросу", "the answer does not fit the question")]
+
+
+def _culture(state: Mapping[str, Any], t: Tables, o: Options, player: str, pending: Mapping[str, Any],
+             choice: Mapping[str, Any]) -> list[Why]:
+    if choice["culture"] not in t.cultures.cultures:
+        return [("нет такой культуры", "no such culture")]
+    return []
+
+
+def _industrial(state: Mapping[str, Any], t: Tables, o: Options, player: str,
+                pending: Mapping[str, Any], choice: Mapping[str, Any]) -> list[Why]:
+    if choice["resource"] not in pending["options"]:
+        names = ", ".join(t.name(x) for x in pending["options"])
+        names_en = ", ".join(t.name(x, "en") for x in pending["options"])
+        return [(f"этот ресурс недоступен; можно: {names}", f"that resource is not available; choose: {names_en}")]
+    return []
+
+
+def _assign(state: Mapping[str, Any], t: Tables, o: Options, player: str, pending: Mapping[str, Any],
+            choice: Mapping[str, Any]) -> list[Why]:
+    """ФАЗА РАСПРЕДЕЛЕНИЯ НАСЕЛЕНИЯ."""
+    p = state["players"][player]
+    new = {c: int(choice["pop"].get(c, p["pop"][c])) for c in CATEGORIES}
+    unknown = set(choice["pop"]) - set(CATEGORIES)
+    problems: list[Why] = []
+    if unknown:
+        problems.append(("нет такой категории", "no such category"))
+    if any(v < 0 for v in new.values()):
+        problems.append(("число не может быть меньше нуля", "a number cannot be negative"))
+    total, have = sum(new.values()), population(p)
+    if total != have:
+        problems.append((f"всего назначено {total}, а население {have}",
+                         f"{total} assigned but the population is {have}"))
+    limit = t.rules.assignment.max_change
+    for c in CATEGORIES:
+        if abs(new[c] - p["pop"][c]) > limit:
+            problems.append((f"категория «{c}» меняется больше чем на {limit}",
+                             f"category '{c}' changes by more than {limit}"))
+    cap = scholar_cap(p, t)
+    if new["scholars"] > cap and new["scholars"] > p["pop"]["scholars"]:
+        problems.append((f"не больше {cap} учёных (1 на город)", f"at most {cap} scholars (1 per city)"))
+    cost = assignment_cost(p, new, t, o)
+    if cost > p["coins"]:
+        problems.append((f"рост армии и флота стоит {cost} монет, а есть {p['coins']}",
+                         f"raising army and fleet costs {cost} coins, you have {p['coins']}"))
+    return problems
+
+
+def _attack(state: Mapping[str, Any], t: Tables, o: Options, player: str, pending: Mapping[str, Any],
+            choice: Mapping[str, Any]) -> list[Why]:
+    target = choice.get("target")
+    if target is None:
+        return []
+    if target not in rivals(state, player):
+        return [("нет такого противника", "no such opponent")]
+    if target in pending.get("tried", []):
+        return [("на этого игрока нападение уже не удалось", "the attack on this player already failed")]
+    return []
+
+
+def _ally(state: Mapping[str, Any], t: Tables, o: Options, player: str, pending: Mapping[str, Any],
+          choice: Mapping[str, Any]) -> list[Why]:
+    side = choice.get("side")
+    if side is None:
+        return []
+    if side not in ("attacker", "defender"):
+        return [("сторона: нападающий или обороняющийся", "side: attacker or defender")]
+    p = state["players"][player]
+    problems: list[Why] = []
+    for key, have in (("army", p["pop"]["army"]), ("fleet", p["pop"]["fleet"]), ("generals", generals(p))):
+        n = int(choice.get(key, 0))
+        if n < 0 or n > have:
+            problems.append((f"«{key}»: есть только {have}", f"'{key}': you have only {have}"))
+    return problems
+
+
+def _tribute(state: Mapping[str, Any], t: Tables, o: Options, player: str, pending: Mapping[str, Any],
+             choice: Mapping[str, Any]) -> list[Why]:
+    kind = choice["kind"]
+    if kind not in pending["options"]:
+        return [("такую дань взять нельзя", "that tribute cannot be taken")]
+    d = state["players"][pending["defender"]]
+    if kind == "city" and choice.get("target") not in [c["name"] for c in d["cities"]]:
+        return [("у побеждённого нет такого города", "the loser has no such city")]
+    if kind == "resource" and d["resources"].get(choice.get("target"), 0) <= 0:
+        return [("у побеждённого нет такого ресурса", "the loser has no such resource")]
+    return []
+
+
+def item_problems(state: Mapping[str, Any], t: Tables, o: Options, owner: str,
+                  items: Sequence[Mapping[str, Any]]) -> list[Why]:
+    """Whether ``owner`` holds everything in ``items`` (amounts add up)."""
+    p = state["players"][owner]
+    problems: list[Why] = []
+    totals: dict[str, int] = {}
+    for item in items:
+        kind = item["kind"]
+        if kind not in ITEM_KINDS:
+            problems.append((f"нельзя торговать «{kind}»", f"cannot trade '{kind}'"))
+            continue
+        key = item.get("key")
+        if kind in ("coins", "food", "labour", "population"):
+            amount = int(item.get("amount", 0))
+            if amount <= 0:
+                problems.append(("количество должно быть больше нуля", "the amount must be above zero"))
+            totals[kind] = totals.get(kind, 0) + amount
+        elif kind == "city" and key not in [c["name"] for c in p["cities"]]:
+            problems.append((f"у {owner} нет города «{key}»", f"{owner} has no city '{key}'"))
+        elif kind == "tech" and key not in p["techs"]:
+            problems.append((f"{owner} не знает технологию «{t.name(str(key))}»",
+                             f"{owner} does not know '{t.name(str(key), 'en')}'"))
+        elif kind == "leader":
+            totals["leader:" + str(key)] = totals.get("leader:" + str(key), 0) + 1
+        elif kind == "resource":
+            totals["res:" + str(key)] = totals.get("res:" + str(key), 0) + 1
+        elif kind == "promise" and not str(key or "").strip():
+            problems.append(("обещание без текста", "a promise without text"))
+    per_worker = 1 + sum(t.techs.technologies[x].labour_per_worker for x in p["techs"])
+    have = {"coins": p["coins"], "food": p["food"], "population": population(p),
+            "labour": max(0, per_worker * p["pop"]["workers"] + p["labour_credit"])}
+    for key, amount in totals.items():
+        if key.startswith("leader:"):
+            available = p["leaders"].count(key[7:])
+        elif key.startswith("res:"):
+            available = int(p["resources"].get(key[4:], 0))
+        else:
+            available = have[key]
+        if amount > available:
+            problems.append((f"у {owner} только {available} ({key})", f"{owner} has only {available} ({key})"))
+    return problems
+
+
+def _offer(state: Mapping[str, Any], t: Tables, o: Options, player: str, pending: Mapping[str, Any],
+           choice: Mapping[str, Any]) -> list[Why]:
+    to = choice.get("to")
+    if to is None:
+        return []
+    if to not in rivals(state, player):
+        return [("нет такого игрока", "no such player")]
+    give, take = list(choice.get("give", [])), list(choice.get("take", []))
+    if not give and not take:
+        return [("пустое предложение", "an empty offer")]
+    for item in take:
+        if item["kind"] == "tech" and item.get("key") in state["players"][player]["techs"]:
+            return [("эту технологию вы уже знаете", "you already know that technology")]
+    return item_problems(state, t, o, player, give) + item_problems(state, t, o, to, take)
+
+
+def _reply(state: Mapping[str, Any], t: Tables, o: Options, player: str, pending: Mapping[str, Any],
+           choice: Mapping[str, Any]) -> list[Why]:
+    if not isinstance(choice["accept"], bool):
+        return [("ответ: принять или отклонить", "answer: accept or decline")]
+    return []
+
+
+def _build(state: Mapping[str, Any], t: Tables, o: Options, player: str, pending: Mapping[str, Any],
+           choice: Mapping[str, Any]) -> list[Why]:
+    """ФАЗА СТРОИТЕЛЬСТВА: labour goes to a city, a wonder, a resource roll or an
+    industrial resource; no more than the labour of this turn."""
+    p = state["players"][player]
+    problems: list[Why] = []
+    total = 0
+    for part in choice["alloc"]:
+        kind, target, amount = part["project"], part.get("target"), int(part["labour"])
+        total += amount
+        if amount < 0:
+            problems.append(("труд не может быть отрицательным", "labour cannot be negative"))
+        if kind not in PROJECTS:
+            problems.append((f"нет такой постройки «{kind}»", f"no such project '{kind}'"))
+        elif kind == "wonder":
+            if target not in t.wonders.wonders:
+                problems.append(("нет такого чуда", "no such wonder"))
+            elif not wonder_available(state, p, target, t) and not any(
+                    x["project"] == "wonder" and x.get("target") == target for x in p["projects"]):
+                problems.append((f"чудо «{t.name(target)}» сейчас строить нельзя (уже построено, нет "
+                                 "требования или свободного города)",
+                                 f"the {t.name(target, 'en')} cannot be built now (already built, "
+                                 "requirement missing, or no city without a wonder)"))
+        elif kind == "industrial":
+            if target not in t.resources.industrial:
+                problems.append(("нет такого промышленного ресурса", "no such industrial resource"))
+            elif target not in industrial_options(p, t, o):
+                problems.append((f"для ресурса «{t.name(target)}» не выполнены требования",
+                                 f"the requirements of {t.name(target, 'en')} are not met"))
+        elif kind == "city" and part.get("name"):
+            taken = {c["name"].lower() for q in state["players"].values() for c in q["cities"]}
+            if str(part["name"]).lower() in taken:
+                problems.append(("город с таким названием уже есть", "a city of that name exists"))
+    if total > pending["labour"]:
+        problems.append((f"назначено {total} труда, а есть {pending['labour']}",
+                         f"{total} labour assigned but only {pending['labour']} available"))
+    return problems
+
+
+def _research(state: Mapping[str, Any], t: Tables, o: Options, player: str, pending: Mapping[str, Any],
+              choice: Mapping[str, Any]) -> list[Why]:
+    p = state["players"][player]
+    picks, buys = list(choice.get("picks", [])), list(choice.get("buy", []))
+    problems: list[Why] = []
+    # "он может выбрать другую": a free choice may be left unused, never exceeded.
+    if len(picks) > pending["picks"]:
+        problems.append((f"можно выбрать технологий: не больше {pending['picks']}",
+                         f"choose at most {pending['picks']} technologies"))
+    if len(set(picks + buys)) != len(picks + buys):
+        problems.append(("технология названа дважды", "a technology is named twice"))
+    for tech in picks:
+        if tech not in t.techs.technologies or tech in p["techs"]:
+            problems.append((f"«{t.name(tech)}» нельзя выбрать", f"'{t.name(tech, 'en')}' cannot be chosen"))
+    elsewhere = known_elsewhere(state, player)
+    for tech in buys:
+        if tech not in elsewhere:
+            problems.append((f"«{t.name(tech)}» не знает никто другой (или вы её знаете)",
+                             f"no other player knows '{t.name(tech, 'en')}' (or you know it)"))
+    price = t.rules.research.purchase_coins
+    if price * len(buys) > p["coins"]:
+        problems.append((f"покупка стоит {price * len(buys)} монет, а есть {p['coins']}",
+                         f"buying costs {price * len(buys)} coins, you have {p['coins']}"))
+    if o.purchases_per_turn and len(buys) > o.purchases_per_turn:
+        problems.append((f"не больше {o.purchases_per_turn} покупок за ход",
+                         f"at most {o.purchases_per_turn} purchases a turn"))
+    return problems
+
+
+CHECKS = {
+    "culture": _culture,
+    "industrial": _industrial,
+    "assign": _assign,
+    "attack": _attack,
+    "ally": _ally,
+    "tribute": _tribute,
+    "offer": _offer,
+    "reply": _reply,
+    "build": _build,
+    "research": _research,
+}
+
+
+def default_choice(state: Mapping[str, Any], tables: Tables, options: Options, player: str) -> Choice:
+    """A sensible legal answer for a player who sent none: keep things as they are,
+    attack nobody, trade nothing, keep building what is under way."""
+    pending = prompt_of(state, player)
+    if pending is None:
+        return {}
+    kind = pending["kind"]
+    p = state["players"][player]
+    if kind == "culture":
+        return {"culture": sorted(tables.cultures.cultures, key=lambda c: tables.cultures.cultures[c].d20)[0]}
+    if kind == "industrial":
+        return {"resource": pending["options"][0]}
+    if kind == "assign":
+        return {"pop": dict(p["pop"])}
+    if kind == "attack":
+        return {"target": None}
+    if kind == "ally":
+        return {"side": None}
+    if kind == "tribute":
+        d = state["players"][pending["defender"]]
+        pick = pending["options"][0]
+        target = None
+        if pick == "city":
+            target = d["cities"][0]["name"]
+        elif pick == "resource":
+            target = sorted(r for r, n in d["resources"].items() if n > 0)[0]
+        return {"kind": pick, "target": target}
+    if kind == "offer":
+        return {"to": None}
+    if kind == "reply":
+        return {"accept": False}
+    if kind == "build":
+        return {"alloc": default_alloc(state, tables, options, player, pending["labour"])}
+    if kind == "research":
+        unknown = [x for x in tables.techs.technologies if x not in p["techs"]]
+        return {"picks": unknown[: pending["picks"]], "buy": []}
+    return {}
+
+
+def default_alloc(state: Mapping[str, Any], tables: Tables, options: Options, player: str,
+                  labour: int) -> list[dict[str, Any]]:
+    """Labour to the oldest project under way, else toward a resource roll."""
+    p = state["players"][player]
+    for project in p["projects"]:
+        if project["project"] == "wonder" and not wonder_available(state, p, project["target"], tables):
+            continue
+        if project["project"] == "industrial" and project["target"] not in industrial_options(p, tables, options):
+            continue
+        return [{"project": project["project"], "target": project.get("target"), "name": None,
+                 "labour": labour}]
+    return [{"project": "resource", "target": None, "name": None, "labour": labour}]
+
+
+__all__ = ["CHECKS", "ITEM_KINDS", "MILITARY", "PROJECTS", "check", "default_choice", "item_problems",
+           "prompt_of"]

@@ -1,0 +1,456 @@
+"""Posts in Russian or English, read line by line into orders and back into choices.
+
+What a post may say depends on what the player is asked (``state["pending"]``); the
+syntax of each answer is in ``docs/culture_conquest.md``. Names of cultures,
+technologies, resources, wonders and leaders are accepted in Russian, in English or as
+their identifiers, in any letter case, with ё written as е.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Mapping, Sequence
+from typing import Any
+
+from voevoda.core.errors import ParseError, Problem, ambiguous, invalid
+from voevoda.core.ruleset import Order
+
+from .data import Tables
+from .game import CATEGORIES
+
+WORD = re.compile(r"[^\s,;:]+")
+
+CATEGORY_WORDS = {
+    "army": ("армия", "армии", "армий", "army", "armies"),
+    "fleet": ("флот", "флоты", "флотов", "флота", "fleet", "fleets"),
+    "farmers": ("земледельцы", "земледельцев", "земледелие", "farmers", "farmer", "farming"),
+    "merchants": ("торговцы", "торговцев", "торговля", "merchants", "merchant", "trade"),
+    "workers": ("рабочие", "рабочих", "ремесло", "workers", "worker", "craft"),
+    "scholars": ("ученые", "ученых", "ученый", "scholars", "scholar"),
+}
+GENERAL_WORDS = ("генерал", "генералы", "генералов", "general", "generals")
+AMOUNT_WORDS = {
+    "coins": ("монет", "монеты", "монета", "монету", "coins", "coin"),
+    "food": ("пищи", "пища", "еды", "еда", "food"),
+    "labour": ("труда", "труд", "labour", "labor"),
+    "population": ("населения", "население", "людей", "population", "people"),
+}
+KEY_WORDS = {
+    "city": ("город", "city"),
+    "tech": ("технология", "технологию", "технологии", "tech", "technology"),
+    "leader": ("лидер", "лидера", "leader"),
+    "resource": ("ресурс", "resource"),
+    "promise": ("обещание", "promise"),
+}
+
+
+def norm(text: str) -> str:
+    return " ".join(text.lower().replace("ё", "е").split())
+
+
+class Names:
+    """Normalised names -> keys, for one table."""
+
+    def __init__(self, table: Mapping[str, Any]) -> None:
+        self.index: dict[str, str] = {}
+        for key, item in table.items():
+            for name in (key, key.replace("_", " "), item.ru, item.en, *item.aliases):
+                self.index[norm(name)] = key
+
+    def find(self, text: str) -> str | None:
+        return self.index.get(norm(text))
+
+
+class Reader:
+    """Parses posts for one configured ruleset (the tables fix the names)."""
+
+    def __init__(self, tables: Tables) -> None:
+        self.t = tables
+        self.cultures = Names(tables.cultures.cultures)
+        self.techs = Names(tables.techs.technologies)
+        self.industrial = Names(tables.resources.industrial)
+        self.resources = Names({**tables.resources.natural, **tables.resources.industrial})
+        self.wonders = Names(tables.wonders.wonders)
+        self.leaders = Names(tables.leaders.leaders)
+
+    # -- entry ---------------------------------------------------------------------
+
+    def parse(self, text: str, player: str, state: Mapping[str, Any]) -> list[Order]:
+        pending = state.get("pending")
+        if not pending or player not in pending["players"]:
+            raise ParseError([invalid("от вас сейчас ничего не ждут", "nothing is asked of you now")])
+        kind = pending["kind"]
+        reader = getattr(self, "_" + kind)
+        orders: list[Order] = []
+        problems: list[Problem] = []
+        for number, raw in enumerate(text.splitlines(), start=1):
+            line = raw.split("#", 1)[0].split("//", 1)[0].rstrip()
+            if not line.strip():
+                continue
+            column = len(line) - len(line.lstrip()) + 1
+            try:
+                order = reader(line.strip(), player, state, pending)
+            except LineProblem as exc:
+                problems.append(Problem(exc.kind, exc.ru, exc.en, number, column + exc.offset,
+                                        line.strip()))
+                continue
+            orders.append(Order(order[0], order[1], number, line.strip()))
+        if not orders and not problems:
+            problems.append(invalid("пустой ответ", "an empty answer", 1, 1))
+        if problems:
+            raise ParseError(problems, [o.text for o in orders])
+        return orders
+
+    # -- one reader per prompt ------------------------------------------------------
+
+    def _culture(self, line: str, player: str, state: Mapping[str, Any], pending: Mapping[str, Any]
+                 ) -> tuple[str, dict[str, Any]]:
+        rest = _after(line, ("культура", "culture"))
+        key = self.cultures.find(rest)
+        if key is None:
+            raise LineProblem("invalid", f"нет культуры «{rest}»", f"no culture '{rest}'", len(line) - len(rest))
+        return "culture", {"culture": key}
+
+    def _industrial(self, line: str, player: str, state: Mapping[str, Any], pending: Mapping[str, Any]
+                    ) -> tuple[str, dict[str, Any]]:
+        rest = _after(line, ("ресурс", "resource"))
+        key = self.industrial.find(rest)
+        if key is None:
+            raise LineProblem("invalid", f"нет промышленного ресурса «{rest}»",
+                              f"no industrial resource '{rest}'", len(line) - len(rest))
+        return "industrial", {"resource": key}
+
+    def _assign(self, line: str, player: str, state: Mapping[str, Any], pending: Mapping[str, Any]
+                ) -> tuple[str, dict[str, Any]]:
+        if norm(line) in ("без изменений", "no change", "keep"):
+            return "assign", {"pop": {}}
+        pop: dict[str, int] = {}
+        tokens = [(m.group(0), m.start()) for m in WORD.finditer(line)]
+        i = 0
+        while i < len(tokens):
+            word, at = tokens[i]
+            category = _category(word)
+            if category is None or i + 1 >= len(tokens) or not tokens[i + 1][0].isdigit():
+                raise LineProblem("invalid", f"ожидалось «категория число», например «армия 3», а не «{word}»",
+                                  f"expected 'category number', e.g. 'army 3', not '{word}'", at)
+            if category in pop:
+                raise LineProblem("ambiguous", f"категория «{word}» названа дважды",
+                                  f"category '{word}' is named twice", at)
+            pop[category] = int(tokens[i + 1][0])
+            i += 2
+        return "assign", {"pop": pop}
+
+    def _attack(self, line: str, player: str, state: Mapping[str, Any], pending: Mapping[str, Any]
+                ) -> tuple[str, dict[str, Any]]:
+        if norm(line) in ("мир", "не нападать", "peace", "no attack"):
+            return "attack", {"target": None}
+        rest = _after(line, ("напасть на", "напасть", "атаковать", "attack"))
+        return "attack", {"target": _player(state, rest, len(line) - len(rest))}
+
+    def _ally(self, line: str, player: str, state: Mapping[str, Any], pending: Mapping[str, Any]
+              ) -> tuple[str, dict[str, Any]]:
+        if norm(line) in ("нейтралитет", "никого", "neutral", "none"):
+            return "ally", {"side": None}
+        rest = _after(line, ("за", "join", "support", "поддержать"))
+        tokens = [(m.group(0), m.start() + len(line) - len(rest)) for m in WORD.finditer(rest)]
+        if not tokens:
+            raise LineProblem("invalid", "за кого?", "which side?", 0)
+        head = norm(tokens[0][0])
+        if head in ("нападающего", "нападающих", "attacker", "attackers"):
+            side = "attacker"
+        elif head in ("обороняющегося", "защитника", "defender", "defenders"):
+            side = "defender"
+        else:
+            name = _player(state, tokens[0][0], tokens[0][1])
+            if name == pending["attacker"]:
+                side = "attacker"
+            elif name == pending["defender"]:
+                side = "defender"
+            else:
+                raise LineProblem("illegal", f"{name} не участвует в этой битве",
+                                  f"{name} is not in this battle", tokens[0][1])
+        args: dict[str, Any] = {"side": side, "army": 0, "fleet": 0, "generals": 0}
+        i = 1
+        while i < len(tokens):
+            word, at = tokens[i]
+            key = _category(word)
+            if norm(word) in GENERAL_WORDS:
+                key = "generals"
+            if key not in ("army", "fleet", "generals") or i + 1 >= len(tokens) or not tokens[i + 1][0].isdigit():
+                raise LineProblem("invalid", "ожидалось «армия N», «флот N» или «генерал N»",
+                                  "expected 'army N', 'fleet N' or 'general N'", at)
+            args[key] = int(tokens[i + 1][0])
+            i += 2
+        return "ally", args
+
+    def _tribute(self, line: str, player: str, state: Mapping[str, Any], pending: Mapping[str, Any]
+                 ) -> tuple[str, dict[str, Any]]:
+        rest = _after(line, ("дань", "tribute"))
+        low = norm(rest)
+        if low in ("монеты", "монет", "coins"):
+            return "tribute", {"kind": "coins", "target": None}
+        if low in ("население", "рабы", "population", "slaves"):
+            return "tribute", {"kind": "population", "target": None}
+        for word, kind in (("город", "city"), ("city", "city"), ("ресурс", "resource"), ("resource", "resource")):
+            if low.startswith(word + " "):
+                name = rest.split(None, 1)[1].strip()
+                if kind == "city":
+                    return "tribute", {"kind": "city", "target": _city(state, pending["defender"], name)}
+                key = self.resources.find(name)
+                if key is None:
+                    raise LineProblem("invalid", f"нет ресурса «{name}»", f"no resource '{name}'", 0)
+                return "tribute", {"kind": "resource", "target": key}
+        raise LineProblem("invalid", "дань: монеты, город <название>, население или ресурс <название>",
+                          "tribute: coins, city <name>, population or resource <name>", 0)
+
+    def _offer(self, line: str, player: str, state: Mapping[str, Any], pending: Mapping[str, Any]
+               ) -> tuple[str, dict[str, Any]]:
+        if norm(line) in ("конец торговли", "не торговать", "без торговли", "no trade", "done", "pass"):
+            return "offer", {"to": None}
+        rest = _after(line, ("предложить", "offer"))
+        if ":" not in rest:
+            raise LineProblem("invalid", "ожидалось «предложить Игрок: даю ...; прошу ...»",
+                              "expected 'offer Player: give ...; take ...'", 0)
+        who, terms = rest.split(":", 1)
+        to = _player(state, who.strip(), 0)
+        give: list[dict[str, Any]] = []
+        take: list[dict[str, Any]] = []
+        for part in terms.split(";"):
+            part = part.strip()
+            if not part:
+                continue
+            low = norm(part)
+            if low.startswith(("даю ", "отдаю ", "give ")):
+                target = give
+            elif low.startswith(("прошу ", "беру ", "получаю ", "take ", "want ")):
+                target = take
+            else:
+                raise LineProblem("invalid", f"часть «{part}» должна начинаться с «даю» или «прошу»",
+                                  f"'{part}' must begin with 'give' or 'take'", line.find(part))
+            body = part.split(None, 1)[1] if " " in part else ""
+            for chunk in body.split(","):
+                if chunk.strip():
+                    target.append(self._item(chunk.strip(), line.find(chunk.strip())))
+        return "offer", {"to": to, "give": give, "take": take}
+
+    def _item(self, text: str, at: int) -> dict[str, Any]:
+        words = text.split(None, 1)
+        first = norm(words[0])
+        if first.isdigit() and len(words) == 2:
+            for kind, names in AMOUNT_WORDS.items():
+                if norm(words[1]) in names:
+                    return {"kind": kind, "amount": int(first)}
+        for kind, names in KEY_WORDS.items():
+            if first in names and len(words) == 2:
+                name = words[1].strip()
+                if kind in ("city", "promise"):
+                    return {"kind": kind, "key": name}
+                table = {"tech": self.techs, "leader": self.leaders, "resource": self.resources}[kind]
+                key = table.find(name)
+                if key is None:
+                    raise LineProblem("invalid", f"неизвестное название «{name}»", f"unknown name '{name}'", at)
+                return {"kind": kind, "key": key}
+        raise LineProblem("invalid", f"не понял «{text}» (например: 10 монет, технология Философия)",
+                          f"cannot read '{text}' (e.g. 10 coins, tech Philosophy)", at)
+
+    def _reply(self, line: str, player: str, state: Mapping[str, Any], pending: Mapping[str, Any]
+               ) -> tuple[str, dict[str, Any]]:
+        low = norm(line)
+        if low in ("принять", "принимаю", "да", "accept", "yes"):
+            return "reply", {"accept": True}
+        if low in ("отклонить", "отказ", "нет", "decline", "reject", "no"):
+            return "reply", {"accept": False}
+        raise LineProblem("invalid", "ответ: принять или отклонить", "answer: accept or decline", 0)
+
+    def _build(self, line: str, player: str, state: Mapping[str, Any], pending: Mapping[str, Any]
+               ) -> tuple[str, dict[str, Any]]:
+        low = norm(line)
+        if low in ("ничего", "nothing", "none"):
+            return "build", {"project": None}
+        head, _, rest = line.strip().partition(" ")
+        head = norm(head)
+        numbers = re.findall(r"(?<!\S)\d+(?!\S)", rest)
+        if len(numbers) != 1:
+            raise LineProblem("invalid", "укажите одно число — сколько труда вложить",
+                              "give one number: how much labour to put in", len(head) + 1)
+        amount = int(numbers[0])
+        name = " ".join(w for w in rest.split() if w != numbers[0]).strip()
+        if head in ("город", "city"):
+            return "build", {"project": "city", "target": None, "name": name or None, "labour": amount}
+        if head in ("ресурс", "resource"):
+            return "build", {"project": "resource", "target": None, "name": None, "labour": amount}
+        if head in ("чудо", "wonder"):
+            key = self.wonders.find(name)
+            if key is None:
+                raise LineProblem("invalid", f"нет чуда «{name}»", f"no wonder '{name}'", len(head) + 1)
+            return "build", {"project": "wonder", "target": key, "name": None, "labour": amount}
+        if head in ("промресурс", "промышленность", "industry", "industrial"):
+            key = self.industrial.find(name)
+            if key is None:
+                raise LineProblem("invalid", f"нет промышленного ресурса «{name}»",
+                                  f"no industrial resource '{name}'", len(head) + 1)
+            return "build", {"project": "industrial", "target": key, "name": None, "labour": amount}
+        raise LineProblem("invalid", "стройка: город, чудо, ресурс или промресурс",
+                          "build: city, wonder, resource or industry", 0)
+
+    def _research(self, line: str, player: str, state: Mapping[str, Any], pending: Mapping[str, Any]
+                  ) -> tuple[str, dict[str, Any]]:
+        low = norm(line)
+        if low in ("пропустить", "ничего", "pass", "nothing"):
+            return "research", {}
+        head, _, rest = line.strip().partition(" ")
+        head = norm(head)
+        key = self.techs.find(rest)
+        if head not in ("выбрать", "выбираю", "choose", "купить", "покупаю", "buy"):
+            raise LineProblem("invalid", "исследования: выбрать <технология> или купить <технология>",
+                              "research: choose <technology> or buy <technology>", 0)
+        if key is None:
+            raise LineProblem("invalid", f"нет технологии «{rest}»", f"no technology '{rest}'", len(head) + 1)
+        return "research", {"pick" if head in ("выбрать", "выбираю", "choose") else "buy": key}
+
+
+class LineProblem(Exception):
+    def __init__(self, kind: str, ru: str, en: str, offset: int) -> None:
+        super().__init__(en)
+        self.kind: Any = kind
+        self.ru, self.en, self.offset = ru, en, max(0, offset)
+
+
+def _after(line: str, heads: Sequence[str]) -> str:
+    low = norm(line)
+    for head in heads:
+        if low.startswith(head + " "):
+            return line.strip()[len(head):].strip()
+    return line.strip()
+
+
+def _category(word: str) -> str | None:
+    w = norm(word)
+    for category, names in CATEGORY_WORDS.items():
+        if w in names:
+            return category
+    return None
+
+
+def _player(state: Mapping[str, Any], text: str, at: int) -> str:
+    found = [p for p in state["order"] if norm(p) == norm(text)]
+    if not found:
+        raise LineProblem("invalid", f"нет игрока «{text}»", f"no player '{text}'", at)
+    return str(found[0])
+
+
+def _city(state: Mapping[str, Any], owner: str, text: str) -> str:
+    for city in state["players"][owner]["cities"]:
+        if norm(city["name"]) == norm(text):
+            return str(city["name"])
+    raise LineProblem("illegal", f"у {owner} нет города «{text}»", f"{owner} has no city '{text}'", 0)
+
+
+# -- orders -> choice ------------------------------------------------------------------
+
+def choice_from_orders(kind: str, orders: Sequence[Order]) -> tuple[dict[str, Any], list[Problem]]:
+    """Merge the orders of one post into the choice its prompt asks for."""
+    problems: list[Problem] = []
+    if kind == "assign":
+        pop: dict[str, int] = {}
+        for order in orders:
+            for category, value in order.args["pop"].items():
+                if category in pop:
+                    problems.append(ambiguous(f"категория «{category}» названа дважды",
+                                              f"category '{category}' is named twice", order.line))
+                pop[category] = value
+        return {"pop": pop}, problems
+    if kind == "build":
+        alloc = [dict(o.args) for o in orders if o.args.get("project")]
+        return {"alloc": alloc}, problems
+    if kind == "research":
+        picks = [o.args["pick"] for o in orders if "pick" in o.args]
+        buys = [o.args["buy"] for o in orders if "buy" in o.args]
+        return {"picks": picks, "buy": buys}, problems
+    if len(orders) > 1:
+        problems.append(ambiguous("здесь нужен один ответ, а их несколько",
+                                  "one answer is expected here, several were given", orders[1].line))
+    return dict(orders[0].args), problems
+
+
+# -- choice -> text (computer opponents post what a person would) -------------------------
+
+def format_choice(kind: str, choice: Mapping[str, Any], tables: Tables, lang: str = "ru") -> str:
+    ru = lang == "ru"
+
+    def name(key: str) -> str:
+        return tables.name(key, lang)
+
+    if kind == "culture":
+        return ("культура " if ru else "culture ") + name(choice["culture"])
+    if kind == "industrial":
+        return ("ресурс " if ru else "resource ") + name(choice["resource"])
+    if kind == "assign":
+        words = {c: (CATEGORY_WORDS[c][0] if ru else c) for c in CATEGORIES}
+        parts = [f"{words[c]} {choice['pop'][c]}" for c in CATEGORIES if c in choice["pop"]]
+        return ", ".join(parts) if parts else ("без изменений" if ru else "no change")
+    if kind == "attack":
+        if not choice.get("target"):
+            return "мир" if ru else "peace"
+        return ("напасть " if ru else "attack ") + str(choice["target"])
+    if kind == "ally":
+        if not choice.get("side"):
+            return "нейтралитет" if ru else "neutral"
+        side = {"attacker": ("нападающего", "attacker"), "defender": ("обороняющегося", "defender")}
+        head = ("за " if ru else "join ") + side[choice["side"]][0 if ru else 1]
+        units = [("армия" if ru else "army", choice.get("army", 0)), ("флот" if ru else "fleet", choice.get("fleet", 0)),
+                 ("генерал" if ru else "general", choice.get("generals", 0))]
+        return head + "".join(f", {w} {n}" for w, n in units if n)
+    if kind == "tribute":
+        head = "дань " if ru else "tribute "
+        k = choice["kind"]
+        if k == "coins":
+            return head + ("монеты" if ru else "coins")
+        if k == "population":
+            return head + ("население" if ru else "population")
+        if k == "city":
+            return head + ("город " if ru else "city ") + str(choice["target"])
+        return head + ("ресурс " if ru else "resource ") + name(choice["target"])
+    if kind == "offer":
+        if not choice.get("to"):
+            return "конец торговли" if ru else "no trade"
+        parts = []
+        if choice.get("give"):
+            parts.append(("даю " if ru else "give ") + ", ".join(_item_text(i, tables, lang) for i in choice["give"]))
+        if choice.get("take"):
+            parts.append(("прошу " if ru else "take ") + ", ".join(_item_text(i, tables, lang) for i in choice["take"]))
+        return ("предложить " if ru else "offer ") + str(choice["to"]) + ": " + "; ".join(parts)
+    if kind == "reply":
+        return ("принять" if ru else "accept") if choice["accept"] else ("отклонить" if ru else "decline")
+    if kind == "build":
+        lines = []
+        for part in choice["alloc"]:
+            p, n = part["project"], part["labour"]
+            if p == "city":
+                lines.append(f"{'город' if ru else 'city'} {n}" + (f" {part['name']}" if part.get("name") else ""))
+            elif p == "resource":
+                lines.append(f"{'ресурс' if ru else 'resource'} {n}")
+            elif p == "wonder":
+                lines.append(f"{'чудо' if ru else 'wonder'} {name(part['target'])} {n}")
+            else:
+                lines.append(f"{'промресурс' if ru else 'industry'} {name(part['target'])} {n}")
+        return "\n".join(lines) if lines else ("ничего" if ru else "nothing")
+    if kind == "research":
+        lines = [("выбрать " if ru else "choose ") + name(x) for x in choice.get("picks", [])]
+        lines += [("купить " if ru else "buy ") + name(x) for x in choice.get("buy", [])]
+        return "\n".join(lines) if lines else ("пропустить" if ru else "pass")
+    raise ValueError(kind)
+
+
+def _item_text(item: Mapping[str, Any], tables: Tables, lang: str) -> str:
+    ru = lang == "ru"
+    kind = item["kind"]
+    if kind in AMOUNT_WORDS:
+        word = {"coins": ("монет", "coins"), "food": ("пищи", "food"), "labour": ("труда", "labour"),
+                "population": ("населения", "population")}[kind]
+        return f"{item['amount']} {word[0 if ru else 1]}"
+    word = {"city": ("город", "city"), "tech": ("технология", "tech"), "leader": ("лидер", "leader"),
+            "resource": ("ресурс", "resource"), "promise": ("обещание", "promise")}[kind]
+    key = str(item["key"])
+    shown = key if kind in ("city", "promise") else tables.name(key, lang)
+    return f"{word[0 if ru else 1]} {shown}"

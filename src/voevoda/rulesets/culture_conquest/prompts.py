@@ -1,0 +1,122 @@
+"""What each awaited player is asked, in Russian and English, with the legal options."""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from typing import Any
+
+from voevoda.core.ruleset import Prompt
+
+from .data import Tables
+from .game import (
+    CATEGORIES,
+    CATEGORY_NAMES,
+    Options,
+    city_cost,
+    industrial_options,
+    known_elsewhere,
+    military_cost,
+    population,
+    scholar_cap,
+    wonder_available,
+    wonder_cost,
+)
+from .phases import attack_targets
+
+
+def prompt_for(state: Mapping[str, Any], player: str, t: Tables, o: Options) -> Prompt:
+    pending = state["pending"]
+    kind = pending["kind"]
+    p = state["players"][player]
+    head_ru = f"Ход {state['turn']}. "
+    head_en = f"Turn {state['turn']}. "
+
+    def names(keys: list[str], lang: str) -> str:
+        return ", ".join(t.name(k, lang) for k in keys)
+
+    if kind == "culture":
+        keys = sorted(t.cultures.cultures, key=lambda c: t.cultures.cultures[c].d20)
+        return Prompt(kind, "На Таблице Культур выпало 16+: выберите культуру («культура Египетская»).",
+                      "You rolled 16+ on the culture table: choose a culture ('culture Egyptian').",
+                      [t.name(k) for k in keys])
+    if kind == "industrial":
+        keys = list(pending["options"])
+        return Prompt(kind, head_ru + f"Выберите промышленный ресурс («ресурс …»): {names(keys, 'ru')}.",
+                      head_en + f"Choose an industrial resource ('resource …'): {names(keys, 'en')}.",
+                      [t.name(k) for k in keys])
+    if kind == "assign":
+        now_ru = ", ".join(f"{CATEGORY_NAMES[c][0].lower()} {p['pop'][c]}" for c in CATEGORIES)
+        now_en = ", ".join(f"{c} {p['pop'][c]}" for c in CATEGORIES)
+        army, fleet = military_cost(p, "army", t, o), military_cost(p, "fleet", t, o)
+        limit = t.rules.assignment.max_change
+        return Prompt(
+            kind,
+            head_ru + f"Распределите население ({population(p)}): сейчас {now_ru}. Каждая категория "
+            f"меняется не более чем на {limit}; +1 армия стоит {army} мон., +1 флот — {fleet}; учёных не "
+            f"больше {scholar_cap(p, t)}. Монет: {p['coins']}. Пример: «армия 2, земледельцы 6».",
+            head_en + f"Assign your population ({population(p)}): now {now_en}. Each category moves by "
+            f"at most {limit}; +1 army costs {army} coins, +1 fleet {fleet}; at most {scholar_cap(p, t)} "
+            f"scholars. Coins: {p['coins']}. Example: 'army 2, farmers 6'.",
+            list(CATEGORIES))
+    if kind == "attack":
+        targets = attack_targets(state, player)
+        return Prompt(kind, head_ru + f"Напасть? («напасть <игрок>» или «мир»; цели: {', '.join(targets)}). "
+                      "Нужно 5+ на 1d6 (+1 с Генералом).",
+                      head_en + f"Attack? ('attack <player>' or 'peace'; targets: {', '.join(targets)}). "
+                      "Needs 5+ on 1d6 (+1 with a General).", targets)
+    if kind == "ally":
+        a, d = pending["attacker"], pending["defender"]
+        return Prompt(kind, head_ru + f"{a} нападает на {d}. Пошлёте войска? («за нападающего армия 2, флот 1» "
+                      "или «за обороняющегося …», или «нейтралитет»).",
+                      head_en + f"{a} attacks {d}. Send forces? ('join attacker army 2, fleet 1', "
+                      "'join defender …' or 'neutral').", [a, d])
+    if kind == "tribute":
+        d = pending["defender"]
+        return Prompt(kind, head_ru + f"{d} потерял все армии. Дань («дань монеты», «дань город <название>», "
+                      "«дань население», «дань ресурс <название>»).",
+                      head_en + f"{d} lost every army. Tribute ('tribute coins', 'tribute city <name>', "
+                      "'tribute population', 'tribute resource <name>').", list(pending["options"]))
+    if kind == "offer":
+        return Prompt(kind, head_ru + "Торговля: «предложить <игрок>: даю 10 монет, технология Философия; "
+                      "прошу 5 пищи» или «конец торговли».",
+                      head_en + "Trade: 'offer <player>: give 10 coins, tech Philosophy; take 5 food' or "
+                      "'no trade'.", [x for x in state["order"] if x != player])
+    if kind == "reply":
+        offer = pending.get("offer", {})
+        from .orders import format_choice
+
+        text_ru = format_choice("offer", offer, t, "ru") if offer else ""
+        text_en = format_choice("offer", offer, t, "en") if offer else ""
+        return Prompt(kind, head_ru + f"{offer.get('from', '')} предлагает: «{text_ru}». «принять» или «отклонить».",
+                      head_en + f"{offer.get('from', '')} offers: '{text_en}'. 'accept' or 'decline'.",
+                      ["принять", "отклонить"])
+    if kind == "build":
+        labour = pending["labour"]
+        c_l, c_c = city_cost(p, t, o)
+        wonders = [w for w in t.wonders.wonders if wonder_available(state, p, w, t)]
+        w_ru = "; ".join(f"{t.name(w)} {'/'.join(map(str, wonder_cost(p, w, t, o)))}" for w in wonders)
+        w_en = "; ".join(f"{t.name(w, 'en')} {'/'.join(map(str, wonder_cost(p, w, t, o)))}" for w in wonders)
+        under_way = ", ".join(f"{x['project']}{'/' + x['target'] if x.get('target') else ''} {x['labour']}"
+                              for x in p["projects"]) or "—"
+        return Prompt(
+            kind,
+            head_ru + f"Труд этого хода: {labour}. В работе: {under_way}. Город {c_l} труда/{c_c} мон.; ресурс "
+            f"{t.rules.building.resource_labour}; промресурс {t.rules.building.industrial_labour}; чудеса: "
+            f"{w_ru or 'нет'}. Пример: «город 30», «чудо Пирамиды 20», «ресурс 20», «промресурс Вино 25».",
+            head_en + f"Labour this turn: {labour}. Under way: {under_way}. City {c_l} labour/{c_c} coins; "
+            f"resource {t.rules.building.resource_labour}; industry {t.rules.building.industrial_labour}; "
+            f"wonders: {w_en or 'none'}. Example: 'city 30', 'wonder Pyramids 20', 'resource 20'.",
+            ["city", "wonder", "resource", "industrial"] + [t.name(w) for w in wonders]
+            + [t.name(x) for x in industrial_options(p, t, o)])
+    # research
+    picks = pending["picks"]
+    buyable = known_elsewhere(state, player)
+    price = t.rules.research.purchase_coins
+    return Prompt(
+        kind,
+        head_ru + f"Исследования: свободных выборов технологии: {picks} («выбрать <технология>»); купить за "
+        f"{price} мон. (монет: {p['coins']}) можно: {names(buyable, 'ru') or 'нечего'} («купить <технология>»); "
+        "или «пропустить».",
+        head_en + f"Research: free technology choices: {picks} ('choose <technology>'); buyable for {price} coins "
+        f"(you have {p['coins']}): {names(buyable, 'en') or 'nothing'} ('buy <technology>'); or 'pass'.",
+        [t.name(x) for x in t.techs.technologies if x not in p["techs"]])

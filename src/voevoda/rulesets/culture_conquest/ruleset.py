@@ -1,0 +1,193 @@
+"""Culture & Conquest on the core engine."""
+
+from __future__ import annotations
+
+import copy
+import json
+from collections.abc import Mapping, Sequence
+from typing import Any, ClassVar
+
+from voevoda.core.dice import Dice, Stream
+from voevoda.core.errors import ParseError, Problem, illegal
+from voevoda.core.ruleset import (
+    PUBLIC,
+    Event,
+    Order,
+    Outcome,
+    Prompt,
+    ReportFormat,
+    Resolution,
+    Ruleset,
+    State,
+    Viewer,
+)
+
+from . import bots, report
+from .choices import check, default_choice
+from .data import Tables, load_tables
+from .game import CATEGORIES, PHASE_NAMES, PHASES, Game, Options, cut_view, score
+from .orders import Reader, choice_from_orders, format_choice
+from .phases import answer
+from .prompts import prompt_for
+from .setup import new_game
+
+
+class CultureConquest(Ruleset):
+    """Культура и Завоевание: twelve phases per player, fifty rounds."""
+
+    id: ClassVar[str] = "culture-conquest"
+    version: ClassVar[str] = "1.0"
+    title_ru: ClassVar[str] = "Культура и Завоевание"
+    title_en: ClassVar[str] = "Culture & Conquest"
+    min_players: ClassVar[int] = 1
+    max_players: ClassVar[int] = 64
+
+    def __init__(self, config: Mapping[str, Any] | None = None,
+                 house_rules: Mapping[str, Any] | None = None) -> None:
+        super().__init__(config, house_rules)
+        self.tables: Tables = load_tables(self.house_rules)
+        self.options = Options.from_config(self.config)
+        self.reader = Reader(self.tables)
+        self.strategies: dict[str, str] = dict(self.config.get("strategies", {}))
+
+    # -- the contract -----------------------------------------------------------------
+
+    def setup(self, players: Sequence[str], dice: Dice) -> State:
+        g = new_game(players, dice, self.tables, self.options)
+        g.state["carry_events"] = [e.to_json() for e in g.events]
+        return g.state
+
+    def parse(self, text: str, player: str, state: State) -> list[Order]:
+        orders = self.reader.parse(text, player, state)
+        _, problems = choice_from_orders(state["pending"]["kind"], orders)
+        if problems:
+            raise ParseError(problems, [o.text for o in orders])
+        return orders
+
+    def validate(self, state: State, player: str, orders: Sequence[Order]) -> list[Problem]:
+        pending = state.get("pending")
+        if not pending or player not in pending["players"]:
+            return [illegal("от вас сейчас ничего не ждут", "nothing is asked of you now")]
+        if not orders:
+            return []
+        choice, problems = choice_from_orders(pending["kind"], orders)
+        line = orders[0].line
+        return problems + [illegal(ru, en, line, rule=f"culture-conquest/{pending['kind']}")
+                           for ru, en in check(state, self.tables, self.options, player, choice)]
+
+    def resolve(self, state: State, orders: Mapping[str, Sequence[Order]], dice: Dice) -> Resolution:
+        new = copy.deepcopy(state)
+        carried = [Event.from_json(e) for e in new.pop("carry_events", [])]
+        g = Game(new, self.tables, self.options, dice)
+        pending = new.get("pending")
+        choices: dict[str, dict[str, Any]] = {}
+        if pending:
+            for player in pending["players"]:
+                if orders.get(player):
+                    choices[player], _ = choice_from_orders(pending["kind"], orders[player])
+        answer(g, choices)
+        return Resolution(new, carried + g.events)
+
+    def awaiting(self, state: State) -> dict[str, Prompt]:
+        pending = state.get("pending")
+        if not pending or state.get("finished"):
+            return {}
+        return {player: prompt_for(state, player, self.tables, self.options) for player in pending["players"]}
+
+    def view(self, state: State, viewer: Viewer) -> dict[str, Any]:
+        """Everything on the table is open in this game; only an offer under
+        negotiation is cut from those outside it (see :func:`.game.cut_view`)."""
+        result = copy.deepcopy(cut_view(state, viewer))
+        result["scores"] = score(state, self.tables, self.options)
+        return result
+
+    def hidden_markers(self, state: State, viewer: Viewer) -> list[str]:
+        """The one secret of this game: an offer under negotiation, as it would show in a
+        view (JSON) or a report line, for everyone outside the two parties."""
+        pending = state.get("pending") or {}
+        offer = pending.get("offer") if pending.get("kind") == "reply" else None
+        if not offer or viewer in (offer["from"], offer["to"]):
+            return []
+        head = json.dumps({"offer": {"from": offer["from"], "to": offer["to"]}}, ensure_ascii=False)[1:-2]
+        return [head, f"{offer['from']}: предложить {offer['to']}:", f"{offer['from']}: offer {offer['to']}:"]
+
+    def outcome(self, state: State) -> Outcome | None:
+        if not state.get("finished"):
+            return None
+        points = score(state, self.tables, self.options)
+        best = max(p["total"] for p in points.values())
+        winners = tuple(n for n in state["order"] if points[n]["total"] == best)
+        return Outcome(winners, f"больше всего победных очков ({best}) после {state['turns']} ходов",
+                       f"most victory points ({best}) after {state['turns']} turns",
+                       {n: float(points[n]["total"]) for n in state["order"]})
+
+    # -- refinements -------------------------------------------------------------------
+
+    def default_orders(self, state: State, player: str) -> list[Order]:
+        pending = state.get("pending")
+        if not pending or player not in pending["players"]:
+            return []
+        choice = default_choice(state, self.tables, self.options, player)
+        return orders_from_choice(pending["kind"], choice, self.tables)
+
+    def progress(self, state: State) -> tuple[int, str]:
+        if state.get("finished"):
+            return int(state["turn"]), "конец игры / game over"
+        if state.get("pending") and state["pending"]["kind"] == "culture":
+            return int(state["turn"]), "подготовка к игре / setup"
+        index = max(0, int(state["phase"]) - 1)
+        ru, en = PHASE_NAMES[PHASES[index]]
+        who = state["order"][state["seat"]] if state["order"] else ""
+        return int(state["turn"]), f"{who}: {index + 1}. {ru} / {en}"
+
+    def describe(self, order: Order, lang: str = "ru") -> str:
+        try:
+            if order.kind in ("build", "research", "assign"):
+                return format_choice(order.kind, _single(order), self.tables, lang)
+            return format_choice(order.kind, order.args, self.tables, lang)
+        except (KeyError, ValueError, TypeError):
+            return order.text or order.kind
+
+    def strategy_of(self, player: str) -> str:
+        return self.strategies.get(player, "builder")
+
+    def bot(self, view: Mapping[str, Any], player: str, stream: Stream) -> str | None:
+        pending = view.get("pending")
+        if not pending or player not in pending["players"]:
+            return None
+        choice = bots.decide(view, player, stream, self.tables, self.options, self.strategy_of(player))
+        return format_choice(pending["kind"], choice, self.tables, str(self.config.get("bot_lang", "ru")))
+
+    def report(self, view: Mapping[str, Any], events: Sequence[Event], viewer: Viewer,
+               fmt: ReportFormat = "text", lang: str = "ru") -> str:
+        return report.render(view, [e for e in events if e.visible_to(viewer)], viewer, self.tables, fmt, lang)
+
+    def chronicle(self, view: Mapping[str, Any], events: Sequence[Event], fmt: ReportFormat = "text",
+                  lang: str = "ru") -> str:
+        """The public chronicle: only events whose audience is everyone."""
+        return report.render(view, [e for e in events if "*" in e.audience], PUBLIC, self.tables, fmt, lang)
+
+
+def _single(order: Order) -> dict[str, Any]:
+    if order.kind == "build":
+        return {"alloc": [dict(order.args)] if order.args.get("project") else []}
+    if order.kind == "research":
+        return {"picks": [order.args["pick"]] if "pick" in order.args else [],
+                "buy": [order.args["buy"]] if "buy" in order.args else []}
+    return {"pop": {c: order.args["pop"][c] for c in CATEGORIES if c in order.args["pop"]}}
+
+
+def orders_from_choice(kind: str, choice: Mapping[str, Any], tables: Tables) -> list[Order]:
+    """The orders a post carrying ``choice`` would parse into."""
+    if kind == "build":
+        parts = [dict(x) for x in choice.get("alloc", [])] or [{"project": None}]
+        return [Order("build", part, i + 1, format_choice("build", {"alloc": [part]} if part.get("project")
+                                                          else {"alloc": []}, tables))
+                for i, part in enumerate(parts)]
+    if kind == "research":
+        orders = [Order("research", {"pick": x}, 0, "") for x in choice.get("picks", [])]
+        orders += [Order("research", {"buy": x}, 0, "") for x in choice.get("buy", [])]
+        orders = orders or [Order("research", {}, 0, "")]
+        return [Order(o.kind, o.args, i + 1, format_choice("research", _single(o), tables))
+                for i, o in enumerate(orders)]
+    return [Order(kind, dict(choice), 1, format_choice(kind, choice, tables))]

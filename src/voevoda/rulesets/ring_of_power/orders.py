@@ -1,0 +1,374 @@
+"""Reading a player's post: one order a line, Russian or English keywords.
+
+The document has players draw on the map; in a post the same orders are written as
+lines (docs/ring_of_power.md)::
+
+    ход 0201 -> 0202 -> 0302        move 0201 0202 0302
+    0201 -> 0202                    (an arrow alone is a move)
+    поддержка 0201 -> 0202 Боб      support 0201 0202 Bob
+    роспуск 0201                    disband 0201
+    сбор 0202 2                     raise 0202 2
+    улучшить 0202 2                 upgrade 0202 2
+    перевод 15 Боб: за проход       transfer 15 to Bob: for passage
+    налог 3                         tax 3   (a transfer to the Treasury)
+    Плательщик: Анна, Получатель: Казна, Сумма: 10, Основание: Налоги.
+    вражда Боб, Ева                 hostile Bob, Eve
+    мир Боб                         neutral Bob
+    ставка 40 0303                  bid 40 0303   (for the condottieri on offer)
+
+Blank lines and lines starting with ``#`` or ``//`` are skipped. Every line that
+cannot be read is reported with its line and column; the rest is understood.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Sequence
+from dataclasses import dataclass
+
+from voevoda.core.errors import Problem, invalid
+from voevoda.core.ruleset import Order
+
+TREASURY = "Казна"
+TREASURY_ALIASES = ("казна", "казну", "казне", "treasury", "crown", "казначейство")
+
+KEYWORDS: dict[str, str] = {
+    **dict.fromkeys(("move", "ход", "идти", "перемещение", "переместить", "двигать", "марш"), "move"),
+    **dict.fromkeys(("support", "поддержка", "поддержать", "поддержи", "поддерживать"), "support"),
+    **dict.fromkeys(("disband", "роспуск", "распустить", "расформировать"), "disband"),
+    **dict.fromkeys(("raise", "сбор", "собрать", "набор", "нанять"), "raise"),
+    **dict.fromkeys(("upgrade", "улучшение", "улучшить", "повысить"), "upgrade"),
+    **dict.fromkeys(("transfer", "pay", "перевод", "перевести", "платёж", "платеж", "заплатить"), "transfer"),
+    **dict.fromkeys(("tax", "taxes", "налог", "налоги"), "tax"),
+    **dict.fromkeys(("hostile", "hostility", "war", "вражда", "враждебно", "враждебность", "война"), "hostile"),
+    **dict.fromkeys(("neutral", "peace", "нейтрально", "нейтралитет", "мир"), "neutral"),
+    **dict.fromkeys(("bid", "ставка", "торг"), "bid"),
+}
+
+SYNTAX = {
+    "move": ("ход 0201 -> 0202 -> 0302 (до 3 шагов)", "move 0201 0202 0302 (up to 3 steps)"),
+    "support": ("поддержка 0201 -> 0202 Игрок", "support 0201 0202 Player"),
+    "disband": ("роспуск 0201", "disband 0201"),
+    "raise": ("сбор 0202 2", "raise 0202 2"),
+    "upgrade": ("улучшить 0202 [число]", "upgrade 0202 [count]"),
+    "transfer": ("перевод 15 Игрок: основание", "transfer 15 to Player: reason"),
+    "tax": ("налог 3", "tax 3"),
+    "hostile": ("вражда Игрок, Игрок", "hostile Player, Player"),
+    "neutral": ("мир Игрок", "neutral Player"),
+    "bid": ("ставка 40 0303", "bid 40 0303"),
+}
+
+_SEPARATORS = re.compile(r"[^\s,;\-–—>→=]+")
+_WORD = re.compile(r"\S+")
+_FILLER = {"в", "во", "на", "in", "at", "to", "into", "из", "from", "пешки", "пешек", "пешку", "пешка",
+           "pawns", "pawn", "шт", "шт.", "x", "х"}
+_DOC_KEYS = {
+    "payer": ("плательщик", "payer"),
+    "recipient": ("получатель", "recipient", "payee"),
+    "amount": ("сумма", "amount", "sum"),
+    "reason": ("основание", "reason", "basis"),
+}
+
+
+@dataclass
+class _Line:
+    number: int
+    text: str
+
+    def problem(self, column: int, ru: str, en: str) -> Problem:
+        return invalid(ru, en, line=self.number, column=column, order=self.text.strip())
+
+
+def _is_hex(token: str) -> bool:
+    return len(token) == 4 and token.isdigit()
+
+
+def _match_names(text: str, names: Sequence[str]) -> tuple[str | None, str]:
+    """The longest known name at the start of ``text`` (case-insensitive) and the rest."""
+    stripped = text.lstrip()
+    low = stripped.casefold()
+    for alias in sorted(TREASURY_ALIASES, key=len, reverse=True):
+        if low.startswith(alias) and (len(low) == len(alias) or not low[len(alias)].isalnum()):
+            return TREASURY, stripped[len(alias):]
+    for name in sorted(names, key=len, reverse=True):
+        if low.startswith(name.casefold()) and (len(low) == len(name) or not low[len(name)].isalnum()):
+            return name, stripped[len(name):]
+    return None, stripped
+
+
+def _reason(rest: str) -> str:
+    rest = rest.strip().lstrip(":—–-,").strip()
+    for lead in ("for ", "основание:", "основание", "reason:", "reason"):
+        if rest.casefold().startswith(lead):
+            rest = rest[len(lead):].strip(" :")
+            break
+    return rest.strip().rstrip(".")
+
+
+class PostReader:
+    """Reads a post against the names of the game's players."""
+
+    def __init__(self, players: Sequence[str], author: str) -> None:
+        self.players = list(players)
+        self.author = author
+
+    def read(self, text: str) -> tuple[list[Order], list[Problem]]:
+        orders: list[Order] = []
+        problems: list[Problem] = []
+        for number, raw in enumerate(text.splitlines(), start=1):
+            stripped = raw.strip()
+            if not stripped or stripped.startswith("#") or stripped.startswith("//"):
+                continue
+            line = _Line(number, raw)
+            result = self._line(line)
+            if isinstance(result, Problem):
+                problems.append(result)
+            else:
+                orders.append(result)
+        return orders, problems
+
+    # -- one line ---------------------------------------------------------------------
+
+    def _line(self, line: _Line) -> Order | Problem:
+        text = line.text
+        low = text.casefold()
+        if any(low.lstrip().startswith(k) for k in _DOC_KEYS["payer"]):
+            return self._document_transfer(line)
+        first = _WORD.search(text)
+        assert first is not None
+        word = first.group(0).casefold().rstrip(":.")
+        if re.match(r"\d{4}(?!\d)", first.group(0)):
+            return self._move(line, first.start())
+        kind = KEYWORDS.get(word)
+        if kind is None:
+            return line.problem(
+                first.start() + 1,
+                f"не понимаю приказ «{first.group(0)}»; приказы: ход, поддержка, роспуск, сбор, улучшить, "
+                "перевод, налог, вражда, мир, ставка",
+                f"unknown order '{first.group(0)}'; orders: move, support, disband, raise, upgrade, "
+                "transfer, tax, hostile, neutral, bid",
+            )
+        rest_at = first.end()
+        handler = getattr(self, f"_{kind}")
+        result: Order | Problem = handler(line, rest_at)
+        return result
+
+    def _syntax(self, line: _Line, kind: str, column: int, what_ru: str, what_en: str) -> Problem:
+        ru, en = SYNTAX[kind]
+        return line.problem(column, f"{what_ru}; пример: {ru}", f"{what_en}; example: {en}")
+
+    def _hexes(self, line: _Line, start: int) -> list[tuple[str, int]]:
+        return [(m.group(0), start + m.start() + 1) for m in _SEPARATORS.finditer(line.text[start:])]
+
+    def _move(self, line: _Line, rest_at: int) -> Order | Problem:
+        tokens = self._hexes(line, rest_at)
+        for token, column in tokens:
+            if not _is_hex(token):
+                return self._syntax(line, "move", column, f"«{token}» — не гекс (четыре цифры)",
+                                    f"'{token}' is not a hex (four digits)")
+        if len(tokens) < 2:
+            return self._syntax(line, "move", len(line.text) + 1, "нужны исходный гекс и хотя бы один шаг",
+                                "a start hex and at least one step are needed")
+        hexes = [t for t, _ in tokens]
+        return Order("move", {"from": hexes[0], "path": hexes[1:]}, line.number, line.text.strip())
+
+    def _support(self, line: _Line, rest_at: int) -> Order | Problem:
+        m = re.match(r"\s*(\S{1,8}?)\s*(?:->|→|=>|—|–|-|,|\s)\s*(\S{1,8}?)(?=\s|$)(.*)$", line.text[rest_at:])
+        if not m:
+            return self._syntax(line, "support", rest_at + 2, "нужны гекс поддерживающих и соседний гекс",
+                                "the supporters' hex and a neighbouring hex are needed")
+        for g in (1, 2):
+            if not _is_hex(m.group(g)):
+                return self._syntax(line, "support", rest_at + m.start(g) + 1,
+                                    f"«{m.group(g)}» — не гекс (четыре цифры)", f"'{m.group(g)}' is not a hex (four digits)")
+        tail = m.group(3).strip()
+        player: str | None = None
+        if tail:
+            name, rest = _match_names(tail, self.players)
+            if name is None or name == TREASURY or rest.strip(" .:"):
+                return line.problem(rest_at + m.start(3) + 1 + (len(m.group(3)) - len(m.group(3).lstrip())),
+                                    f"нет игрока «{tail}»", f"no player '{tail}'")
+            player = name
+        return Order("support", {"from": m.group(1), "to": m.group(2), "player": player},
+                     line.number, line.text.strip())
+
+    def _one_hex(self, line: _Line, rest_at: int, kind: str, count: str) -> Order | Problem:
+        hexes: list[str] = []
+        numbers: list[int] = []
+        for m in _WORD.finditer(line.text, rest_at):
+            token = m.group(0).strip(".,;:")
+            if not token or token.casefold() in _FILLER:
+                continue
+            if _is_hex(token):
+                hexes.append(token)
+            elif token.isdigit() and count != "none":
+                numbers.append(int(token))
+            else:
+                return self._syntax(line, kind, m.start() + 1, f"не понимаю «{token}»", f"cannot read '{token}'")
+        if len(hexes) != 1:
+            return self._syntax(line, kind, rest_at + 1, "нужен ровно один гекс", "exactly one hex is needed")
+        if len(numbers) > 1:
+            return self._syntax(line, kind, rest_at + 1, "лишнее число", "one number too many")
+        if count == "required" and not numbers:
+            return self._syntax(line, kind, len(line.text) + 1, "нужно число пешек", "the number of pawns is needed")
+        args: dict[str, object] = {"hex": hexes[0]}
+        if count != "none":
+            args["count"] = numbers[0] if numbers else None
+        return Order(kind, args, line.number, line.text.strip())
+
+    def _disband(self, line: _Line, rest_at: int) -> Order | Problem:
+        return self._one_hex(line, rest_at, "disband", "none")
+
+    def _raise(self, line: _Line, rest_at: int) -> Order | Problem:
+        return self._one_hex(line, rest_at, "raise", "required")
+
+    def _upgrade(self, line: _Line, rest_at: int) -> Order | Problem:
+        return self._one_hex(line, rest_at, "upgrade", "optional")
+
+    def _amount(self, line: _Line, rest_at: int, kind: str) -> tuple[int, int] | Problem:
+        m = re.match(r"\s*(\S+)", line.text[rest_at:])
+        if not m:
+            return self._syntax(line, kind, len(line.text) + 1, "нужна сумма", "an amount is needed")
+        token = m.group(1)
+        if not token.isdigit():
+            return self._syntax(line, kind, rest_at + m.start(1) + 1, f"«{token}» — не сумма", f"'{token}' is not an amount")
+        return int(token), rest_at + m.end(1)
+
+    def _transfer(self, line: _Line, rest_at: int) -> Order | Problem:
+        got = self._amount(line, rest_at, "transfer")
+        if isinstance(got, Problem):
+            return got
+        amount, at = got
+        tail = line.text[at:]
+        tail_stripped = tail.lstrip()
+        for lead in ("to ", "кому ", "->", "→", "=>"):
+            if tail_stripped.casefold().startswith(lead):
+                tail_stripped = tail_stripped[len(lead):]
+                break
+        name, rest = _match_names(tail_stripped, self.players)
+        if name is None:
+            column = len(line.text) - len(tail_stripped) + 1
+            shown = tail_stripped.split(":")[0].strip() or "?"
+            return self._syntax(line, "transfer", column, f"нет получателя «{shown}» (игрок или Казна)",
+                                f"no recipient '{shown}' (a player or the Treasury)")
+        return Order("transfer", {"amount": amount, "to": name, "reason": _reason(rest)},
+                     line.number, line.text.strip())
+
+    def _tax(self, line: _Line, rest_at: int) -> Order | Problem:
+        got = self._amount(line, rest_at, "tax")
+        if isinstance(got, Problem):
+            return got
+        amount, at = got
+        if line.text[at:].strip(" .,"):
+            return self._syntax(line, "tax", at + 2, "лишний текст после суммы", "unexpected text after the amount")
+        return Order("transfer", {"amount": amount, "to": TREASURY, "reason": "Налоги"},
+                     line.number, line.text.strip())
+
+    def _document_transfer(self, line: _Line) -> Order | Problem:
+        """«Плательщик: Игрок 1, Получатель: Казна, Сумма: 10, Основание: Налоги.»"""
+        text = line.text
+        low = text.casefold()
+        spots: list[tuple[int, int, str]] = []
+        for field, aliases in _DOC_KEYS.items():
+            for alias in aliases:
+                m = re.search(rf"(?<!\w){alias}\s*:", low)
+                if m:
+                    spots.append((m.start(), m.end(), field))
+                    break
+        spots.sort()
+        values: dict[str, tuple[str, int]] = {}
+        for i, (_, end, field) in enumerate(spots):
+            stop = spots[i + 1][0] if i + 1 < len(spots) else len(text)
+            raw = text[end:stop]
+            values[field] = (raw.strip().strip(",;").strip().rstrip("."), end + len(raw) - len(raw.lstrip()) + 1)
+        for field in ("payer", "recipient", "amount"):
+            if field not in values:
+                ru = {"payer": "Плательщик", "recipient": "Получатель", "amount": "Сумма"}[field]
+                return line.problem(1, f"в платёжном поручении нет поля «{ru}:»",
+                                    f"the payment order has no '{field}:' field")
+        payer_text, payer_col = values["payer"]
+        payer, rest = _match_names(payer_text, self.players)
+        if payer is None or rest.strip():
+            return line.problem(payer_col, f"нет игрока «{payer_text}»", f"no player '{payer_text}'")
+        recipient_text, recipient_col = values["recipient"]
+        recipient, rest = _match_names(recipient_text, self.players)
+        if recipient is None or rest.strip():
+            return line.problem(recipient_col, f"нет получателя «{recipient_text}» (игрок или Казна)",
+                                f"no recipient '{recipient_text}' (a player or the Treasury)")
+        amount_text, amount_col = values["amount"]
+        if not amount_text.isdigit():
+            return line.problem(amount_col, f"«{amount_text}» — не сумма", f"'{amount_text}' is not an amount")
+        reason = values.get("reason", ("", 0))[0]
+        return Order("transfer", {"amount": int(amount_text), "to": recipient, "reason": reason, "payer": payer},
+                     line.number, line.text.strip())
+
+    def _names(self, line: _Line, rest_at: int, kind: str) -> Order | Problem:
+        found: list[str] = []
+        offset = rest_at
+        for part in line.text[rest_at:].split(","):
+            column = offset + (len(part) - len(part.lstrip())) + 1
+            offset += len(part) + 1
+            piece = part.strip().rstrip(".")
+            if not piece:
+                continue
+            name, rest = _match_names(piece, self.players)
+            if name is None or name == TREASURY or rest.strip():
+                return line.problem(column, f"нет игрока «{piece}»", f"no player '{piece}'")
+            if name not in found:
+                found.append(name)
+        if not found:
+            return self._syntax(line, kind, len(line.text) + 1, "нужно имя игрока", "a player's name is needed")
+        return Order(kind, {"players": found}, line.number, line.text.strip())
+
+    def _hostile(self, line: _Line, rest_at: int) -> Order | Problem:
+        return self._names(line, rest_at, "hostile")
+
+    def _neutral(self, line: _Line, rest_at: int) -> Order | Problem:
+        return self._names(line, rest_at, "neutral")
+
+    def _bid(self, line: _Line, rest_at: int) -> Order | Problem:
+        got = self._amount(line, rest_at, "bid")
+        if isinstance(got, Problem):
+            return got
+        amount, at = got
+        tokens = [(m.group(0).strip(".,"), m.start()) for m in _WORD.finditer(line.text, at)]
+        tokens = [(t, c) for t, c in tokens if t.casefold() not in _FILLER]
+        if len(tokens) != 1 or not _is_hex(tokens[0][0]):
+            column = tokens[0][1] + 1 if tokens else len(line.text) + 1
+            return self._syntax(line, "bid", column, "нужен гекс, куда придут кондотьеры",
+                                "the hex where the condottieri are to come is needed")
+        return Order("bid", {"amount": amount, "hex": tokens[0][0]}, line.number, line.text.strip())
+
+
+def describe(order: Order, lang: str = "ru") -> str:
+    a = order.args
+    ru = lang == "ru"
+    if order.kind == "move":
+        path = " → ".join([a["from"], *a["path"]])
+        return f"ход {path}" if ru else f"move {path}"
+    if order.kind == "support":
+        whom = a.get("player") or ("тех, кто там стоит" if ru else "whoever stands there")
+        return (f"поддержка из {a['from']} в {a['to']}: {whom}" if ru
+                else f"support from {a['from']} into {a['to']}: {whom}")
+    if order.kind == "disband":
+        return f"роспуск отрядов в {a['hex']}" if ru else f"disband the units in {a['hex']}"
+    if order.kind == "raise":
+        return f"сбор {a['count']} пеш. в {a['hex']}" if ru else f"raise {a['count']} pawn(s) in {a['hex']}"
+    if order.kind == "upgrade":
+        n = a.get("count")
+        if ru:
+            return f"улучшение {'всех' if n is None else n} пеш. в {a['hex']}"
+        return f"upgrade {'all' if n is None else n} pawn(s) in {a['hex']}"
+    if order.kind == "transfer":
+        reason = f" ({a['reason']})" if a.get("reason") else ""
+        to = a["to"] if ru or a["to"] != TREASURY else "the Treasury"
+        return f"перевод {a['amount']} → {to}{reason}" if ru else f"transfer {a['amount']} → {to}{reason}"
+    if order.kind in ("hostile", "neutral"):
+        names = ", ".join(a["players"])
+        if order.kind == "hostile":
+            return f"вражда: {names}" if ru else f"hostile to {names}"
+        return f"нейтралитет: {names}" if ru else f"neutral to {names}"
+    if order.kind == "bid":
+        return (f"ставка {a['amount']} за кондотьеров, в {a['hex']}" if ru
+                else f"bid {a['amount']} for the condottieri, into {a['hex']}")
+    return order.text or order.kind

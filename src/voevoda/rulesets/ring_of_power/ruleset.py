@@ -1,0 +1,401 @@
+"""Кольцо Власти (Ring of Power): the ruleset the engine drives.
+
+Every turn all living players post their orders at once; ``resolve`` runs the turn of
+:mod:`voevoda.rulesets.ring_of_power.turn`.
+"""
+
+from __future__ import annotations
+
+import copy
+from collections.abc import Mapping, Sequence
+from typing import Any
+
+from voevoda.core.dice import Dice, Stream
+from voevoda.core.errors import GameError, ParseError, Problem, illegal
+from voevoda.core.ruleset import (
+    GM,
+    PUBLIC,
+    Event,
+    Order,
+    Outcome,
+    Prompt,
+    ReportFormat,
+    Resolution,
+    Ruleset,
+    State,
+    Viewer,
+)
+from voevoda.rulesets.ring_of_power import bot as bot_module
+from voevoda.rulesets.ring_of_power import report as report_module
+from voevoda.rulesets.ring_of_power import svgmap
+from voevoda.rulesets.ring_of_power.board import Board
+from voevoda.rulesets.ring_of_power.orders import TREASURY, TREASURY_ALIASES, PostReader, describe
+from voevoda.rulesets.ring_of_power.rules import load_map, load_options, load_rules
+from voevoda.rulesets.ring_of_power.state import (
+    alive_players,
+    board_of,
+    commandable,
+    owner,
+    units_at,
+    visible_hexes,
+)
+from voevoda.rulesets.ring_of_power.turn import Turn, next_offer
+from voevoda.rulesets.ring_of_power.views import gm_view, player_view, public_view
+
+RULE = "003"
+RESERVED_NAMES = {"public", "gm", *TREASURY_ALIASES, TREASURY.casefold()}
+UNIT_ORDERS = ("move", "support", "disband", "upgrade")
+
+
+def _rule(section: str) -> str:
+    return f"{RULE} «{section}»"
+
+
+class RingOfPower(Ruleset):
+    id = "ring-of-power"
+    version = "1.0"
+    title_ru = "Кольцо Власти"
+    title_en = "Ring of Power"
+    min_players = 2
+    max_players = 8
+
+    def __init__(self, config: Mapping[str, Any] | None = None,
+                 house_rules: Mapping[str, Any] | None = None) -> None:
+        super().__init__(config, house_rules)
+        self.options = load_options(self.config)
+        self.rules = load_rules(self.house_rules)
+        self.map = load_map(self.options.map_name, self.options.map)
+        self.seats = min(len(self.map.starts), len(self.rules.colors.players))
+
+    # -- setup --------------------------------------------------------------------------------
+
+    def setup(self, players: Sequence[str], dice: Dice) -> State:
+        names = list(players)
+        if not self.min_players <= len(names) <= self.seats:
+            raise GameError(f"на этой карте играют от {self.min_players} до {self.seats} игроков (дано {len(names)})",
+                            f"this map takes {self.min_players} to {self.seats} players (got {len(names)})")
+        if len({n.casefold() for n in names}) != len(names):
+            raise GameError("имена игроков повторяются", "player names repeat")
+        for n in names:
+            if not n.strip() or n.casefold() in RESERVED_NAMES or "," in n:
+                raise GameError(f"имя «{n}» занято или недопустимо", f"the name '{n}' is reserved or not allowed")
+        fog = sorted(set(self.map.fog))
+        state: State = {
+            "ruleset": self.id,
+            "turn": 1,
+            "phase": "orders",
+            "seats": names,
+            "map": {"name": self.map.name, "title_ru": self.map.title_ru, "title_en": self.map.title_en,
+                    "width": self.map.width, "height": self.map.height, "fog": fog,
+                    "income": dict(sorted(self.map.income.items()))},
+            "players": {},
+            "holdings": {},
+            "depletion": {},
+            "units": [],
+            "camps": {},
+            "next_unit": 1,
+            "chupacabras": [],
+            "next_chupacabra": 1,
+            "offer": None,
+            "outcome": None,
+        }
+        for seat, name in enumerate(names):
+            start = self.map.starts[seat]
+            state["players"][name] = {"color": self.rules.colors.players[seat], "money": self.rules.start.money,
+                                      "last_income": 0, "tax_due": 0, "hostile": [], "alive": True,
+                                      "statement": []}
+            for h in start.holdings:
+                state["holdings"][h] = {"owner": name, "since": 0}
+            for su in self.rules.start.units:
+                if su.holding >= len(start.holdings):
+                    raise GameError(f"в стартовой позиции {seat + 1} нет владения №{su.holding}",
+                                    f"start position {seat + 1} has no holding #{su.holding}")
+                hex_ = start.holdings[su.holding]
+                state["units"].append({"id": state["next_unit"], "owner": name, "type": su.type, "hex": hex_,
+                                       "upgrade_at": None, "upkeep": None})
+                state["next_unit"] += 1
+                state["camps"].setdefault(hex_, {})[name] = 0
+        for _ in range(self.rules.chupacabra.initial):
+            if not fog:
+                break
+            stream = dice.stream("chupacabra/setup", sealed=True)
+            state["chupacabras"].append({"id": state["next_chupacabra"], "hex": fog[stream.roll(len(fog)) - 1],
+                                         "eaten": 0, "reborn_at": None, "died_in": None})
+            state["next_chupacabra"] += 1
+        state["holdings"] = dict(sorted(state["holdings"].items()))
+        state["offer"] = next_offer(state, self.rules, dice, 1)
+        return state
+
+    # -- orders --------------------------------------------------------------------------------
+
+    def parse(self, text: str, player: str, state: State) -> list[Order]:
+        reader = PostReader(list(state["seats"]), player)
+        orders, problems = reader.read(text)
+        if problems:
+            raise ParseError(problems, [self.describe(o) for o in orders])
+        return orders
+
+    def validate(self, state: State, player: str, orders: Sequence[Order]) -> list[Problem]:
+        problems: list[Problem] = []
+        if state.get("outcome") is not None:
+            return [illegal("игра окончена", "the game is over", rule=_rule("Побеждает"))]
+        if player not in state["players"] or not state["players"][player]["alive"]:
+            return [illegal(f"«{player}» не играет в этой партии", f"'{player}' does not play in this game")]
+        board = board_of(state)
+        seen = visible_hexes(state, player)
+        unit_hex: dict[str, int] = {}
+        raised: set[str] = set()
+        raised_total = 0
+        bid_seen = False
+        for order in orders:
+            for ru, en, rule in self._check(state, board, seen, player, order):
+                problems.append(illegal(ru, en, line=order.line or None, column=1 if order.line else None,
+                                        order=order.text or order.kind, rule=rule))
+            a = order.args
+            if order.kind in UNIT_ORDERS:
+                h = str(a.get("from", a.get("hex")))
+                if h in unit_hex:
+                    problems.append(illegal(
+                        f"отряды в {h} уже получили приказ (строка {unit_hex[h]}): один отряд — один приказ за ход",
+                        f"the units in {h} already have an order (line {unit_hex[h]}): one order per unit a turn",
+                        line=order.line or None, column=1 if order.line else None, order=order.text,
+                        rule=_rule("В ход один отряд может выполнить только один приказ")))
+                else:
+                    unit_hex[h] = order.line
+            if order.kind == "raise":
+                raised_total += int(a["count"])
+                if self.options.raise_limit == "player" and raised_total > self.rules.income.max_raise:
+                    problems.append(illegal(
+                        f"не более {self.rules.income.max_raise} пешек за ход на всех",
+                        f"at most {self.rules.income.max_raise} pawns a turn in all",
+                        line=order.line or None, column=1, order=order.text,
+                        rule=_rule("Можно поднять не более 3 пешек за 1 ход")))
+                if a["hex"] in raised:
+                    problems.append(illegal(f"второй приказ на сбор в {a['hex']}", f"a second raise in {a['hex']}",
+                                            line=order.line or None, column=1, order=order.text,
+                                            rule=_rule("Можно поднять не более 3 пешек за 1 ход")))
+                raised.add(a["hex"])
+            if order.kind == "bid":
+                if bid_seen:
+                    problems.append(illegal("одна ставка за ход", "one bid a turn", line=order.line or None,
+                                            column=1, order=order.text, rule=_rule("Найм Кондотьеров")))
+                bid_seen = True
+        return problems
+
+    def _check(self, state: State, board: Board, seen: set[str], player: str,
+               order: Order) -> list[tuple[str, str, str]]:
+        a = order.args
+        out: list[tuple[str, str, str]] = []
+
+        def on_board(h: str) -> bool:
+            if not board.contains(h):
+                out.append((f"гекса {h} нет на доске {board.width}×{board.height}",
+                            f"there is no hex {h} on the {board.width}x{board.height} board", _rule("доска")))
+                return False
+            return True
+
+        def own_units(h: str, section: str) -> bool:
+            if not units_at(state, h, player):
+                out.append((f"в {h} нет ваших отрядов", f"you have no units in {h}", _rule(section)))
+                return False
+            return True
+
+        kind = order.kind
+        if kind == "move":
+            section = "Приказ на перемещение"
+            path = [a["from"], *a["path"]]
+            if not all(on_board(h) for h in path):
+                return out
+            own_units(a["from"], section)
+            if len(a["path"]) > self.rules.movement.max_steps:
+                out.append((f"не более {self.rules.movement.max_steps} шагов за ход",
+                            f"at most {self.rules.movement.max_steps} steps a turn", _rule(section)))
+            for here, there in zip(path, path[1:], strict=False):
+                if not board.adjacent(here, there):
+                    out.append((f"{there} не соседний с {here}", f"{there} does not touch {here}", _rule(section)))
+                    break
+        elif kind == "support":
+            section = "Приказ на поддержку"
+            if not (on_board(a["from"]) and on_board(a["to"])):
+                return out
+            own_units(a["from"], section)
+            if not board.adjacent(a["from"], a["to"]):
+                out.append((f"{a['to']} не соседний с {a['from']}", f"{a['to']} does not touch {a['from']}",
+                            _rule(section)))
+            elif a["to"] in seen:
+                there = {u["owner"] for u in units_at(state, a["to"])}
+                whom = a.get("player")
+                if whom is not None and whom not in there:
+                    out.append((f"в {a['to']} нет отрядов игрока {whom}", f"{whom} has no units in {a['to']}",
+                                _rule(section)))
+                elif not there:
+                    out.append((f"в {a['to']} нет отрядов", f"there are no units in {a['to']}", _rule(section)))
+                elif whom is None and len(there) > 1:
+                    out.append(("укажите, кого поддержать", "name whom to support", _rule(section)))
+        elif kind == "disband":
+            if on_board(a["hex"]):
+                own_units(a["hex"], "Приказ на роспуск отряда")
+        elif kind == "raise":
+            section = "Приказ на сбор пешек"
+            if on_board(a["hex"]):
+                n = int(a["count"])
+                if owner(state, a["hex"]) != player:
+                    out.append((f"{a['hex']} — не ваше владение", f"{a['hex']} is not your holding", _rule(section)))
+                if not 1 <= n <= self.rules.income.max_raise:
+                    out.append((f"можно поднять от 1 до {self.rules.income.max_raise} пешек",
+                                f"1 to {self.rules.income.max_raise} pawns may be raised", _rule(section)))
+                elif not commandable([u["type"] for u in units_at(state, a["hex"], player)] + ["pawn"] * n,
+                                     self.rules):
+                    out.append((f"отряды в {a['hex']} не смогут командовать ещё {n} пешками",
+                                f"the units in {a['hex']} could not command {n} more pawns", _rule("Фишки")))
+        elif kind == "upgrade":
+            section = "Приказ на улучшение пешек"
+            if on_board(a["hex"]) and own_units(a["hex"], section):
+                free = [u for u in units_at(state, a["hex"], player) if u["type"] == "pawn" and u["upgrade_at"] is None]
+                count = a.get("count")
+                if not free:
+                    out.append((f"в {a['hex']} нет пешек для улучшения", f"no pawns to upgrade in {a['hex']}",
+                                _rule(section)))
+                elif count is not None and not 1 <= int(count) <= len(free):
+                    out.append((f"в {a['hex']} можно улучшить от 1 до {len(free)} пешек",
+                                f"1 to {len(free)} pawns can be upgraded in {a['hex']}", _rule(section)))
+        elif kind == "transfer":
+            section = "Приказ на перевод денег"
+            if int(a["amount"]) < 1:
+                out.append(("сумма должна быть больше нуля", "the amount must be above zero", _rule(section)))
+            if a.get("payer") not in (None, player):
+                out.append((f"платить может только сам игрок, а не {a['payer']}",
+                            f"only you can pay from your treasury, not {a['payer']}", _rule(section)))
+            if a["to"] == player:
+                out.append(("перевод самому себе", "a transfer to yourself", _rule(section)))
+            elif a["to"] != TREASURY and a["to"] not in state["players"]:
+                out.append((f"нет игрока {a['to']}", f"no player {a['to']}", _rule(section)))
+        elif kind in ("hostile", "neutral"):
+            if player in a["players"]:
+                out.append(("отношение к самому себе не меняется", "you cannot change your relation to yourself",
+                            _rule("Владения")))
+        elif kind == "bid":
+            section = "Найм Кондотьеров"
+            offer = state.get("offer")
+            if offer is None or offer["turn"] != state["turn"]:
+                out.append(("кондотьеров сейчас не нанимают", "no condottieri are on offer this turn", _rule(section)))
+            if int(a["amount"]) < self.rules.condottieri.min_bid:
+                out.append((f"ставка не меньше {self.rules.condottieri.min_bid}",
+                            f"a bid is at least {self.rules.condottieri.min_bid}", _rule(section)))
+            if on_board(a["hex"]) and owner(state, a["hex"]) != player:
+                out.append((f"{a['hex']} — не ваше владение", f"{a['hex']} is not your holding", _rule(section)))
+        else:
+            out.append((f"неизвестный приказ {kind}", f"unknown order {kind}", _rule("Приказы")))
+        return out
+
+    # -- the turn --------------------------------------------------------------------------------
+
+    def resolve(self, state: State, orders: Mapping[str, Sequence[Order]], dice: Dice) -> Resolution:
+        if state.get("outcome") is not None:
+            raise GameError("игра уже окончена", "the game is already over")
+        new_state = copy.deepcopy(state)
+        clean: dict[str, list[Order]] = {}
+        rejected: list[Event] = []
+        for p in alive_players(state):
+            given = [o if isinstance(o, Order) else Order(str(o["kind"]), dict(o.get("args", {})),
+                                                          int(o.get("line", 0)), str(o.get("text", "")))
+                     for o in orders.get(p, self.default_orders(state, p))]
+            problems = self.validate(state, p, given)
+            bad_lines = {pr.line for pr in problems if pr.line is not None}
+            whole_post = any(pr.line is None for pr in problems)
+            kept: list[Order] = []
+            for index, o in enumerate(given):
+                line_key = o.line or None
+                if whole_post or (line_key is not None and line_key in bad_lines) or (
+                        line_key is None and self.validate(state, p, [*kept, o])):
+                    rejected.append(Event("order_rejected", {"turn": state["turn"], "player": p,
+                                                             "order": o.to_json(), "index": index}, (p,)))
+                    continue
+                kept.append(o)
+            clean[p] = kept
+        events = Turn(new_state, clean, dice, self.rules, self.options).run()
+        return Resolution(new_state, rejected + events)
+
+    def awaiting(self, state: State) -> dict[str, Prompt]:
+        if state.get("outcome") is not None:
+            return {}
+        prompts: dict[str, Prompt] = {}
+        for p in alive_players(state):
+            me = state["players"][p]
+            ru = f"Ход {state['turn']}: ваши приказы. Казна {me['money']}, налог к уплате {me['tax_due']}."
+            en = f"Turn {state['turn']}: your orders. Treasury {me['money']}, tax due {me['tax_due']}."
+            if state.get("offer") and state["offer"]["turn"] == state["turn"]:
+                ru += f" Кондотьеры ({state['offer']['size']}) ждут ставок."
+                en += f" A band of {state['offer']['size']} condottieri awaits bids."
+            prompts[p] = Prompt("orders", ru, en)
+        return prompts
+
+    def view(self, state: State, viewer: Viewer) -> dict[str, Any]:
+        if viewer == GM:
+            return gm_view(state)
+        if viewer == PUBLIC or viewer not in state["players"]:
+            return public_view(state)
+        return player_view(state, viewer)
+
+    def outcome(self, state: State) -> Outcome | None:
+        raw = state.get("outcome")
+        if raw is None:
+            return None
+        reasons = {
+            "ring": ("собрал(и) Кольцо Власти", "assembled the Ring of Power"),
+            "last": ("остался последним", "is the last one standing"),
+            "turns": ("больше всех владений к последнему ходу", "held the most land at the last turn"),
+        }
+        ru, en = reasons[raw["reason"]]
+        return Outcome(tuple(raw["winners"]), ru, en, dict(raw.get("scores", {})))
+
+    # -- extras --------------------------------------------------------------------------------
+
+    def default_orders(self, state: State, player: str) -> list[Order]:
+        """A silent player pays the tax due when he can, and does nothing else."""
+        me = state["players"].get(player)
+        if not me or self.options.tax_mode != "order" or not me["tax_due"]:
+            return []
+        due = int(me["tax_due"])
+        fee = (due * self.rules.prices.transfer_fee_percent + 99) // 100
+        if due + fee > int(me["money"]):
+            return []
+        return [Order("transfer", {"amount": due, "to": TREASURY, "reason": "Налоги"}, 0, f"налог {due}")]
+
+    def describe(self, order: Order, lang: str = "ru") -> str:
+        return describe(order, lang)
+
+    def bot(self, view: Mapping[str, Any], player: str, stream: Stream) -> str | None:
+        return bot_module.write_orders(view, player, stream, self.rules, self.options)
+
+    def report(self, view: Mapping[str, Any], events: Sequence[Event], viewer: Viewer,
+               fmt: ReportFormat = "text", lang: str = "ru") -> str:
+        return report_module.render(view, events, viewer, self.rules, fmt, lang)
+
+    def map_svg(self, view: Mapping[str, Any], viewer: Viewer, lang: str = "ru") -> str | None:
+        return svgmap.render(view, self.rules, lang)
+
+    def hidden_markers(self, state: State, viewer: Viewer) -> list[str]:
+        """What ``viewer`` may not see, as it would appear in a view's JSON or on the map:
+        other players' units and holdings out of sight, and Chupacabras out of sight."""
+        if viewer == GM:
+            return []
+        seen = visible_hexes(state, viewer) if viewer in state["players"] else set()
+        colors = {p: v["color"] for p, v in state["players"].items()}
+        markers: list[str] = []
+        for u in state["units"]:
+            if u["owner"] == viewer or u["hex"] in seen:
+                continue
+            markers.append(f'"owner": "{u["owner"]}", "type": "{u["type"]}", "hex": "{u["hex"]}"')
+            markers.extend(svgmap.units_mark(u["hex"], i, colors[u["owner"]]) for i in range(len(colors)))
+        for h, v in state["holdings"].items():
+            if v["owner"] != viewer and h not in seen:
+                markers.append(f'"{h}": {{"owner": "{v["owner"]}"')
+                markers.append(svgmap.holding_mark(h, colors[v["owner"]]))
+        for c in state["chupacabras"]:
+            if c["hex"] is not None and c["hex"] not in seen:
+                markers.append(svgmap.monster_mark(c["hex"]))
+        return sorted(set(markers))
+
+    def demo_script(self, players: Sequence[str]) -> list[dict[str, str]]:
+        return []

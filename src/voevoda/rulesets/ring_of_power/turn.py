@@ -1,0 +1,857 @@
+"""One turn of Кольцо Власти, step by step, in the order of docs/rulings/ring_of_power.md:
+
+ 1. hostility        «Каждый ход игрок может изменить свое отношение к любому другому игроку»
+ 2. paying orders    «Каждый приказ имеет свою цену. Чтобы он был исполнен необходимо заплатить»
+ 3. disbanding       «Все отряды, находящиеся в зачеркнутом гексе, будут расформированы»
+ 4. movement         up to three steps, one step for every stack at a time, with battles
+ 5. the Chupacabra   reborn, wandering, eating
+ 6. raising pawns    «Если в тот ход ... в этот гекс входит отряд другого игрока, приказ не будет выполнен»
+ 7. condottieri      «принимают сторону того игрока, который больше всех заплатит»
+ 8. transfers        money reaches its recipients
+ 9. capture          «сначала отряд игрока приходит на чужой гекс. Потом стоит там ещё 1 ход»
+10. upgrades         «Через 4 хода пешки ... будут офицерами»
+11. income, tax, upkeep
+12. the end          players left with nothing, the Ring of Power, the next band on offer
+
+Each step is a method that quotes the rule it implements.
+"""
+
+from __future__ import annotations
+
+from collections import defaultdict
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass, field
+from typing import Any
+
+from voevoda.core.dice import Dice
+from voevoda.core.ruleset import Event, Order
+from voevoda.rulesets.ring_of_power.board import Board
+from voevoda.rulesets.ring_of_power.combat import Fighter, Side, battle
+from voevoda.rulesets.ring_of_power.orders import TREASURY
+from voevoda.rulesets.ring_of_power.rules import MapData, Options, Rules
+from voevoda.rulesets.ring_of_power.state import (
+    State,
+    alive_players,
+    board_of,
+    commandable,
+    holdings_of,
+    owner,
+    ring_hexes,
+    stacks,
+    strength,
+    units_at,
+    visible_hexes,
+)
+
+UPKEEP_DESERTION_ORDER = ("condottiere", "pawn", "officer", "queen")
+
+
+def percent_up(amount: int, percent: int) -> int:
+    """``percent`` of ``amount`` in whole coins, rounded up (docs/rulings: money)."""
+    return (amount * percent + 99) // 100
+
+
+def counts(units: Sequence[Mapping[str, Any]]) -> dict[str, int]:
+    table: dict[str, int] = defaultdict(int)
+    for u in units:
+        table[str(u["type"])] += 1
+    return dict(sorted(table.items()))
+
+
+@dataclass
+class Mover:
+    """A stack under a move order, stepping along its path."""
+
+    index: int
+    player: str
+    hex: str
+    origin: str
+    path: list[str]
+    units: list[int]
+    line: int
+    blocked: bool = False
+    alive: bool = True
+
+
+@dataclass
+class Supporter:
+    player: str
+    hex: str
+    target_hex: str
+    target_player: str | None
+    target_units: set[int]
+    cut: bool = False
+    helped: int = 0
+
+
+@dataclass
+class PendingEvent:
+    kind: str
+    data: dict[str, Any]
+    players: set[str] = field(default_factory=set)
+    hexes: list[str] = field(default_factory=list)
+    public: bool = False
+    gm_only: bool = False
+
+
+def income_of(state: Mapping[str, Any], rules: Rules, player: str) -> dict[str, int]:
+    """Each holding's income this turn.
+
+    «Если игрок 1 выбирает враждебное отношение к игроку 2, то владение игрока 1 начинает
+    приносить больше дохода на 10% за каждое соседнее владение враждебного игрока 2. У
+    игрока 2 при этом доходы падают на 20 % за каждую соседнюю враждебную область. Если
+    игрок 2 после этого объявит игроку 1 взаимную вражду, то они оба будут терять по 10 %»;
+    the units in a holding change its income by the table's «Влияние на доходность»;
+    each pawn raised there lowers «максимальный доход» by 20% for good; and «Вражеский
+    отряд, включая Чупакабру ... не позволяет ни одному игроку получать доход».
+    """
+    board = board_of(state)
+    cfg = rules.income
+    hostile = {p: set(v["hostile"]) for p, v in state["players"].items()}
+    by_hex: dict[str, list[Mapping[str, Any]]] = defaultdict(list)
+    for u in state["units"]:
+        by_hex[u["hex"]].append(u)
+    monsters = {c["hex"] for c in state["chupacabras"] if c["hex"] is not None}
+    result: dict[str, int] = {}
+    for h in holdings_of(state, player):
+        present = by_hex.get(h, [])
+        if h in monsters or any(u["owner"] != player for u in present):
+            result[h] = 0
+            continue
+        pct = 100
+        for n in board.neighbours(h):
+            other = owner(state, n)
+            if other is None or other == player:
+                continue
+            mine, theirs = other in hostile[player], player in hostile.get(other, set())
+            if mine and theirs:
+                pct -= cfg.mutual_loss
+            elif mine:
+                pct += cfg.hostile_gain
+            elif theirs:
+                pct -= cfg.victim_loss
+        for u in present:
+            pct += rules.units[u["type"]].income_influence
+        ceiling = max(0, 100 - cfg.raise_penalty * int(state["depletion"].get(h, 0)))
+        base = int(state["map"]["income"].get(h, cfg.base))
+        result[h] = base * max(0, pct) * ceiling // 10000
+    return result
+
+
+class Turn:
+    """Resolves one turn over a deep copy of the state."""
+
+    def __init__(self, state: State, orders: Mapping[str, Sequence[Order]], dice: Dice,
+                 rules: Rules, options: Options, map_data: MapData | None = None) -> None:
+        self.s = state
+        self.orders = orders
+        self.dice = dice
+        self.rules = rules
+        self.options = options
+        self.board: Board = board_of(state)
+        self.t = int(state["turn"])
+        self.fog = set(state["map"]["fog"])
+        self.pending: list[PendingEvent] = []
+        self.statement: dict[str, list[dict[str, Any]]] = {p: [] for p in state["seats"]}
+        self.seen_at_start = {p: visible_hexes(state, p) for p in alive_players(state)}
+        self.start_hex = {u["id"]: u["hex"] for u in state["units"]}
+        self.acted: set[int] = set()
+        self.entered: dict[str, set[str]] = defaultdict(set)
+        self.met: set[tuple[str, int]] = set()
+        self.accepted: dict[str, list[Order]] = {p: [] for p in state["seats"]}
+        self.transfers: list[tuple[str, Order]] = []
+        self.tax_paid: dict[str, int] = defaultdict(int)
+        self.killed_units: set[int] = set()
+
+    # -- helpers ---------------------------------------------------------------------------
+
+    def event(self, kind: str, data: dict[str, Any], players: Sequence[str] = (), hexes: Sequence[str] = (),
+              public: bool = False, gm_only: bool = False) -> None:
+        self.pending.append(PendingEvent(kind, data, set(players), list(hexes), public, gm_only))
+
+    def money(self, player: str, amount: int, item: str, **detail: Any) -> None:
+        """Move money in or out of a treasury and write it in the player's statement."""
+        self.s["players"][player]["money"] += amount
+        entry: dict[str, Any] = {"item": item, "amount": amount}
+        entry.update({k: v for k, v in detail.items() if v is not None})
+        self.statement[player].append(entry)
+
+    def unit_types(self, units: Sequence[Mapping[str, Any]]) -> list[str]:
+        return [str(u["type"]) for u in units]
+
+    def remove_units(self, ids: set[int]) -> None:
+        if not ids:
+            return
+        self.killed_units |= ids
+        self.s["units"] = [u for u in self.s["units"] if u["id"] not in ids]
+
+    def new_unit(self, player: str, kind: str, hex_: str, upkeep: int | None = None) -> dict[str, Any]:
+        number = int(self.s["next_unit"])
+        unit: dict[str, Any] = {"id": number, "owner": player, "type": kind, "hex": hex_,
+                                "upgrade_at": None, "upkeep": upkeep}
+        self.s["next_unit"] = number + 1
+        self.s["units"].append(unit)
+        return unit
+
+    # -- the turn --------------------------------------------------------------------------
+
+    def run(self) -> list[Event]:
+        self.hostility()
+        self.pay_orders()
+        self.disband()
+        self.movement()
+        self.chupacabra()
+        self.raise_pawns()
+        self.condottieri()
+        self.credit_transfers()
+        self.capture()
+        self.upgrades()
+        self.economy()
+        self.finish()
+        return self.events()
+
+    # 1 -------------------------------------------------------------------------------------
+    def hostility(self) -> None:
+        """«Каждый ход игрок может изменить свое отношение к любому другому игроку или сразу
+        к нескольким.» Declarations are free and public, and count from this turn's income."""
+        for p in alive_players(self.s):
+            hostile = set(self.s["players"][p]["hostile"])
+            before = set(hostile)
+            for order in self.orders.get(p, ()):
+                names = [n for n in order.args.get("players", []) if n != p and n in self.s["players"]]
+                if order.kind == "hostile":
+                    hostile |= set(names)
+                elif order.kind == "neutral":
+                    hostile -= set(names)
+            if hostile != before:
+                self.s["players"][p]["hostile"] = sorted(hostile)
+                self.event("hostility", {"player": p, "hostile": sorted(hostile),
+                                         "declared": sorted(hostile - before), "lifted": sorted(before - hostile)},
+                           public=True)
+
+    # 2 -------------------------------------------------------------------------------------
+    def price(self, player: str, order: Order) -> int:
+        prices = self.rules.prices
+        if order.kind == "move":
+            return prices.move
+        if order.kind == "support":
+            return prices.support
+        if order.kind == "disband":
+            return prices.disband
+        if order.kind == "raise":
+            return prices.raise_base + prices.raise_per_pawn * int(order.args["count"])
+        if order.kind == "upgrade":
+            return prices.upgrade_per_pawn * len(self.upgrade_candidates(player, order))
+        if order.kind == "transfer":
+            amount = int(order.args["amount"])
+            return amount + percent_up(amount, prices.transfer_fee_percent)
+        if order.kind == "bid":
+            return int(order.args["amount"])
+        return 0
+
+    def upgrade_candidates(self, player: str, order: Order) -> list[dict[str, Any]]:
+        pawns = [u for u in units_at(self.s, order.args["hex"], player)
+                 if u["type"] == "pawn" and u["upgrade_at"] is None]
+        count = order.args.get("count")
+        return pawns if count is None else pawns[: int(count)]
+
+    def pay_orders(self) -> None:
+        """«Каждый приказ имеет своию цену. Чтобы он был исполнен необходимо заплатить.»
+        Orders are paid in the order they are written, from the money held at the start of
+        the turn; an order that cannot be paid is not executed and the report says why."""
+        for p in alive_players(self.s):
+            for order in self.orders.get(p, ()):
+                if order.kind in ("hostile", "neutral"):
+                    continue
+                if order.kind in ("move", "support", "disband") and not units_at(self.s, order.args.get(
+                        "from", order.args.get("hex", "")), p):
+                    continue
+                if order.kind == "bid" and (self.s["offer"] is None or self.s["offer"]["turn"] != self.t):
+                    continue
+                cost = self.price(p, order)
+                if order.kind == "upgrade" and cost == 0:
+                    continue
+                have = int(self.s["players"][p]["money"])
+                if cost > have:
+                    self.event("unpaid", {"player": p, "order": order.to_json(), "cost": cost, "money": have},
+                               players=[p])
+                    continue
+                if order.kind == "transfer":
+                    amount = int(order.args["amount"])
+                    fee = cost - amount
+                    self.money(p, -amount, "transfer", to=order.args["to"], reason=order.args.get("reason") or None)
+                    if fee:
+                        self.money(p, -fee, "fee", to=order.args["to"])
+                    self.transfers.append((p, order))
+                elif order.kind == "bid":
+                    self.money(p, -cost, "bid", hex=order.args["hex"])
+                elif order.kind == "upgrade":
+                    pawns = self.upgrade_candidates(p, order)
+                    turns = self.options.upgrade_turns or self.rules.upgrade.turns
+                    for u in pawns:
+                        u["upgrade_at"] = self.t + turns - 1
+                    self.money(p, -cost, "upgrade", hex=order.args["hex"], count=len(pawns))
+                    self.event("upgrade_started", {"player": p, "hex": order.args["hex"], "count": len(pawns),
+                                                   "ready": self.t + turns}, players=[p])
+                else:
+                    hex_ = order.args.get("from", order.args.get("hex"))
+                    self.money(p, -cost, order.kind, hex=hex_)
+                self.accepted[p].append(order)
+
+    # 3 -------------------------------------------------------------------------------------
+    def disband(self) -> None:
+        """«Все отряды, находящиеся в зачеркнутом гексе, будут расформированы. Их стоимость
+        вернется распустившему их игроку.» Disbanding comes before movement."""
+        for p in alive_players(self.s):
+            for order in self.accepted[p]:
+                if order.kind != "disband":
+                    continue
+                units = units_at(self.s, order.args["hex"], p)
+                refund = sum(self.rules.units[u["type"]].refund for u in units)
+                self.remove_units({u["id"] for u in units})
+                if refund:
+                    self.money(p, refund, "refund", hex=order.args["hex"])
+                self.event("disbanded", {"player": p, "hex": order.args["hex"], "units": counts(units),
+                                         "refund": refund}, players=[p], hexes=[order.args["hex"]])
+
+    # 4 -------------------------------------------------------------------------------------
+    def movement(self) -> None:
+        """«Все отряды, находящиеся в исходном гексе будут двигаться по указанному маршруту до
+        тех пор пока не достигнут конечной точки, либо не встретят противника.»
+
+        Every stack takes its first step at the same time, then its second, then its third.
+        A stack that steps onto its own player's stack takes it along when it can command
+        it («если офицер встретит пешку, то они вместе двинутся дальше») and stops before it
+        when it cannot, or when that stack has an order of its own. Stacks of different
+        players that meet in a hex, or cross one edge in opposite directions, fight.
+        """
+        self.movers: list[Mover] = []
+        self.supporters: list[Supporter] = []
+        busy: set[tuple[str, str]] = set()
+        for p in alive_players(self.s):
+            for order in self.accepted[p]:
+                if order.kind == "move":
+                    src = order.args["from"]
+                    ids = [u["id"] for u in units_at(self.s, src, p)]
+                    if not ids:
+                        continue
+                    self.acted.update(ids)
+                    self.movers.append(Mover(len(self.movers), p, src, src, list(order.args["path"]), ids, order.line))
+                elif order.kind == "support":
+                    src = order.args["from"]
+                    ids = [u["id"] for u in units_at(self.s, src, p)]
+                    self.acted.update(ids)
+                    busy.add((p, src))
+                    target_player = order.args.get("player")
+                    targets = {u["id"] for u in units_at(self.s, order.args["to"])
+                               if target_player is None or u["owner"] == target_player}
+                    self.supporters.append(Supporter(p, src, order.args["to"], target_player, targets))
+                elif order.kind == "upgrade":
+                    ids = [u["id"] for u in units_at(self.s, order.args["hex"], p)]
+                    self.acted.update(ids)
+                    busy.add((p, order.args["hex"]))
+        self.busy = busy
+        for tick in range(1, self.rules.movement.max_steps + 1):
+            active = [m for m in self.movers if m.alive and m.path]
+            if not active:
+                break
+            self.step(tick, active)
+        for m in self.movers:
+            if m.alive and m.hex != m.origin:
+                self.event("moved", {"player": m.player, "from": m.origin, "to": m.hex,
+                                     "units": counts(units_at(self.s, m.hex, m.player))},
+                           players=[m.player])
+
+    def positions(self) -> dict[tuple[str, str], list[dict[str, Any]]]:
+        return stacks(self.s)
+
+    def step(self, tick: int, active: list[Mover]) -> None:
+        pos = self.positions()
+        blocked: set[int] = set()
+        while True:
+            going = [m for m in active if m.index not in blocked]
+            leaving = {(m.player, m.hex) for m in going}
+            standing_orders = self.busy | {(m.player, m.hex) for m in self.movers
+                                           if m.alive and m.index not in {g.index for g in going}}
+            plan: dict[tuple[str, str], list[Mover]] = {}
+            newly: int | None = None
+            for m in going:
+                key = (m.player, m.path[0])
+                base = pos.get(key, []) if key not in leaving else []
+                arrivals = plan.setdefault(key, [])
+                if base and key in standing_orders:
+                    newly = m.index
+                    break
+                if arrivals and not (len(m.path) == 1 and all(len(a.path) == 1 for a in arrivals)):
+                    newly = m.index
+                    break
+                together = self.unit_types(base) + [t for a in [*arrivals, m] for t in self.mover_types(a)]
+                if not commandable(together, self.rules):
+                    newly = m.index
+                    break
+                arrivals.append(m)
+            if newly is None:
+                break
+            blocked.add(newly)
+        for m in active:
+            if m.index in blocked:
+                self.event("blocked", {"player": m.player, "at": m.hex, "next": m.path[0], "tick": tick},
+                           players=[m.player])
+                m.path = []
+                m.blocked = True
+        moved: list[tuple[Mover, str]] = []
+        for (player, target), arrivals in plan.items():
+            lead = arrivals[0]
+            base_ids = [u["id"] for u in pos.get((player, target), [])] if (player, target) not in leaving else []
+            for m in arrivals:
+                moved.append((m, m.hex))
+                for u in self.s["units"]:
+                    if u["id"] in m.units:
+                        u["hex"] = target
+                m.hex = target
+                m.path.pop(0)
+            if base_ids:
+                lead.units.extend(base_ids)
+                self.acted.update(base_ids)
+                self.event("joined", {"player": player, "hex": target, "tick": tick}, players=[player])
+            for other in arrivals[1:]:
+                lead.units.extend(other.units)
+                other.units = []
+                other.alive = False
+            self.entered[target].add(player)
+        entered_now: dict[str, set[str]] = defaultdict(set)
+        for m, _ in moved:
+            entered_now[m.hex].add(m.player)
+        # «В случае, если отряд, оказывающий поддержку, атакован, то он вынужден драться и не
+        # может оказывать поддержку.»
+        for s in self.supporters:
+            if any(p != s.player for p in self.entered.get(s.hex, set())):
+                s.cut = True
+        # Stacks crossing one edge in opposite directions meet on it.
+        done: set[int] = set()
+        for m1, from1 in moved:
+            for m2, from2 in moved:
+                if (m1.index < m2.index and m1.player != m2.player and m1.alive and m2.alive
+                        and m1.hex == from2 and m2.hex == from1 and m1.index not in done and m2.index not in done):
+                    done |= {m1.index, m2.index}
+                    sides = {m1.player: [u for u in self.s["units"] if u["id"] in m1.units],
+                             m2.player: [u for u in self.s["units"] if u["id"] in m2.units]}
+                    self.fight(f"{from1}|{from2}", sides, tick, [from1, from2])
+                    for m in (m1, m2):
+                        m.path = []
+        # Stacks of different players in one hex.
+        by_hex: dict[str, dict[str, list[dict[str, Any]]]] = defaultdict(lambda: defaultdict(list))
+        for u in self.s["units"]:
+            by_hex[u["hex"]][u["owner"]].append(u)
+        for hex_ in sorted(by_hex):
+            sides = by_hex[hex_]
+            if len(sides) < 2:
+                continue
+            self.fight(hex_, dict(sides), tick, [hex_])
+            for m in self.movers:
+                if m.hex == hex_:
+                    m.path = []
+        for m in self.movers:
+            m.units = [i for i in m.units if i not in self.killed_units]
+            if not m.units:
+                m.alive = False
+                m.path = []
+        # «на неё можно случайно нарваться»
+        for m, _ in moved:
+            if m.alive:
+                for c in sorted(self.s["chupacabras"], key=lambda c: c["id"]):
+                    if c["hex"] == m.hex and units_at(self.s, m.hex, m.player):
+                        self.encounter(c, m.player, m.hex)
+                        m.path = []
+        for m in self.movers:
+            if m.alive and not units_at(self.s, m.hex, m.player):
+                m.alive = False
+                m.path = []
+
+    def mover_types(self, m: Mover) -> list[str]:
+        return [str(u["type"]) for u in self.s["units"] if u["id"] in m.units]
+
+    def fight(self, where: str, sides: Mapping[str, list[dict[str, Any]]], tick: int, hexes: list[str]) -> None:
+        """«Боестолкновение происходит в том случае, если отряды разных игроков перемещаются в
+        один и тот же гекс.» «Отряды других игроков могут оказывать поддержку любой из сторон.»"""
+        fighting: list[Side] = []
+        detail: list[dict[str, Any]] = []
+        involved: set[str] = set(sides)
+        alive_ids = {u["id"] for u in self.s["units"]}
+        for player in sorted(sides):
+            own = sides[player]
+            ids = {u["id"] for u in own}
+            fighters = [Fighter(u["id"], self.rules.units[u["type"]].strength, 0) for u in own]
+            helpers: list[dict[str, Any]] = []
+            for s in self.supporters:
+                if s.cut or s.hex in hexes or not (s.target_units & ids):
+                    continue
+                if s.target_player is not None and s.target_player != player:
+                    continue
+                helping = [u for u in self.s["units"]
+                           if u["owner"] == s.player and u["hex"] == s.hex and u["id"] in alive_ids]
+                if not helping:
+                    continue
+                s.helped += 1
+                involved.add(s.player)
+                fighters.extend(Fighter(u["id"], self.rules.units[u["type"]].strength, 1) for u in helping)
+                helpers.append({"player": s.player, "hex": s.hex, "units": counts(helping)})
+            fighting.append(Side(player, fighters))
+            detail.append({"player": player, "units": counts(own), "supporters": helpers})
+        result = battle(fighting, self.options.combat_order)
+        dead = [u for u in self.s["units"] if u["id"] in set(result.killed)]
+        losses: dict[str, dict[str, int]] = defaultdict(dict)
+        for u in dead:
+            losses[u["owner"]][u["type"]] = losses[u["owner"]].get(u["type"], 0) + 1
+        for d in detail:
+            d["strength"] = result.strengths[d["player"]]
+        self.remove_units({u["id"] for u in dead})
+        supporter_hexes = [h["hex"] for d in detail for h in d["supporters"]]
+        self.event("battle", {"where": where, "hexes": hexes, "tick": tick, "sides": detail,
+                              "winner": result.winner, "losses": {p: dict(sorted(v.items())) for p, v in losses.items()}},
+                   players=sorted(involved), hexes=hexes + supporter_hexes)
+
+    # 5 -------------------------------------------------------------------------------------
+    def encounter(self, monster: dict[str, Any], player: str, hex_: str) -> None:
+        """«В Тумане водится злая Чупакабра, которая может сожрать любой отряд. А может и не
+        сожрать.» The odds are data; out of the fog she is «гораздо менее опасна»."""
+        if (player, int(monster["id"])) in self.met:
+            return
+        self.met.add((player, int(monster["id"])))
+        units = units_at(self.s, hex_, player)
+        if not units:
+            return
+        odds = self.rules.chupacabra.fog if hex_ in self.fog else self.rules.chupacabra.open
+        power = strength(units, self.rules)
+        p_eat = odds.eat
+        p_kill = min(1.0 - p_eat, odds.kill + odds.kill_per_strength * power)
+        stream = self.dice.stream(f"chupacabra/{monster['id']}/encounter", sealed=True)
+        roll = stream.roll(1_000_000)
+        if roll <= round(p_eat * 1_000_000):
+            if self.options.chupacabra_eats == "unit":
+                ordered = sorted(units, key=lambda u: u["id"])
+                victims = [ordered[stream.roll(len(ordered)) - 1]]
+            else:
+                victims = units
+            self.remove_units({u["id"] for u in victims})
+            monster["eaten"] += len(victims) if self.options.chupacabra_breeds_on == "units" else 1
+            outcome = "ate"
+            self.event("chupacabra", {"player": player, "hex": hex_, "outcome": outcome, "units": counts(victims),
+                                      "roll": roll}, players=[player], hexes=[hex_])
+            while monster["eaten"] >= self.rules.chupacabra.breed_after:
+                monster["eaten"] -= self.rules.chupacabra.breed_after
+                self.breed(hex_)
+        elif roll <= round((p_eat + p_kill) * 1_000_000):
+            monster["hex"] = None
+            monster["reborn_at"] = self.t + 1
+            monster["died_in"] = hex_
+            monster["eaten"] = 0
+            self.event("chupacabra", {"player": player, "hex": hex_, "outcome": "killed", "roll": roll},
+                       players=[player], hexes=[hex_])
+        else:
+            self.event("chupacabra", {"player": player, "hex": hex_, "outcome": "spared", "roll": roll},
+                       players=[player], hexes=[hex_])
+
+    def fog_hex(self, label: str, exclude: str | None = None) -> str | None:
+        choices: list[str] = sorted(h for h in self.fog if h != exclude) or sorted(self.fog)
+        if not choices:
+            return None
+        stream = self.dice.stream(label, sealed=True)
+        return choices[stream.roll(len(choices)) - 1]
+
+    def breed(self, where: str) -> None:
+        """«Если Чупакабра сожрала три любых отряда, их станет на одну больше.»"""
+        new_id = int(self.s["next_chupacabra"])
+        self.s["next_chupacabra"] = new_id + 1
+        hex_ = self.fog_hex("chupacabra/birth") or where
+        self.s["chupacabras"].append({"id": new_id, "hex": hex_, "eaten": 0, "reborn_at": None, "died_in": None})
+        self.event("chupacabra_born", {"id": new_id, "hex": hex_}, gm_only=True)
+        self.event("chupacabra_multiplied", {"count": len(self.s["chupacabras"])}, public=True)
+
+    def chupacabra(self) -> None:
+        """«Если отряды игрока загнали и убили Чупакабру, она появляется на следующий ход в
+        другом, случайном гексе где есть туман.» «она выходит из Тумана крайне редко, и вне
+        тумана двигается медленно». A stack sharing her hex meets her."""
+        for monster in sorted(self.s["chupacabras"], key=lambda c: c["id"]):
+            if monster["hex"] is None and monster["reborn_at"] is not None and monster["reborn_at"] <= self.t:
+                monster["hex"] = self.fog_hex(f"chupacabra/{monster['id']}/reborn", monster["died_in"])
+                monster["reborn_at"] = None
+                self.event("chupacabra_reborn", {"id": monster["id"], "hex": monster["hex"]}, gm_only=True)
+        for monster in sorted(self.s["chupacabras"], key=lambda c: c["id"]):
+            here = monster["hex"]
+            if here is None:
+                continue
+            stream = self.dice.stream(f"chupacabra/{monster['id']}/move", sealed=True)
+            odds = self.rules.chupacabra.fog if here in self.fog else self.rules.chupacabra.open
+            if stream.chance(odds.move):
+                options = list(self.board.neighbours(here))
+                target = options[stream.roll(len(options)) - 1]
+                if here in self.fog and target not in self.fog and not stream.chance(odds.leave):
+                    target = here
+                if target != here:
+                    monster["hex"] = target
+                    self.event("chupacabra_moved", {"id": monster["id"], "from": here, "to": target}, gm_only=True)
+            where = monster["hex"]
+            for player in sorted({u["owner"] for u in self.s["units"] if u["hex"] == where}):
+                if monster["hex"] == where:
+                    self.encounter(monster, player, where)
+
+    # 6 -------------------------------------------------------------------------------------
+    def raise_pawns(self) -> None:
+        """«В указанном гексе появится желаемое количество пешек.» «Если в тот ход, когда был
+        отдан приказ на сбор пешек, в этот гекс входит отряд другого игрока, приказ не будет
+        выполнен.» «максимальный доход ... будет окончательно и бесповоротно понижен на 20% за
+        каждую пешку.» A failed raise returns the pawns' price; the order's own 1 is spent."""
+        for p in alive_players(self.s):
+            for order in self.accepted[p]:
+                if order.kind != "raise":
+                    continue
+                hex_, n = order.args["hex"], int(order.args["count"])
+                reason = None
+                if owner(self.s, hex_) != p:
+                    reason = "not_yours"
+                elif any(q != p for q in self.entered.get(hex_, set())) or any(
+                        u["owner"] != p for u in units_at(self.s, hex_)):
+                    reason = "enemy"
+                elif not commandable(self.unit_types(units_at(self.s, hex_, p)) + ["pawn"] * n, self.rules):
+                    reason = "command"
+                if reason:
+                    self.money(p, self.rules.prices.raise_per_pawn * n, "raise_refund", hex=hex_)
+                    self.event("raise_failed", {"player": p, "hex": hex_, "count": n, "reason": reason},
+                               players=[p])
+                    continue
+                for _ in range(n):
+                    self.new_unit(p, "pawn", hex_)
+                self.s["depletion"][hex_] = int(self.s["depletion"].get(hex_, 0)) + n
+                self.event("raised", {"player": p, "hex": hex_, "count": n}, players=[p])
+
+    # 7 -------------------------------------------------------------------------------------
+    def condottieri(self) -> None:
+        """«Кондотьеры приходят группами по 3-5 отрядов и принимают сторону того игрока,
+        который больше всех заплатит.» Bids are sealed; the highest pays, the others get
+        their money back; a tie is settled by a public roll. The band comes to the hex named
+        in the bid, which must still be the bidder's and hold none of his other units."""
+        offer = self.s["offer"]
+        if offer is None or offer["turn"] != self.t:
+            return
+        bids = [(p, o) for p in alive_players(self.s) for o in self.accepted[p] if o.kind == "bid"]
+        if not bids:
+            self.event("condottieri_left", {"size": offer["size"]}, public=True)
+            return
+        amounts = sorted({int(o.args["amount"]) for _, o in bids}, reverse=True)
+        ranked: list[tuple[str, Order]] = []
+        tie_rolls: dict[str, list[str]] = {}
+        for amount in amounts:
+            group = sorted([b for b in bids if int(b[1].args["amount"]) == amount], key=lambda b: (b[0], b[1].line))
+            if len(group) > 1:
+                stream = self.dice.stream(f"condottieri/{offer['id']}/tie/{amount}")
+                shuffled = [int(str(i)) for i in stream.shuffle(list(range(len(group))))]
+                group = [group[i] for i in shuffled]
+                tie_rolls[str(amount)] = [g[0] for g in group]
+            ranked.extend(group)
+        winner: tuple[str, Order] | None = None
+        for p, order in ranked:
+            hex_ = order.args["hex"]
+            mine = units_at(self.s, hex_, p)
+            fits = (owner(self.s, hex_) == p and not any(u["owner"] != p for u in units_at(self.s, hex_))
+                    and commandable(self.unit_types(mine) + ["condottiere"] * int(offer["size"]), self.rules))
+            if winner is None and fits:
+                winner = (p, order)
+                continue
+            self.money(p, int(order.args["amount"]), "bid_refund", hex=hex_)
+            self.event("bid_lost", {"player": p, "amount": order.args["amount"],
+                                    "reason": "outbid" if winner is not None else "hex"}, players=[p])
+        if winner is None:
+            self.event("condottieri_left", {"size": offer["size"]}, public=True)
+            return
+        p, order = winner
+        for _ in range(int(offer["size"])):
+            self.new_unit(p, "condottiere", order.args["hex"], int(offer["upkeep"]))
+        self.event("condottieri_hired", {"player": p, "amount": order.args["amount"], "size": offer["size"],
+                                         "upkeep": offer["upkeep"], "ties": tie_rolls}, public=True)
+        self.event("condottieri_arrived", {"player": p, "hex": order.args["hex"], "size": offer["size"]},
+                   players=[p], hexes=[order.args["hex"]])
+
+    # 8 -------------------------------------------------------------------------------------
+    def credit_transfers(self) -> None:
+        """«Деньги будут перечислены от плательщика к получателю в указанной сумме, и
+        получатель получит уведомление о том, сколько денег пришло, от кого и по какому
+        поводу.» Money sent this turn arrives after every order of the turn is paid."""
+        for payer, order in self.transfers:
+            amount = int(order.args["amount"])
+            to = order.args["to"]
+            reason = order.args.get("reason") or None
+            if to == TREASURY:
+                self.tax_paid[payer] += amount
+                continue
+            if to in self.s["players"]:
+                self.money(to, amount, "incoming", **{"from": payer, "reason": reason})
+                self.event("transfer", {"from": payer, "to": to, "amount": amount, "reason": reason},
+                           players=[payer, to])
+
+    # 9 -------------------------------------------------------------------------------------
+    def capture(self) -> None:
+        """«Захват происходит в два хода: сначала отряд игрока приходит на чужой гекс. Потом
+        стоит там ещё 1 ход, не выполняя никаких приказов. Если за это время вторгшийся на
+        чужой гекс отряд не будет уничтожен, то гекс переходит под контроль игрока.»
+        «Чупакабра владения не захватывает.»"""
+        camps: dict[str, dict[str, int]] = {}
+        present = self.positions()
+        by_hex: dict[str, set[str]] = defaultdict(set)
+        for (p, h) in present:
+            by_hex[h].add(p)
+        for (p, h), units in sorted(present.items()):
+            old = self.s["camps"].get(h, {}).get(p)
+            stayed = [u for u in units if self.start_hex.get(u["id"]) == h and u["id"] not in self.acted]
+            since = int(old) if old is not None and stayed else self.t
+            camps.setdefault(h, {})[p] = since
+            if owner(self.s, h) == p or len(by_hex[h]) > 1:
+                continue
+            if since <= self.t - self.rules.capture.stand_turns:
+                before = owner(self.s, h)
+                self.s["holdings"][h] = {"owner": p, "since": self.t}
+                self.event("captured", {"player": p, "hex": h, "from": before},
+                           players=[p] + ([before] if before else []), hexes=[h])
+        self.s["camps"] = {h: dict(sorted(v.items())) for h, v in sorted(camps.items())}
+
+    # 10 ------------------------------------------------------------------------------------
+    def upgrades(self) -> None:
+        """«Через 4 хода пешки, указанные в этом приказе будут офицерами, если не будут
+        распущены или уничтожены ... На четвёртый ход они станут офицерами.» Ordered in turn
+        T, they are officers from turn T + N (N = 4, or 2 under the other reading)."""
+        for u in self.s["units"]:
+            if u["type"] == "pawn" and u["upgrade_at"] is not None and u["upgrade_at"] <= self.t:
+                u["type"] = "officer"
+                u["upgrade_at"] = None
+                self.event("promoted", {"player": u["owner"], "hex": u["hex"], "unit": u["id"]},
+                           players=[u["owner"]], hexes=[u["hex"]])
+
+    # 11 ------------------------------------------------------------------------------------
+    def economy(self) -> None:
+        """Income, then tax, then upkeep.
+
+        «Необходимо каждый ход перечислять 10% своего дохода на уплату налогов. Неуплата
+        налога карается отъемом владения.» «Если денег на содержание отрядов не хватает,
+        они убираются с доски.»"""
+        pct = self.rules.tax.percent
+        for p in alive_players(self.s):
+            player = self.s["players"][p]
+            per_hex = income_of(self.s, self.rules, p)
+            total = sum(per_hex.values())
+            if total:
+                self.money(p, total, "income")
+            self.event("income", {"player": p, "total": total, "holdings": per_hex}, players=[p])
+            if self.options.tax_mode == "withheld":
+                tax = percent_up(total, pct)
+                if tax:
+                    self.money(p, -tax, "tax")
+                player["tax_due"] = 0
+            else:
+                due, paid = int(player["tax_due"]), self.tax_paid.get(p, 0)
+                if paid < due:
+                    self.seize(p, due, paid)
+                player["tax_due"] = percent_up(total, pct)
+            player["last_income"] = total
+            self.upkeep(p)
+
+    def seize(self, player: str, due: int, paid: int) -> None:
+        """Unpaid tax: the crown takes the holding the player acquired last (docs/rulings)."""
+        mine = [(h, v) for h, v in self.s["holdings"].items() if v["owner"] == player]
+        if not mine:
+            self.event("tax_unpaid", {"player": player, "due": due, "paid": paid, "seized": None}, players=[player])
+            return
+        hex_ = sorted(mine, key=lambda hv: (-int(hv[1]["since"]), hv[0]))[0][0]
+        del self.s["holdings"][hex_]
+        self.event("tax_unpaid", {"player": player, "due": due, "paid": paid, "seized": hex_},
+                   players=[player], hexes=[hex_])
+
+    def upkeep(self, p: str) -> None:
+        units = [u for u in self.s["units"] if u["owner"] == p]
+
+        def cost(u: Mapping[str, Any]) -> int:
+            if u.get("upkeep") is not None:
+                return int(u["upkeep"])
+            return self.rules.units[u["type"]].upkeep
+
+        total = sum(cost(u) for u in units)
+        money = int(self.s["players"][p]["money"])
+        gone: list[dict[str, Any]] = []
+        if total > money:
+            queue = sorted(units, key=lambda u: (UPKEEP_DESERTION_ORDER.index(u["type"]), -u["id"]))
+            for u in queue:
+                if total <= money:
+                    break
+                gone.append(u)
+                total -= cost(u)
+            self.remove_units({u["id"] for u in gone})
+            self.event("deserted", {"player": p, "units": counts(gone), "hexes": sorted({u["hex"] for u in gone})},
+                       players=[p], hexes=sorted({u["hex"] for u in gone}))
+        if total:
+            self.money(p, -total, "upkeep")
+
+    # 12 ------------------------------------------------------------------------------------
+    def finish(self) -> None:
+        """Players with neither holdings nor units leave the game; the first to hold the Ring
+        of Power wins («Побеждает в игре тот, кто первым собирает Кольцо Власти»)."""
+        for p in alive_players(self.s):
+            if not holdings_of(self.s, p) and not any(u["owner"] == p for u in self.s["units"]):
+                self.s["players"][p]["alive"] = False
+                self.event("eliminated", {"player": p}, public=True)
+        rings: dict[str, list[str]] = {}
+        for p in alive_players(self.s):
+            ring = ring_hexes(set(holdings_of(self.s, p)), self.board, self.options.ring_shape,
+                              self.rules.victory.ring_size)
+            if ring:
+                rings[p] = ring
+        alive = alive_players(self.s)
+        scores = {p: float(len(holdings_of(self.s, p))) for p in self.s["seats"]}
+        if rings:
+            self.s["outcome"] = {"winners": sorted(rings), "reason": "ring", "ring": rings, "scores": scores}
+        elif len(alive) <= 1 and len(self.s["seats"]) > 1:
+            self.s["outcome"] = {"winners": alive, "reason": "last", "ring": {}, "scores": scores}
+        elif self.options.max_turns is not None and self.t >= self.options.max_turns:
+            best = max((scores[p] for p in alive), default=0.0)
+            self.s["outcome"] = {"winners": [p for p in alive if scores[p] == best], "reason": "turns",
+                                 "ring": {}, "scores": scores}
+        if self.s["outcome"] is not None:
+            self.s["phase"] = "over"
+            self.event("game_over", dict(self.s["outcome"]), public=True)
+        for p in self.s["seats"]:
+            self.s["players"][p]["statement"] = self.statement[p]
+            if self.statement[p]:
+                self.event("statement", {"player": p, "turn": self.t, "entries": self.statement[p],
+                                         "money": self.s["players"][p]["money"]}, players=[p])
+        self.s["turn"] = self.t + 1
+        self.s["offer"] = next_offer(self.s, self.rules, self.dice, self.t + 1) if self.s["outcome"] is None else None
+        if self.s["offer"] is not None:
+            offer = self.s["offer"]
+            self.event("condottieri_offered", {"id": offer["id"], "size": offer["size"], "upkeep": offer["upkeep"],
+                                               "bids_turn": offer["turn"]}, public=True)
+
+    def events(self) -> list[Event]:
+        seen_at_end = {p: visible_hexes(self.s, p) for p in self.s["seats"]}
+        out: list[Event] = []
+        for e in self.pending:
+            if e.public:
+                audience: tuple[str, ...] = ("*",)
+            elif e.gm_only:
+                audience = ()
+            else:
+                who = set(e.players)
+                for p in self.s["seats"]:
+                    if any(h in seen_at_end.get(p, set()) or h in self.seen_at_start.get(p, set()) for h in e.hexes):
+                        who.add(p)
+                audience = tuple(sorted(who))
+            out.append(Event(e.kind, {"turn": self.t, **e.data}, audience))
+        return out
+
+
+def next_offer(state: Mapping[str, Any], rules: Rules, dice: Dice, turn: int) -> dict[str, Any] | None:
+    """A band of condottieri comes on offer at the start of ``turn`` when the schedule says so."""
+    cfg = rules.condottieri
+    if turn < cfg.first_offer_turn or (turn - cfg.first_offer_turn) % cfg.interval:
+        return None
+    number = (turn - cfg.first_offer_turn) // cfg.interval + 1
+    stream = dice.stream(f"condottieri/{number}/offer")
+    return {"id": number, "turn": turn, "size": stream.randint(cfg.size_min, cfg.size_max),
+            "upkeep": stream.randint(cfg.upkeep_min, cfg.upkeep_max)}

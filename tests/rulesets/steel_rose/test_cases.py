@@ -1,0 +1,87 @@
+"""The corpus of post cases in tests/cases/steel-rose/ (one case per rule situation)."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+import yaml
+
+from voevoda.rulesets.steel_rose.battle.model import SquadInput
+from voevoda.rulesets.steel_rose.battle.posts import parse_deployment, parse_plan
+
+CASES = Path(__file__).parents[2] / "cases" / "steel-rose"
+
+
+def load(name: str) -> list[dict]:
+    return yaml.safe_load((CASES / name).read_text(encoding="utf-8"))
+
+
+def squads(raw: dict) -> list[SquadInput]:
+    return [SquadInput(p, dict(u)) for p, u in raw.items()]
+
+
+def check_problems(problems, expected) -> None:
+    assert problems, "expected the post to be refused"
+    for want in expected:
+        assert any(p.line == want["line"] and want["contains"].lower() in p.message_ru.lower() + p.order.__str__().lower()
+                   and ("column" not in want or p.column == want["column"]) for p in problems), \
+            [p.both() for p in problems]
+    for p in problems:
+        assert p.message_en and p.message_ru
+
+
+@pytest.mark.parametrize("case", load("deployment.yaml"), ids=lambda c: c["name"])
+def test_deployment_case(case, rules):
+    result = parse_deployment(case["post"], rules)
+    if "problems" in case:
+        check_problems(result.problems, case["problems"])
+        return
+    assert result.problems == [], [p.both() for p in result.problems]
+    assert {s.position: s.units for s in result.squads} == case["squads"], case["rule"]
+    assert result.gunpowder == case.get("gunpowder")
+
+
+@pytest.mark.parametrize("case", load("plan.yaml"), ids=lambda c: c["name"])
+def test_plan_case(case, rules):
+    result = parse_plan(case["post"], rules, squads(case["own"]), squads(case["enemy"]))
+    if "problems" in case:
+        check_problems(result.problems, case["problems"])
+        return
+    assert result.problems == [], [p.both() for p in result.problems]
+    got = [[m.squad, m.kind, list(m.targets)] for m in result.manoeuvres]
+    assert got == case["manoeuvres"], case["rule"]
+
+
+def test_documented_examples_parse(rules):
+    """The posts shown in docs/steel_rose.md are read without a problem, in both languages."""
+    import re
+
+    text = (Path(__file__).parents[3] / "docs" / "steel_rose.md").read_text(encoding="utf-8")
+    blocks = re.findall(r"```[a-z]*\n(.*?)```", text, re.S)
+    deployments = [b for b in blocks if b.startswith(("Правый фланг", "Right flank"))]
+    plans = [b for b in blocks if ("арьергард:" in b or "rearguard:" in b) and b not in deployments]
+    assert len(deployments) == 2 and len(plans) == 2
+    enemy = parse_deployment("Центральный фланг:\nАвангард - 5 копейщиков\nАрьергард - 3 лучника\n"
+                             "Правый авангард - 2 рыцаря", rules).squads
+    for deployment, plan in zip(deployments, plans, strict=True):
+        dep = parse_deployment(deployment, rules)
+        assert dep.problems == [] and len(dep.squads) == 4 and dep.gunpowder == 20
+        read = parse_plan(plan, rules, dep.squads, enemy)
+        assert read.problems == [] and len(read.manoeuvres) == 5
+
+
+def test_every_unit_name_reads_back(rules):
+    """Every unit's Russian and English names, singular and plural, in a written deployment read
+    back to the same unit (the bot and the report write what the parser reads)."""
+    from voevoda.rulesets.steel_rose.battle.posts import UnitNames, write_deployment
+
+    names = UnitNames(rules)
+    for uid, unit in rules.units.items():
+        for name in [*unit.names, unit.name_ru, unit.name_en]:
+            assert names.match(name) == [uid], (uid, name)
+        count = 1 if unit.one_per_squad else 3
+        for lang in ("ru", "en"):
+            text = write_deployment([SquadInput("centre.vanguard", {uid: count})], rules, lang)
+            back = parse_deployment(text, rules, names)
+            assert back.problems == [] and back.squads[0].units == {uid: count}, (uid, lang, text)

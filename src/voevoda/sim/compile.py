@@ -9,6 +9,7 @@ free position change) is decided here once, exactly as the per-battle engine dec
 
 from __future__ import annotations
 
+import math
 from dataclasses import dataclass
 
 import numpy as np
@@ -39,7 +40,6 @@ class UnitArrays:
     index: dict[str, int]
     tf: npt.NDArray[np.float64]
     ti: npt.NDArray[np.int64]
-    debuff_base: float
 
 
 _TABLES: dict[int, tuple[Rules, UnitArrays]] = {}
@@ -84,6 +84,7 @@ def unit_arrays(rules: Rules) -> UnitArrays:
         tf[i, k.TF_LIFESTEAL] = u.lifesteal_percent / 100.0
         tf[i, k.TF_SAC_DAMAGE] = u.sacrifice.damage if u.sacrifice else 0
         tf[i, k.TF_BURP_PR] = u.burp.amount / u.burp.rounds if u.burp else 0
+        tf[i, k.TF_DEBUFF_LOG] = math.log(pct(-u.ranged_debuff.percent)) if u.ranged_debuff else 0.0
         ti[i, k.TI_ATTACK] = u.attack
         ti[i, k.TI_RANGED] = u.ranged
         ti[i, k.TI_SHOTS] = u.shots
@@ -111,10 +112,7 @@ def unit_arrays(rules: Rules) -> UnitArrays:
         if u.attack_compound_percent:
             flags |= k.ON_COMP
         ti[i, k.TI_ON_HIT] = flags
-    # The per-battle engine takes the debuff factor from the first unit type that has one.
-    bases = [pct(-rules.units[uid].ranged_debuff.percent) for uid in ids  # type: ignore[union-attr]
-             if rules.units[uid].ranged_debuff is not None]
-    table = UnitArrays(ids, index, tf, ti, bases[0] if bases else 1.0)
+    table = UnitArrays(ids, index, tf, ti)
     _TABLES[id(rules)] = (rules, table)
     return table
 
@@ -276,7 +274,6 @@ def compile_battle(rules: Rules, sides: tuple[SideInput, SideInput],
     p[k.P_OUTNUMBER_RATIO] = numbers.outnumber_ratio
     p[k.P_OUTNUMBER] = 1 + numbers.outnumber_percent / 100.0
     p[k.P_FLANKING] = 1 + numbers.flanking_percent / 100.0
-    p[k.P_DEBUFF_BASE] = table.debuff_base
     tf, ti = table.tf, table.ti
     used = np.asarray(present, dtype=np.int64)
     has_aura = bool(np.any(tf[used, k.TF_SQUAD_DAMAGE] != 1) or np.any(tf[used, k.TF_SQUAD_TAKEN] != 1))

@@ -55,7 +55,8 @@ TF_HEAL_HIT = 21
 TF_LIFESTEAL = 22
 TF_SAC_DAMAGE = 23
 TF_BURP_PR = 24
-NTF = 25
+TF_DEBUFF_LOG = 25   # logarithm of the ranged debuff factor one hit lays on its target
+NTF = 26
 
 # unit table, integer fields
 TI_ATTACK = 0
@@ -89,8 +90,7 @@ P_COVER = 1          # multiplier of volley damage taken under cover
 P_OUTNUMBER_RATIO = 2
 P_OUTNUMBER = 3      # multiplier of damage taken by an outnumbered group
 P_FLANKING = 4       # multiplier of damage taken by the side with fewer squads in the final melee
-P_DEBUFF_BASE = 5    # the enlightened's debuff factor per stack
-NP = 6
+NP = 5
 PI_MAX_CLASH = 0
 PI_MAX_FINAL = 1
 PI_MAX_CHARGE = 2
@@ -404,7 +404,7 @@ def _out_base(P, PI, UF, UI, RG, AF, s, u):
     if PI[PI_HAS_RING] != 0:
         d = RG[s, R_DEBUFF, u, UI[s, UI_TICK, u] % RING]
         if d != 0.0:
-            f *= P[P_DEBUFF_BASE] ** d
+            f *= math.exp(d)  # the ring holds the sum of the logarithms of the stacks' factors
     return f
 
 
@@ -415,7 +415,6 @@ def _prepare(TF, P, PI, UF, UI, RG, SQ, L, LN, AF, kind, rnd, charger, defender_
     fight: «Штрафы и бонусы к урону (например, процентные увеличения) применяются после
     вычитания защиты.»"""
     has_ring = PI[PI_HAS_RING] != 0
-    debuff_base = P[P_DEBUFF_BASE]
     paladin = PI[PI_PALADIN_WHOLE] != 0
     for e in range(2):
         a = 1 - e
@@ -427,7 +426,7 @@ def _prepare(TF, P, PI, UF, UI, RG, SQ, L, LN, AF, kind, rnd, charger, defender_
             if has_ring:
                 d = RG[e, R_DEBUFF, u, UI[e, UI_TICK, u] % RING]
                 if d != 0.0:
-                    om *= debuff_base ** d
+                    om *= math.exp(d)
             if kind == F_CHARGE and charger == e:
                 om *= TF[ty, TF_CHARGE_BONUS]
                 if rnd == 1:
@@ -440,8 +439,8 @@ def _prepare(TF, P, PI, UF, UI, RG, SQ, L, LN, AF, kind, rnd, charger, defender_
             if (out0 if e == 0 else out1):
                 im *= P[P_OUTNUMBER]
             im *= flank0 if e == 0 else flank1
-            if kind == F_CHARGE and charger != e:
-                # the per-battle engine's reading: the attacker is not the charger
+            if kind == F_CHARGE and charger == a:
+                # копейщик: «-25% к получаемому урону при натиске»
                 im *= TF[ty, TF_TAKEN_VS_CHARGE]
             # паладин: «-25% к получаемому урону при защите» (fighting off a charge as the
             # rearguard's defender; the option: for the whole battle after «Защита»)
@@ -567,39 +566,25 @@ def _shot(TF, TI, P, SF, UF, UI, RG, SQ, AF, PI, kind, a, u, t, roll, cover, occ
     inn = AF[b, 1, tq] * UF[b, UF_INS, t] * TF[tt, TF_TAKEN_SHOTS]
     if cover:
         inn *= P[P_COVER]
-    if kind != F_VOLLEY and paladin and SQ[b, SQ_DEFENDING, tq] != 0:
+    if paladin and SQ[b, SQ_DEFENDING, tq] != 0:
         inn *= TF[tt, TF_TAKEN_DEFENDING]
     UF[b, UF_DMG, t] += base * out * inn
     dr = TI[ty, TI_DEBUFF_ROUNDS]
     if dr > 0:
-        _stack(RG, UI, b, R_DEBUFF, t, 1.0, dr)
+        # просветлённый: «каждое попадание в дальнем бою снижает наносимый урон на 15% на 3 хода
+        # (эффект может складываться)»
+        _stack(RG, UI, b, R_DEBUFF, t, TF[ty, TF_DEBUFF_LOG], dr)
     sh = TF[ty, TF_SHRED]
     if sh != 0.0:
         UF[b, UF_SHRED, t] += sh
 
 
 @njit(cache=True)
-def _distinct(L, RS, SW, s, lst, n, k):
-    """``k`` different members of the list ``L[s, lst, :n]`` (all when it is shorter), picked by a
-    partial Fisher-Yates shuffle into its first ``k`` places; :func:`_undo` puts it back."""
-    if k > n:
-        k = n
-    for j in range(k):
-        i = j + below(hi(draw(RS)), n - j)
-        SW[j] = i
-        t = L[s, lst, j]
-        L[s, lst, j] = L[s, lst, i]
-        L[s, lst, i] = t
-    return k
-
-
-@njit(cache=True)
-def _undo(L, SW, s, lst, k):
-    for j in range(k - 1, -1, -1):
-        i = SW[j]
-        t = L[s, lst, j]
-        L[s, lst, j] = L[s, lst, i]
-        L[s, lst, i] = t
+def _run(L, s, lst, n, start, j):
+    """Unit ``j`` of a strike that hits several units (a cultist's sacrifice, a cannon's shot): a
+    random unit of the list (``start``) and the units after it in the squad's order, wrapping
+    round — as the per-battle engine strikes them."""
+    return L[s, lst, (start + j) % n]
 
 
 @njit(cache=True)
@@ -630,13 +615,14 @@ def _volley_shots(TF, TI, P, PI, SF, UF, UI, RG, SQ, L, RS, ST, SW, AF, kind, a,
             m = TI[ty, TI_AREA_MAX]
         if m < TI[ty, TI_AREA_MIN]:
             m = TI[ty, TI_AREA_MIN]
-        m = _distinct(L, RS, SW, 1 - a, foe, nf, m)
+        if m > nf:
+            m = nf
+        start = below(hi(draw(RS)), nf)
         roll = 1 + below(hi(draw(RS)), TI[ty, TI_RANGED])
         out = _out_base(P, PI, UF, UI, RG, AF, a, u) * SF[a, SF_SHOTS]
         for j in range(m):
-            _shot(TF, TI, P, SF, UF, UI, RG, SQ, AF, PI, kind, a, u, L[1 - a, foe, j], roll, cover, float(j), paladin,
-                  out)
-        _undo(L, SW, 1 - a, foe, m)
+            _shot(TF, TI, P, SF, UF, UI, RG, SQ, AF, PI, kind, a, u, _run(L, 1 - a, foe, nf, start, j), roll, cover,
+                  float(j), paladin, out)
         UF[a, UF_RSHOT, u] += 1.0
         ST[ST_ATTACKS] += m
 
@@ -661,10 +647,10 @@ def _fight(TF, TI, P, PI, SF, UF, UI, RG, SQ, Q, L, LN, RS, ST, SW, AF, kind, rn
             if pct <= 0 or UI[a, UI_ALIVE, u] == 0:
                 continue
             if 1 + below(hi(draw(RS)), 100) <= pct:
-                m = _distinct(L, RS, SW, b, L_GROUP, n[b], TI[ty, TI_SAC_TARGETS])
+                m = min(TI[ty, TI_SAC_TARGETS], n[b])
+                start = below(hi(draw(RS)), n[b])
                 for j in range(m):
-                    UF[b, UF_DMG, L[b, L_GROUP, j]] += TF[ty, TF_SAC_DAMAGE]
-                _undo(L, SW, b, L_GROUP, m)
+                    UF[b, UF_DMG, _run(L, b, L_GROUP, n[b], start, j)] += TF[ty, TF_SAC_DAMAGE]
                 ST[ST_ATTACKS] += m
                 UI[a, UI_SACR, u] = 1
     # «Если один отряд численно превышает другой в два раза или больше, то меньший отряд получит
@@ -995,7 +981,6 @@ def _step(SQ, nsq, s, sqs, dests, n):
                 SQ[s, SQ_POS, sqs[i]] = dests[i]
                 done[i] = True
                 progress = True
-    _normalise(SQ, nsq, s)
 
 
 @njit(cache=True)
@@ -1049,6 +1034,9 @@ def _moves(S, W):
         for k in range(3):
             if cnt[k] > 0:
                 _step(SQ, nsq, s, sqs[k], dests[k], cnt[k])
+        # «Если после перемещения выходит так, что арьергард находится на каком-либо фланге без
+        # авангарда, то отряд мгновенно займёт место авангарда» (after the whole manoeuvre)
+        _normalise(SQ, nsq, s)
 
 
 @njit(cache=True)
@@ -1172,7 +1160,7 @@ def _final(S, W, AF):
             LN[s, L_HEAL] = 0
             _healers_into(TI, UI, L, LN, s, L_GROUP, PI[PI_HAS_HEAL])
         _auras(TF, P, PI, NSQ, UI, SQ, NU, AF)
-        _fight(TF, TI, P, PI, SF, UF, UI, RG, SQ, Q, L, LN, RS, ST, SW, AF, F_FINAL, r, -1, False, flank0, flank1, MS, MS)
+        _fight(TF, TI, P, PI, SF, UF, UI, RG, SQ, Q, L, LN, RS, ST, SW, AF, F_FINAL, ST[ST_ROUNDS], -1, False, flank0, flank1, MS, MS)
         _apply(UF, UI, SQ, NU)
         if PI[PI_HAS_SUMMON] != 0 and PI[PI_SUMMONS] != 0:
             _summons(S, W, n0, n1)

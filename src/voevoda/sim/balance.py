@@ -301,7 +301,7 @@ def run_ray(sweep: Sweep, address: str | None = None, min_task_seconds: float = 
     finally:
         if started:
             ray.shutdown()
-    return collect(sweep, results)  # type: ignore[arg-type]
+    return collect(sweep, results)
 
 
 def _payload(sweep: Sweep) -> dict[str, Any]:

@@ -121,7 +121,7 @@ def unit_arrays(rules: Rules) -> UnitArrays:
 class Scenario:
     """One battle description, ready for :func:`voevoda.sim.kernel.simulate`."""
 
-    arrays: tuple[npt.NDArray, ...]
+    arrays: tuple[npt.NDArray[np.generic], ...]
     types: list[str]
     """Unit ids of the result columns (every type that can take part, summons included)."""
     cap: int

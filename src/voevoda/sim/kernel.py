@@ -1,3 +1,5 @@
+# mypy: disable-error-code="no-untyped-def"
+# (Numba infers every type of this module when it compiles it.)
 """The Numba kernel: many Steel Rose battles at once, one battle per loop iteration.
 
 It runs exactly the battle of :mod:`voevoda.rulesets.steel_rose.battle.engine` (the phases,

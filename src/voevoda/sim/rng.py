@@ -79,9 +79,9 @@ def draw(rs: np.ndarray) -> np.uint64:
 
 
 @njit(cache=True)
-def below(x32: np.uint64, n: np.int64) -> np.int64:
+def below(x32: np.uint64, n: int) -> int:
     """``0 <= result < n`` from 32 random bits (multiply-shift)."""
-    return np.int64((x32 * np.uint64(n)) >> _S32)
+    return int((x32 * np.uint64(n)) >> _S32)
 
 
 @njit(cache=True)

@@ -538,95 +538,103 @@ def _melee(TF, TI, UF, UI, RG, L, LN, RS, ST, a, nb):
                 if flags & ON_GAIN:
                     UF[a, UF_GAIN, u] += TF[ty, TF_HEAL_HIT] + TF[ty, TF_LIFESTEAL] * dmg
                 if flags & ON_BURN:
-                    _stack(RG, UI, b, R_DOT, t, TF[ty, TF_BURN_PR], TI[ty, TI_BURN_ROUNDS])
+                    tick = UI[b, UI_TICK, t]
+                    for r in range(1, TI[ty, TI_BURN_ROUNDS] + 1):
+                        if r % RING != 0:
+                            RG[b, R_DOT, t, (tick + r) % RING] += TF[ty, TF_BURN_PR]
                 if flags & ON_SHRED:
                     UF[b, UF_SHRED, t] += TF[ty, TF_SHRED]
             tt = UI[b, UI_TYPE, t]
             if TI[tt, TI_POISON_ROUNDS] > 0 and dmg > 0.0:
                 # заразитель: «При каждом получении урона в ближнем бою отравляет атакующего»
-                _stack(RG, UI, a, R_DOT, u, TF[tt, TF_POISON_PR], TI[tt, TI_POISON_ROUNDS])
+                tick = UI[a, UI_TICK, u]
+                for r in range(1, TI[tt, TI_POISON_ROUNDS] + 1):
+                    if r % RING != 0:
+                        RG[a, R_DOT, u, (tick + r) % RING] += TF[tt, TF_POISON_PR]
     RS[1] = ctr
     ST[ST_ATTACKS] += attacks
-
-
-@njit(cache=True)
-def _shot(TF, TI, P, SF, UF, UI, RG, SQ, AF, PI, kind, a, u, t, roll, cover, occ, paladin, out):
-    """One shot (or one unit struck by an area shot) of unit ``u`` at enemy ``t``."""
-    b = 1 - a
-    ty = UI[a, UI_TYPE, u]
-    tt = UI[b, UI_TYPE, t]
-    base = roll - UF[b, UF_DEF, t]
-    if base < 0.0:
-        base = 0.0
-    mn = TF[ty, TF_MIN_RANGED]
-    if base < mn:
-        base = mn
-    c = TF[ty, TF_SHOT_COMP]
-    if c != 1.0:
-        out *= c ** (UF[a, UF_SHOTC, u] + occ)
-    tq = UI[b, UI_SQUAD, t]
-    inn = AF[b, 1, tq] * UF[b, UF_INS, t] * TF[tt, TF_TAKEN_SHOTS]
-    if cover:
-        inn *= P[P_COVER]
-    if paladin and SQ[b, SQ_DEFENDING, tq] != 0:
-        inn *= TF[tt, TF_TAKEN_DEFENDING]
-    UF[b, UF_DMG, t] += base * out * inn
-    dr = TI[ty, TI_DEBUFF_ROUNDS]
-    if dr > 0:
-        # просветлённый: «каждое попадание в дальнем бою снижает наносимый урон на 15% на 3 хода
-        # (эффект может складываться)»
-        _stack(RG, UI, b, R_DEBUFF, t, TF[ty, TF_DEBUFF_LOG], dr)
-    sh = TF[ty, TF_SHRED]
-    if sh != 0.0:
-        UF[b, UF_SHRED, t] += sh
-
-
-@njit(cache=True)
-def _run(L, s, lst, n, start, j):
-    """Unit ``j`` of a strike that hits several units (a cultist's sacrifice, a cannon's shot): a
-    random unit of the list (``start``) and the units after it in the squad's order, wrapping
-    round — as the per-battle engine strikes them."""
-    return L[s, lst, (start + j) % n]
 
 
 @njit(cache=True)
 def _volley_shots(TF, TI, P, PI, SF, UF, UI, RG, SQ, L, RS, ST, SW, AF, kind, a, nshots, foe, nf, cover):
     """Shots ``L[a, L_SHOTS, :nshots]`` (one entry per shot) at the enemy list ``foe``. A cannon's
     or a Fire Hail's shot strikes a share of the squad: «задевает 20% вражеского отряда, но
-    минимум 1 и максимум 5 юнитов» (one die for the shot, each struck unit takes it)."""
+    минимум 1 и максимум 5 юнитов» (one die for the shot, each struck unit takes it: a random unit
+    and the ones after it in the squad's order, as the per-battle engine strikes them).
+
+    The damage of a shot: «Защита. Вычитается из любого получаемого урона... Штрафы и бонусы к
+    урону применяются после вычитания защиты»; shields (taken from shots), cover, the squad's
+    archpriest, the side's campaign modifiers; the enlightened's debuff and armour shred."""
     paladin = PI[PI_PALADIN_WHOLE] != 0
+    has_ring = PI[PI_HAS_RING] != 0
+    cover_f = P[P_COVER] if cover else 1.0
+    b = 1 - a
+    key = RS[0]
+    ctr = RS[1]
+    attacks = 0
     for k in range(nshots):
         u = L[a, L_SHOTS, k]
         ty = UI[a, UI_TYPE, u]
+        q = UI[a, UI_SQUAD, u]
+        out = UF[a, UF_OUTS, u] * AF[a, 0, q] * AF[a, 2, q] * SF[a, SF_SHOTS]
+        if has_ring:
+            d = RG[a, R_DEBUFF, u, UI[a, UI_TICK, u] % RING]
+            if d != 0.0:
+                out *= math.exp(d)
         if TF[ty, TF_AREA_PCT] > 0.0:
-            continue
-        x = draw(RS)
-        t = L[1 - a, foe, below(hi(x), nf)]
-        roll = 1 + below(lo(x), TI[ty, TI_RANGED])
-        _shot(TF, TI, P, SF, UF, UI, RG, SQ, AF, PI, kind, a, u, t, roll, cover, UF[a, UF_RSHOT, u], paladin,
-              _out_base(P, PI, UF, UI, RG, AF, a, u) * SF[a, SF_SHOTS])
-        UF[a, UF_RSHOT, u] += 1.0
-        ST[ST_ATTACKS] += 1
-    for k in range(nshots):
-        u = L[a, L_SHOTS, k]
-        ty = UI[a, UI_TYPE, u]
-        if TF[ty, TF_AREA_PCT] <= 0.0:
-            continue
-        m = int(math.floor(TF[ty, TF_AREA_PCT] * nf / 100.0))
-        if m > TI[ty, TI_AREA_MAX]:
-            m = TI[ty, TI_AREA_MAX]
-        if m < TI[ty, TI_AREA_MIN]:
-            m = TI[ty, TI_AREA_MIN]
-        if m > nf:
-            m = nf
-        start = below(hi(draw(RS)), nf)
-        roll = 1 + below(hi(draw(RS)), TI[ty, TI_RANGED])
-        out = _out_base(P, PI, UF, UI, RG, AF, a, u) * SF[a, SF_SHOTS]
+            m = int(math.floor(TF[ty, TF_AREA_PCT] * nf / 100.0))
+            if m > TI[ty, TI_AREA_MAX]:
+                m = TI[ty, TI_AREA_MAX]
+            if m < TI[ty, TI_AREA_MIN]:
+                m = TI[ty, TI_AREA_MIN]
+            if m > nf:
+                m = nf
+            ctr += np.uint64(1)
+            x = draw_at(key, ctr)
+            start = below(hi(x), nf)
+            roll = 1 + below(lo(x), TI[ty, TI_RANGED])
+            occ0 = 0.0
+        else:
+            m = 1
+            ctr += np.uint64(1)
+            x = draw_at(key, ctr)
+            start = below(hi(x), nf)
+            roll = 1 + below(lo(x), TI[ty, TI_RANGED])
+            occ0 = UF[a, UF_RSHOT, u]
+        comp = TF[ty, TF_SHOT_COMP]
+        mn = TF[ty, TF_MIN_RANGED]
+        dr = TI[ty, TI_DEBUFF_ROUNDS]
+        sh = TF[ty, TF_SHRED]
         for j in range(m):
-            _shot(TF, TI, P, SF, UF, UI, RG, SQ, AF, PI, kind, a, u, _run(L, 1 - a, foe, nf, start, j), roll, cover,
-                  float(j), paladin, out)
+            t = L[b, foe, (start + j) % nf]
+            tt = UI[b, UI_TYPE, t]
+            tq = UI[b, UI_SQUAD, t]
+            base = roll - UF[b, UF_DEF, t]
+            if base < 0.0:
+                base = 0.0
+            if base < mn:
+                base = mn
+            o = out
+            if comp != 1.0:
+                # чародей: «каждый последующий выстрел наносит на 5% урона больше»
+                o *= comp ** (UF[a, UF_SHOTC, u] + occ0 + j)
+            inn = AF[b, 1, tq] * UF[b, UF_INS, t] * TF[tt, TF_TAKEN_SHOTS] * cover_f
+            if paladin and SQ[b, SQ_DEFENDING, tq] != 0:
+                inn *= TF[tt, TF_TAKEN_DEFENDING]
+            UF[b, UF_DMG, t] += base * o * inn
+            if dr > 0:
+                # просветлённый: «каждое попадание в дальнем бою снижает наносимый урон на 15% на
+                # 3 хода (эффект может складываться)»
+                tick = UI[b, UI_TICK, t]
+                for r in range(1, dr + 1):
+                    if r % RING != 0:
+                        RG[b, R_DEBUFF, t, (tick + r) % RING] += TF[ty, TF_DEBUFF_LOG]
+            if sh != 0.0:
+                UF[b, UF_SHRED, t] += sh
         UF[a, UF_RSHOT, u] += 1.0
-        ST[ST_ATTACKS] += m
+        attacks += m
+    RS[1] = ctr
+    ST[ST_ATTACKS] += attacks
 
 
 @njit(cache=True)
@@ -652,7 +660,7 @@ def _fight(TF, TI, P, PI, SF, UF, UI, RG, SQ, Q, L, LN, RS, ST, SW, AF, kind, rn
                 m = min(TI[ty, TI_SAC_TARGETS], n[b])
                 start = below(hi(draw(RS)), n[b])
                 for j in range(m):
-                    UF[b, UF_DMG, _run(L, b, L_GROUP, n[b], start, j)] += TF[ty, TF_SAC_DAMAGE]
+                    UF[b, UF_DMG, L[b, L_GROUP, (start + j) % n[b]]] += TF[ty, TF_SAC_DAMAGE]
                 ST[ST_ATTACKS] += m
                 UI[a, UI_SACR, u] = 1
     # «Если один отряд численно превышает другой в два раза или больше, то меньший отряд получит
@@ -735,6 +743,35 @@ def _apply(UF, UI, SQ, NU):
     """The end of a round: damage, deaths (sacrificed cultists die), heals on hit, armour shred."""
     for s in range(2):
         for u in range(NU[s]):
+            if UI[s, UI_ALIVE, u] == 1:
+                hp = UF[s, UF_HP, u] - UF[s, UF_DMG, u]
+                if hp <= 0.0 or UI[s, UI_SACR, u] == 1:
+                    UI[s, UI_ALIVE, u] = 0
+                    SQ[s, SQ_ALIVE, UI[s, UI_SQUAD, u]] -= 1
+                    UF[s, UF_HP, u] = 0.0 if UI[s, UI_SACR, u] == 1 else hp
+                else:
+                    hp += UF[s, UF_GAIN, u]
+                    mx = UF[s, UF_MAXHP, u]
+                    UF[s, UF_HP, u] = hp if hp < mx else mx
+            d = UF[s, UF_DEF, u] - UF[s, UF_SHRED, u]
+            UF[s, UF_DEF, u] = d if d > 0.0 else 0.0
+            UF[s, UF_ATKC, u] += UF[s, UF_RATK, u]
+            UF[s, UF_SHOTC, u] += UF[s, UF_RSHOT, u]
+            UF[s, UF_DMG, u] = 0.0
+            UF[s, UF_GAIN, u] = 0.0
+            UF[s, UF_SHRED, u] = 0.0
+            UF[s, UF_RATK, u] = 0.0
+            UF[s, UF_RSHOT, u] = 0.0
+            UI[s, UI_SACR, u] = 0
+
+
+@njit(cache=True)
+def _apply_part(UF, UI, SQ, L, n0, n1):
+    """:func:`_apply` for the round's participants ``L[s, L_PART, :n]`` only (nobody else fought)."""
+    for s in range(2):
+        n = n0 if s == 0 else n1
+        for k in range(n):
+            u = L[s, L_PART, k]
             if UI[s, UI_ALIVE, u] == 1:
                 hp = UF[s, UF_HP, u] - UF[s, UF_DMG, u]
                 if hp <= 0.0 or UI[s, UI_SACR, u] == 1:
@@ -883,7 +920,7 @@ def _charge_fight(S, W, AF, s, q, opp, as_defender, first_round):
             _fight(TF, TI, P, PI, SF, UF, UI, RG, SQ, Q, L, LN, RS, ST, SW, AF, F_CHARGE, r, s, as_defender, 1.0, 1.0, q, opp)
         else:
             _fight(TF, TI, P, PI, SF, UF, UI, RG, SQ, Q, L, LN, RS, ST, SW, AF, F_CHARGE, r, s, as_defender, 1.0, 1.0, opp, q)
-        _apply(UF, UI, SQ, NU)
+        _apply_part(UF, UI, SQ, L, n_s if s == 0 else n_e, n_e if s == 0 else n_s)
         if s == 0:
             if PI[PI_HAS_SUMMON] != 0 and PI[PI_SUMMONS] != 0:
                 _summons(S, W, n_s, n_e)
@@ -1115,7 +1152,7 @@ def _clash(S, W, AF):
                     if has_heal:
                         _healers_into(TI, UI, L, LN, s, L_FOE, 1)
             _fight(TF, TI, P, PI, SF, UF, UI, RG, SQ, Q, L, LN, RS, ST, SW, AF, F_CLASH, ST[ST_ROUNDS], -1, False, 1.0, 1.0, van0, van1)
-        _apply(UF, UI, SQ, NU)
+        _apply_part(UF, UI, SQ, L, n0, n1)
         if PI[PI_HAS_SUMMON] != 0 and PI[PI_SUMMONS] != 0:
             _summons(S, W, n0, n1)
         if PI[PI_HAS_RING] != 0 or PI[PI_HAS_SUMMON] != 0:
@@ -1163,7 +1200,7 @@ def _final(S, W, AF):
             _healers_into(TI, UI, L, LN, s, L_GROUP, PI[PI_HAS_HEAL])
         _auras(TF, P, PI, NSQ, UI, SQ, NU, AF)
         _fight(TF, TI, P, PI, SF, UF, UI, RG, SQ, Q, L, LN, RS, ST, SW, AF, F_FINAL, ST[ST_ROUNDS], -1, False, flank0, flank1, MS, MS)
-        _apply(UF, UI, SQ, NU)
+        _apply_part(UF, UI, SQ, L, n0, n1)
         if PI[PI_HAS_SUMMON] != 0 and PI[PI_SUMMONS] != 0:
             _summons(S, W, n0, n1)
         if PI[PI_HAS_RING] != 0 or PI[PI_HAS_SUMMON] != 0:

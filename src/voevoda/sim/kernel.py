@@ -411,151 +411,6 @@ def _out_base(P, PI, UF, UI, RG, AF, s, u):
 
 
 @njit(cache=True)
-def _prepare(TF, P, PI, UF, UI, RG, SQ, L, LN, AF, kind, rnd, charger, defender_fight, flank0, flank1,
-             out0, out1):
-    """Each fighter's outgoing (``UF_OM``) and incoming (``UF_IM``) melee multiplier for this
-    fight: «Штрафы и бонусы к урону (например, процентные увеличения) применяются после
-    вычитания защиты.»"""
-    has_ring = PI[PI_HAS_RING] != 0
-    paladin = PI[PI_PALADIN_WHOLE] != 0
-    for e in range(2):
-        a = 1 - e
-        for k in range(LN[e, L_GROUP]):
-            u = L[e, L_GROUP, k]
-            ty = UI[e, UI_TYPE, u]
-            q = UI[e, UI_SQUAD, u]
-            om = UF[e, UF_OUTS, u] * AF[e, 0, q] * AF[e, 2, q]
-            if has_ring:
-                d = RG[e, R_DEBUFF, u, UI[e, UI_TICK, u] % RING]
-                if d != 0.0:
-                    om *= math.exp(d)
-            if kind == F_CHARGE and charger == e:
-                om *= TF[ty, TF_CHARGE_BONUS]
-                if rnd == 1:
-                    om *= TF[ty, TF_CHARGE_FIRST]
-            UF[e, UF_OM, u] = om
-            im = AF[e, 1, q] * UF[e, UF_INS, u] * TF[ty, TF_TAKEN_MELEE]
-            c = TF[ty, TF_ATK_COMP_IN]
-            if c != 1.0:
-                im *= c ** UF[e, UF_ATKC, u]
-            if (out0 if e == 0 else out1):
-                im *= P[P_OUTNUMBER]
-            im *= flank0 if e == 0 else flank1
-            if kind == F_CHARGE and charger == a:
-                # копейщик: «-25% к получаемому урону при натиске»
-                im *= TF[ty, TF_TAKEN_VS_CHARGE]
-            # паладин: «-25% к получаемому урону при защите» (fighting off a charge as the
-            # rearguard's defender; the option: for the whole battle after «Защита»)
-            if ((kind == F_CHARGE and defender_fight and charger == a)
-                    or (paladin and SQ[e, SQ_DEFENDING, q] != 0)):
-                im *= TF[ty, TF_TAKEN_DEFENDING]
-            UF[e, UF_IM, u] = im
-
-
-@njit(cache=True)
-def _take_queue(UI, SQ, Q, L, LN, RS, s, qi, count):
-    """«Гарантируется, что каждый юнит из отряда рано или поздно атакует»: attackers come from a
-    shuffled queue of the squad's fighting units (``L_OWN``), refilled when used up; the first
-    ``count`` of the queue go into ``L_ATT``."""
-    m = LN[s, L_OWN]
-    key = RS[0]
-    ctr = RS[1]
-    for k in range(m):
-        UI[s, UI_ELIG, L[s, L_OWN, k]] = 1
-    n = 0
-    for i in range(SQ[s, SQ_QPOS, qi], SQ[s, SQ_QLEN, qi]):
-        u = Q[s, qi, i]
-        if UI[s, UI_ELIG, u] == 1:
-            Q[s, qi, n] = u
-            n += 1
-    need = count - n
-    if need > 0:
-        blocks = (need + m - 1) // m
-        for _ in range(blocks):
-            for k in range(m):
-                Q[s, qi, n + k] = L[s, L_OWN, k]
-            # Fisher-Yates, two swaps per draw
-            i = m - 1
-            while i >= 1:
-                ctr += np.uint64(1)
-                x = draw_at(key, ctr)
-                j = below(hi(x), i + 1)
-                t = Q[s, qi, n + i]
-                Q[s, qi, n + i] = Q[s, qi, n + j]
-                Q[s, qi, n + j] = t
-                i -= 1
-                if i >= 1:
-                    j = below(lo(x), i + 1)
-                    t = Q[s, qi, n + i]
-                    Q[s, qi, n + i] = Q[s, qi, n + j]
-                    Q[s, qi, n + j] = t
-                    i -= 1
-            n += m
-    RS[1] = ctr
-    SQ[s, SQ_QLEN, qi] = n
-    SQ[s, SQ_QPOS, qi] = count
-    for k in range(count):
-        L[s, L_ATT, k] = Q[s, qi, k]
-    for k in range(m):
-        UI[s, UI_ELIG, L[s, L_OWN, k]] = 0
-
-
-@njit(cache=True)
-def _melee(TF, TI, UF, UI, RG, L, LN, RS, ST, a, nb):
-    """The attacks of side ``a`` (``L_ATT``) on the other side's group: «урон 1..атака минус
-    защита (не ниже 0), затем процентные модификаторы»."""
-    b = 1 - a
-    attacks = 0
-    key = RS[0]
-    ctr = RS[1]
-    for k in range(LN[a, L_ATT]):
-        u = L[a, L_ATT, k]
-        ty = UI[a, UI_TYPE, u]
-        atk = TI[ty, TI_ATTACK]
-        if atk <= 0:
-            continue
-        om = UF[a, UF_OM, u]
-        mn = TF[ty, TF_MIN_MELEE]
-        flags = TI[ty, TI_ON_HIT]
-        for _ in range(TI[ty, TI_APR]):
-            ctr += np.uint64(1)
-            x = draw_at(key, ctr)
-            t = L[b, L_GROUP, below(hi(x), nb)]
-            roll = 1 + below(lo(x), atk)
-            base = roll - UF[b, UF_DEF, t]
-            if base < 0.0:
-                base = 0.0
-            if base < mn:
-                base = mn
-            out = om
-            if flags & ON_COMP:
-                out *= TF[ty, TF_ATK_COMP_OUT] ** (UF[a, UF_ATKC, u] + UF[a, UF_RATK, u])
-            dmg = base * out * UF[b, UF_IM, t]
-            UF[b, UF_DMG, t] += dmg
-            UF[a, UF_RATK, u] += 1.0
-            attacks += 1
-            if flags != 0:
-                if flags & ON_GAIN:
-                    UF[a, UF_GAIN, u] += TF[ty, TF_HEAL_HIT] + TF[ty, TF_LIFESTEAL] * dmg
-                if flags & ON_BURN:
-                    tick = UI[b, UI_TICK, t]
-                    for r in range(1, TI[ty, TI_BURN_ROUNDS] + 1):
-                        if r % RING != 0:
-                            RG[b, R_DOT, t, (tick + r) % RING] += TF[ty, TF_BURN_PR]
-                if flags & ON_SHRED:
-                    UF[b, UF_SHRED, t] += TF[ty, TF_SHRED]
-            tt = UI[b, UI_TYPE, t]
-            if TI[tt, TI_POISON_ROUNDS] > 0 and dmg > 0.0:
-                # заразитель: «При каждом получении урона в ближнем бою отравляет атакующего»
-                tick = UI[a, UI_TICK, u]
-                for r in range(1, TI[tt, TI_POISON_ROUNDS] + 1):
-                    if r % RING != 0:
-                        RG[a, R_DOT, u, (tick + r) % RING] += TF[tt, TF_POISON_PR]
-    RS[1] = ctr
-    ST[ST_ATTACKS] += attacks
-
-
-@njit(cache=True)
 def _volley_shots(TF, TI, P, PI, SF, UF, UI, RG, SQ, L, RS, ST, SW, AF, kind, a, nshots, foe, nf, cover):
     """Shots ``L[a, L_SHOTS, :nshots]`` (one entry per shot) at the enemy list ``foe``. A cannon's
     or a Fire Hail's shot strikes a share of the squad: «задевает 20% вражеского отряда, но
@@ -670,7 +525,42 @@ def _fight(TF, TI, P, PI, SF, UF, UI, RG, SQ, Q, L, LN, RS, ST, SW, AF, kind, rn
     if kind != F_FINAL or PI[PI_OUTNUMBER_FINAL] != 0:
         out1 = P[P_OUTNUMBER_RATIO] * n[1] <= n[0]
         out0 = P[P_OUTNUMBER_RATIO] * n[0] <= n[1]
-    _prepare(TF, P, PI, UF, UI, RG, SQ, L, LN, AF, kind, rnd, charger, defender_fight, flank0, flank1, out0, out1)
+    # each fighter's outgoing (UF_OM) and incoming (UF_IM) melee multiplier for this fight:
+    # «Штрафы и бонусы к урону (например, процентные увеличения) применяются после вычитания защиты.»
+    has_ring = PI[PI_HAS_RING] != 0
+    paladin = PI[PI_PALADIN_WHOLE] != 0
+    for e in range(2):
+        a = 1 - e
+        for k in range(LN[e, L_GROUP]):
+            u = L[e, L_GROUP, k]
+            ty = UI[e, UI_TYPE, u]
+            q = UI[e, UI_SQUAD, u]
+            om = UF[e, UF_OUTS, u] * AF[e, 0, q] * AF[e, 2, q]
+            if has_ring:
+                d = RG[e, R_DEBUFF, u, UI[e, UI_TICK, u] % RING]
+                if d != 0.0:
+                    om *= math.exp(d)
+            if kind == F_CHARGE and charger == e:
+                om *= TF[ty, TF_CHARGE_BONUS]
+                if rnd == 1:
+                    om *= TF[ty, TF_CHARGE_FIRST]
+            UF[e, UF_OM, u] = om
+            im = AF[e, 1, q] * UF[e, UF_INS, u] * TF[ty, TF_TAKEN_MELEE]
+            c = TF[ty, TF_ATK_COMP_IN]
+            if c != 1.0:
+                im *= c ** UF[e, UF_ATKC, u]
+            if (out0 if e == 0 else out1):
+                im *= P[P_OUTNUMBER]
+            im *= flank0 if e == 0 else flank1
+            if kind == F_CHARGE and charger == a:
+                # копейщик: «-25% к получаемому урону при натиске»
+                im *= TF[ty, TF_TAKEN_VS_CHARGE]
+            # паладин: «-25% к получаемому урону при защите» (fighting off a charge as the
+            # rearguard's defender; the option: for the whole battle after «Защита»)
+            if ((kind == F_CHARGE and defender_fight and charger == a)
+                    or (paladin and SQ[e, SQ_DEFENDING, q] != 0)):
+                im *= TF[ty, TF_TAKEN_DEFENDING]
+            UF[e, UF_IM, u] = im
     count = n[0] if n[0] > n[1] else n[1]
     for a in range(2):
         b = 1 - a
@@ -683,9 +573,102 @@ def _fight(TF, TI, P, PI, SF, UF, UI, RG, SQ, Q, L, LN, RS, ST, SW, AF, kind, rn
         LN[a, L_OWN] = m
         if m == 0 or n[b] == 0:
             continue
-        _take_queue(UI, SQ, Q, L, LN, RS, a, q0 if a == 0 else q1, count)
+        # «Гарантируется, что каждый юнит из отряда рано или поздно атакует»: attackers come from a
+        # shuffled queue of the squad's fighting units (L_OWN), refilled when used up
+        qi = q0 if a == 0 else q1
+        qm = LN[a, L_OWN]
+        key = RS[0]
+        ctr = RS[1]
+        for k in range(qm):
+            UI[a, UI_ELIG, L[a, L_OWN, k]] = 1
+        qn = 0
+        for i in range(SQ[a, SQ_QPOS, qi], SQ[a, SQ_QLEN, qi]):
+            u = Q[a, qi, i]
+            if UI[a, UI_ELIG, u] == 1:
+                Q[a, qi, qn] = u
+                qn += 1
+        need = count - qn
+        if need > 0:
+            blocks = (need + qm - 1) // qm
+            for _ in range(blocks):
+                for k in range(qm):
+                    Q[a, qi, qn + k] = L[a, L_OWN, k]
+                # Fisher-Yates, two swaps per draw
+                i = qm - 1
+                while i >= 1:
+                    ctr += np.uint64(1)
+                    x = draw_at(key, ctr)
+                    j = below(hi(x), i + 1)
+                    t = Q[a, qi, qn + i]
+                    Q[a, qi, qn + i] = Q[a, qi, qn + j]
+                    Q[a, qi, qn + j] = t
+                    i -= 1
+                    if i >= 1:
+                        j = below(lo(x), i + 1)
+                        t = Q[a, qi, qn + i]
+                        Q[a, qi, qn + i] = Q[a, qi, qn + j]
+                        Q[a, qi, qn + j] = t
+                        i -= 1
+                qn += qm
+        RS[1] = ctr
+        SQ[a, SQ_QLEN, qi] = qn
+        SQ[a, SQ_QPOS, qi] = count
+        for k in range(count):
+            L[a, L_ATT, k] = Q[a, qi, k]
+        for k in range(qm):
+            UI[a, UI_ELIG, L[a, L_OWN, k]] = 0
         LN[a, L_ATT] = count
-        _melee(TF, TI, UF, UI, RG, L, LN, RS, ST, a, n[b])
+        # «урон 1..атака минус защита (не ниже 0), затем процентные модификаторы»
+        nb = n[b]
+        b = 1 - a
+        attacks = 0
+        key = RS[0]
+        ctr = RS[1]
+        for k in range(LN[a, L_ATT]):
+            u = L[a, L_ATT, k]
+            ty = UI[a, UI_TYPE, u]
+            atk = TI[ty, TI_ATTACK]
+            if atk <= 0:
+                continue
+            om = UF[a, UF_OM, u]
+            mn = TF[ty, TF_MIN_MELEE]
+            flags = TI[ty, TI_ON_HIT]
+            for _ in range(TI[ty, TI_APR]):
+                ctr += np.uint64(1)
+                x = draw_at(key, ctr)
+                t = L[b, L_GROUP, below(hi(x), nb)]
+                roll = 1 + below(lo(x), atk)
+                base = roll - UF[b, UF_DEF, t]
+                if base < 0.0:
+                    base = 0.0
+                if base < mn:
+                    base = mn
+                out = om
+                if flags & ON_COMP:
+                    out *= TF[ty, TF_ATK_COMP_OUT] ** (UF[a, UF_ATKC, u] + UF[a, UF_RATK, u])
+                dmg = base * out * UF[b, UF_IM, t]
+                UF[b, UF_DMG, t] += dmg
+                UF[a, UF_RATK, u] += 1.0
+                attacks += 1
+                if flags != 0:
+                    if flags & ON_GAIN:
+                        UF[a, UF_GAIN, u] += TF[ty, TF_HEAL_HIT] + TF[ty, TF_LIFESTEAL] * dmg
+                    if flags & ON_BURN:
+                        tick = UI[b, UI_TICK, t]
+                        for r in range(1, TI[ty, TI_BURN_ROUNDS] + 1):
+                            if r % RING != 0:
+                                RG[b, R_DOT, t, (tick + r) % RING] += TF[ty, TF_BURN_PR]
+                    if flags & ON_SHRED:
+                        UF[b, UF_SHRED, t] += TF[ty, TF_SHRED]
+                tt = UI[b, UI_TYPE, t]
+                if TI[tt, TI_POISON_ROUNDS] > 0 and dmg > 0.0:
+                    # заразитель: «При каждом получении урона в ближнем бою отравляет атакующего»
+                    tick = UI[a, UI_TICK, u]
+                    for r in range(1, TI[tt, TI_POISON_ROUNDS] + 1):
+                        if r % RING != 0:
+                            RG[a, R_DOT, u, (tick + r) % RING] += TF[tt, TF_POISON_PR]
+        RS[1] = ctr
+        ST[ST_ATTACKS] += attacks
     # «Если стрелки находятся в арьергарде, то каждый ход боя они автоматически ... совершают
     # каждый по 1 выстрелу и атакуют вражеский авангард своего фланга.»
     for a in range(2):

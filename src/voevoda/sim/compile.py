@@ -296,8 +296,25 @@ def compile_battle(rules: Rules, sides: tuple[SideInput, SideInput],
     pi[k.PI_HAS_HEAL] = int(bool(np.any(ti[used, k.TI_HEAL_ROUNDS] > 0)))
     pi[k.PI_HAS_BURP] = int(bool(np.any(ti[used, k.TI_BURP_ROUNDS] > 0)))
     pi[k.PI_HAS_SUMMON] = int(bool(np.any(ti[used, k.TI_SUMMON_TYPE] >= 0)))
+    # each squad's deployed units are contiguous: [first, last)
+    sqr = np.zeros((2, 2, ms), dtype=np.int64)
+    for s in (0, 1):
+        for i, q in enumerate(squads[s]):
+            if sqr[s, 1, q] == 0:
+                sqr[s, 0, q] = i
+            sqr[s, 1, q] = i + 1
+    # the deployed units that carry a squad aura (hero, archpriest)
+    aura_type = (tf[:, k.TF_SQUAD_DAMAGE] != 1) | (tf[:, k.TF_SQUAD_TAKEN] != 1)
+    carriers = [[i for i, t in enumerate(types[s]) if aura_type[t]] for s in (0, 1)]
+    acar = np.zeros((2, 1 + max(len(c) for c in carriers)), dtype=np.int64)
+    for s in (0, 1):
+        acar[s, 0] = len(carriers[s])
+        acar[s, 1: 1 + len(carriers[s])] = carriers[s]
+    summoned = [t for t in present if t not in {t2 for side in types for t2 in side}]
+    if has_aura:
+        pi[k.PI_HAS_AURA] = 2 if any(aura_type[t] for t in summoned) else 1
     arrays = (tf, ti, p, pi, sf, sqm, ninit, itype, isq, iwd, np.zeros(1, dtype=np.int64), nsq, home, kind,
-              t0, t1, free, tmap)
+              t0, t1, free, tmap, sqr, acar)
     initial = np.zeros((2, len(present)), dtype=np.int64)
     wd = np.zeros((2, len(present)), dtype=np.int64)
     for s in (0, 1):

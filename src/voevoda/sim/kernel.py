@@ -251,9 +251,15 @@ def _normalise_both(SQ, NSQ, OCC):
 
 
 @njit(cache=True)
-def _members(UI, NU, s, q, out):
+def _members(UI, NU, SQR, NINIT, s, q, out):
+    """The living units of squad ``q`` in index order: its deployed units (``SQR[s, :, q]`` is
+    their range), then the ones summoned into it."""
     n = 0
-    for u in range(NU[s]):
+    for u in range(SQR[s, 0, q], SQR[s, 1, q]):
+        if UI[s, UI_ALIVE, u] == 1:
+            out[n] = u
+            n += 1
+    for u in range(NINIT[s], NU[s]):
         if UI[s, UI_ALIVE, u] == 1 and UI[s, UI_SQUAD, u] == q:
             out[n] = u
             n += 1
@@ -382,7 +388,7 @@ def _summons(S, W, n0, n1):
 # --------------------------------------------------------------------------- a round
 
 @njit(cache=True)
-def _auras(TF, P, PI, NSQ, UI, SQ, NU, AF):
+def _auras(TF, P, PI, NSQ, UI, SQ, NU, ACAR, AF):
     """Per squad at the start of a round: hero (+15% damage), archpriest (-15% taken), fatigue."""
     for s in range(2):
         for q in range(NSQ[s]):
@@ -390,7 +396,15 @@ def _auras(TF, P, PI, NSQ, UI, SQ, NU, AF):
             AF[s, 1, q] = 1.0
             fat = 1.0 - P[P_FATIGUE] * SQ[s, SQ_FATIGUE, q]
             AF[s, 2, q] = fat if fat > 0.0 else 0.0
-        if PI[PI_HAS_AURA] != 0:
+        if PI[PI_HAS_AURA] == 1:  # only deployed units carry auras: ACAR lists them
+            for k in range(ACAR[s, 0]):
+                u = ACAR[s, 1 + k]
+                if UI[s, UI_ALIVE, u] == 1:
+                    ty = UI[s, UI_TYPE, u]
+                    q = UI[s, UI_SQUAD, u]
+                    AF[s, 0, q] *= TF[ty, TF_SQUAD_DAMAGE]
+                    AF[s, 1, q] *= TF[ty, TF_SQUAD_TAKEN]
+        elif PI[PI_HAS_AURA] == 2:  # summoned units may carry them too
             for u in range(NU[s]):
                 if UI[s, UI_ALIVE, u] == 1:
                     ty = UI[s, UI_TYPE, u]
@@ -839,6 +853,7 @@ def _volleys(S, W, AF):
     """«Обстрел: отряд атакует авангардный отряд противника до начала боя.» All volleys of both
     sides at once; each unit fires its «число выстрелов при обстреле»."""
     TF, TI, P, PI, SF, NSQ = S[0], S[1], S[2], S[3], S[4], S[11]
+    NINIT, SQR, ACAR = S[6], S[18], S[19]
     UF, UI, RG, SQ, Q, L, LN, NU, ST, RS, SW, OCC = W
     KIND, T0 = S[13], S[14]
     any_volley = False
@@ -848,7 +863,7 @@ def _volleys(S, W, AF):
                 any_volley = True
     if not any_volley:
         return
-    _auras(TF, P, PI, NSQ, UI, SQ, NU, AF)
+    _auras(TF, P, PI, NSQ, UI, SQ, NU, ACAR, AF)
     # all targets are chosen on the state before any volley lands
     targets = np.full((2, NSQ.max() + 1), -1, dtype=np.int64)
     for s in range(2):
@@ -867,7 +882,7 @@ def _volleys(S, W, AF):
                     for _ in range(TI[UI[s, UI_TYPE, u], TI_SHOTS]):
                         L[s, L_SHOTS, m] = u
                         m += 1
-            nf = _members(UI, NU, e, tq, L[e, L_FOE])
+            nf = _members(UI, NU, SQR, NINIT, e, tq, L[e, L_FOE])
             LN[e, L_FOE] = nf
             _volley_shots(TF, TI, P, PI, SF, UF, UI, RG, SQ, L, RS, ST, SW, AF, F_VOLLEY, s, m, L_FOE, nf, SQ[e, SQ_COVER, tq] != 0)
     _apply(UF, UI, SQ, NU)
@@ -879,26 +894,27 @@ def _volleys(S, W, AF):
 def _charge_fight(S, W, AF, s, q, opp, as_defender, first_round):
     """The charger ``q`` of side ``s`` against enemy squad ``opp`` until one is gone."""
     TF, TI, P, PI, SF, NSQ = S[0], S[1], S[2], S[3], S[4], S[11]
+    NINIT, SQR, ACAR = S[6], S[18], S[19]
     UF, UI, RG, SQ, Q, L, LN, NU, ST, RS, SW, OCC = W
     e = 1 - s
     rounds = 0
     r = first_round
     while SQ[s, SQ_ALIVE, q] > 0 and SQ[e, SQ_ALIVE, opp] > 0 and rounds < PI[PI_MAX_CHARGE]:
-        n_s = _members(UI, NU, s, q, L[s, L_PART])
-        n_e = _members(UI, NU, e, opp, L[e, L_PART])
+        n_s = _members(UI, NU, SQR, NINIT, s, q, L[s, L_PART])
+        n_e = _members(UI, NU, SQR, NINIT, e, opp, L[e, L_PART])
         if s == 0:
             if PI[PI_HAS_RING] != 0 or PI[PI_HAS_REGEN] != 0:
                 _tick(TF, PI, UF, UI, RG, SQ, L, n_s, n_e)
         else:
             if PI[PI_HAS_RING] != 0 or PI[PI_HAS_REGEN] != 0:
                 _tick(TF, PI, UF, UI, RG, SQ, L, n_e, n_s)
-        LN[s, L_GROUP] = _members(UI, NU, s, q, L[s, L_GROUP])
-        LN[e, L_GROUP] = _members(UI, NU, e, opp, L[e, L_GROUP])
+        LN[s, L_GROUP] = _members(UI, NU, SQR, NINIT, s, q, L[s, L_GROUP])
+        LN[e, L_GROUP] = _members(UI, NU, SQR, NINIT, e, opp, L[e, L_GROUP])
         for x in range(2):
             LN[x, L_SHOOT] = 0
             LN[x, L_HEAL] = 0
             _healers_into(TI, UI, L, LN, x, L_GROUP, PI[PI_HAS_HEAL])
-        _auras(TF, P, PI, NSQ, UI, SQ, NU, AF)
+        _auras(TF, P, PI, NSQ, UI, SQ, NU, ACAR, AF)
         if s == 0:
             _fight(TF, TI, P, PI, SF, UF, UI, RG, SQ, Q, L, LN, RS, ST, SW, AF, F_CHARGE, r, s, as_defender, 1.0, 1.0, q, opp)
         else:
@@ -1085,6 +1101,7 @@ def _planning(S, W, AF):
 def _clash(S, W, AF):
     """«Столкновение»: each flank where both sides stand fights; rounds of all flanks count together."""
     TF, TI, P, PI, SF, NSQ = S[0], S[1], S[2], S[3], S[4], S[11]
+    NINIT, SQR, ACAR = S[6], S[18], S[19]
     UF, UI, RG, SQ, Q, L, LN, NU, ST, RS, SW, OCC = W
     has_heal = PI[PI_HAS_HEAL] != 0
     _occupy(SQ, NSQ, OCC)
@@ -1110,7 +1127,7 @@ def _clash(S, W, AF):
             break
         ST[ST_CLASH] += 1
         ST[ST_ROUNDS] += 1
-        _auras(TF, P, PI, NSQ, UI, SQ, NU, AF)
+        _auras(TF, P, PI, NSQ, UI, SQ, NU, ACAR, AF)
         for f in range(3):
             van0 = OCC[0, f]
             van1 = OCC[1, f]
@@ -1119,13 +1136,13 @@ def _clash(S, W, AF):
             for s in range(2):
                 van = van0 if s == 0 else van1
                 rear = OCC[s, 3 + f]
-                LN[s, L_GROUP] = _members(UI, NU, s, van, L[s, L_GROUP])
+                LN[s, L_GROUP] = _members(UI, NU, SQR, NINIT, s, van, L[s, L_GROUP])
                 LN[s, L_HEAL] = 0
                 LN[s, L_SHOOT] = 0
                 if has_heal:
                     _healers_into(TI, UI, L, LN, s, L_GROUP, 1)
                 if rear >= 0:
-                    nb = _members(UI, NU, s, rear, L[s, L_FOE])
+                    nb = _members(UI, NU, SQR, NINIT, s, rear, L[s, L_FOE])
                     LN[s, L_FOE] = nb
                     for k in range(nb):
                         u = L[s, L_FOE, k]
@@ -1149,6 +1166,7 @@ def _final(S, W, AF):
     будут истреблены.» «Та команда, у которой на момент фазы завершения осталось меньше выживших
     отрядов (не юнитов), получает штраф +25%.»"""
     TF, TI, P, PI, SF, NSQ = S[0], S[1], S[2], S[3], S[4], S[11]
+    ACAR = S[19]
     UF, UI, RG, SQ, Q, L, LN, NU, ST, RS, SW, OCC = W
     MS = SQ.shape[2] - 1
     c = np.zeros(2, dtype=np.int64)
@@ -1181,7 +1199,7 @@ def _final(S, W, AF):
             LN[s, L_SHOOT] = 0
             LN[s, L_HEAL] = 0
             _healers_into(TI, UI, L, LN, s, L_GROUP, PI[PI_HAS_HEAL])
-        _auras(TF, P, PI, NSQ, UI, SQ, NU, AF)
+        _auras(TF, P, PI, NSQ, UI, SQ, NU, ACAR, AF)
         _fight(TF, TI, P, PI, SF, UF, UI, RG, SQ, Q, L, LN, RS, ST, SW, AF, F_FINAL, ST[ST_ROUNDS], -1, False, flank0, flank1, MS, MS)
         _apply_part(UF, UI, SQ, L, n0, n1)
         if PI[PI_HAS_SUMMON] != 0 and PI[PI_SUMMONS] != 0:

@@ -334,10 +334,8 @@ def _tock(PI, UI, RG, L, n0, n1):
 
 
 @njit(cache=True)
-def _add_unit(S, W, s, ty, q):
+def _add_unit(TF, SF, SQM, UF, UI, RG, SQ, NU, ST, s, ty, q):
     """A summoned unit joins squad ``q``."""
-    TF, SF, SQM = S[0], S[4], S[5]
-    UF, UI, RG, SQ, NU, ST = W[0], W[1], W[2], W[3], W[7], W[8]
     u = NU[s]
     if u >= UF.shape[2]:
         ST[ST_OVERFLOW] += 1
@@ -367,12 +365,8 @@ def _add_unit(S, W, s, ty, q):
 
 
 @njit(cache=True)
-def _summons(S, W, n0, n1):
+def _summons(TF, TI, SF, SQM, UF, UI, RG, SQ, L, NU, ST, n0, n1):
     """Демонолог: «призывает низшего демона каждый ход» (into its own squad)."""
-    TI, PI = S[1], S[3]
-    UI, L = W[1], W[5]
-    if PI[PI_SUMMONS] == 0 or PI[PI_HAS_SUMMON] == 0:
-        return
     for s in range(2):
         n = n0 if s == 0 else n1
         for k in range(n):
@@ -382,7 +376,7 @@ def _summons(S, W, n0, n1):
             ty = UI[s, UI_TYPE, u]
             st = TI[ty, TI_SUMMON_TYPE]
             if st >= 0 and UI[s, UI_TICK, u] % TI[ty, TI_SUMMON_EVERY] == 0:
-                _add_unit(S, W, s, st, UI[s, UI_SQUAD, u])
+                _add_unit(TF, SF, SQM, UF, UI, RG, SQ, NU, ST, s, st, UI[s, UI_SQUAD, u])
 
 
 # --------------------------------------------------------------------------- a round
@@ -894,7 +888,7 @@ def _volleys(S, W, AF):
 def _charge_fight(S, W, AF, s, q, opp, as_defender, first_round):
     """The charger ``q`` of side ``s`` against enemy squad ``opp`` until one is gone."""
     TF, TI, P, PI, SF, NSQ = S[0], S[1], S[2], S[3], S[4], S[11]
-    NINIT, SQR, ACAR = S[6], S[18], S[19]
+    NINIT, SQR, ACAR, SQM = S[6], S[18], S[19], S[5]
     UF, UI, RG, SQ, Q, L, LN, NU, ST, RS, SW, OCC = W
     e = 1 - s
     rounds = 0
@@ -922,12 +916,12 @@ def _charge_fight(S, W, AF, s, q, opp, as_defender, first_round):
         _apply_part(UF, UI, SQ, L, n_s if s == 0 else n_e, n_e if s == 0 else n_s)
         if s == 0:
             if PI[PI_HAS_SUMMON] != 0 and PI[PI_SUMMONS] != 0:
-                _summons(S, W, n_s, n_e)
+                _summons(TF, TI, SF, SQM, UF, UI, RG, SQ, L, NU, ST, n_s, n_e)
             if PI[PI_HAS_RING] != 0 or PI[PI_HAS_SUMMON] != 0:
                 _tock(PI, UI, RG, L, n_s, n_e)
         else:
             if PI[PI_HAS_SUMMON] != 0 and PI[PI_SUMMONS] != 0:
-                _summons(S, W, n_e, n_s)
+                _summons(TF, TI, SF, SQM, UF, UI, RG, SQ, L, NU, ST, n_e, n_s)
             if PI[PI_HAS_RING] != 0 or PI[PI_HAS_SUMMON] != 0:
                 _tock(PI, UI, RG, L, n_e, n_s)
         rounds += 1
@@ -1101,7 +1095,7 @@ def _planning(S, W, AF):
 def _clash(S, W, AF):
     """«Столкновение»: each flank where both sides stand fights; rounds of all flanks count together."""
     TF, TI, P, PI, SF, NSQ = S[0], S[1], S[2], S[3], S[4], S[11]
-    NINIT, SQR, ACAR = S[6], S[18], S[19]
+    NINIT, SQR, ACAR, SQM = S[6], S[18], S[19], S[5]
     UF, UI, RG, SQ, Q, L, LN, NU, ST, RS, SW, OCC = W
     has_heal = PI[PI_HAS_HEAL] != 0
     _occupy(SQ, NSQ, OCC)
@@ -1154,7 +1148,7 @@ def _clash(S, W, AF):
             _fight(TF, TI, P, PI, SF, UF, UI, RG, SQ, Q, L, LN, RS, ST, SW, AF, F_CLASH, ST[ST_ROUNDS], -1, False, 1.0, 1.0, van0, van1)
         _apply_part(UF, UI, SQ, L, n0, n1)
         if PI[PI_HAS_SUMMON] != 0 and PI[PI_SUMMONS] != 0:
-            _summons(S, W, n0, n1)
+            _summons(TF, TI, SF, SQM, UF, UI, RG, SQ, L, NU, ST, n0, n1)
         if PI[PI_HAS_RING] != 0 or PI[PI_HAS_SUMMON] != 0:
             _tock(PI, UI, RG, L, n0, n1)
         _normalise_both(SQ, NSQ, OCC)
@@ -1166,7 +1160,7 @@ def _final(S, W, AF):
     будут истреблены.» «Та команда, у которой на момент фазы завершения осталось меньше выживших
     отрядов (не юнитов), получает штраф +25%.»"""
     TF, TI, P, PI, SF, NSQ = S[0], S[1], S[2], S[3], S[4], S[11]
-    ACAR = S[19]
+    ACAR, SQM = S[19], S[5]
     UF, UI, RG, SQ, Q, L, LN, NU, ST, RS, SW, OCC = W
     MS = SQ.shape[2] - 1
     c = np.zeros(2, dtype=np.int64)
@@ -1203,7 +1197,7 @@ def _final(S, W, AF):
         _fight(TF, TI, P, PI, SF, UF, UI, RG, SQ, Q, L, LN, RS, ST, SW, AF, F_FINAL, ST[ST_ROUNDS], -1, False, flank0, flank1, MS, MS)
         _apply_part(UF, UI, SQ, L, n0, n1)
         if PI[PI_HAS_SUMMON] != 0 and PI[PI_SUMMONS] != 0:
-            _summons(S, W, n0, n1)
+            _summons(TF, TI, SF, SQM, UF, UI, RG, SQ, L, NU, ST, n0, n1)
         if PI[PI_HAS_RING] != 0 or PI[PI_HAS_SUMMON] != 0:
             _tock(PI, UI, RG, L, n0, n1)
 

@@ -256,9 +256,8 @@ def _members(UI, NU, SQR, NINIT, s, q, out):
     their range), then the ones summoned into it."""
     n = 0
     for u in range(SQR[s, 0, q], SQR[s, 1, q]):
-        if UI[s, UI_ALIVE, u] == 1:
-            out[n] = u
-            n += 1
+        out[n] = u
+        n += UI[s, UI_ALIVE, u]
     for u in range(NINIT[s], NU[s]):
         if UI[s, UI_ALIVE, u] == 1 and UI[s, UI_SQUAD, u] == q:
             out[n] = u
@@ -268,11 +267,12 @@ def _members(UI, NU, SQR, NINIT, s, q, out):
 
 @njit(cache=True)
 def _living(UI, NU, s, out):
+    """The living units of side ``s`` in index order (written without a branch: deaths are
+    random, a branch would be mispredicted)."""
     n = 0
     for u in range(NU[s]):
-        if UI[s, UI_ALIVE, u] == 1:
-            out[n] = u
-            n += 1
+        out[n] = u
+        n += UI[s, UI_ALIVE, u]
     return n
 
 

@@ -1,0 +1,104 @@
+"""``voevoda balance``: faction-against-faction win rates of Steel Rose template armies."""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Annotated
+
+import typer
+from rich.console import Console
+from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn
+from rich.table import Table
+
+from voevoda.core.errors import DataError
+from voevoda.core.rulesdata import read_house_rules
+from voevoda.rulesets.steel_rose.rules import load_rules
+
+console = Console(highlight=False)
+errors = Console(stderr=True, highlight=False)
+
+
+def _fail(message: str) -> None:
+    errors.print(f"[red]ошибка / error:[/red] {message}")
+    raise typer.Exit(1)
+
+
+def balance_command(
+    budget: Annotated[float, typer.Option("--budget", help="Gold per army / золота на армию")] = 2000,
+    n: Annotated[int, typer.Option("-n", help="Battles per matchup / битв на пару")] = 2000,
+    seed: Annotated[str, typer.Option("--seed", help="Seed text / зерно")] = "balance",
+    factions: Annotated[str | None, typer.Option("--factions", help="Comma-separated faction ids")] = None,
+    templates: Annotated[Path | None, typer.Option("--templates", help="Army templates (TOML)")] = None,
+    house_rules: Annotated[Path | None, typer.Option("--house-rules", help="Overrides of the rules data")] = None,
+    csv: Annotated[Path | None, typer.Option("--csv", help="Write the matrix as CSV here")] = None,
+    svg: Annotated[Path | None, typer.Option("--svg", help="Write an SVG heatmap here")] = None,
+    lang: Annotated[str, typer.Option("--lang", help="ru or en (heatmap labels)")] = "ru",
+    backend: Annotated[str, typer.Option("--backend", help="local or ray")] = "local",
+    address: Annotated[str | None, typer.Option("--address", help="Ray cluster address (--backend ray)")] = None,
+) -> None:
+    """Win-rate matrix of the factions' template armies for a gold budget / матрица баланса фракций."""
+    from voevoda.sim import balance as bal
+
+    if backend not in ("local", "ray"):
+        _fail(f"--backend: expected local or ray, got {backend!r}")
+    if address is not None and backend != "ray":
+        _fail("--address: only with --backend ray / только вместе с --backend ray")
+    if lang not in ("ru", "en"):
+        _fail(f"--lang: expected ru or en, got {lang!r}")
+    if n < 1:
+        _fail("-n: expected at least 1 / ожидается не меньше 1")
+    if budget <= 0:
+        _fail("--budget: expected a positive amount of gold / ожидается положительное число")
+    try:
+        rules = load_rules(read_house_rules(house_rules) if house_rules else None)
+        tpl = bal.load_templates(rules, templates)
+        chosen = [f.strip() for f in factions.split(",") if f.strip()] if factions else None
+        for f in chosen or []:
+            if f not in rules.factions:
+                raise DataError(f"--factions: unknown faction '{f}' (known: {', '.join(rules.factions)})")
+        sweep = bal.prepare(rules, budget, n, seed, chosen, tpl)
+    except DataError as exc:
+        _fail(str(exc))
+        return
+    total = n * len(sweep.cells())
+    with Progress(TextColumn("{task.description}"), BarColumn(), MofNCompleteColumn(), TimeElapsedColumn(),
+                  console=errors, transient=True) as progress:
+        task = progress.add_task("битвы / battles", total=total)
+
+        def advance(k: int) -> None:
+            progress.advance(task, k)
+
+        try:
+            cells = (bal.run_ray(sweep, address, progress=advance) if backend == "ray"
+                     else bal.run_local(sweep, progress=advance))
+        except DataError as exc:
+            _fail(str(exc))
+            return
+    try:
+        if csv is not None:
+            csv.write_text(bal.to_csv(sweep, cells), encoding="utf-8")
+        if svg is not None:
+            svg.write_text(bal.to_svg(sweep, cells, lang), encoding="utf-8")
+    except OSError as exc:
+        _fail(f"{exc.filename}: {exc.strerror}")
+    table = Table(title=f"Бюджет / budget {budget:g}: {n} битв на пару / battles per matchup")
+    table.add_column("атакующий \\ защитник / attacker \\ defender")
+    for f in sweep.factions:
+        table.add_column(f, justify="right")
+    by = {(c.row, c.col): c for c in cells}
+    for r in sweep.factions:
+        row = []
+        for c in sweep.factions:
+            cell = by[(r, c)]
+            lo, hi = cell.interval
+            row.append(f"{cell.win_rate:.1%} ({lo:.1%}–{hi:.1%})")
+        table.add_row(r, *row)
+    console.print(table)
+    for f, army in sweep.armies.items():
+        units = ", ".join(f"{u} {k}" for sq in army.squads for u, k in sq.units.items())
+        console.print(f"{f}: {units}")
+
+
+def register(app: typer.Typer) -> None:
+    """Add ``balance`` to the ``voevoda`` command."""
+    app.command("balance")(balance_command)

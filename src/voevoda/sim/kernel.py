@@ -1,0 +1,1272 @@
+# mypy: disable-error-code="no-untyped-def"
+# (Numba infers every type of this module when it compiles it.)
+"""The Numba kernel: many Steel Rose battles at once, one battle per loop iteration.
+
+It runs exactly the battle of :mod:`voevoda.rulesets.steel_rose.battle.engine` (the phases,
+the round structure, every ability and every reading of docs/rulings/steel_rose.md), over
+structure-of-arrays state: per side, one row of a 2-D array per field, one column per unit.
+Only the dice differ: :mod:`voevoda.sim.rng` instead of SHAKE-256 streams.
+
+Layout (``s`` a side, ``u`` a unit, ``q`` a squad):
+
+* ``TF[type, TF_*]`` / ``TI[type, TI_*]``: the unit table (float and integer fields).
+* ``UF[s, UF_*, u]`` / ``UI[s, UI_*, u]``: unit state; ``RG[s, ring, u, slot]`` the effect rings
+  (damage over time, healers' regeneration, ranged debuffs) indexed by the unit's own round
+  counter, as in the per-battle engine.
+* ``SQ[s, SQ_*, q]``: squad state; squad ``MS`` (one past the last) holds the final melee's queue.
+* ``Q[s, q, :]``: each squad's attack queue («каждый юнит из отряда рано или поздно атакует»).
+* ``L[s, L_*, :]`` with lengths ``LN[s, L_*]``: scratch lists (group, shooters, healers, ...).
+
+A battle allocates nothing: :func:`simulate` gives each chunk of battles one workspace.
+"""
+
+from __future__ import annotations
+
+import math
+
+import numpy as np
+from numba import njit, prange
+
+from voevoda.sim.rng import battle_key, below, draw, draw_at, hi, lo
+
+RING = 8
+
+# unit table, float fields
+TF_HEALTH = 0
+TF_DEFENCE = 1
+TF_MIN_MELEE = 2
+TF_MIN_RANGED = 3
+TF_AREA_PCT = 4
+TF_SHOT_COMP = 5
+TF_ATK_COMP_OUT = 6
+TF_ATK_COMP_IN = 7
+TF_CHARGE_FIRST = 8
+TF_CHARGE_BONUS = 9
+TF_TAKEN_MELEE = 10
+TF_TAKEN_SHOTS = 11
+TF_TAKEN_VS_CHARGE = 12
+TF_TAKEN_DEFENDING = 13
+TF_SQUAD_DAMAGE = 14
+TF_SQUAD_TAKEN = 15
+TF_HEAL_PR = 16
+TF_REGEN = 17
+TF_POISON_PR = 18
+TF_BURN_PR = 19
+TF_SHRED = 20
+TF_HEAL_HIT = 21
+TF_LIFESTEAL = 22
+TF_SAC_DAMAGE = 23
+TF_BURP_PR = 24
+TF_DEBUFF_LOG = 25   # logarithm of the ranged debuff factor one hit lays on its target
+NTF = 26
+
+# unit table, integer fields
+TI_ATTACK = 0
+TI_RANGED = 1
+TI_SHOTS = 2
+TI_SHOOTER = 3
+TI_AREA_MIN = 4
+TI_AREA_MAX = 5
+TI_DEBUFF_ROUNDS = 6
+TI_APR = 7
+TI_HEAL_ROUNDS = 8
+TI_POISON_ROUNDS = 9
+TI_BURN_ROUNDS = 10
+TI_SAC_PCT = 11
+TI_SAC_TARGETS = 12
+TI_BURP_ROUNDS = 13
+TI_BURP_EVERY = 14
+TI_SUMMON_TYPE = 15
+TI_SUMMON_EVERY = 16
+TI_ON_HIT = 17      # bit 1: heals on hit / lifesteal, 2: burns, 4: shreds, 8: compounds per attack
+NTI = 18
+
+ON_GAIN = 1
+ON_BURN = 2
+ON_SHRED = 4
+ON_COMP = 8
+
+# battle numbers and options
+P_FATIGUE = 0        # outgoing damage lost per fatigue level (fraction)
+P_COVER = 1          # multiplier of volley damage taken under cover
+P_OUTNUMBER_RATIO = 2
+P_OUTNUMBER = 3      # multiplier of damage taken by an outnumbered group
+P_FLANKING = 4       # multiplier of damage taken by the side with fewer squads in the final melee
+NP = 5
+PI_MAX_CLASH = 0
+PI_MAX_FINAL = 1
+PI_MAX_CHARGE = 2
+PI_MARCH_FATIGUE = 3
+PI_DEFEND_FATIGUE = 4
+PI_PALADIN_WHOLE = 5
+PI_SUMMONS = 6
+PI_OUTNUMBER_FINAL = 7
+PI_HAS_AURA = 8
+PI_HAS_RING = 9      # damage over time, healers' stacks or ranged debuffs can happen
+PI_HAS_REGEN = 10
+PI_HAS_SAC = 11
+PI_HAS_HEAL = 12
+PI_HAS_BURP = 13
+PI_HAS_SUMMON = 14
+NPI = 15
+
+# side numbers
+SF_DAMAGE = 0
+SF_TAKEN = 1
+SF_SHOTS = 2
+
+# manoeuvres
+K_NONE = 0
+K_MOVE = 1
+K_MARCH = 2
+K_DEFEND = 3
+K_COVER = 4
+K_CHARGE = 5
+K_VOLLEY = 6
+K_LONG_VOLLEY = 7
+
+# unit state
+UF_HP = 0
+UF_MAXHP = 1
+UF_DEF = 2
+UF_ATKC = 3
+UF_SHOTC = 4
+UF_OUTS = 5
+UF_INS = 6
+UF_DMG = 7
+UF_GAIN = 8
+UF_SHRED = 9
+UF_RATK = 10
+UF_RSHOT = 11
+UF_OM = 12
+UF_IM = 13
+NUF = 14
+UI_TYPE = 0
+UI_SQUAD = 1
+UI_ALIVE = 2
+UI_WITHDRAWN = 3
+UI_SUMMONED = 4
+UI_TICK = 5
+UI_ELIG = 6
+UI_SACR = 7
+NUI = 8
+R_DOT = 0
+R_HEAL = 1
+R_DEBUFF = 2
+
+# squad state
+SQ_POS = 0
+SQ_FATIGUE = 1
+SQ_COVER = 2
+SQ_DEFENDING = 3
+SQ_QLEN = 4
+SQ_QPOS = 5
+SQ_ALIVE = 6
+NSQF = 7
+
+# scratch lists
+L_GROUP = 0
+L_SHOOT = 1
+L_HEAL = 2
+L_PART = 3
+L_OWN = 4
+L_ATT = 5
+L_SHOTS = 6
+L_FOE = 7
+NL = 8
+
+# statistics of one battle
+ST_ATTACKS = 0
+ST_ROUNDS = 1
+ST_CLASH = 2
+ST_FINAL = 3
+ST_OVERFLOW = 4
+NST = 5
+
+F_CLASH = 0
+F_CHARGE = 1
+F_FINAL = 2
+F_VOLLEY = 3
+
+
+# --------------------------------------------------------------------------- the field
+
+@njit(cache=True)
+def _col(p: int) -> int:
+    return p % 3
+
+
+@njit(cache=True)
+def _row(p: int) -> int:
+    return p // 3
+
+
+@njit(cache=True)
+def _dist(a: int, b: int) -> int:
+    return abs(a % 3 - b % 3) + abs(a // 3 - b // 3)
+
+
+@njit(cache=True)
+def _at(SQ, nsq, s, pos):
+    """The first squad (in deployment order) with living units at ``pos``, or -1."""
+    for q in range(nsq):
+        if SQ[s, SQ_POS, q] == pos and SQ[s, SQ_ALIVE, q] > 0:
+            return q
+    return -1
+
+
+@njit(cache=True)
+def _normalise(SQ, nsq, s):
+    """«Если авангардный отряд умирает, то арьергард автоматически выступает вперёд»"""
+    for f in range(3):
+        if _at(SQ, nsq, s, f) < 0:
+            rear = _at(SQ, nsq, s, 3 + f)
+            if rear >= 0:
+                SQ[s, SQ_POS, rear] = f
+
+
+@njit(cache=True)
+def _occupy(SQ, NSQ, OCC):
+    """``OCC[s, pos]``: the first squad (in deployment order) with living units at ``pos``, or -1."""
+    for s in range(2):
+        for p in range(6):
+            OCC[s, p] = -1
+        for q in range(NSQ[s] - 1, -1, -1):
+            if SQ[s, SQ_ALIVE, q] > 0:
+                OCC[s, SQ[s, SQ_POS, q]] = q
+
+
+@njit(cache=True)
+def _normalise_both(SQ, NSQ, OCC):
+    """:func:`_normalise` for both sides; ``OCC`` is left up to date."""
+    _occupy(SQ, NSQ, OCC)
+    moved = False
+    for s in range(2):
+        for f in range(3):
+            if OCC[s, f] < 0 and OCC[s, 3 + f] >= 0:
+                SQ[s, SQ_POS, OCC[s, 3 + f]] = f
+                moved = True
+    if moved:
+        _occupy(SQ, NSQ, OCC)
+
+
+@njit(cache=True)
+def _members(UI, NU, SQR, NINIT, s, q, out):
+    """The living units of squad ``q`` in index order: its deployed units (``SQR[s, :, q]`` is
+    their range), then the ones summoned into it."""
+    n = 0
+    for u in range(SQR[s, 0, q], SQR[s, 1, q]):
+        out[n] = u
+        n += UI[s, UI_ALIVE, u]
+    for u in range(NINIT[s], NU[s]):
+        if UI[s, UI_ALIVE, u] == 1 and UI[s, UI_SQUAD, u] == q:
+            out[n] = u
+            n += 1
+    return n
+
+
+@njit(cache=True)
+def _living(UI, NU, s, out):
+    """The living units of side ``s`` in index order (written without a branch: deaths are
+    random, a branch would be mispredicted)."""
+    n = 0
+    for u in range(NU[s]):
+        out[n] = u
+        n += UI[s, UI_ALIVE, u]
+    return n
+
+
+@njit(cache=True)
+def _kill(UI, SQ, s, u):
+    UI[s, UI_ALIVE, u] = 0
+    SQ[s, SQ_ALIVE, UI[s, UI_SQUAD, u]] -= 1
+
+
+# --------------------------------------------------------------------------- effects
+
+@njit(cache=True)
+def _stack(RG, UI, s, ring, u, per, rounds):
+    """An effect that starts next round and lasts ``rounds`` rounds (stacks add up)."""
+    t = UI[s, UI_TICK, u]
+    for j in range(1, rounds + 1):
+        if j % RING != 0:
+            RG[s, ring, u, (t + j) % RING] += per
+
+
+@njit(cache=True)
+def _tick(TF, PI, UF, UI, RG, SQ, L, n0, n1):
+    """Start of a round for the participants ``L[s, L_PART, :n]``: damage over time, regeneration
+    and healers' stacks; a unit whose health falls to zero dies."""
+    for s in range(2):
+        n = n0 if s == 0 else n1
+        for k in range(n):
+            u = L[s, L_PART, k]
+            if UI[s, UI_ALIVE, u] == 0:
+                continue
+            ty = UI[s, UI_TYPE, u]
+            net = TF[ty, TF_REGEN]
+            if PI[PI_HAS_RING] != 0:
+                slot = UI[s, UI_TICK, u] % RING
+                net += RG[s, R_HEAL, u, slot] - RG[s, R_DOT, u, slot]
+            if net == 0.0:
+                continue
+            hp = UF[s, UF_HP, u] + net
+            if hp <= 0.0:
+                UI[s, UI_ALIVE, u] = 0
+                SQ[s, SQ_ALIVE, UI[s, UI_SQUAD, u]] -= 1
+            mx = UF[s, UF_MAXHP, u]
+            UF[s, UF_HP, u] = hp if hp < mx else mx
+
+
+@njit(cache=True)
+def _tock(PI, UI, RG, L, n0, n1):
+    """End of a round: the round's effects are spent."""
+    for s in range(2):
+        n = n0 if s == 0 else n1
+        for k in range(n):
+            u = L[s, L_PART, k]
+            if PI[PI_HAS_RING] != 0:
+                slot = UI[s, UI_TICK, u] % RING
+                RG[s, R_DOT, u, slot] = 0.0
+                RG[s, R_HEAL, u, slot] = 0.0
+                RG[s, R_DEBUFF, u, slot] = 0.0
+            UI[s, UI_TICK, u] += 1
+
+
+@njit(cache=True)
+def _add_unit(TF, SF, SQM, UF, UI, RG, SQ, NU, ST, s, ty, q):
+    """A summoned unit joins squad ``q``."""
+    u = NU[s]
+    if u >= UF.shape[2]:
+        ST[ST_OVERFLOW] += 1
+        return
+    NU[s] = u + 1
+    UI[s, UI_TYPE, u] = ty
+    UI[s, UI_SQUAD, u] = q
+    UI[s, UI_ALIVE, u] = 1
+    UI[s, UI_WITHDRAWN, u] = 0
+    UI[s, UI_SUMMONED, u] = 1
+    UI[s, UI_TICK, u] = 0
+    UI[s, UI_ELIG, u] = 0
+    UI[s, UI_SACR, u] = 0
+    UF[s, UF_HP, u] = TF[ty, TF_HEALTH]
+    UF[s, UF_MAXHP, u] = TF[ty, TF_HEALTH]
+    UF[s, UF_DEF, u] = TF[ty, TF_DEFENCE]
+    UF[s, UF_ATKC, u] = 0.0
+    UF[s, UF_SHOTC, u] = 0.0
+    UF[s, UF_OUTS, u] = SQM[s, ty]
+    UF[s, UF_INS, u] = SF[s, SF_TAKEN]
+    for f in range(UF_DMG, NUF):
+        UF[s, f, u] = 0.0
+    for r in range(3):
+        for j in range(RING):
+            RG[s, r, u, j] = 0.0
+    SQ[s, SQ_ALIVE, q] += 1
+
+
+@njit(cache=True)
+def _summons(TF, TI, SF, SQM, UF, UI, RG, SQ, L, NU, ST, n0, n1):
+    """Демонолог: «призывает низшего демона каждый ход» (into its own squad)."""
+    for s in range(2):
+        n = n0 if s == 0 else n1
+        for k in range(n):
+            u = L[s, L_PART, k]
+            if UI[s, UI_ALIVE, u] == 0:
+                continue
+            ty = UI[s, UI_TYPE, u]
+            st = TI[ty, TI_SUMMON_TYPE]
+            if st >= 0 and UI[s, UI_TICK, u] % TI[ty, TI_SUMMON_EVERY] == 0:
+                _add_unit(TF, SF, SQM, UF, UI, RG, SQ, NU, ST, s, st, UI[s, UI_SQUAD, u])
+
+
+# --------------------------------------------------------------------------- a round
+
+@njit(cache=True)
+def _auras(TF, P, PI, NSQ, UI, SQ, NU, ACAR, AF):
+    """Per squad at the start of a round: hero (+15% damage), archpriest (-15% taken), fatigue."""
+    for s in range(2):
+        for q in range(NSQ[s]):
+            AF[s, 0, q] = 1.0
+            AF[s, 1, q] = 1.0
+            fat = 1.0 - P[P_FATIGUE] * SQ[s, SQ_FATIGUE, q]
+            AF[s, 2, q] = fat if fat > 0.0 else 0.0
+        if PI[PI_HAS_AURA] == 1:  # only deployed units carry auras: ACAR lists them
+            for k in range(ACAR[s, 0]):
+                u = ACAR[s, 1 + k]
+                if UI[s, UI_ALIVE, u] == 1:
+                    ty = UI[s, UI_TYPE, u]
+                    q = UI[s, UI_SQUAD, u]
+                    AF[s, 0, q] *= TF[ty, TF_SQUAD_DAMAGE]
+                    AF[s, 1, q] *= TF[ty, TF_SQUAD_TAKEN]
+        elif PI[PI_HAS_AURA] == 2:  # summoned units may carry them too
+            for u in range(NU[s]):
+                if UI[s, UI_ALIVE, u] == 1:
+                    ty = UI[s, UI_TYPE, u]
+                    q = UI[s, UI_SQUAD, u]
+                    AF[s, 0, q] *= TF[ty, TF_SQUAD_DAMAGE]
+                    AF[s, 1, q] *= TF[ty, TF_SQUAD_TAKEN]
+
+
+@njit(cache=True)
+def _out_base(P, PI, UF, UI, RG, AF, s, u):
+    q = UI[s, UI_SQUAD, u]
+    f = UF[s, UF_OUTS, u] * AF[s, 0, q] * AF[s, 2, q]
+    if PI[PI_HAS_RING] != 0:
+        d = RG[s, R_DEBUFF, u, UI[s, UI_TICK, u] % RING]
+        if d != 0.0:
+            f *= math.exp(d)  # the ring holds the sum of the logarithms of the stacks' factors
+    return f
+
+
+@njit(cache=True)
+def _volley_shots(TF, TI, P, PI, SF, UF, UI, RG, SQ, L, RS, ST, SW, AF, kind, a, nshots, foe, nf, cover):
+    """Shots ``L[a, L_SHOTS, :nshots]`` (one entry per shot) at the enemy list ``foe``. A cannon's
+    or a Fire Hail's shot strikes a share of the squad: «задевает 20% вражеского отряда, но
+    минимум 1 и максимум 5 юнитов» (one die for the shot, each struck unit takes it: a random unit
+    and the ones after it in the squad's order, as the per-battle engine strikes them).
+
+    The damage of a shot: «Защита. Вычитается из любого получаемого урона... Штрафы и бонусы к
+    урону применяются после вычитания защиты»; shields (taken from shots), cover, the squad's
+    archpriest, the side's campaign modifiers; the enlightened's debuff and armour shred."""
+    paladin = PI[PI_PALADIN_WHOLE] != 0
+    has_ring = PI[PI_HAS_RING] != 0
+    cover_f = P[P_COVER] if cover else 1.0
+    b = 1 - a
+    key = RS[0]
+    ctr = RS[1]
+    attacks = 0
+    for k in range(nshots):
+        u = L[a, L_SHOTS, k]
+        ty = UI[a, UI_TYPE, u]
+        q = UI[a, UI_SQUAD, u]
+        out = UF[a, UF_OUTS, u] * AF[a, 0, q] * AF[a, 2, q] * SF[a, SF_SHOTS]
+        if has_ring:
+            d = RG[a, R_DEBUFF, u, UI[a, UI_TICK, u] % RING]
+            if d != 0.0:
+                out *= math.exp(d)
+        if TF[ty, TF_AREA_PCT] > 0.0:
+            m = int(math.floor(TF[ty, TF_AREA_PCT] * nf / 100.0))
+            if m > TI[ty, TI_AREA_MAX]:
+                m = TI[ty, TI_AREA_MAX]
+            if m < TI[ty, TI_AREA_MIN]:
+                m = TI[ty, TI_AREA_MIN]
+            if m > nf:
+                m = nf
+            ctr += np.uint64(1)
+            x = draw_at(key, ctr)
+            start = below(hi(x), nf)
+            roll = 1 + below(lo(x), TI[ty, TI_RANGED])
+            occ0 = 0.0
+        else:
+            m = 1
+            ctr += np.uint64(1)
+            x = draw_at(key, ctr)
+            start = below(hi(x), nf)
+            roll = 1 + below(lo(x), TI[ty, TI_RANGED])
+            occ0 = UF[a, UF_RSHOT, u]
+        comp = TF[ty, TF_SHOT_COMP]
+        mn = TF[ty, TF_MIN_RANGED]
+        dr = TI[ty, TI_DEBUFF_ROUNDS]
+        sh = TF[ty, TF_SHRED]
+        for j in range(m):
+            t = L[b, foe, (start + j) % nf]
+            tt = UI[b, UI_TYPE, t]
+            tq = UI[b, UI_SQUAD, t]
+            base = roll - UF[b, UF_DEF, t]
+            if base < 0.0:
+                base = 0.0
+            if base < mn:
+                base = mn
+            o = out
+            if comp != 1.0:
+                # чародей: «каждый последующий выстрел наносит на 5% урона больше»
+                o *= comp ** (UF[a, UF_SHOTC, u] + occ0 + j)
+            inn = AF[b, 1, tq] * UF[b, UF_INS, t] * TF[tt, TF_TAKEN_SHOTS] * cover_f
+            if paladin and SQ[b, SQ_DEFENDING, tq] != 0:
+                inn *= TF[tt, TF_TAKEN_DEFENDING]
+            UF[b, UF_DMG, t] += base * o * inn
+            if dr > 0:
+                # просветлённый: «каждое попадание в дальнем бою снижает наносимый урон на 15% на
+                # 3 хода (эффект может складываться)»
+                tick = UI[b, UI_TICK, t]
+                for r in range(1, dr + 1):
+                    if r % RING != 0:
+                        RG[b, R_DEBUFF, t, (tick + r) % RING] += TF[ty, TF_DEBUFF_LOG]
+            if sh != 0.0:
+                UF[b, UF_SHRED, t] += sh
+        UF[a, UF_RSHOT, u] += 1.0
+        attacks += m
+    RS[1] = ctr
+    ST[ST_ATTACKS] += attacks
+
+
+@njit(cache=True)
+def _fight(TF, TI, P, PI, SF, UF, UI, RG, SQ, Q, L, LN, RS, ST, SW, AF, kind, rnd, charger, defender_fight,
+           flank0, flank1, q0, q1):
+    """One pairing of a round: groups ``L_GROUP``, rearguard shooters ``L_SHOOT``, healers
+    ``L_HEAL`` of each side; sacrifices, attacks, shots, healers and burps in the engine's
+    order. Damage and effects wait in the accumulators until :func:`_apply`."""
+    n = (LN[0, L_GROUP], LN[1, L_GROUP])
+    # Культист: «Каждый ход может с шансом 10% пожертвовать собой нанести ровно 7 урона
+    # четверым противникам. После такой атаки культист гарантированно умирает.»
+    for a in range(2):
+        b = 1 - a
+        if n[b] == 0 or PI[PI_HAS_SAC] == 0:
+            continue
+        for k in range(n[a]):
+            u = L[a, L_GROUP, k]
+            ty = UI[a, UI_TYPE, u]
+            pct = TI[ty, TI_SAC_PCT]
+            if pct <= 0 or UI[a, UI_ALIVE, u] == 0:
+                continue
+            if 1 + below(hi(draw(RS)), 100) <= pct:
+                m = min(TI[ty, TI_SAC_TARGETS], n[b])
+                start = below(hi(draw(RS)), n[b])
+                for j in range(m):
+                    UF[b, UF_DMG, L[b, L_GROUP, (start + j) % n[b]]] += TF[ty, TF_SAC_DAMAGE]
+                ST[ST_ATTACKS] += m
+                UI[a, UI_SACR, u] = 1
+    # «Если один отряд численно превышает другой в два раза или больше, то меньший отряд получит
+    # штраф +25% к получаемому урону.»
+    out0 = False
+    out1 = False
+    if kind != F_FINAL or PI[PI_OUTNUMBER_FINAL] != 0:
+        out1 = P[P_OUTNUMBER_RATIO] * n[1] <= n[0]
+        out0 = P[P_OUTNUMBER_RATIO] * n[0] <= n[1]
+    # each fighter's outgoing (UF_OM) and incoming (UF_IM) melee multiplier for this fight:
+    # «Штрафы и бонусы к урону (например, процентные увеличения) применяются после вычитания защиты.»
+    has_ring = PI[PI_HAS_RING] != 0
+    paladin = PI[PI_PALADIN_WHOLE] != 0
+    for e in range(2):
+        a = 1 - e
+        for k in range(LN[e, L_GROUP]):
+            u = L[e, L_GROUP, k]
+            ty = UI[e, UI_TYPE, u]
+            q = UI[e, UI_SQUAD, u]
+            om = UF[e, UF_OUTS, u] * AF[e, 0, q] * AF[e, 2, q]
+            if has_ring:
+                d = RG[e, R_DEBUFF, u, UI[e, UI_TICK, u] % RING]
+                if d != 0.0:
+                    om *= math.exp(d)
+            if kind == F_CHARGE and charger == e:
+                om *= TF[ty, TF_CHARGE_BONUS]
+                if rnd == 1:
+                    om *= TF[ty, TF_CHARGE_FIRST]
+            UF[e, UF_OM, u] = om
+            im = AF[e, 1, q] * UF[e, UF_INS, u] * TF[ty, TF_TAKEN_MELEE]
+            c = TF[ty, TF_ATK_COMP_IN]
+            if c != 1.0:
+                im *= c ** UF[e, UF_ATKC, u]
+            if (out0 if e == 0 else out1):
+                im *= P[P_OUTNUMBER]
+            im *= flank0 if e == 0 else flank1
+            if kind == F_CHARGE and charger == a:
+                # копейщик: «-25% к получаемому урону при натиске»
+                im *= TF[ty, TF_TAKEN_VS_CHARGE]
+            # паладин: «-25% к получаемому урону при защите» (fighting off a charge as the
+            # rearguard's defender; the option: for the whole battle after «Защита»)
+            if ((kind == F_CHARGE and defender_fight and charger == a)
+                    or (paladin and SQ[e, SQ_DEFENDING, q] != 0)):
+                im *= TF[ty, TF_TAKEN_DEFENDING]
+            UF[e, UF_IM, u] = im
+    count = n[0] if n[0] > n[1] else n[1]
+    for a in range(2):
+        b = 1 - a
+        m = 0
+        for k in range(n[a]):
+            u = L[a, L_GROUP, k]
+            if UI[a, UI_SACR, u] == 0:
+                L[a, L_OWN, m] = u
+                m += 1
+        LN[a, L_OWN] = m
+        if m == 0 or n[b] == 0:
+            continue
+        # «Гарантируется, что каждый юнит из отряда рано или поздно атакует»: attackers come from a
+        # shuffled queue of the squad's fighting units (L_OWN), refilled when used up
+        qi = q0 if a == 0 else q1
+        qm = LN[a, L_OWN]
+        key = RS[0]
+        ctr = RS[1]
+        for k in range(qm):
+            UI[a, UI_ELIG, L[a, L_OWN, k]] = 1
+        qn = 0
+        for i in range(SQ[a, SQ_QPOS, qi], SQ[a, SQ_QLEN, qi]):
+            u = Q[a, qi, i]
+            if UI[a, UI_ELIG, u] == 1:
+                Q[a, qi, qn] = u
+                qn += 1
+        need = count - qn
+        if need > 0:
+            blocks = (need + qm - 1) // qm
+            for _ in range(blocks):
+                for k in range(qm):
+                    Q[a, qi, qn + k] = L[a, L_OWN, k]
+                # Fisher-Yates, two swaps per draw
+                i = qm - 1
+                while i >= 1:
+                    ctr += np.uint64(1)
+                    x = draw_at(key, ctr)
+                    j = below(hi(x), i + 1)
+                    t = Q[a, qi, qn + i]
+                    Q[a, qi, qn + i] = Q[a, qi, qn + j]
+                    Q[a, qi, qn + j] = t
+                    i -= 1
+                    if i >= 1:
+                        j = below(lo(x), i + 1)
+                        t = Q[a, qi, qn + i]
+                        Q[a, qi, qn + i] = Q[a, qi, qn + j]
+                        Q[a, qi, qn + j] = t
+                        i -= 1
+                qn += qm
+        RS[1] = ctr
+        SQ[a, SQ_QLEN, qi] = qn
+        SQ[a, SQ_QPOS, qi] = count
+        for k in range(count):
+            L[a, L_ATT, k] = Q[a, qi, k]
+        for k in range(qm):
+            UI[a, UI_ELIG, L[a, L_OWN, k]] = 0
+        LN[a, L_ATT] = count
+        # «урон 1..атака минус защита (не ниже 0), затем процентные модификаторы»
+        nb = n[b]
+        b = 1 - a
+        attacks = 0
+        key = RS[0]
+        ctr = RS[1]
+        for k in range(LN[a, L_ATT]):
+            u = L[a, L_ATT, k]
+            ty = UI[a, UI_TYPE, u]
+            atk = TI[ty, TI_ATTACK]
+            if atk <= 0:
+                continue
+            om = UF[a, UF_OM, u]
+            mn = TF[ty, TF_MIN_MELEE]
+            flags = TI[ty, TI_ON_HIT]
+            for _ in range(TI[ty, TI_APR]):
+                ctr += np.uint64(1)
+                x = draw_at(key, ctr)
+                t = L[b, L_GROUP, below(hi(x), nb)]
+                roll = 1 + below(lo(x), atk)
+                base = roll - UF[b, UF_DEF, t]
+                if base < 0.0:
+                    base = 0.0
+                if base < mn:
+                    base = mn
+                out = om
+                if flags & ON_COMP:
+                    out *= TF[ty, TF_ATK_COMP_OUT] ** (UF[a, UF_ATKC, u] + UF[a, UF_RATK, u])
+                dmg = base * out * UF[b, UF_IM, t]
+                UF[b, UF_DMG, t] += dmg
+                UF[a, UF_RATK, u] += 1.0
+                attacks += 1
+                if flags != 0:
+                    if flags & ON_GAIN:
+                        UF[a, UF_GAIN, u] += TF[ty, TF_HEAL_HIT] + TF[ty, TF_LIFESTEAL] * dmg
+                    if flags & ON_BURN:
+                        tick = UI[b, UI_TICK, t]
+                        for r in range(1, TI[ty, TI_BURN_ROUNDS] + 1):
+                            if r % RING != 0:
+                                RG[b, R_DOT, t, (tick + r) % RING] += TF[ty, TF_BURN_PR]
+                    if flags & ON_SHRED:
+                        UF[b, UF_SHRED, t] += TF[ty, TF_SHRED]
+                tt = UI[b, UI_TYPE, t]
+                if TI[tt, TI_POISON_ROUNDS] > 0 and dmg > 0.0:
+                    # заразитель: «При каждом получении урона в ближнем бою отравляет атакующего»
+                    tick = UI[a, UI_TICK, u]
+                    for r in range(1, TI[tt, TI_POISON_ROUNDS] + 1):
+                        if r % RING != 0:
+                            RG[a, R_DOT, u, (tick + r) % RING] += TF[tt, TF_POISON_PR]
+        RS[1] = ctr
+        ST[ST_ATTACKS] += attacks
+    # «Если стрелки находятся в арьергарде, то каждый ход боя они автоматически ... совершают
+    # каждый по 1 выстрелу и атакуют вражеский авангард своего фланга.»
+    for a in range(2):
+        nb = n[1 - a]
+        m = 0
+        for k in range(LN[a, L_SHOOT]):
+            u = L[a, L_SHOOT, k]
+            if UI[a, UI_ALIVE, u] == 1:
+                L[a, L_SHOTS, m] = u
+                m += 1
+        if m == 0 or nb == 0:
+            continue
+        _volley_shots(TF, TI, P, PI, SF, UF, UI, RG, SQ, L, RS, ST, SW, AF, kind, a, m, L_GROUP, nb, False)
+    # Целитель: «накладывает регенерацию (6 единиц здоровья за 3 раунда) на случайного бойца
+    # впередистоящего (если есть) или своего отряда каждый раунд»
+    for a in range(2):
+        if LN[a, L_HEAL] == 0:
+            continue
+        m = 0
+        for k in range(n[a]):
+            u = L[a, L_GROUP, k]
+            if UI[a, UI_ALIVE, u] == 1:
+                L[a, L_FOE, m] = u
+                m += 1
+        if m == 0:
+            continue
+        for k in range(LN[a, L_HEAL]):
+            h = L[a, L_HEAL, k]
+            if UI[a, UI_ALIVE, h] == 0:
+                continue
+            hty = UI[a, UI_TYPE, h]
+            t = L[a, L_FOE, below(hi(draw(RS)), m)]
+            _stack(RG, UI, a, R_HEAL, t, TF[hty, TF_HEAL_PR], TI[hty, TI_HEAL_ROUNDS])
+    # Огнеглот: «каждый второй ход (начиная с первого) совершает огненную отрыжку на случайного
+    # врага (-6 единиц здоровья за 2 раунда)»
+    for a in range(2):
+        b = 1 - a
+        if n[b] == 0 or PI[PI_HAS_BURP] == 0:
+            continue
+        for k in range(n[a]):
+            u = L[a, L_GROUP, k]
+            ty = UI[a, UI_TYPE, u]
+            br = TI[ty, TI_BURP_ROUNDS]
+            if br <= 0 or UI[a, UI_ALIVE, u] == 0 or UI[a, UI_SACR, u] == 1:
+                continue
+            if (rnd - 1) % TI[ty, TI_BURP_EVERY] != 0:
+                continue
+            t = L[b, L_GROUP, below(hi(draw(RS)), n[b])]
+            _stack(RG, UI, b, R_DOT, t, TF[ty, TF_BURP_PR], br)
+            ST[ST_ATTACKS] += 1
+
+
+@njit(cache=True)
+def _apply(UF, UI, SQ, NU):
+    """The end of a round: damage, deaths (sacrificed cultists die), heals on hit, armour shred."""
+    for s in range(2):
+        for u in range(NU[s]):
+            if UI[s, UI_ALIVE, u] == 1:
+                hp = UF[s, UF_HP, u] - UF[s, UF_DMG, u]
+                if hp <= 0.0 or UI[s, UI_SACR, u] == 1:
+                    UI[s, UI_ALIVE, u] = 0
+                    SQ[s, SQ_ALIVE, UI[s, UI_SQUAD, u]] -= 1
+                    UF[s, UF_HP, u] = 0.0 if UI[s, UI_SACR, u] == 1 else hp
+                else:
+                    hp += UF[s, UF_GAIN, u]
+                    mx = UF[s, UF_MAXHP, u]
+                    UF[s, UF_HP, u] = hp if hp < mx else mx
+            d = UF[s, UF_DEF, u] - UF[s, UF_SHRED, u]
+            UF[s, UF_DEF, u] = d if d > 0.0 else 0.0
+            UF[s, UF_ATKC, u] += UF[s, UF_RATK, u]
+            UF[s, UF_SHOTC, u] += UF[s, UF_RSHOT, u]
+            UF[s, UF_DMG, u] = 0.0
+            UF[s, UF_GAIN, u] = 0.0
+            UF[s, UF_SHRED, u] = 0.0
+            UF[s, UF_RATK, u] = 0.0
+            UF[s, UF_RSHOT, u] = 0.0
+            UI[s, UI_SACR, u] = 0
+
+
+@njit(cache=True)
+def _apply_part(UF, UI, SQ, L, n0, n1):
+    """:func:`_apply` for the round's participants ``L[s, L_PART, :n]`` only (nobody else fought)."""
+    for s in range(2):
+        n = n0 if s == 0 else n1
+        for k in range(n):
+            u = L[s, L_PART, k]
+            if UI[s, UI_ALIVE, u] == 1:
+                hp = UF[s, UF_HP, u] - UF[s, UF_DMG, u]
+                if hp <= 0.0 or UI[s, UI_SACR, u] == 1:
+                    UI[s, UI_ALIVE, u] = 0
+                    SQ[s, SQ_ALIVE, UI[s, UI_SQUAD, u]] -= 1
+                    UF[s, UF_HP, u] = 0.0 if UI[s, UI_SACR, u] == 1 else hp
+                else:
+                    hp += UF[s, UF_GAIN, u]
+                    mx = UF[s, UF_MAXHP, u]
+                    UF[s, UF_HP, u] = hp if hp < mx else mx
+            d = UF[s, UF_DEF, u] - UF[s, UF_SHRED, u]
+            UF[s, UF_DEF, u] = d if d > 0.0 else 0.0
+            UF[s, UF_ATKC, u] += UF[s, UF_RATK, u]
+            UF[s, UF_SHOTC, u] += UF[s, UF_RSHOT, u]
+            UF[s, UF_DMG, u] = 0.0
+            UF[s, UF_GAIN, u] = 0.0
+            UF[s, UF_SHRED, u] = 0.0
+            UF[s, UF_RATK, u] = 0.0
+            UF[s, UF_RSHOT, u] = 0.0
+            UI[s, UI_SACR, u] = 0
+
+
+@njit(cache=True)
+def _healers_into(TI, UI, L, LN, s, lst, has_heal):
+    """Append the healers among ``L[s, lst]`` to ``L_HEAL``."""
+    if has_heal == 0:
+        return
+    for k in range(LN[s, lst]):
+        u = L[s, lst, k]
+        if TI[UI[s, UI_TYPE, u], TI_HEAL_ROUNDS] > 0:
+            L[s, L_HEAL, LN[s, L_HEAL]] = u
+            LN[s, L_HEAL] += 1
+
+
+# --------------------------------------------------------------------------- phases
+
+@njit(cache=True)
+def _init(S, W):
+    TF, NINIT, ITYPE, ISQ, IWD, NSQ, HOME = S[0], S[6], S[7], S[8], S[9], S[11], S[12]
+    SF, SQM = S[4], S[5]
+    UF, UI, RG, SQ, NU, ST = W[0], W[1], W[2], W[3], W[7], W[8]
+    for i in range(NST):
+        ST[i] = 0
+    MS = SQ.shape[2] - 1
+    for s in range(2):
+        for q in range(MS + 1):
+            for f in range(NSQF):
+                SQ[s, f, q] = 0
+        for q in range(NSQ[s]):
+            SQ[s, SQ_POS, q] = HOME[s, q]
+        n = NINIT[s]
+        NU[s] = n
+        for u in range(n):
+            ty = ITYPE[s, u]
+            UI[s, UI_TYPE, u] = ty
+            UI[s, UI_SQUAD, u] = ISQ[s, u]
+            wd = IWD[s, u]
+            UI[s, UI_ALIVE, u] = 1 - wd
+            UI[s, UI_WITHDRAWN, u] = wd
+            UI[s, UI_SUMMONED, u] = 0
+            UI[s, UI_TICK, u] = 0
+            UI[s, UI_ELIG, u] = 0
+            UI[s, UI_SACR, u] = 0
+            if wd == 0:
+                SQ[s, SQ_ALIVE, ISQ[s, u]] += 1
+            UF[s, UF_HP, u] = TF[ty, TF_HEALTH]
+            UF[s, UF_MAXHP, u] = TF[ty, TF_HEALTH]
+            UF[s, UF_DEF, u] = TF[ty, TF_DEFENCE]
+            UF[s, UF_ATKC, u] = 0.0
+            UF[s, UF_SHOTC, u] = 0.0
+            UF[s, UF_OUTS, u] = SQM[s, ty]
+            UF[s, UF_INS, u] = SF[s, SF_TAKEN]
+            for f in range(UF_DMG, NUF):
+                UF[s, f, u] = 0.0
+            for r in range(3):
+                for j in range(RING):
+                    RG[s, r, u, j] = 0.0
+
+
+@njit(cache=True)
+def _volleys(S, W, AF):
+    """«Обстрел: отряд атакует авангардный отряд противника до начала боя.» All volleys of both
+    sides at once; each unit fires its «число выстрелов при обстреле»."""
+    TF, TI, P, PI, SF, NSQ = S[0], S[1], S[2], S[3], S[4], S[11]
+    NINIT, SQR, ACAR = S[6], S[18], S[19]
+    UF, UI, RG, SQ, Q, L, LN, NU, ST, RS, SW, OCC = W
+    KIND, T0 = S[13], S[14]
+    any_volley = False
+    for s in range(2):
+        for q in range(NSQ[s]):
+            if (KIND[s, q] == K_VOLLEY or KIND[s, q] == K_LONG_VOLLEY) and SQ[s, SQ_ALIVE, q] > 0:
+                any_volley = True
+    if not any_volley:
+        return
+    _auras(TF, P, PI, NSQ, UI, SQ, NU, ACAR, AF)
+    # all targets are chosen on the state before any volley lands
+    targets = np.full((2, NSQ.max() + 1), -1, dtype=np.int64)
+    for s in range(2):
+        for q in range(NSQ[s]):
+            if (KIND[s, q] == K_VOLLEY or KIND[s, q] == K_LONG_VOLLEY) and SQ[s, SQ_ALIVE, q] > 0:
+                targets[s, q] = _at(SQ, NSQ[1 - s], 1 - s, T0[s, q]) if T0[s, q] >= 0 else -1
+    for s in range(2):
+        e = 1 - s
+        for q in range(NSQ[s]):
+            tq = targets[s, q]
+            if tq < 0:
+                continue
+            m = 0
+            for u in range(NU[s]):
+                if UI[s, UI_ALIVE, u] == 1 and UI[s, UI_SQUAD, u] == q:
+                    for _ in range(TI[UI[s, UI_TYPE, u], TI_SHOTS]):
+                        L[s, L_SHOTS, m] = u
+                        m += 1
+            nf = _members(UI, NU, SQR, NINIT, e, tq, L[e, L_FOE])
+            LN[e, L_FOE] = nf
+            _volley_shots(TF, TI, P, PI, SF, UF, UI, RG, SQ, L, RS, ST, SW, AF, F_VOLLEY, s, m, L_FOE, nf, SQ[e, SQ_COVER, tq] != 0)
+    _apply(UF, UI, SQ, NU)
+    _normalise(SQ, NSQ[0], 0)
+    _normalise(SQ, NSQ[1], 1)
+
+
+@njit(cache=True)
+def _charge_fight(S, W, AF, s, q, opp, as_defender, first_round):
+    """The charger ``q`` of side ``s`` against enemy squad ``opp`` until one is gone."""
+    TF, TI, P, PI, SF, NSQ = S[0], S[1], S[2], S[3], S[4], S[11]
+    NINIT, SQR, ACAR, SQM = S[6], S[18], S[19], S[5]
+    UF, UI, RG, SQ, Q, L, LN, NU, ST, RS, SW, OCC = W
+    e = 1 - s
+    rounds = 0
+    r = first_round
+    while SQ[s, SQ_ALIVE, q] > 0 and SQ[e, SQ_ALIVE, opp] > 0 and rounds < PI[PI_MAX_CHARGE]:
+        n_s = _members(UI, NU, SQR, NINIT, s, q, L[s, L_PART])
+        n_e = _members(UI, NU, SQR, NINIT, e, opp, L[e, L_PART])
+        if s == 0:
+            if PI[PI_HAS_RING] != 0 or PI[PI_HAS_REGEN] != 0:
+                _tick(TF, PI, UF, UI, RG, SQ, L, n_s, n_e)
+        else:
+            if PI[PI_HAS_RING] != 0 or PI[PI_HAS_REGEN] != 0:
+                _tick(TF, PI, UF, UI, RG, SQ, L, n_e, n_s)
+        LN[s, L_GROUP] = _members(UI, NU, SQR, NINIT, s, q, L[s, L_GROUP])
+        LN[e, L_GROUP] = _members(UI, NU, SQR, NINIT, e, opp, L[e, L_GROUP])
+        for x in range(2):
+            LN[x, L_SHOOT] = 0
+            LN[x, L_HEAL] = 0
+            _healers_into(TI, UI, L, LN, x, L_GROUP, PI[PI_HAS_HEAL])
+        _auras(TF, P, PI, NSQ, UI, SQ, NU, ACAR, AF)
+        if s == 0:
+            _fight(TF, TI, P, PI, SF, UF, UI, RG, SQ, Q, L, LN, RS, ST, SW, AF, F_CHARGE, r, s, as_defender, 1.0, 1.0, q, opp)
+        else:
+            _fight(TF, TI, P, PI, SF, UF, UI, RG, SQ, Q, L, LN, RS, ST, SW, AF, F_CHARGE, r, s, as_defender, 1.0, 1.0, opp, q)
+        _apply_part(UF, UI, SQ, L, n_s if s == 0 else n_e, n_e if s == 0 else n_s)
+        if s == 0:
+            if PI[PI_HAS_SUMMON] != 0 and PI[PI_SUMMONS] != 0:
+                _summons(TF, TI, SF, SQM, UF, UI, RG, SQ, L, NU, ST, n_s, n_e)
+            if PI[PI_HAS_RING] != 0 or PI[PI_HAS_SUMMON] != 0:
+                _tock(PI, UI, RG, L, n_s, n_e)
+        else:
+            if PI[PI_HAS_SUMMON] != 0 and PI[PI_SUMMONS] != 0:
+                _summons(TF, TI, SF, SQM, UF, UI, RG, SQ, L, NU, ST, n_e, n_s)
+            if PI[PI_HAS_RING] != 0 or PI[PI_HAS_SUMMON] != 0:
+                _tock(PI, UI, RG, L, n_e, n_s)
+        rounds += 1
+        r += 1
+    return r
+
+
+@njit(cache=True)
+def _charges(S, W, AF):
+    """«Натиск: отряд идёт в обход авангарда и сражается с арьергардом противника.» «При
+    попытке натиска нужно будет сначала победить защитников.» Flank by flank, first side first."""
+    NSQ, HOME, KIND, T0 = S[11], S[12], S[13], S[14]
+    SQ = W[3]
+    MSQ = NSQ[0] + NSQ[1]
+    keys = np.empty(MSQ, dtype=np.int64)
+    who = np.empty(MSQ, dtype=np.int64)
+    m = 0
+    for s in range(2):
+        for q in range(NSQ[s]):
+            if KIND[s, q] == K_CHARGE and SQ[s, SQ_ALIVE, q] > 0:
+                p = SQ[s, SQ_POS, q]
+                keys[m] = _col(p) * 100 + s * 10 + _row(p)
+                who[m] = s * 1000 + q
+                m += 1
+    # stable insertion sort by (column, side, row)
+    for i in range(1, m):
+        k, w = keys[i], who[i]
+        j = i - 1
+        while j >= 0 and keys[j] > k:
+            keys[j + 1] = keys[j]
+            who[j + 1] = who[j]
+            j -= 1
+        keys[j + 1] = k
+        who[j + 1] = w
+    for i in range(m):
+        s = who[i] // 1000
+        q = who[i] % 1000
+        e = 1 - s
+        if SQ[s, SQ_ALIVE, q] == 0:
+            continue
+        target = -1
+        for o in range(NSQ[e]):
+            if HOME[e, o] == T0[s, q]:
+                target = o
+                break
+        if target < 0 or SQ[e, SQ_ALIVE, target] == 0 or _row(SQ[e, SQ_POS, target]) != 1:
+            continue
+        defender = -1
+        for o in range(NSQ[e]):
+            if KIND[e, o] == K_DEFEND and T0[e, o] == HOME[e, target] and SQ[e, SQ_ALIVE, o] > 0:
+                defender = o
+        r = 1
+        if defender >= 0 and SQ[s, SQ_ALIVE, q] > 0:
+            r = _charge_fight(S, W, AF, s, q, defender, True, r)
+        if SQ[s, SQ_ALIVE, q] > 0:
+            r = _charge_fight(S, W, AF, s, q, target, False, r)
+        _normalise(SQ, NSQ[0], 0)
+        _normalise(SQ, NSQ[1], 1)
+
+
+@njit(cache=True)
+def _step(SQ, nsq, s, sqs, dests, n):
+    """One step of every move of side ``s``: swaps first («они могут поменяться местами»), then
+    moves into free cells until none is possible."""
+    done = np.zeros(n, dtype=np.bool_)
+    alive = np.zeros(n, dtype=np.bool_)
+    for i in range(n):
+        alive[i] = SQ[s, SQ_ALIVE, sqs[i]] > 0
+    for i in range(n):
+        if not alive[i]:
+            continue
+        for j in range(i + 1, n):
+            if not alive[j] or done[i] or done[j]:
+                continue
+            pi = SQ[s, SQ_POS, sqs[i]]
+            pj = SQ[s, SQ_POS, sqs[j]]
+            if dests[i] == pj and dests[j] == pi and _dist(pi, dests[i]) == 1:
+                SQ[s, SQ_POS, sqs[i]] = dests[i]
+                SQ[s, SQ_POS, sqs[j]] = dests[j]
+                done[i] = True
+                done[j] = True
+    progress = True
+    while progress:
+        progress = False
+        for i in range(n):
+            if not alive[i] or done[i] or _dist(SQ[s, SQ_POS, sqs[i]], dests[i]) != 1:
+                continue
+            if _at(SQ, nsq, s, dests[i]) < 0:
+                SQ[s, SQ_POS, sqs[i]] = dests[i]
+                done[i] = True
+                progress = True
+
+
+@njit(cache=True)
+def _moves(S, W):
+    """«Смена позиции: Отряд перемещается на одну свободную соседнюю ячейку.» «Марш-бросок:
+    отряд дважды использует смену позиции. Отряд получает две единицы усталости.» Step one of
+    every move, then the second steps (marches and the free position change)."""
+    PI, NSQ, KIND, T0, T1, FREE = S[3], S[11], S[13], S[14], S[15], S[16]
+    SQ = W[3]
+    for s in range(2):
+        nsq = NSQ[s]
+        sqs = np.empty((3, nsq), dtype=np.int64)
+        dests = np.empty((3, nsq), dtype=np.int64)
+        cnt = np.zeros(3, dtype=np.int64)
+        for q in range(nsq):
+            if SQ[s, SQ_ALIVE, q] == 0:
+                continue
+            path = np.full(3, -1, dtype=np.int64)
+            plen = 0
+            kind = KIND[s, q]
+            if kind in (K_MOVE, K_MARCH):
+                if T0[s, q] >= 0:
+                    path[plen] = T0[s, q]
+                    plen += 1
+                if T1[s, q] >= 0:
+                    path[plen] = T1[s, q]
+                    plen += 1
+                if kind == K_MARCH:
+                    SQ[s, SQ_FATIGUE, q] += PI[PI_MARCH_FATIGUE]
+                    here = SQ[s, SQ_POS, q]
+                    if plen == 1 and _dist(here, path[0]) == 2:
+                        goal = path[0]
+                        via = -1
+                        first = -1
+                        for p in (0, 1, 2, 3, 4, 5):
+                            if _dist(here, p) == 1 and _dist(p, goal) == 1:
+                                if first < 0:
+                                    first = p
+                                if via < 0 and _at(SQ, nsq, s, p) < 0:
+                                    via = p
+                        path[0] = via if via >= 0 else first
+                        path[1] = goal
+                        plen = 2
+            if FREE[s, q] >= 0 and plen < 3:
+                path[plen] = FREE[s, q]
+                plen += 1
+            for k in range(plen):
+                sqs[k, cnt[k]] = q
+                dests[k, cnt[k]] = path[k]
+                cnt[k] += 1
+        for k in range(3):
+            if cnt[k] > 0:
+                _step(SQ, nsq, s, sqs[k], dests[k], cnt[k])
+        # «Если после перемещения выходит так, что арьергард находится на каком-либо фланге без
+        # авангарда, то отряд мгновенно займёт место авангарда» (after the whole manoeuvre)
+        _normalise(SQ, nsq, s)
+
+
+@njit(cache=True)
+def _planning(S, W, AF):
+    """«Манёвры обрабатываются в таком порядке: укрытия, обстрелы, защита, натиск, а затем смена
+    позиций и марш-броски»"""
+    PI, NSQ, KIND = S[3], S[11], S[13]
+    SQ = W[3]
+    for s in range(2):
+        for q in range(NSQ[s]):
+            if KIND[s, q] == K_COVER and SQ[s, SQ_ALIVE, q] > 0:
+                SQ[s, SQ_COVER, q] = 1
+    _volleys(S, W, AF)
+    for s in range(2):
+        for q in range(NSQ[s]):
+            if KIND[s, q] == K_DEFEND and SQ[s, SQ_ALIVE, q] > 0:
+                SQ[s, SQ_DEFENDING, q] = 1
+                SQ[s, SQ_FATIGUE, q] += PI[PI_DEFEND_FATIGUE]
+    _charges(S, W, AF)
+    _moves(S, W)
+
+
+@njit(cache=True)
+def _clash(S, W, AF):
+    """«Столкновение»: each flank where both sides stand fights; rounds of all flanks count together."""
+    TF, TI, P, PI, SF, NSQ = S[0], S[1], S[2], S[3], S[4], S[11]
+    NINIT, SQR, ACAR, SQM = S[6], S[18], S[19], S[5]
+    UF, UI, RG, SQ, Q, L, LN, NU, ST, RS, SW, OCC = W
+    has_heal = PI[PI_HAS_HEAL] != 0
+    _occupy(SQ, NSQ, OCC)
+    while ST[ST_CLASH] < PI[PI_MAX_CLASH]:
+        active = 0
+        for f in range(3):
+            if OCC[0, f] >= 0 and OCC[1, f] >= 0:
+                active += 1
+        if active == 0:
+            break
+        n0 = _living(UI, NU, 0, L[0, L_PART])
+        n1 = _living(UI, NU, 1, L[1, L_PART])
+        if PI[PI_HAS_RING] != 0 or PI[PI_HAS_REGEN] != 0:
+            _tick(TF, PI, UF, UI, RG, SQ, L, n0, n1)
+        _normalise_both(SQ, NSQ, OCC)
+        active = 0
+        for f in range(3):
+            if OCC[0, f] >= 0 and OCC[1, f] >= 0:
+                active += 1
+        if active == 0:
+            if PI[PI_HAS_RING] != 0 or PI[PI_HAS_SUMMON] != 0:
+                _tock(PI, UI, RG, L, n0, n1)
+            break
+        ST[ST_CLASH] += 1
+        ST[ST_ROUNDS] += 1
+        _auras(TF, P, PI, NSQ, UI, SQ, NU, ACAR, AF)
+        for f in range(3):
+            van0 = OCC[0, f]
+            van1 = OCC[1, f]
+            if van0 < 0 or van1 < 0:
+                continue
+            for s in range(2):
+                van = van0 if s == 0 else van1
+                rear = OCC[s, 3 + f]
+                LN[s, L_GROUP] = _members(UI, NU, SQR, NINIT, s, van, L[s, L_GROUP])
+                LN[s, L_HEAL] = 0
+                LN[s, L_SHOOT] = 0
+                if has_heal:
+                    _healers_into(TI, UI, L, LN, s, L_GROUP, 1)
+                if rear >= 0:
+                    nb = _members(UI, NU, SQR, NINIT, s, rear, L[s, L_FOE])
+                    LN[s, L_FOE] = nb
+                    for k in range(nb):
+                        u = L[s, L_FOE, k]
+                        if TI[UI[s, UI_TYPE, u], TI_SHOOTER] != 0:
+                            L[s, L_SHOOT, LN[s, L_SHOOT]] = u
+                            LN[s, L_SHOOT] += 1
+                    if has_heal:
+                        _healers_into(TI, UI, L, LN, s, L_FOE, 1)
+            _fight(TF, TI, P, PI, SF, UF, UI, RG, SQ, Q, L, LN, RS, ST, SW, AF, F_CLASH, ST[ST_ROUNDS], -1, False, 1.0, 1.0, van0, van1)
+        _apply_part(UF, UI, SQ, L, n0, n1)
+        if PI[PI_HAS_SUMMON] != 0 and PI[PI_SUMMONS] != 0:
+            _summons(TF, TI, SF, SQM, UF, UI, RG, SQ, L, NU, ST, n0, n1)
+        if PI[PI_HAS_RING] != 0 or PI[PI_HAS_SUMMON] != 0:
+            _tock(PI, UI, RG, L, n0, n1)
+        _normalise_both(SQ, NSQ, OCC)
+
+
+@njit(cache=True)
+def _final(S, W, AF):
+    """«Завершение: все выжившие юниты сталкиваются в хаотичной битве ... пока все противники не
+    будут истреблены.» «Та команда, у которой на момент фазы завершения осталось меньше выживших
+    отрядов (не юнитов), получает штраф +25%.»"""
+    TF, TI, P, PI, SF, NSQ = S[0], S[1], S[2], S[3], S[4], S[11]
+    ACAR, SQM = S[19], S[5]
+    UF, UI, RG, SQ, Q, L, LN, NU, ST, RS, SW, OCC = W
+    MS = SQ.shape[2] - 1
+    c = np.zeros(2, dtype=np.int64)
+    for s in range(2):
+        for q in range(NSQ[s]):
+            if SQ[s, SQ_ALIVE, q] > 0:
+                c[s] += 1
+    if c[0] == 0 or c[1] == 0:
+        return
+    flank0 = P[P_FLANKING] if c[0] < c[1] else 1.0
+    flank1 = P[P_FLANKING] if c[1] < c[0] else 1.0
+    r = 0
+    while r < PI[PI_MAX_FINAL]:
+        n0 = _living(UI, NU, 0, L[0, L_PART])
+        n1 = _living(UI, NU, 1, L[1, L_PART])
+        if n0 == 0 or n1 == 0:
+            break
+        if PI[PI_HAS_RING] != 0 or PI[PI_HAS_REGEN] != 0:
+            _tick(TF, PI, UF, UI, RG, SQ, L, n0, n1)
+        LN[0, L_GROUP] = _living(UI, NU, 0, L[0, L_GROUP])
+        LN[1, L_GROUP] = _living(UI, NU, 1, L[1, L_GROUP])
+        if LN[0, L_GROUP] == 0 or LN[1, L_GROUP] == 0:
+            if PI[PI_HAS_RING] != 0 or PI[PI_HAS_SUMMON] != 0:
+                _tock(PI, UI, RG, L, n0, n1)
+            break
+        r += 1
+        ST[ST_FINAL] += 1
+        ST[ST_ROUNDS] += 1
+        for s in range(2):
+            LN[s, L_SHOOT] = 0
+            LN[s, L_HEAL] = 0
+            _healers_into(TI, UI, L, LN, s, L_GROUP, PI[PI_HAS_HEAL])
+        _auras(TF, P, PI, NSQ, UI, SQ, NU, ACAR, AF)
+        _fight(TF, TI, P, PI, SF, UF, UI, RG, SQ, Q, L, LN, RS, ST, SW, AF, F_FINAL, ST[ST_ROUNDS], -1, False, flank0, flank1, MS, MS)
+        _apply_part(UF, UI, SQ, L, n0, n1)
+        if PI[PI_HAS_SUMMON] != 0 and PI[PI_SUMMONS] != 0:
+            _summons(TF, TI, SF, SQM, UF, UI, RG, SQ, L, NU, ST, n0, n1)
+        if PI[PI_HAS_RING] != 0 or PI[PI_HAS_SUMMON] != 0:
+            _tock(PI, UI, RG, L, n0, n1)
+
+
+@njit(cache=True)
+def battle(S, W, AF, key):
+    """One whole battle; the statistics are left in ``W[8]``, the units in ``W[0]``/``W[1]``."""
+    RS = W[9]
+    RS[0] = key
+    RS[1] = np.uint64(0)
+    NSQ = S[11]
+    SQ = W[3]
+    _init(S, W)
+    _normalise(SQ, NSQ[0], 0)
+    _normalise(SQ, NSQ[1], 1)
+    _planning(S, W, AF)
+    _clash(S, W, AF)
+    _final(S, W, AF)
+
+
+@njit(cache=True)
+def _workspace(cap, max_squads, lcap):
+    UF = np.empty((2, NUF, cap))
+    UI = np.empty((2, NUI, cap), dtype=np.int64)
+    RG = np.empty((2, 3, cap, RING))
+    SQ = np.zeros((2, NSQF, max_squads + 1), dtype=np.int64)
+    Q = np.empty((2, max_squads + 1, 2 * cap + 2), dtype=np.int64)
+    L = np.empty((2, NL, lcap), dtype=np.int64)
+    LN = np.zeros((2, NL), dtype=np.int64)
+    NU = np.zeros(2, dtype=np.int64)
+    ST = np.zeros(NST, dtype=np.int64)
+    RS = np.zeros(2, dtype=np.uint64)
+    SW = np.empty(cap + 1, dtype=np.int64)
+    OCC = np.full((2, 6), -1, dtype=np.int64)
+    return (UF, UI, RG, SQ, Q, L, LN, NU, ST, RS, SW, OCC)
+
+
+@njit(cache=True)
+def _record(S, W, b, winner, stats, dead, alive):
+    TMAP = S[17]
+    UI, NU, ST = W[1], W[7], W[8]
+    a0 = False
+    a1 = False
+    for s in range(2):
+        for u in range(NU[s]):
+            k = TMAP[UI[s, UI_TYPE, u]]
+            if UI[s, UI_ALIVE, u] == 1:
+                alive[b, s, k] += 1
+                if s == 0:
+                    a0 = True
+                else:
+                    a1 = True
+            elif UI[s, UI_WITHDRAWN, u] == 0:
+                dead[b, s, k] += 1
+    winner[b] = 0 if a0 and not a1 else 1 if a1 and not a0 else -1
+    for i in range(NST):
+        stats[b, i] = ST[i]
+
+
+@njit(cache=True, parallel=True)
+def simulate(S, cap, max_squads, lcap, seed, first, n, chunk, winner, stats, dead, alive):
+    """Battles ``first .. first + n - 1`` under ``seed``; chunk ``c`` of ``chunk`` battles runs on
+    one workspace. Battle ``b``'s result depends on (seed, b) alone."""
+    nchunks = (n + chunk - 1) // chunk
+    for c in prange(nchunks):
+        W = _workspace(cap, max_squads, lcap)
+        AF = np.ones((2, 3, max_squads + 1))
+        lo_b = c * chunk
+        hi_b = min(n, lo_b + chunk)
+        for b in range(lo_b, hi_b):
+            battle(S, W, AF, battle_key(seed, first + b))
+            _record(S, W, b, winner, stats, dead, alive)

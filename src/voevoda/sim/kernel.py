@@ -902,12 +902,20 @@ def _charge_fight(S, W, AF, s, q, opp, as_defender, first_round):
         else:
             if PI[PI_HAS_RING] != 0 or PI[PI_HAS_REGEN] != 0:
                 _tick(TF, PI, UF, UI, RG, SQ, L, n_e, n_s)
-        LN[s, L_GROUP] = _members(UI, NU, SQR, NINIT, s, q, L[s, L_GROUP])
-        LN[e, L_GROUP] = _members(UI, NU, SQR, NINIT, e, opp, L[e, L_GROUP])
+        # the fighters: the participants still alive after the round's start
+        for x in range(2):
+            nx = n_s if x == s else n_e
+            m = 0
+            for k in range(nx):
+                u = L[x, L_PART, k]
+                L[x, L_GROUP, m] = u
+                m += UI[x, UI_ALIVE, u]
+            LN[x, L_GROUP] = m
         for x in range(2):
             LN[x, L_SHOOT] = 0
             LN[x, L_HEAL] = 0
-            _healers_into(TI, UI, L, LN, x, L_GROUP, PI[PI_HAS_HEAL])
+            if PI[PI_HAS_HEAL] != 0:
+                _healers_into(TI, UI, L, LN, x, L_GROUP, 1)
         _auras(TF, P, PI, NSQ, UI, SQ, NU, ACAR, AF)
         if s == 0:
             _fight(TF, TI, P, PI, SF, UF, UI, RG, SQ, Q, L, LN, RS, ST, SW, AF, F_CHARGE, r, s, as_defender, 1.0, 1.0, q, opp)
@@ -1180,8 +1188,14 @@ def _final(S, W, AF):
             break
         if PI[PI_HAS_RING] != 0 or PI[PI_HAS_REGEN] != 0:
             _tick(TF, PI, UF, UI, RG, SQ, L, n0, n1)
-        LN[0, L_GROUP] = _living(UI, NU, 0, L[0, L_GROUP])
-        LN[1, L_GROUP] = _living(UI, NU, 1, L[1, L_GROUP])
+        for x in range(2):
+            nx = n0 if x == 0 else n1
+            m = 0
+            for k in range(nx):
+                u = L[x, L_PART, k]
+                L[x, L_GROUP, m] = u
+                m += UI[x, UI_ALIVE, u]
+            LN[x, L_GROUP] = m
         if LN[0, L_GROUP] == 0 or LN[1, L_GROUP] == 0:
             if PI[PI_HAS_RING] != 0 or PI[PI_HAS_SUMMON] != 0:
                 _tock(PI, UI, RG, L, n0, n1)
@@ -1192,7 +1206,8 @@ def _final(S, W, AF):
         for s in range(2):
             LN[s, L_SHOOT] = 0
             LN[s, L_HEAL] = 0
-            _healers_into(TI, UI, L, LN, s, L_GROUP, PI[PI_HAS_HEAL])
+            if PI[PI_HAS_HEAL] != 0:
+                _healers_into(TI, UI, L, LN, s, L_GROUP, 1)
         _auras(TF, P, PI, NSQ, UI, SQ, NU, ACAR, AF)
         _fight(TF, TI, P, PI, SF, UF, UI, RG, SQ, Q, L, LN, RS, ST, SW, AF, F_FINAL, ST[ST_ROUNDS], -1, False, flank0, flank1, MS, MS)
         _apply_part(UF, UI, SQ, L, n0, n1)

@@ -25,7 +25,9 @@ from __future__ import annotations
 import math
 
 import numpy as np
-from numba import njit, prange
+from numba import carray, njit, prange, types
+from numba.core import cgutils
+from numba.extending import intrinsic
 
 from voevoda.sim.rng import battle_key, below, draw, draw_at, hi, lo
 
@@ -1217,9 +1219,50 @@ def _final(S, W, AF):
             _tock(PI, UI, RG, L, n0, n1)
 
 
+@intrinsic
+def _voidptr(typingctx, addr):  # type: ignore[no-untyped-def]
+    """An address as a raw pointer (for :func:`numba.carray`)."""
+    sig = types.voidptr(addr)
+
+    def codegen(context, builder, signature, args):  # type: ignore[no-untyped-def]
+        return builder.inttoptr(args[0], cgutils.voidptr_t)
+
+    return sig, codegen
+
+
 @njit(cache=True)
-def battle(S, W, AF, key):
+def _rf(a):
+    return carray(_voidptr(a.ctypes.data), a.shape, np.float64)
+
+
+@njit(cache=True)
+def _ri(a):
+    return carray(_voidptr(a.ctypes.data), a.shape, np.int64)
+
+
+@njit(cache=True)
+def _ru(a):
+    return carray(_voidptr(a.ctypes.data), a.shape, np.uint64)
+
+
+@njit(cache=True)
+def _unmanaged(S, W, AF):
+    """Views of every array of a battle that carry no reference count: a call that passes an
+    array to a compiled function otherwise pays an atomic increment and decrement per array,
+    which costs more than the work of many helpers. The views live no longer than the call of
+    :func:`battle` that made them, while ``S``, ``W`` and ``AF`` hold the memory."""
+    S2 = (_rf(S[0]), _ri(S[1]), _rf(S[2]), _ri(S[3]), _rf(S[4]), _rf(S[5]), _ri(S[6]), _ri(S[7]), _ri(S[8]),
+          _ri(S[9]), _ri(S[10]), _ri(S[11]), _ri(S[12]), _ri(S[13]), _ri(S[14]), _ri(S[15]), _ri(S[16]),
+          _ri(S[17]), _ri(S[18]), _ri(S[19]))
+    W2 = (_rf(W[0]), _ri(W[1]), _rf(W[2]), _ri(W[3]), _ri(W[4]), _ri(W[5]), _ri(W[6]), _ri(W[7]), _ri(W[8]),
+          _ru(W[9]), _ri(W[10]), _ri(W[11]))
+    return S2, W2, _rf(AF)
+
+
+@njit(cache=True)
+def battle(S0, W0, AF0, key):
     """One whole battle; the statistics are left in ``W[8]``, the units in ``W[0]``/``W[1]``."""
+    S, W, AF = _unmanaged(S0, W0, AF0)
     RS = W[9]
     RS[0] = key
     RS[1] = np.uint64(0)

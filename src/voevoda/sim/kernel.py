@@ -1316,9 +1316,11 @@ def _record(S, W, b, winner, stats, dead, alive):
 
 
 @njit(cache=True, parallel=True)
-def simulate(S, cap, max_squads, lcap, seed, first, n, chunk, winner, stats, dead, alive):
+def simulate(S, cap, max_squads, lcap, cap_big, lcap_big, seed, first, n, chunk, winner, stats, dead, alive):
     """Battles ``first .. first + n - 1`` under ``seed``; chunk ``c`` of ``chunk`` battles runs on
-    one workspace. Battle ``b``'s result depends on (seed, b) alone."""
+    one workspace. Battle ``b``'s result depends on (seed, b) alone: a battle that runs out of
+    room for its summons in the workspace of ``cap`` units is run again, with the same dice, in
+    one of ``cap_big``."""
     nchunks = (n + chunk - 1) // chunk
     for c in prange(nchunks):
         W = _workspace(cap, max_squads, lcap)
@@ -1326,5 +1328,11 @@ def simulate(S, cap, max_squads, lcap, seed, first, n, chunk, winner, stats, dea
         lo_b = c * chunk
         hi_b = min(n, lo_b + chunk)
         for b in range(lo_b, hi_b):
-            battle(S, W, AF, battle_key(seed, first + b))
-            _record(S, W, b, winner, stats, dead, alive)
+            key = battle_key(seed, first + b)
+            battle(S, W, AF, key)
+            if W[8][ST_OVERFLOW] > 0 and cap_big > cap:
+                WB = _workspace(cap_big, max_squads, lcap_big)
+                battle(S, WB, AF, key)
+                _record(S, WB, b, winner, stats, dead, alive)
+            else:
+                _record(S, W, b, winner, stats, dead, alive)

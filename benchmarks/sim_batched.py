@@ -68,18 +68,24 @@ def main() -> None:
     parser.add_argument("--repeat", type=int, default=3, help="batched runs (best is kept)")
     args = parser.parse_args()
     rules = load_rules()
+    threads = numba.get_num_threads()
+    with open("/proc/loadavg", encoding="ascii") as f:
+        load = f.read().split()[0]
     print(f"Batched simulator — {platform.python_implementation()} {platform.python_version()}, "
-          f"numba {numba.__version__}, {numba.get_num_threads()} threads; best of {args.repeat}")
-    print(f"{'battle':>22} {'battles':>8} {'seconds':>8} {'attacks/battle':>15} {'attacks/s':>14} {'engine att/s':>13} "
-          f"{'ratio':>8}")
+          f"numba {numba.__version__}, best of {args.repeat}; load average {load}")
+    print(f"{'battle':>22} {'threads':>7} {'battles':>8} {'seconds':>8} {'attacks/battle':>15} {'attacks/s':>14} "
+          f"{'engine att/s':>13} {'ratio':>7}")
     for label, sides in (("every effect 10v10", scenario(10)), ("every effect 100v100", scenario(100)),
                          ("plain 100v100", plain(100))):
-        seconds, attacks = batched(rules, sides, args.battles, args.repeat)
         e_seconds, e_attacks = engine(rules, sides, args.engine_battles)
-        rate = attacks / seconds
         e_rate = e_attacks / e_seconds
-        print(f"{label:>22} {args.battles:>8} {seconds:>8.3f} {attacks / args.battles:>15.0f} {rate:>14,.0f} "
-              f"{e_rate:>13,.0f} {rate / e_rate:>7.0f}x")
+        for t in sorted({1, threads}):
+            numba.set_num_threads(t)
+            seconds, attacks = batched(rules, sides, args.battles, args.repeat)
+            rate = attacks / seconds
+            print(f"{label:>22} {t:>7} {args.battles:>8} {seconds:>8.3f} {attacks / args.battles:>15.0f} "
+                  f"{rate:>14,.0f} {e_rate:>13,.0f} {rate / e_rate:>6.0f}x")
+        numba.set_num_threads(threads)
 
 
 if __name__ == "__main__":

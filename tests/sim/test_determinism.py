@@ -71,3 +71,17 @@ def test_seeds_differ(scenario: Scenario) -> None:
     a = run(scenario, 200, "one")
     b = run(scenario, 200, "two")
     assert not np.array_equal(a.dead, b.dead)
+
+
+def test_a_battle_out_of_room_runs_again_with_the_same_dice(scenario: Scenario) -> None:
+    """A battle whose summons outgrow its first workspace is run again on the full one: the
+    result is the one the full workspace gives from the start (no summon is lost)."""
+    from dataclasses import replace
+
+    assert scenario.cap > scenario.cap_small  # a demonologist summons every round
+    n_init = int(scenario.initial.sum(axis=1).max())
+    tight = replace(scenario, cap_small=n_init, lcap_small=scenario.lcap)
+    roomy = replace(scenario, cap_small=scenario.cap, lcap_small=scenario.lcap)
+    a, b = run(tight, 200, "room"), run(roomy, 200, "room")
+    _same(a, b)
+    assert (a.stats[:, 4] == 0).all()  # ST_OVERFLOW: nothing refused in the recorded run

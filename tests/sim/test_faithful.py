@@ -11,7 +11,7 @@ import pytest
 
 from tests.sim.conftest import SCENARIOS
 from tests.sim.faithful import batched_sample, compare, engine_sample
-from voevoda.rulesets.steel_rose.battle.model import MANOEUVRES
+from voevoda.rulesets.steel_rose.battle.model import MANOEUVRES, BattleOptions
 from voevoda.rulesets.steel_rose.battle.sides import build_sides, load_battle_file
 from voevoda.rulesets.steel_rose.rules import Rules, load_rules
 
@@ -79,3 +79,18 @@ def test_corpus_covers_every_unit_faction_manoeuvre_and_option(rules: Rules) -> 
     assert set(MANOEUVRES) - kinds == set()
     assert set(OPTIONS) - options == set()
     assert set(EFFECTS) - covers == set()
+
+
+@pytest.mark.parametrize("size", [10, 30])
+def test_every_effect_at_once(rules: Rules, size: int) -> None:
+    """The benchmark's battle with every effect in play at once (benchmarks/steel_rose_battle.py:
+    all manoeuvres, area volleys, charges through defenders, healers, poison, burning, shred,
+    compounding, sacrifices, debuffs, burps, summons, auras, squeamish elves in a mixed army)."""
+    from benchmarks.steel_rose_battle import scenario
+
+    sides = scenario(size)
+    options = BattleOptions()
+    types, batched = batched_sample(rules, sides, options, BATCHED_N, f"batched/every/{size}")
+    engine = engine_sample(rules, sides, options, types, ENGINE_N, f"engine/every/{size}")
+    problems = compare(types, engine, batched)
+    assert not problems, "\n".join(problems)

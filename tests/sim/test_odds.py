@@ -51,3 +51,30 @@ def test_intervals() -> None:
     lo, hi = wilson(50, 100)
     assert abs(lo - 0.4038) < 1e-3 and abs(hi - 0.5962) < 1e-3
     assert mean_interval(20.0, 40.0, 10) == (2.0, 2.0)
+
+
+def test_recovered_wounded(rules: Rules) -> None:
+    """«после боя часть раненых юнитов (если не указано иного, то эта часть равна 20%) удаётся
+    спасти» (demons 60%, rounded half up per battle); with ``recovery_for_loser`` off a side
+    recovers only from battles it won or drew."""
+    import math
+    from dataclasses import replace
+
+    battle = load_battle_file(EXAMPLE)
+    sides, _ = build_sides(battle.specs, rules)
+    on = odds(sides, 300, "r", options=battle.options)
+    off = odds(sides, 300, "r", options=replace(battle.options, recovery_for_loser=False))
+    assert rules.recovery("lesser_demon") == 0.6 and rules.recovery("spearman") == 0.2
+    for result, loser_too in ((on, True), (off, False)):
+        out = result.to_json()
+        for s in (0, 1):
+            expected: dict[str, float] = {}
+            for b in range(300):
+                if not loser_too and result.batch.winner[b] not in (s, -1):
+                    continue
+                for j, uid in enumerate(result.scenario.types):
+                    k = math.floor(result.batch.dead[b, s, j] * rules.recovery(uid) + 0.5)
+                    if k:
+                        expected[uid] = expected.get(uid, 0) + k / 300
+            assert out["sides"][s]["mean_recovered"] == pytest.approx(expected)
+    assert on.to_json()["sides"][1]["mean_recovered"] != off.to_json()["sides"][1]["mean_recovered"]

@@ -95,8 +95,9 @@ def balance_command(
         table.add_row(r, *row)
     console.print(table)
     for f, army in sweep.armies.items():
-        units = ", ".join(f"{u} {k}" for sq in army.squads for u, k in sq.units.items())
-        console.print(f"{f}: {units}")
+        squads = "; ".join(f"{sq.position}: " + ", ".join(f"{u} {k}" for u, k in sq.units.items())
+                           for sq in army.squads)
+        console.print(f"{f}: {squads}")
 
 
 def register(app: typer.Typer) -> None:

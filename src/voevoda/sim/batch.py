@@ -78,9 +78,9 @@ def run(scenario: Scenario, n: int, seed: str | int, first: int = 0, chunk: int 
     while done < n:
         m = min(step, n - done)
         size = chunk if chunk > 0 else max(1, -(-m // (4 * numba.get_num_threads())))
-        kernel.simulate(scenario.arrays, scenario.cap, scenario.max_squads, scenario.lcap, key, first + done, m,
-                        size, winner[done:done + m], stats[done:done + m], dead[done:done + m],
-                        alive[done:done + m])
+        kernel.simulate(scenario.arrays, scenario.cap_small, scenario.max_squads, scenario.lcap_small,
+                        scenario.cap, scenario.lcap, key, first + done, m, size, winner[done:done + m],
+                        stats[done:done + m], dead[done:done + m], alive[done:done + m])
         done += m
         if progress is not None:
             progress(m)

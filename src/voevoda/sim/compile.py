@@ -21,6 +21,9 @@ from voevoda.rulesets.steel_rose.battle.model import BattleOptions, SideInput
 from voevoda.rulesets.steel_rose.rules import Rules
 from voevoda.sim import kernel as k
 
+SMALL_ROUNDS = 48
+"""Rounds of summons the first workspace of a battle has room for (see :func:`compile_battle`)."""
+
 KIND_CODES = {"move": k.K_MOVE, "march": k.K_MARCH, "defend": k.K_DEFEND, "cover": k.K_COVER,
               "charge": k.K_CHARGE, "volley": k.K_VOLLEY, "long_volley": k.K_LONG_VOLLEY}
 
@@ -127,6 +130,8 @@ class Scenario:
     cap: int
     max_squads: int
     lcap: int
+    cap_small: int
+    lcap_small: int
     names: tuple[str, str]
     initial: npt.NDArray[np.int64]
     """Units deployed per side and result column (withdrawn ones included)."""
@@ -226,9 +231,16 @@ def compile_battle(rules: Rules, sides: tuple[SideInput, SideInput],
     caps = [len(types[s]) + (summoners[s] * rounds_bound if options.demonologist_summons_in_battle else 0)
             for s in (0, 1)]
     cap = max(1, max(caps))
+    # most battles end long before the round limits: they run on arrays with room for
+    # SMALL_ROUNDS rounds of summons, and a battle that needs more is run again on the full size
+    # (same dice, same result), which keeps the common case's arrays small
+    caps_small = [len(types[s]) + (summoners[s] * min(rounds_bound, SMALL_ROUNDS)
+                                   if options.demonologist_summons_in_battle else 0) for s in (0, 1)]
+    cap_small = max(1, max(caps_small))
     ms = max(len(sides[0].squads), len(sides[1].squads))
     max_shots = max(1, int(table.ti[:, k.TI_SHOTS].max()))
     lcap = cap * max_shots + 8
+    lcap_small = cap_small * max_shots + 8
     # side numbers: squeamishness, campaign modifiers
     sf = np.zeros((2, 3))
     sqm = np.zeros((2, nt))
@@ -322,5 +334,6 @@ def compile_battle(rules: Rules, sides: tuple[SideInput, SideInput],
             initial[s, tmap[t]] += 1
             wd[s, tmap[t]] += withdrawn[s][i]
     recovery = np.asarray([rules.recovery(table.ids[t]) for t in present])
-    return Scenario(arrays, [table.ids[t] for t in present], cap, ms, lcap, (sides[0].name, sides[1].name),
+    return Scenario(arrays, [table.ids[t] for t in present], cap, ms, lcap, cap_small, lcap_small,
+                    (sides[0].name, sides[1].name),
                     initial, wd, recovery, options.recovery_for_loser)

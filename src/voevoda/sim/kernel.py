@@ -25,7 +25,9 @@ from __future__ import annotations
 import math
 
 import numpy as np
-from numba import njit, prange
+from numba import carray, njit, prange, types
+from numba.core import cgutils
+from numba.extending import intrinsic
 
 from voevoda.sim.rng import battle_key, below, draw, draw_at, hi, lo
 
@@ -902,12 +904,20 @@ def _charge_fight(S, W, AF, s, q, opp, as_defender, first_round):
         else:
             if PI[PI_HAS_RING] != 0 or PI[PI_HAS_REGEN] != 0:
                 _tick(TF, PI, UF, UI, RG, SQ, L, n_e, n_s)
-        LN[s, L_GROUP] = _members(UI, NU, SQR, NINIT, s, q, L[s, L_GROUP])
-        LN[e, L_GROUP] = _members(UI, NU, SQR, NINIT, e, opp, L[e, L_GROUP])
+        # the fighters: the participants still alive after the round's start
+        for x in range(2):
+            nx = n_s if x == s else n_e
+            m = 0
+            for k in range(nx):
+                u = L[x, L_PART, k]
+                L[x, L_GROUP, m] = u
+                m += UI[x, UI_ALIVE, u]
+            LN[x, L_GROUP] = m
         for x in range(2):
             LN[x, L_SHOOT] = 0
             LN[x, L_HEAL] = 0
-            _healers_into(TI, UI, L, LN, x, L_GROUP, PI[PI_HAS_HEAL])
+            if PI[PI_HAS_HEAL] != 0:
+                _healers_into(TI, UI, L, LN, x, L_GROUP, 1)
         _auras(TF, P, PI, NSQ, UI, SQ, NU, ACAR, AF)
         if s == 0:
             _fight(TF, TI, P, PI, SF, UF, UI, RG, SQ, Q, L, LN, RS, ST, SW, AF, F_CHARGE, r, s, as_defender, 1.0, 1.0, q, opp)
@@ -1180,8 +1190,14 @@ def _final(S, W, AF):
             break
         if PI[PI_HAS_RING] != 0 or PI[PI_HAS_REGEN] != 0:
             _tick(TF, PI, UF, UI, RG, SQ, L, n0, n1)
-        LN[0, L_GROUP] = _living(UI, NU, 0, L[0, L_GROUP])
-        LN[1, L_GROUP] = _living(UI, NU, 1, L[1, L_GROUP])
+        for x in range(2):
+            nx = n0 if x == 0 else n1
+            m = 0
+            for k in range(nx):
+                u = L[x, L_PART, k]
+                L[x, L_GROUP, m] = u
+                m += UI[x, UI_ALIVE, u]
+            LN[x, L_GROUP] = m
         if LN[0, L_GROUP] == 0 or LN[1, L_GROUP] == 0:
             if PI[PI_HAS_RING] != 0 or PI[PI_HAS_SUMMON] != 0:
                 _tock(PI, UI, RG, L, n0, n1)
@@ -1192,7 +1208,8 @@ def _final(S, W, AF):
         for s in range(2):
             LN[s, L_SHOOT] = 0
             LN[s, L_HEAL] = 0
-            _healers_into(TI, UI, L, LN, s, L_GROUP, PI[PI_HAS_HEAL])
+            if PI[PI_HAS_HEAL] != 0:
+                _healers_into(TI, UI, L, LN, s, L_GROUP, 1)
         _auras(TF, P, PI, NSQ, UI, SQ, NU, ACAR, AF)
         _fight(TF, TI, P, PI, SF, UF, UI, RG, SQ, Q, L, LN, RS, ST, SW, AF, F_FINAL, ST[ST_ROUNDS], -1, False, flank0, flank1, MS, MS)
         _apply_part(UF, UI, SQ, L, n0, n1)
@@ -1202,9 +1219,50 @@ def _final(S, W, AF):
             _tock(PI, UI, RG, L, n0, n1)
 
 
+@intrinsic
+def _voidptr(typingctx, addr):  # type: ignore[no-untyped-def]
+    """An address as a raw pointer (for :func:`numba.carray`)."""
+    sig = types.voidptr(addr)
+
+    def codegen(context, builder, signature, args):  # type: ignore[no-untyped-def]
+        return builder.inttoptr(args[0], cgutils.voidptr_t)
+
+    return sig, codegen
+
+
 @njit(cache=True)
-def battle(S, W, AF, key):
+def _rf(a):
+    return carray(_voidptr(a.ctypes.data), a.shape, np.float64)
+
+
+@njit(cache=True)
+def _ri(a):
+    return carray(_voidptr(a.ctypes.data), a.shape, np.int64)
+
+
+@njit(cache=True)
+def _ru(a):
+    return carray(_voidptr(a.ctypes.data), a.shape, np.uint64)
+
+
+@njit(cache=True)
+def _unmanaged(S, W, AF):
+    """Views of every array of a battle that carry no reference count: a call that passes an
+    array to a compiled function otherwise pays an atomic increment and decrement per array,
+    which costs more than the work of many helpers. The views live no longer than the call of
+    :func:`battle` that made them, while ``S``, ``W`` and ``AF`` hold the memory."""
+    S2 = (_rf(S[0]), _ri(S[1]), _rf(S[2]), _ri(S[3]), _rf(S[4]), _rf(S[5]), _ri(S[6]), _ri(S[7]), _ri(S[8]),
+          _ri(S[9]), _ri(S[10]), _ri(S[11]), _ri(S[12]), _ri(S[13]), _ri(S[14]), _ri(S[15]), _ri(S[16]),
+          _ri(S[17]), _ri(S[18]), _ri(S[19]))
+    W2 = (_rf(W[0]), _ri(W[1]), _rf(W[2]), _ri(W[3]), _ri(W[4]), _ri(W[5]), _ri(W[6]), _ri(W[7]), _ri(W[8]),
+          _ru(W[9]), _ri(W[10]), _ri(W[11]))
+    return S2, W2, _rf(AF)
+
+
+@njit(cache=True)
+def battle(S0, W0, AF0, key):
     """One whole battle; the statistics are left in ``W[8]``, the units in ``W[0]``/``W[1]``."""
+    S, W, AF = _unmanaged(S0, W0, AF0)
     RS = W[9]
     RS[0] = key
     RS[1] = np.uint64(0)
@@ -1258,9 +1316,11 @@ def _record(S, W, b, winner, stats, dead, alive):
 
 
 @njit(cache=True, parallel=True)
-def simulate(S, cap, max_squads, lcap, seed, first, n, chunk, winner, stats, dead, alive):
+def simulate(S, cap, max_squads, lcap, cap_big, lcap_big, seed, first, n, chunk, winner, stats, dead, alive):
     """Battles ``first .. first + n - 1`` under ``seed``; chunk ``c`` of ``chunk`` battles runs on
-    one workspace. Battle ``b``'s result depends on (seed, b) alone."""
+    one workspace. Battle ``b``'s result depends on (seed, b) alone: a battle that runs out of
+    room for its summons in the workspace of ``cap`` units is run again, with the same dice, in
+    one of ``cap_big``."""
     nchunks = (n + chunk - 1) // chunk
     for c in prange(nchunks):
         W = _workspace(cap, max_squads, lcap)
@@ -1268,5 +1328,11 @@ def simulate(S, cap, max_squads, lcap, seed, first, n, chunk, winner, stats, dea
         lo_b = c * chunk
         hi_b = min(n, lo_b + chunk)
         for b in range(lo_b, hi_b):
-            battle(S, W, AF, battle_key(seed, first + b))
-            _record(S, W, b, winner, stats, dead, alive)
+            key = battle_key(seed, first + b)
+            battle(S, W, AF, key)
+            if W[8][ST_OVERFLOW] > 0 and cap_big > cap:
+                WB = _workspace(cap_big, max_squads, lcap_big)
+                battle(S, WB, AF, key)
+                _record(S, WB, b, winner, stats, dead, alive)
+            else:
+                _record(S, W, b, winner, stats, dead, alive)

@@ -107,6 +107,17 @@ class Odds:
                           "interval95": [lo, hi],
                           "mean_losses": {u: v for u, v in sorted(losses.items()) if v},
                           "losses_interval95": {u: v for u, v in sorted(intervals.items())}})
+        # «после боя часть раненых юнитов ... удаётся спасти»: per battle and unit type, as the
+        # engine rounds it (half up), for the winner, both sides of a draw, and the loser unless
+        # the option recovery_for_loser is off
+        recovered = np.floor(dead * self.scenario.recovery[None, None, :] + 0.5).astype(np.int64)
+        winner = self.batch.winner.astype(np.int64)
+        for s in (0, 1):
+            if not self.scenario.recovery_for_loser:
+                recovered[(winner != s) & (winner != -1), s, :] = 0
+            rec = recovered[:, s, :].sum(axis=0)
+            sides[s]["mean_recovered"] = {uid: float(rec[j]) / n for j, uid in enumerate(self.scenario.types)
+                                          if rec[j]}
         rounds = self.batch.stats[:, 1]
         return {"battles": n, "seed": self.seed, "draws": self.draws, "engine": "batched",
                 "mean_rounds": float(rounds.mean()) if n else 0.0, "attacks": self.batch.attacks,

@@ -96,54 +96,71 @@ def _interval(wins: int, n: int) -> tuple[float, float]:
 
 def odds_command(
     file: Annotated[Path, typer.Argument(help="Battle file (TOML) / файл битвы")],
-    n: Annotated[int, typer.Option("-n", help="Battles to simulate / число битв")] = 200,
+    n: Annotated[int, typer.Option("-n", help="Battles to simulate / число битв")] = 10_000,
     seed: Annotated[str | None, typer.Option("--seed", help="Dice seed text / зерно костей")] = None,
     as_json: Annotated[bool, typer.Option("--json", help="Print the odds as JSON")] = False,
+    engine: Annotated[str, typer.Option("--engine", help="batched (Numba simulator, default) or exact "
+                                                         "(the per-battle engine with recorded dice)")] = "batched",
 ) -> None:
     """Win odds (95% interval) and mean losses per unit type. / Шансы на победу и средние потери."""
     if n < 1:
-        errors.print("[red]-n: expected at least 1[/red]")
+        errors.print("[red]-n: expected at least 1 / ожидалось не меньше 1[/red]")
+        raise typer.Exit(1)
+    if engine not in ("batched", "exact"):
+        errors.print(f"[red]--engine: '{engine}' — batched или exact / batched or exact[/red]")
         raise typer.Exit(1)
     battle, rules, sides = _load(file)
     seed_text = seed if seed is not None else battle.seed if battle.seed is not None else file.name
-    wins = [0, 0]
-    draws = 0
-    losses: list[dict[str, int]] = [{}, {}]
     with Progress(TextColumn("{task.description}"), BarColumn(), MofNCompleteColumn(), TimeRemainingColumn(),
                   console=errors, transient=True, disable=as_json) as progress:
         task = progress.add_task("битвы / battles", total=n)
-        for i in range(n):
-            result = fight(rules, sides, Dice.from_text(f"{seed_text}/{i}"), options=battle.options)
-            if result.winner is None:
-                draws += 1
-            else:
-                wins[result.winner] += 1
-            for s, side in enumerate(result.summary["sides"]):
-                for uid, k in side["dead"].items():
-                    losses[s][uid] = losses[s].get(uid, 0) + k
-            progress.advance(task)
-    rows: list[dict[str, Any]] = []
-    out: dict[str, Any] = {"battles": n, "seed": seed_text, "draws": draws, "sides": rows}
-    for s in (0, 1):
-        lo, hi = _interval(wins[s], n)
-        rows.append({"name": sides[s].name, "wins": wins[s], "win_rate": wins[s] / n,
-                             "interval95": [lo, hi],
-                             "mean_losses": {u: k / n for u, k in sorted(losses[s].items())}})
+        if engine == "batched":
+            from voevoda.sim import odds as batched_odds
+
+            out = batched_odds(battle, n, seed_text, rules=rules,
+                               progress=lambda done: progress.advance(task, done)).to_json()
+        else:
+            out = _exact_odds(battle, rules, sides, n, seed_text, lambda: progress.advance(task))
     if as_json:
         print(json.dumps(out, ensure_ascii=False))
         return
-    table = Table(title=f"{sides[0].name} — {sides[1].name}: {n} битв / battles")
+    table = Table(title=f"{sides[0].name} — {sides[1].name}: {n} битв / battles ({out['engine']})")
     table.add_column("Сторона / side")
     table.add_column("Победы / wins", justify="right")
     table.add_column("95%", justify="right")
     table.add_column("Средние потери / mean losses")
-    for side in rows:
+    for side in out["sides"]:
         lo, hi = side["interval95"]
         mean = ", ".join(f"{rules.units[u].name_ru} {k:.2f}" for u, k in side["mean_losses"].items()) or "—"
         table.add_row(side["name"], f"{side['win_rate']:.1%}", f"{lo:.1%}–{hi:.1%}", mean)
     console.print(table)
-    if draws:
-        console.print(f"Ничьи / draws: {draws}")
+    if out["draws"]:
+        console.print(f"Ничьи / draws: {out['draws']}")
+
+
+def _exact_odds(battle: BattleFile, rules: Rules, sides: tuple[SideInput, SideInput], n: int, seed_text: str,
+                advance: Any) -> dict[str, Any]:
+    """The odds from ``n`` battles of the per-battle engine (battle ``i`` rolls the dice of
+    ``Dice.from_text(f"{seed}/{i}")``, so any one of them can be replayed with ``voevoda battle``)."""
+    wins = [0, 0]
+    draws = 0
+    losses: list[dict[str, int]] = [{}, {}]
+    for i in range(n):
+        result = fight(rules, sides, Dice.from_text(f"{seed_text}/{i}"), options=battle.options)
+        if result.winner is None:
+            draws += 1
+        else:
+            wins[result.winner] += 1
+        for s, side in enumerate(result.summary["sides"]):
+            for uid, k in side["dead"].items():
+                losses[s][uid] = losses[s].get(uid, 0) + k
+        advance()
+    rows: list[dict[str, Any]] = []
+    for s in (0, 1):
+        lo, hi = _interval(wins[s], n)
+        rows.append({"name": sides[s].name, "wins": wins[s], "win_rate": wins[s] / n, "interval95": [lo, hi],
+                     "mean_losses": {u: k / n for u, k in sorted(losses[s].items())}})
+    return {"battles": n, "seed": seed_text, "draws": draws, "engine": "exact", "sides": rows}
 
 
 def register(app: typer.Typer) -> None:

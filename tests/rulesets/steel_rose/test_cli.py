@@ -5,6 +5,7 @@ from __future__ import annotations
 import json
 from pathlib import Path
 
+import pytest
 import typer
 from typer.testing import CliRunner
 
@@ -60,16 +61,35 @@ def test_bad_file_field(tmp_path):
     assert res.exit_code == 1 and "garrison.level" in res.output
 
 
-def test_odds_json():
-    """«win probability with a 95% interval and expected losses per unit type over N simulated battles»"""
-    res = runner.invoke(app, ["odds", str(EXAMPLES / "steel-rose-garrison.toml"), "-n", "20", "--json"])
+@pytest.mark.parametrize(("engine", "n"), [("batched", 2000), ("exact", 20)])
+def test_odds_json(engine, n):
+    """«win probability with a 95% interval and expected losses per unit type over N simulated
+    battles»; the batched simulator by default (issue «Battle odds at scale»), the per-battle
+    engine with --engine exact."""
+    args = ["odds", str(EXAMPLES / "steel-rose-garrison.toml"), "-n", str(n), "--json"]
+    res = runner.invoke(app, args if engine == "batched" else [*args, "--engine", "exact"])
     assert res.exit_code == 0, res.output
     data = json.loads(res.stdout)
+    assert data["engine"] == engine
     a, b = data["sides"]
-    assert a["wins"] + b["wins"] + data["draws"] == 20
+    assert a["wins"] + b["wins"] + data["draws"] == n
     lo, hi = a["interval95"]
     assert lo <= a["win_rate"] <= hi
     assert b["mean_losses"]
+
+
+def test_odds_engines_agree_on_the_example():
+    """Both engines give win rates whose 95% intervals overlap on the example battle."""
+    path = str(EXAMPLES / "empire-vs-cult.toml")
+    batched = json.loads(runner.invoke(app, ["odds", path, "-n", "4000", "--json"]).stdout)
+    exact = json.loads(runner.invoke(app, ["odds", path, "-n", "60", "--json", "--engine", "exact"]).stdout)
+    for b, e in zip(batched["sides"], exact["sides"], strict=True):
+        assert b["interval95"][0] <= e["interval95"][1] and e["interval95"][0] <= b["interval95"][1]
+
+
+def test_odds_refuses_an_unknown_engine():
+    res = runner.invoke(app, ["odds", str(EXAMPLES / "steel-rose-garrison.toml"), "--engine", "gpu"])
+    assert res.exit_code == 1 and "gpu" in res.output
 
 
 def test_error_lines_point_into_the_right_post(tmp_path):

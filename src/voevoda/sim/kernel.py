@@ -25,9 +25,10 @@ from __future__ import annotations
 import math
 
 import numpy as np
-from numba import carray, njit, prange, types
+from numba import njit, prange, types
 from numba.core import cgutils
 from numba.extending import intrinsic
+from numba.np.numpy_support import carray
 
 from voevoda.sim.rng import battle_key, below, draw, draw_at, hi, lo
 
@@ -1235,11 +1236,11 @@ def _final(S, W, AF):
 
 
 @intrinsic
-def _voidptr(typingctx, addr):  # type: ignore[no-untyped-def]
+def _voidptr(typingctx, addr):
     """An address as a raw pointer (for :func:`numba.carray`)."""
     sig = types.voidptr(addr)
 
-    def codegen(context, builder, signature, args):  # type: ignore[no-untyped-def]
+    def codegen(context, builder, signature, args):
         return builder.inttoptr(args[0], cgutils.voidptr_t)
 
     return sig, codegen
@@ -1247,17 +1248,17 @@ def _voidptr(typingctx, addr):  # type: ignore[no-untyped-def]
 
 @njit(cache=True)
 def _rf(a):
-    return carray(_voidptr(a.ctypes.data), a.shape, np.float64)
+    return carray(_voidptr(a.ctypes.data), a.shape, np.float64)  # type: ignore[call-arg]
 
 
 @njit(cache=True)
 def _ri(a):
-    return carray(_voidptr(a.ctypes.data), a.shape, np.int64)
+    return carray(_voidptr(a.ctypes.data), a.shape, np.int64)  # type: ignore[call-arg]
 
 
 @njit(cache=True)
 def _ru(a):
-    return carray(_voidptr(a.ctypes.data), a.shape, np.uint64)
+    return carray(_voidptr(a.ctypes.data), a.shape, np.uint64)  # type: ignore[call-arg]
 
 
 @njit(cache=True)

@@ -25,9 +25,10 @@ from __future__ import annotations
 import math
 
 import numpy as np
-from numba import carray, njit, prange, types
+from numba import njit, prange, types
 from numba.core import cgutils
 from numba.extending import intrinsic
+from numba.np.numpy_support import carray
 
 from voevoda.sim.rng import battle_key, below, draw, draw_at, hi, lo
 
@@ -175,7 +176,8 @@ L_OWN = 4
 L_ATT = 5
 L_SHOTS = 6
 L_FOE = 7
-NL = 8
+L_TOUCH = 8   # the units a round's fights may have changed (groups and rearguard shooters)
+NL = 9
 
 # statistics of one battle
 ST_ATTACKS = 0
@@ -729,6 +731,14 @@ def _fight(TF, TI, P, PI, SF, UF, UI, RG, SQ, Q, L, LN, RS, ST, SW, AF, kind, rn
             t = L[b, L_GROUP, below(hi(draw(RS)), n[b])]
             _stack(RG, UI, b, R_DOT, t, TF[ty, TF_BURP_PR], br)
             ST[ST_ATTACKS] += 1
+    for a in range(2):
+        t0 = LN[a, L_TOUCH]
+        for k in range(n[a]):
+            L[a, L_TOUCH, t0 + k] = L[a, L_GROUP, k]
+        t0 += n[a]
+        for k in range(LN[a, L_SHOOT]):
+            L[a, L_TOUCH, t0 + k] = L[a, L_SHOOT, k]
+        LN[a, L_TOUCH] = t0 + LN[a, L_SHOOT]
 
 
 @njit(cache=True)
@@ -759,12 +769,12 @@ def _apply(UF, UI, SQ, NU):
 
 
 @njit(cache=True)
-def _apply_part(UF, UI, SQ, L, n0, n1):
-    """:func:`_apply` for the round's participants ``L[s, L_PART, :n]`` only (nobody else fought)."""
+def _apply_part(UF, UI, SQ, L, LN):
+    """:func:`_apply` for the units the round's fights touched (``L_TOUCH``): nobody else took
+    damage, healed on a hit, lost armour, attacked or shot."""
     for s in range(2):
-        n = n0 if s == 0 else n1
-        for k in range(n):
-            u = L[s, L_PART, k]
+        for k in range(LN[s, L_TOUCH]):
+            u = L[s, L_TOUCH, k]
             if UI[s, UI_ALIVE, u] == 1:
                 hp = UF[s, UF_HP, u] - UF[s, UF_DMG, u]
                 if hp <= 0.0 or UI[s, UI_SACR, u] == 1:
@@ -919,11 +929,13 @@ def _charge_fight(S, W, AF, s, q, opp, as_defender, first_round):
             if PI[PI_HAS_HEAL] != 0:
                 _healers_into(TI, UI, L, LN, x, L_GROUP, 1)
         _auras(TF, P, PI, NSQ, UI, SQ, NU, ACAR, AF)
+        LN[0, L_TOUCH] = 0
+        LN[1, L_TOUCH] = 0
         if s == 0:
             _fight(TF, TI, P, PI, SF, UF, UI, RG, SQ, Q, L, LN, RS, ST, SW, AF, F_CHARGE, r, s, as_defender, 1.0, 1.0, q, opp)
         else:
             _fight(TF, TI, P, PI, SF, UF, UI, RG, SQ, Q, L, LN, RS, ST, SW, AF, F_CHARGE, r, s, as_defender, 1.0, 1.0, opp, q)
-        _apply_part(UF, UI, SQ, L, n_s if s == 0 else n_e, n_e if s == 0 else n_s)
+        _apply_part(UF, UI, SQ, L, LN)
         if s == 0:
             if PI[PI_HAS_SUMMON] != 0 and PI[PI_SUMMONS] != 0:
                 _summons(TF, TI, SF, SQM, UF, UI, RG, SQ, L, NU, ST, n_s, n_e)
@@ -1132,6 +1144,8 @@ def _clash(S, W, AF):
         ST[ST_CLASH] += 1
         ST[ST_ROUNDS] += 1
         _auras(TF, P, PI, NSQ, UI, SQ, NU, ACAR, AF)
+        LN[0, L_TOUCH] = 0
+        LN[1, L_TOUCH] = 0
         for f in range(3):
             van0 = OCC[0, f]
             van1 = OCC[1, f]
@@ -1156,7 +1170,7 @@ def _clash(S, W, AF):
                     if has_heal:
                         _healers_into(TI, UI, L, LN, s, L_FOE, 1)
             _fight(TF, TI, P, PI, SF, UF, UI, RG, SQ, Q, L, LN, RS, ST, SW, AF, F_CLASH, ST[ST_ROUNDS], -1, False, 1.0, 1.0, van0, van1)
-        _apply_part(UF, UI, SQ, L, n0, n1)
+        _apply_part(UF, UI, SQ, L, LN)
         if PI[PI_HAS_SUMMON] != 0 and PI[PI_SUMMONS] != 0:
             _summons(TF, TI, SF, SQM, UF, UI, RG, SQ, L, NU, ST, n0, n1)
         if PI[PI_HAS_RING] != 0 or PI[PI_HAS_SUMMON] != 0:
@@ -1211,8 +1225,10 @@ def _final(S, W, AF):
             if PI[PI_HAS_HEAL] != 0:
                 _healers_into(TI, UI, L, LN, s, L_GROUP, 1)
         _auras(TF, P, PI, NSQ, UI, SQ, NU, ACAR, AF)
+        LN[0, L_TOUCH] = 0
+        LN[1, L_TOUCH] = 0
         _fight(TF, TI, P, PI, SF, UF, UI, RG, SQ, Q, L, LN, RS, ST, SW, AF, F_FINAL, ST[ST_ROUNDS], -1, False, flank0, flank1, MS, MS)
-        _apply_part(UF, UI, SQ, L, n0, n1)
+        _apply_part(UF, UI, SQ, L, LN)
         if PI[PI_HAS_SUMMON] != 0 and PI[PI_SUMMONS] != 0:
             _summons(TF, TI, SF, SQM, UF, UI, RG, SQ, L, NU, ST, n0, n1)
         if PI[PI_HAS_RING] != 0 or PI[PI_HAS_SUMMON] != 0:
@@ -1220,11 +1236,11 @@ def _final(S, W, AF):
 
 
 @intrinsic
-def _voidptr(typingctx, addr):  # type: ignore[no-untyped-def]
+def _voidptr(typingctx, addr):
     """An address as a raw pointer (for :func:`numba.carray`)."""
     sig = types.voidptr(addr)
 
-    def codegen(context, builder, signature, args):  # type: ignore[no-untyped-def]
+    def codegen(context, builder, signature, args):
         return builder.inttoptr(args[0], cgutils.voidptr_t)
 
     return sig, codegen
@@ -1232,17 +1248,17 @@ def _voidptr(typingctx, addr):  # type: ignore[no-untyped-def]
 
 @njit(cache=True)
 def _rf(a):
-    return carray(_voidptr(a.ctypes.data), a.shape, np.float64)
+    return carray(_voidptr(a.ctypes.data), a.shape, np.float64)  # type: ignore[call-arg]
 
 
 @njit(cache=True)
 def _ri(a):
-    return carray(_voidptr(a.ctypes.data), a.shape, np.int64)
+    return carray(_voidptr(a.ctypes.data), a.shape, np.int64)  # type: ignore[call-arg]
 
 
 @njit(cache=True)
 def _ru(a):
-    return carray(_voidptr(a.ctypes.data), a.shape, np.uint64)
+    return carray(_voidptr(a.ctypes.data), a.shape, np.uint64)  # type: ignore[call-arg]
 
 
 @njit(cache=True)

@@ -129,6 +129,9 @@ _SEPARATOR = re.compile(r"\s*(?:[-–—:=]+)\s*")
 _ITEM_SPLIT = re.compile(r"\s*(?:,|;|\+|\bи\b|\band\b|&)\s*", re.IGNORECASE)
 _ITEM = re.compile(r"^(?:(\d+)\s*(?:[xх×*](?=\s))?\s*)?(.*?)(?:\s+[xх×*]?\s*(\d+))?$", re.IGNORECASE)
 _POWDER = re.compile(r"^\s*(порох|gunpowder|powder)\s*[-–—:=]?\s*(\d+)\s*$", re.IGNORECASE)
+# A comma or semicolon followed by a rank word and its dash starts the next squad of the line.
+_SEGMENT = re.compile(r"\s*[,;]\s*(?=(?:[а-яёa-z]+\s+)?(?:авангард|арьергард|арьегард|ариергард|vanguard|rearguard)"
+                      r"\w*\s*[-–—:])", re.IGNORECASE)
 _EMPTY = {"", "...", "…", "-", "—", "нет", "никого", "none", "nobody", "пусто", "empty"}
 
 
@@ -167,43 +170,45 @@ def parse_deployment(text: str, rules: Rules, names: UnitNames | None = None) ->
             rest = header.group(3).strip()
             if not rest:
                 continue
-        # «Авангард - ...», «Левый авангард - ...», «Правый фланг, авангард: ...»
-        head, _, body = _split_head(rest)
-        found = positions_in(head) if head else []
-        rank = None
-        for word in _words(head):
-            rank = rank or _rank_word(word)
-        if found:
-            position = found[0]
-            flank = fld.flank_of(position)
-        elif rank is not None and flank is not None:
-            position = fld.at(flank, rank)
-        elif rank is not None:
-            out.problems.append(invalid(
-                "не сказано, на каком фланге стоит отряд: начните с «Правый фланг:» или напишите «правый авангард»",
-                "no flank for this squad: start with 'Right flank:' or write 'right vanguard'",
-                number, 1, line, RULE_DEPLOY))
-            continue
-        else:
-            out.problems.append(invalid(
-                "не понимаю строку: ожидаю «Авангард - ...», «Арьергард - ...», «Правый фланг:» или «Порох: N»",
-                "cannot read this line: expected 'Vanguard - ...', 'Rearguard - ...', 'Right flank:' or 'Gunpowder: N'",
-                number, 1, line, RULE_DEPLOY))
-            continue
-        column = raw.find(body) + 1 if body else 1
-        units = _units(body, names, rules, number, column, raw, out.problems)
-        if units is None:
-            continue
-        if position in squads:
-            out.problems.append(invalid(
-                f"позиция «{fld.label_ru(position)}» уже занята отрядом из строки {lines[position]}",
-                f"the {fld.label_en(position)} already holds the squad of line {lines[position]}",
-                number, 1, line, RULE_DEPLOY))
-            continue
-        if not units:
-            continue
-        squads[position] = SquadInput(position, units, number)
-        lines[position] = number
+        # Several squads may share a line: «Авангард - 5 копейщиков и 3 рыцаря, Арьергард - 3 лучника».
+        for rest in _SEGMENT.split(rest):
+            # «Авангард - ...», «Левый авангард - ...», «Правый фланг, авангард: ...»
+            head, _, body = _split_head(rest)
+            found = positions_in(head) if head else []
+            rank = None
+            for word in _words(head):
+                rank = rank or _rank_word(word)
+            if found:
+                position = found[0]
+                flank = fld.flank_of(position)
+            elif rank is not None and flank is not None:
+                position = fld.at(flank, rank)
+            elif rank is not None:
+                out.problems.append(invalid(
+                    "не сказано, на каком фланге стоит отряд: начните с «Правый фланг:» или напишите «правый авангард»",
+                    "no flank for this squad: start with 'Right flank:' or write 'right vanguard'",
+                    number, 1, line, RULE_DEPLOY))
+                continue
+            else:
+                out.problems.append(invalid(
+                    "не понимаю строку: ожидаю «Авангард - ...», «Арьергард - ...», «Правый фланг:» или «Порох: N»",
+                    "cannot read this line: expected 'Vanguard - ...', 'Rearguard - ...', 'Right flank:' or 'Gunpowder: N'",
+                    number, 1, line, RULE_DEPLOY))
+                continue
+            column = raw.find(body) + 1 if body else 1
+            units = _units(body, names, rules, number, column, raw, out.problems)
+            if units is None:
+                continue
+            if position in squads:
+                out.problems.append(invalid(
+                    f"позиция «{fld.label_ru(position)}» уже занята отрядом из строки {lines[position]}",
+                    f"the {fld.label_en(position)} already holds the squad of line {lines[position]}",
+                    number, 1, line, RULE_DEPLOY))
+                continue
+            if not units:
+                continue
+            squads[position] = SquadInput(position, units, number)
+            lines[position] = number
     for position, squad in squads.items():
         if fld.rank_of(position) == "rearguard" and fld.at(fld.flank_of(position), "vanguard") not in squads:
             out.problems.append(illegal(

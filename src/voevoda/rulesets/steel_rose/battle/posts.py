@@ -171,9 +171,9 @@ def parse_deployment(text: str, rules: Rules, names: UnitNames | None = None) ->
             if not rest:
                 continue
         # Several squads may share a line: «Авангард - 5 копейщиков и 3 рыцаря, Арьергард - 3 лучника».
-        for rest in _SEGMENT.split(rest):
+        for segment in _SEGMENT.split(rest):
             # «Авангард - ...», «Левый авангард - ...», «Правый фланг, авангард: ...»
-            head, _, body = _split_head(rest)
+            head, _, body = _split_head(segment)
             found = positions_in(head) if head else []
             rank = None
             for word in _words(head):

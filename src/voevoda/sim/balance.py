@@ -356,7 +356,11 @@ def to_svg(sweep: Sweep, cells: list[Cell], lang: str = "en") -> str:
            f'viewBox="0 0 {width} {height}" font-family="sans-serif" font-size="12">',
            f'<text x="10" y="22" font-size="14">{_esc(title)}</text>']
     for j, f in enumerate(sweep.factions):
-        out.append(f'<text x="{left + j * size + size / 2}" y="{top - 10}" text-anchor="middle">{_esc(names[f])}</text>')
+        # one word a line, the last line just above the column, so that long names never overlap
+        words = names[f].split()
+        for line, word in enumerate(words):
+            y = top - 10 - 14 * (len(words) - 1 - line)
+            out.append(f'<text x="{left + j * size + size / 2}" y="{y}" text-anchor="middle">{_esc(word)}</text>')
     for i, f in enumerate(sweep.factions):
         out.append(f'<text x="{left - 8}" y="{top + i * size + size / 2}" text-anchor="end">{_esc(names[f])}</text>')
     by = {(c.row, c.col): c for c in cells}

@@ -16,7 +16,8 @@ def main(selected: list[str]) -> None:
         module = importlib.import_module(f"benchmarks.{info.name}")
         run = getattr(module, "main", None)
         if callable(run):
-            print(f"== {info.name}")
+            print(f"== {info.name}", flush=True)
+            sys.argv = [str(here / f"{info.name}.py")]  # each benchmark runs with its default options
             run()
 
 

@@ -742,30 +742,37 @@ def _fight(TF, TI, P, PI, SF, UF, UI, RG, SQ, Q, L, LN, RS, ST, SW, AF, kind, rn
 
 
 @njit(cache=True)
+def _apply_unit(UF, UI, SQ, s, u):
+    """The end of a round for one unit: damage, death (a sacrificed cultist dies), heal on hit,
+    armour shred, and the round's attack and shot counters."""
+    if UI[s, UI_ALIVE, u] == 1:
+        hp = UF[s, UF_HP, u] - UF[s, UF_DMG, u]
+        if hp <= 0.0 or UI[s, UI_SACR, u] == 1:
+            UI[s, UI_ALIVE, u] = 0
+            SQ[s, SQ_ALIVE, UI[s, UI_SQUAD, u]] -= 1
+            UF[s, UF_HP, u] = 0.0 if UI[s, UI_SACR, u] == 1 else hp
+        else:
+            hp += UF[s, UF_GAIN, u]
+            mx = UF[s, UF_MAXHP, u]
+            UF[s, UF_HP, u] = hp if hp < mx else mx
+    d = UF[s, UF_DEF, u] - UF[s, UF_SHRED, u]
+    UF[s, UF_DEF, u] = d if d > 0.0 else 0.0
+    UF[s, UF_ATKC, u] += UF[s, UF_RATK, u]
+    UF[s, UF_SHOTC, u] += UF[s, UF_RSHOT, u]
+    UF[s, UF_DMG, u] = 0.0
+    UF[s, UF_GAIN, u] = 0.0
+    UF[s, UF_SHRED, u] = 0.0
+    UF[s, UF_RATK, u] = 0.0
+    UF[s, UF_RSHOT, u] = 0.0
+    UI[s, UI_SACR, u] = 0
+
+
+@njit(cache=True)
 def _apply(UF, UI, SQ, NU):
-    """The end of a round: damage, deaths (sacrificed cultists die), heals on hit, armour shred."""
+    """The end of a round for every unit."""
     for s in range(2):
         for u in range(NU[s]):
-            if UI[s, UI_ALIVE, u] == 1:
-                hp = UF[s, UF_HP, u] - UF[s, UF_DMG, u]
-                if hp <= 0.0 or UI[s, UI_SACR, u] == 1:
-                    UI[s, UI_ALIVE, u] = 0
-                    SQ[s, SQ_ALIVE, UI[s, UI_SQUAD, u]] -= 1
-                    UF[s, UF_HP, u] = 0.0 if UI[s, UI_SACR, u] == 1 else hp
-                else:
-                    hp += UF[s, UF_GAIN, u]
-                    mx = UF[s, UF_MAXHP, u]
-                    UF[s, UF_HP, u] = hp if hp < mx else mx
-            d = UF[s, UF_DEF, u] - UF[s, UF_SHRED, u]
-            UF[s, UF_DEF, u] = d if d > 0.0 else 0.0
-            UF[s, UF_ATKC, u] += UF[s, UF_RATK, u]
-            UF[s, UF_SHOTC, u] += UF[s, UF_RSHOT, u]
-            UF[s, UF_DMG, u] = 0.0
-            UF[s, UF_GAIN, u] = 0.0
-            UF[s, UF_SHRED, u] = 0.0
-            UF[s, UF_RATK, u] = 0.0
-            UF[s, UF_RSHOT, u] = 0.0
-            UI[s, UI_SACR, u] = 0
+            _apply_unit(UF, UI, SQ, s, u)
 
 
 @njit(cache=True)
@@ -774,27 +781,7 @@ def _apply_part(UF, UI, SQ, L, LN):
     damage, healed on a hit, lost armour, attacked or shot."""
     for s in range(2):
         for k in range(LN[s, L_TOUCH]):
-            u = L[s, L_TOUCH, k]
-            if UI[s, UI_ALIVE, u] == 1:
-                hp = UF[s, UF_HP, u] - UF[s, UF_DMG, u]
-                if hp <= 0.0 or UI[s, UI_SACR, u] == 1:
-                    UI[s, UI_ALIVE, u] = 0
-                    SQ[s, SQ_ALIVE, UI[s, UI_SQUAD, u]] -= 1
-                    UF[s, UF_HP, u] = 0.0 if UI[s, UI_SACR, u] == 1 else hp
-                else:
-                    hp += UF[s, UF_GAIN, u]
-                    mx = UF[s, UF_MAXHP, u]
-                    UF[s, UF_HP, u] = hp if hp < mx else mx
-            d = UF[s, UF_DEF, u] - UF[s, UF_SHRED, u]
-            UF[s, UF_DEF, u] = d if d > 0.0 else 0.0
-            UF[s, UF_ATKC, u] += UF[s, UF_RATK, u]
-            UF[s, UF_SHOTC, u] += UF[s, UF_RSHOT, u]
-            UF[s, UF_DMG, u] = 0.0
-            UF[s, UF_GAIN, u] = 0.0
-            UF[s, UF_SHRED, u] = 0.0
-            UF[s, UF_RATK, u] = 0.0
-            UF[s, UF_RSHOT, u] = 0.0
-            UI[s, UI_SACR, u] = 0
+            _apply_unit(UF, UI, SQ, s, L[s, L_TOUCH, k])
 
 
 @njit(cache=True)

@@ -145,3 +145,16 @@ def test_a_damaged_save_file_is_refused_naming_the_field(db: str, tmp_path: Path
     run("export", "g", "--public", "-o", str(public), "--db", db)
     code, out = run("import", str(public), "--db", db)
     assert code == 1 and "public export" in out
+
+
+@pytest.mark.parametrize("ruleset_id", ["ring-of-power", "culture-conquest", "steel-rose"])
+def test_a_misspelt_option_is_refused_not_ignored(db: str, tmp_path: Path, ruleset_id: str) -> None:
+    """Bad config files get a clear error naming the field: an unknown key is refused with the
+    list of known ones, and no game is created."""
+    config = tmp_path / "config.toml"
+    config.write_text("uprade_turns = 2\n", encoding="utf-8")
+    code, out = run("new", ruleset_id, "--game", "x", "--players", "A,B", "--config", str(config), "--db", db)
+    assert code == 1 and "uprade_turns" in out and "known:" in out
+    from voevoda.store import Store
+
+    assert Store(db).names() == []

@@ -125,6 +125,12 @@ class Game:
         if unknown:
             raise GameError(f"боты не из числа игроков: {', '.join(unknown)}",
                             f"bots that are not players: {', '.join(unknown)}")
+        known = ruleset_cls(config, house_rules).config_keys()
+        unknown_keys = sorted(set(config or {}) - known) if known is not None else []
+        if unknown_keys:
+            listed = ", ".join(sorted(known or ())) or "—"
+            raise GameError(f"неизвестные настройки: {', '.join(unknown_keys)} (есть: {listed})",
+                            f"unknown config keys: {', '.join(unknown_keys)} (known: {listed})")
         secret = _new_secret(seed)
         chain = HashChain(secret)
         record = GameRecord(

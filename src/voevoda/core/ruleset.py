@@ -187,6 +187,12 @@ class Ruleset(ABC):
         """An SVG map drawn from ``view`` alone, or ``None`` when the game has no map."""
         return None
 
+    def config_keys(self) -> frozenset[str] | None:
+        """The keys a game's config may hold (its named options and settings); the engine
+        refuses a new game whose config has any other key, so a misspelt option is an
+        error rather than silently ignored. ``None`` accepts any key."""
+        return None
+
     def hidden_markers(self, state: State, viewer: Viewer) -> list[str]:
         """Strings that name things ``viewer`` may not see (an enemy stack's id in fog, a
         rival's treasury as ``"treasury:Boris=120"``...), each unique enough that finding

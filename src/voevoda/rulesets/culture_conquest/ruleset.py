@@ -5,6 +5,7 @@ from __future__ import annotations
 import copy
 import json
 from collections.abc import Mapping, Sequence
+from dataclasses import fields
 from typing import Any, ClassVar
 
 from voevoda.core.dice import Dice, Stream
@@ -100,6 +101,11 @@ class CultureConquest(Ruleset):
         result = copy.deepcopy(cut_view(state, viewer))
         result["scores"] = score(state, self.tables, self.options)
         return result
+
+    def config_keys(self) -> frozenset[str]:
+        """The options of docs/rulings/culture_conquest.md, the bots' strategies per seat and
+        the language of the bots' posts."""
+        return frozenset({f.name for f in fields(Options)} | {"strategies", "bot_lang"})
 
     def hidden_markers(self, state: State, viewer: Viewer) -> list[str]:
         """The one secret of this game: an offer under negotiation, as it would show in a

@@ -30,7 +30,7 @@ from voevoda.rulesets.ring_of_power import report as report_module
 from voevoda.rulesets.ring_of_power import svgmap
 from voevoda.rulesets.ring_of_power.board import Board
 from voevoda.rulesets.ring_of_power.orders import TREASURY, TREASURY_ALIASES, PostReader, describe
-from voevoda.rulesets.ring_of_power.rules import load_map, load_options, load_rules
+from voevoda.rulesets.ring_of_power.rules import Options, load_map, load_options, load_rules
 from voevoda.rulesets.ring_of_power.state import (
     alive_players,
     board_of,
@@ -374,6 +374,9 @@ class RingOfPower(Ruleset):
 
     def map_svg(self, view: Mapping[str, Any], viewer: Viewer, lang: str = "ru") -> str | None:
         return svgmap.render(view, self.rules, lang)
+
+    def config_keys(self) -> frozenset[str]:
+        return frozenset(Options.model_fields)
 
     def hidden_markers(self, state: State, viewer: Viewer) -> list[str]:
         """What ``viewer`` may not see, as it would appear in a view's JSON or on the map:

@@ -237,6 +237,10 @@ class SteelRose(Ruleset):
                 out["plans"][player] = copy.deepcopy(plan)
         return out
 
+    def config_keys(self) -> frozenset[str]:
+        """The battle options of docs/rulings/steel_rose.md and the two sides (``sides``)."""
+        return frozenset(set(BattleOptions.__dataclass_fields__) | {"sides"})
+
     def hidden_markers(self, state: State, viewer: str) -> list[str]:
         """What ``viewer`` may not see, as it would appear in a view's JSON: before the battle
         is computed, another side's army (and, for spectators, every army), its deployment

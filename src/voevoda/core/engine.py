@@ -191,7 +191,7 @@ class Game:
         events = self.events_for(viewer, turn)
         notes = [_engine_note(e, lang) for e in events if e.kind in ENGINE_EVENTS]
         body = self.ruleset.report(self.view(viewer), [e for e in events if e.kind not in ENGINE_EVENTS],
-                                   viewer, fmt, lang)
+                                   viewer, fmt, lang, turn=turn)
         lines = [*notes, body, ""] if notes else [body, ""]
         head = "Кости (проверяемые)" if lang == "ru" else "Dice (verifiable)"
         lines.append(f"[b]{head}[/b]" if fmt == "bbcode" else f"## {head}" if fmt == "markdown" else f"-- {head} --")

@@ -178,8 +178,9 @@ class Ruleset(ABC):
         return None
 
     def report(self, view: Mapping[str, Any], events: Sequence[Event], viewer: Viewer,
-               fmt: ReportFormat = "text", lang: str = "ru") -> str:
-        """A readable report of ``events`` for ``viewer`` (already cut to what it may see)."""
+               fmt: ReportFormat = "text", lang: str = "ru", turn: int | None = None) -> str:
+        """A readable report of ``events`` for ``viewer`` (already cut to what it may see);
+        ``turn`` is the turn the events belong to (``None``: the whole game)."""
         lines = [f"{e.kind}: {dict(e.data)}" for e in events]
         return "\n".join(lines)
 

@@ -42,3 +42,15 @@ def test_markers_name_what_is_hidden() -> None:
     found = [m for m in markers if m in gm_out]
     assert any("1516" in m for m in found) and any("1515" in m for m in found) and any("#3b0a45" in m for m in found)
     assert not [m for m in markers if m in own_out]
+
+
+def test_a_report_is_headed_with_the_turn_it_covers() -> None:
+    """A report for turn N says «ход N» even when the viewer saw nothing happen in it."""
+    from voevoda.core.engine import Game
+
+    game = Game.create("ring-of-power", "heads", ["Анна", "Борис"], bots=["Анна", "Борис"], seed="heads")
+    for _ in range(3):
+        game.resolve()
+    for turn in (1, 2, 3):
+        assert f"Кольцо Власти — ход {turn} — все" in game.report("public", turn)
+        assert f"Ring of Power — turn {turn} — Анна" in game.report("Анна", turn, lang="en")

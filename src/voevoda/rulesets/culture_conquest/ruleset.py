@@ -165,7 +165,7 @@ class CultureConquest(Ruleset):
         return format_choice(pending["kind"], choice, self.tables, str(self.config.get("bot_lang", "ru")))
 
     def report(self, view: Mapping[str, Any], events: Sequence[Event], viewer: Viewer,
-               fmt: ReportFormat = "text", lang: str = "ru") -> str:
+               fmt: ReportFormat = "text", lang: str = "ru", turn: int | None = None) -> str:
         return report.render(view, [e for e in events if e.visible_to(viewer)], viewer, self.tables, fmt, lang)
 
     def chronicle(self, view: Mapping[str, Any], events: Sequence[Event], fmt: ReportFormat = "text",

@@ -207,11 +207,12 @@ def statement_lines(entries: Sequence[Mapping[str, Any]], lang: str) -> list[str
 
 
 def render(view: Mapping[str, Any], events: Sequence[Event], viewer: str, rules: Rules,
-           fmt: str = "text", lang: str = "ru") -> str:
+           fmt: str = "text", lang: str = "ru", turn: int | None = None) -> str:
     f = _Fmt(fmt)
     ru = lang == "ru"
     shown = [e for e in events if e.visible_to(viewer)]
-    turns = sorted({int(e.data.get("turn", 0)) for e in shown}) or [int(view.get("turn", 1)) - 1]
+    turns = [turn] if turn is not None else (sorted({int(e.data.get("turn", 0)) for e in shown})
+                                             or [int(view.get("turn", 1)) - 1])
     title = ("Кольцо Власти" if ru else "Ring of Power") + (f" — ход {turns[-1]}" if ru else f" — turn {turns[-1]}")
     who = {"gm": "ГМ" if ru else "GM", "public": "все" if ru else "everyone"}.get(viewer, viewer)
     lines = [f.heading(f"{title} — {who}")]

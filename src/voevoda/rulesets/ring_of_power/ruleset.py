@@ -369,8 +369,8 @@ class RingOfPower(Ruleset):
         return bot_module.write_orders(view, player, stream, self.rules, self.options)
 
     def report(self, view: Mapping[str, Any], events: Sequence[Event], viewer: Viewer,
-               fmt: ReportFormat = "text", lang: str = "ru") -> str:
-        return report_module.render(view, events, viewer, self.rules, fmt, lang)
+               fmt: ReportFormat = "text", lang: str = "ru", turn: int | None = None) -> str:
+        return report_module.render(view, events, viewer, self.rules, fmt, lang, turn)
 
     def map_svg(self, view: Mapping[str, Any], viewer: Viewer, lang: str = "ru") -> str | None:
         return svgmap.render(view, self.rules, lang)

@@ -312,7 +312,7 @@ class SteelRose(Ruleset):
         return None
 
     def report(self, view: Mapping[str, Any], events: Sequence[Event], viewer: str,
-               fmt: ReportFormat = "text", lang: str = "ru") -> str:
+               fmt: ReportFormat = "text", lang: str = "ru", turn: int | None = None) -> str:
         lines = []
         for event in events:
             if event.kind == "battle":

@@ -345,14 +345,23 @@ def _add_unit(TF, SF, SQM, UF, UI, RG, SQ, NU, ST, s, ty, q):
         ST[ST_OVERFLOW] += 1
         return
     NU[s] = u + 1
+    _init_unit(TF, SF, SQM, UF, UI, RG, SQ, s, u, ty, q, 0, 1)
+
+
+@njit(cache=True)
+def _init_unit(TF, SF, SQM, UF, UI, RG, SQ, s, u, ty, q, withdrawn, summoned):
+    """Unit ``u`` of side ``s`` as it enters the battle: a fresh unit of type ``ty`` in squad
+    ``q`` (a withdrawn one, short of gunpowder, stands aside and is not counted as alive)."""
     UI[s, UI_TYPE, u] = ty
     UI[s, UI_SQUAD, u] = q
-    UI[s, UI_ALIVE, u] = 1
-    UI[s, UI_WITHDRAWN, u] = 0
-    UI[s, UI_SUMMONED, u] = 1
+    UI[s, UI_ALIVE, u] = 1 - withdrawn
+    UI[s, UI_WITHDRAWN, u] = withdrawn
+    UI[s, UI_SUMMONED, u] = summoned
     UI[s, UI_TICK, u] = 0
     UI[s, UI_ELIG, u] = 0
     UI[s, UI_SACR, u] = 0
+    if withdrawn == 0:
+        SQ[s, SQ_ALIVE, q] += 1
     UF[s, UF_HP, u] = TF[ty, TF_HEALTH]
     UF[s, UF_MAXHP, u] = TF[ty, TF_HEALTH]
     UF[s, UF_DEF, u] = TF[ty, TF_DEFENCE]
@@ -365,7 +374,6 @@ def _add_unit(TF, SF, SQM, UF, UI, RG, SQ, NU, ST, s, ty, q):
     for r in range(3):
         for j in range(RING):
             RG[s, r, u, j] = 0.0
-    SQ[s, SQ_ALIVE, q] += 1
 
 
 @njit(cache=True)
@@ -815,30 +823,7 @@ def _init(S, W):
         n = NINIT[s]
         NU[s] = n
         for u in range(n):
-            ty = ITYPE[s, u]
-            UI[s, UI_TYPE, u] = ty
-            UI[s, UI_SQUAD, u] = ISQ[s, u]
-            wd = IWD[s, u]
-            UI[s, UI_ALIVE, u] = 1 - wd
-            UI[s, UI_WITHDRAWN, u] = wd
-            UI[s, UI_SUMMONED, u] = 0
-            UI[s, UI_TICK, u] = 0
-            UI[s, UI_ELIG, u] = 0
-            UI[s, UI_SACR, u] = 0
-            if wd == 0:
-                SQ[s, SQ_ALIVE, ISQ[s, u]] += 1
-            UF[s, UF_HP, u] = TF[ty, TF_HEALTH]
-            UF[s, UF_MAXHP, u] = TF[ty, TF_HEALTH]
-            UF[s, UF_DEF, u] = TF[ty, TF_DEFENCE]
-            UF[s, UF_ATKC, u] = 0.0
-            UF[s, UF_SHOTC, u] = 0.0
-            UF[s, UF_OUTS, u] = SQM[s, ty]
-            UF[s, UF_INS, u] = SF[s, SF_TAKEN]
-            for f in range(UF_DMG, NUF):
-                UF[s, f, u] = 0.0
-            for r in range(3):
-                for j in range(RING):
-                    RG[s, r, u, j] = 0.0
+            _init_unit(TF, SF, SQM, UF, UI, RG, SQ, s, u, ITYPE[s, u], ISQ[s, u], IWD[s, u], 0)
 
 
 @njit(cache=True)

@@ -99,3 +99,21 @@ def test_error_lines_point_into_the_right_post(tmp_path):
                  '[defender]\ndeployment = """\nЦентральный фланг:\nАвангард - 5 драконов\n"""\n', encoding="utf-8")
     res = runner.invoke(app, ["battle", str(f)])
     assert res.exit_code == 1 and "same.toml:9" in res.output
+
+
+def test_report_counts_agree_with_their_numbers():
+    """Report lines speak Russian: «4 раунда», «5 раундов», «21 раунд» — never «4 раундов»."""
+    import re
+
+    res = runner.invoke(app, ["battle", str(EXAMPLES / "empire-vs-cult.toml"), "--seed", "x"])
+    assert res.exit_code == 0, res.output
+    counted = re.findall(r"(после )?(\d+) (раунд|выстрел)(ов|а|)(?!\w)", res.stdout)
+    assert len(counted) > 3, res.stdout
+    for after, number, _stem, ending in counted:
+        n = int(number)
+        one = n % 10 == 1 and n % 100 != 11
+        few = 2 <= n % 10 <= 4 and not 12 <= n % 100 <= 14
+        nominative = "" if one else ("а" if few else "ов")
+        genitive = "а" if one else "ов"  # «после 1 раунда», «после 5 раундов»
+        expected = genitive if after else nominative
+        assert ending == expected, f"{after}{number} {_stem}{ending}"

@@ -27,6 +27,8 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 from typing import Any
 
+from voevoda.core.words import count_ru
+
 from .data import Tables
 from .game import (
     CATEGORIES,
@@ -46,6 +48,8 @@ Choice = dict[str, Any]
 Why = tuple[str, str]
 ITEM_KINDS = ("coins", "food", "labour", "population", "city", "tech", "leader", "resource", "promise")
 PROJECTS = ("city", "wonder", "resource", "industrial")
+
+COINS = ("монета", "монеты", "монет")
 
 
 def prompt_of(state: Mapping[str, Any], player: str) -> Mapping[str, Any] | None:
@@ -109,7 +113,7 @@ def _assign(state: Mapping[str, Any], t: Tables, o: Options, player: str, pendin
         problems.append((f"не больше {cap} учёных (1 на город)", f"at most {cap} scholars (1 per city)"))
     cost = assignment_cost(p, new, t, o)
     if cost > p["coins"]:
-        problems.append((f"рост армии и флота стоит {cost} монет, а есть {p['coins']}",
+        problems.append((f"рост армии и флота стоит {count_ru(cost, COINS)}, а есть {p['coins']}",
                          f"raising army and fleet costs {cost} coins, you have {p['coins']}"))
     return problems
 
@@ -281,7 +285,7 @@ def _research(state: Mapping[str, Any], t: Tables, o: Options, player: str, pend
                              f"no other player knows '{t.name(tech, 'en')}' (or you know it)"))
     price = t.rules.research.purchase_coins
     if price * len(buys) > p["coins"]:
-        problems.append((f"покупка стоит {price * len(buys)} монет, а есть {p['coins']}",
+        problems.append((f"покупка стоит {count_ru(price * len(buys), COINS)}, а есть {p['coins']}",
                          f"buying costs {price * len(buys)} coins, you have {p['coins']}"))
     if o.purchases_per_turn and len(buys) > o.purchases_per_turn:
         problems.append((f"не больше {o.purchases_per_turn} покупок за ход",

@@ -11,9 +11,12 @@ from collections.abc import Callable, Mapping, Sequence
 from typing import Any
 
 from voevoda.core.ruleset import Event
+from voevoda.core.words import count_en, count_ru
 
 from .data import Tables
 from .game import CATEGORY_NAMES
+
+ENEMY_ARMIES = ("армия врага", "армии врага", "армий врага")
 
 
 def dice(count: int, sides: int, faces: Sequence[int]) -> str:
@@ -224,9 +227,9 @@ class Lines:
         if "vp" in d:
             extra.append(f"{dice(1, 6, d['vp_faces'])} = {d['vp']} " + self.say("ПО", "VP"))
         head = self.say(f"{d['player']}: {self.n(d['disaster'])} — {dice(len(d['army_faces']), 6, d['army_faces'])} "
-                        f"= {d['armies']} армий врага; {result}",
+                        f"= {count_ru(d['armies'], ENEMY_ARMIES)}; {result}",
                         f"{d['player']}: {self.n(d['disaster'])} — {dice(len(d['army_faces']), 6, d['army_faces'])} "
-                        f"= {d['armies']} enemy armies; {result}")
+                        f"= {count_en(d['armies'], 'enemy army', 'enemy armies')}; {result}")
         return "\n".join([head + ("; " + "; ".join(extra) if extra else ""), *self._battle(d, enemy, d["player"])])
 
     def tribute(self, d: Mapping[str, Any]) -> str:

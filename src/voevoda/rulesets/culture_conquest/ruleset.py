@@ -22,6 +22,7 @@ from voevoda.core.ruleset import (
     State,
     Viewer,
 )
+from voevoda.core.words import count_en, count_ru
 
 from . import bots, report
 from .choices import check, default_choice
@@ -31,6 +32,8 @@ from .orders import Reader, choice_from_orders, format_choice
 from .phases import answer
 from .prompts import prompt_for
 from .setup import new_game
+
+TURNS_GENITIVE = ("хода", "ходов", "ходов")
 
 
 class CultureConquest(Ruleset):
@@ -123,8 +126,8 @@ class CultureConquest(Ruleset):
         points = score(state, self.tables, self.options)
         best = max(p["total"] for p in points.values())
         winners = tuple(n for n in state["order"] if points[n]["total"] == best)
-        return Outcome(winners, f"больше всего победных очков ({best}) после {state['turns']} ходов",
-                       f"most victory points ({best}) after {state['turns']} turns",
+        return Outcome(winners, f"больше всего победных очков ({best}) после {count_ru(state['turns'], TURNS_GENITIVE)}",
+                       f"most victory points ({best}) after {count_en(state['turns'], 'turn')}",
                        {n: float(points[n]["total"]) for n in state["order"]})
 
     # -- refinements -------------------------------------------------------------------

@@ -9,9 +9,14 @@ from collections.abc import Mapping
 from typing import Any
 from xml.sax.saxutils import escape
 
+from voevoda.core.words import count_en, count_ru
 from voevoda.rulesets.steel_rose.battle import field as fld
 from voevoda.rulesets.steel_rose.battle.posts import MANOEUVRE_EN, MANOEUVRE_RU
 from voevoda.rulesets.steel_rose.rules import Rules
+
+ROUNDS = ("раунд", "раунда", "раундов")
+ROUNDS_GENITIVE = ("раунда", "раундов", "раундов")
+SHOTS = ("выстрел", "выстрела", "выстрелов")
 
 
 class _Words:
@@ -93,9 +98,9 @@ def battle_text(result: Mapping[str, Any], rules: Rules, lang: str = "ru", fmt: 
             else:
                 out.append(f"{ev['squad']}: " + w.t(
                     f"{'дальнобойный ' if ev.get('long') else ''}обстрел по {ev['target']} "
-                    f"({w.pos(ev['position'])}), {ev['shots']} выстрелов, урон {ev['damage']}",
+                    f"({w.pos(ev['position'])}), {count_ru(ev['shots'], SHOTS)}, урон {ev['damage']}",
                     f"{'long-range ' if ev.get('long') else ''}volley at {ev['target']} "
-                    f"({w.pos(ev['position'])}), {ev['shots']} shots, {ev['damage']} damage"))
+                    f"({w.pos(ev['position'])}), {count_en(ev['shots'], 'shot')}, {ev['damage']} damage"))
         elif kind == "volley_losses":
             out.append(w.t("Потери от обстрелов: ", "Volley losses: ") + _losses_line(w, names, ev["losses"]))
         elif kind == "defend":
@@ -111,7 +116,7 @@ def battle_text(result: Mapping[str, Any], rules: Rules, lang: str = "ru", fmt: 
             for f in ev["fights"]:
                 role = w.t("защитник", "defender") if f["defender"] else w.t("арьергард", "rearguard")
                 out.append(f"  {w.t('против', 'against')} {f['opponent']} ({role}), "
-                           f"{f['rounds']} {w.t('раундов', 'rounds')}: " + _losses_line(w, names, f["losses"], f))
+                           f"{w.t(count_ru(f['rounds'], ROUNDS), count_en(f['rounds'], 'round'))}: " + _losses_line(w, names, f["losses"], f))
         elif kind == "move":
             if ev.get("blocked"):
                 out.append(f"{ev['squad']}: " + w.t(f"не смог перейти в {w.pos(ev['to'])}",
@@ -139,10 +144,11 @@ def battle_text(result: Mapping[str, Any], rules: Rules, lang: str = "ru", fmt: 
     out.append(head(w.t("Итог", "Result")))
     winner = summary.get("winner")
     if winner is None:
-        out.append(w.t(f"Ничья после {summary['rounds']} раундов", f"A draw after {summary['rounds']} rounds"))
+        out.append(w.t(f"Ничья после {count_ru(summary['rounds'], ROUNDS_GENITIVE)}",
+                       f"A draw after {count_en(summary['rounds'], 'round')}"))
     else:
-        out.append(w.t(f"Победа: {names[winner]} за {summary['rounds']} раундов",
-                       f"Winner: {names[winner]} in {summary['rounds']} rounds"))
+        out.append(w.t(f"Победа: {names[winner]} за {count_ru(summary['rounds'], ROUNDS)}",
+                       f"Winner: {names[winner]} in {count_en(summary['rounds'], 'round')}"))
     for side in summary["sides"]:
         out.append(f"{side['name']}:")
         for sq in side["squads"]:

@@ -112,7 +112,8 @@ PI_HAS_SAC = 11
 PI_HAS_HEAL = 12
 PI_HAS_BURP = 13
 PI_HAS_SUMMON = 14
-NPI = 15
+PI_HAS_POISON = 15
+NPI = 16
 
 # side numbers
 SF_DAMAGE = 0
@@ -548,6 +549,7 @@ def _fight(TF, TI, P, PI, SF, UF, UI, RG, SQ, Q, L, LN, RS, ST, SW, AF, kind, rn
     # each fighter's outgoing (UF_OM) and incoming (UF_IM) melee multiplier for this fight:
     # «Штрафы и бонусы к урону (например, процентные увеличения) применяются после вычитания защиты.»
     has_ring = PI[PI_HAS_RING] != 0
+    poison = PI[PI_HAS_POISON] != 0
     paladin = PI[PI_PALADIN_WHOLE] != 0
     for e in range(2):
         a = 1 - e
@@ -642,9 +644,11 @@ def _fight(TF, TI, P, PI, SF, UF, UI, RG, SQ, Q, L, LN, RS, ST, SW, AF, kind, rn
                     out *= TF[ty, TF_ATK_COMP_OUT] ** (UF[a, UF_ATKC, u] + UF[a, UF_RATK, u])
                 dmg = base * out * UF[b, UF_IM, t]
                 UF[b, UF_DMG, t] += dmg
-                UF[a, UF_RATK, u] += 1.0
                 attacks += 1
                 if flags != 0:
+                    if flags & ON_COMP:
+                        # the attack counter matters only to those whose damage compounds
+                        UF[a, UF_RATK, u] += 1.0
                     if flags & ON_GAIN:
                         UF[a, UF_GAIN, u] += TF[ty, TF_HEAL_HIT] + TF[ty, TF_LIFESTEAL] * dmg
                     if flags & ON_BURN:
@@ -657,6 +661,8 @@ def _fight(TF, TI, P, PI, SF, UF, UI, RG, SQ, Q, L, LN, RS, ST, SW, AF, kind, rn
                             UI[b, UI_RING_END, t] = tick + br
                     if flags & ON_SHRED:
                         UF[b, UF_SHRED, t] += TF[ty, TF_SHRED]
+                if not poison:
+                    continue
                 tt = UI[b, UI_TYPE, t]
                 if TI[tt, TI_POISON_ROUNDS] > 0 and dmg > 0.0:
                     # заразитель: «При каждом получении урона в ближнем бою отравляет атакующего»
@@ -730,20 +736,23 @@ def _fight(TF, TI, P, PI, SF, UF, UI, RG, SQ, Q, L, LN, RS, ST, SW, AF, kind, rn
         LN[a, L_TOUCH] = t0 + LN[a, L_SHOOT]
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def _apply_unit(UF, UI, SQ, s, u):
     """The end of a round for one unit: damage, death (a sacrificed cultist dies), heal on hit,
-    armour shred, and the round's attack and shot counters."""
-    if UI[s, UI_ALIVE, u] == 1:
-        hp = UF[s, UF_HP, u] - UF[s, UF_DMG, u]
-        if hp <= 0.0 or UI[s, UI_SACR, u] == 1:
-            UI[s, UI_ALIVE, u] = 0
-            SQ[s, SQ_ALIVE, UI[s, UI_SQUAD, u]] -= 1
-            UF[s, UF_HP, u] = 0.0 if UI[s, UI_SACR, u] == 1 else hp
-        else:
-            hp += UF[s, UF_GAIN, u]
-            mx = UF[s, UF_MAXHP, u]
-            UF[s, UF_HP, u] = hp if hp < mx else mx
+    armour shred, and the round's attack and shot counters. Written with selects rather than
+    branches: which units die is random, a branch would be mispredicted."""
+    alive = UI[s, UI_ALIVE, u]
+    sac = UI[s, UI_SACR, u]
+    before = UF[s, UF_HP, u]
+    hp = before - UF[s, UF_DMG, u]
+    dies = alive & (int(hp <= 0.0) | sac)
+    healed = hp + UF[s, UF_GAIN, u]
+    mx = UF[s, UF_MAXHP, u]
+    healed = healed if healed < mx else mx
+    after = (0.0 if sac == 1 else hp) if dies == 1 else healed
+    UF[s, UF_HP, u] = after if alive == 1 else before
+    UI[s, UI_ALIVE, u] = alive - dies
+    SQ[s, SQ_ALIVE, UI[s, UI_SQUAD, u]] -= dies
     d = UF[s, UF_DEF, u] - UF[s, UF_SHRED, u]
     UF[s, UF_DEF, u] = d if d > 0.0 else 0.0
     UF[s, UF_ATKC, u] += UF[s, UF_RATK, u]

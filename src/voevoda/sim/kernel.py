@@ -14,7 +14,9 @@ Layout (``s`` a side, ``u`` a unit, ``q`` a squad):
   (damage over time, healers' regeneration, ranged debuffs) indexed by the unit's own round
   counter, as in the per-battle engine.
 * ``SQ[s, SQ_*, q]``: squad state; squad ``MS`` (one past the last) holds the final melee's queue.
-* ``Q[s, q, :]``: each squad's attack queue («каждый юнит из отряда рано или поздно атакует»).
+* ``Q[s, q, :]``: each squad's bag of attackers («каждый юнит из отряда рано или поздно атакует»):
+  the fighters that have not attacked since the bag was last filled, drawn from uniformly
+  without replacement (the same distribution as taking them in the order of a shuffled queue).
 * ``L[s, L_*, :]`` with lengths ``LN[s, L_*]``: scratch lists (group, shooters, healers, ...).
 
 A battle allocates nothing: :func:`simulate` gives each chunk of battles one workspace.

@@ -308,6 +308,7 @@ def compile_battle(rules: Rules, sides: tuple[SideInput, SideInput],
     pi[k.PI_HAS_HEAL] = int(bool(np.any(ti[used, k.TI_HEAL_ROUNDS] > 0)))
     pi[k.PI_HAS_BURP] = int(bool(np.any(ti[used, k.TI_BURP_ROUNDS] > 0)))
     pi[k.PI_HAS_SUMMON] = int(bool(np.any(ti[used, k.TI_SUMMON_TYPE] >= 0)))
+    pi[k.PI_HAS_POISON] = int(bool(np.any(ti[used, k.TI_POISON_ROUNDS] > 0)))
     # each squad's deployed units are contiguous: [first, last)
     sqr = np.zeros((2, 2, ms), dtype=np.int64)
     for s in (0, 1):

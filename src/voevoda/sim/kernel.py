@@ -14,7 +14,9 @@ Layout (``s`` a side, ``u`` a unit, ``q`` a squad):
   (damage over time, healers' regeneration, ranged debuffs) indexed by the unit's own round
   counter, as in the per-battle engine.
 * ``SQ[s, SQ_*, q]``: squad state; squad ``MS`` (one past the last) holds the final melee's queue.
-* ``Q[s, q, :]``: each squad's attack queue («каждый юнит из отряда рано или поздно атакует»).
+* ``Q[s, q, :]``: each squad's bag of attackers («каждый юнит из отряда рано или поздно атакует»):
+  the fighters that have not attacked since the bag was last filled, drawn from uniformly
+  without replacement (the same distribution as taking them in the order of a shuffled queue).
 * ``L[s, L_*, :]`` with lengths ``LN[s, L_*]``: scratch lists (group, shooters, healers, ...).
 
 A battle allocates nothing: :func:`simulate` gives each chunk of battles one workspace.
@@ -33,6 +35,7 @@ from numba.np.numpy_support import carray
 from voevoda.sim.rng import battle_key, below, draw, draw_at, hi, lo
 
 RING = 8
+RING_MASK = RING - 1
 
 # unit table, float fields
 TF_HEALTH = 0
@@ -111,7 +114,8 @@ PI_HAS_SAC = 11
 PI_HAS_HEAL = 12
 PI_HAS_BURP = 13
 PI_HAS_SUMMON = 14
-NPI = 15
+PI_HAS_POISON = 15
+NPI = 16
 
 # side numbers
 SF_DAMAGE = 0
@@ -143,15 +147,16 @@ UF_RATK = 10
 UF_RSHOT = 11
 UF_OM = 12
 UF_IM = 13
-NUF = 14
+UF_DEBUFF = 14   # the factor of the ranged debuffs on the unit's outgoing damage this round
+NUF = 15
 UI_TYPE = 0
 UI_SQUAD = 1
 UI_ALIVE = 2
 UI_WITHDRAWN = 3
 UI_SUMMONED = 4
 UI_TICK = 5
-UI_ELIG = 6
-UI_SACR = 7
+UI_SACR = 6
+UI_RING_END = 7  # the last round counter whose ring slots may hold an effect
 NUI = 8
 R_DOT = 0
 R_HEAL = 1
@@ -162,22 +167,19 @@ SQ_POS = 0
 SQ_FATIGUE = 1
 SQ_COVER = 2
 SQ_DEFENDING = 3
-SQ_QLEN = 4
-SQ_QPOS = 5
-SQ_ALIVE = 6
-NSQF = 7
+SQ_QLEN = 4     # units in the squad's bag of attackers (``Q``)
+SQ_ALIVE = 5
+NSQF = 6
 
 # scratch lists
 L_GROUP = 0
 L_SHOOT = 1
 L_HEAL = 2
 L_PART = 3
-L_OWN = 4
-L_ATT = 5
-L_SHOTS = 6
-L_FOE = 7
-L_TOUCH = 8   # the units a round's fights may have changed (groups and rearguard shooters)
-NL = 9
+L_SHOTS = 4
+L_FOE = 5
+L_TOUCH = 6   # the units a round's fights may have changed (groups and rearguard shooters)
+NL = 7
 
 # statistics of one battle
 ST_ATTACKS = 0
@@ -293,14 +295,20 @@ def _stack(RG, UI, s, ring, u, per, rounds):
     """An effect that starts next round and lasts ``rounds`` rounds (stacks add up)."""
     t = UI[s, UI_TICK, u]
     for j in range(1, rounds + 1):
-        if j % RING != 0:
-            RG[s, ring, u, (t + j) % RING] += per
+        if j & RING_MASK != 0:
+            RG[s, ring, u, (t + j) & RING_MASK] += per
+    if t + rounds > UI[s, UI_RING_END, u]:
+        UI[s, UI_RING_END, u] = t + rounds
 
 
 @njit(cache=True)
 def _tick(TF, PI, UF, UI, RG, SQ, L, n0, n1):
     """Start of a round for the participants ``L[s, L_PART, :n]``: damage over time, regeneration
-    and healers' stacks; a unit whose health falls to zero dies."""
+    and healers' stacks; a unit whose health falls to zero dies. The round's ring slot is read
+    and emptied here (no effect of the round lands in its own slot: a stack starts next round),
+    and the round's ranged debuff becomes the factor ``UF_DEBUFF``; a unit whose ring is empty
+    (``UI_RING_END`` behind its counter) skips the ring."""
+    has_ring = PI[PI_HAS_RING] != 0
     for s in range(2):
         n = n0 if s == 0 else n1
         for k in range(n):
@@ -309,9 +317,19 @@ def _tick(TF, PI, UF, UI, RG, SQ, L, n0, n1):
                 continue
             ty = UI[s, UI_TYPE, u]
             net = TF[ty, TF_REGEN]
-            if PI[PI_HAS_RING] != 0:
-                slot = UI[s, UI_TICK, u] % RING
-                net += RG[s, R_HEAL, u, slot] - RG[s, R_DOT, u, slot]
+            if has_ring:
+                t = UI[s, UI_TICK, u]
+                if t <= UI[s, UI_RING_END, u]:
+                    slot = t & RING_MASK
+                    net += RG[s, R_HEAL, u, slot] - RG[s, R_DOT, u, slot]
+                    d = RG[s, R_DEBUFF, u, slot]
+                    # the ring holds the sum of the logarithms of the stacks' factors
+                    UF[s, UF_DEBUFF, u] = math.exp(d) if d != 0.0 else 1.0
+                    RG[s, R_DOT, u, slot] = 0.0
+                    RG[s, R_HEAL, u, slot] = 0.0
+                    RG[s, R_DEBUFF, u, slot] = 0.0
+                else:
+                    UF[s, UF_DEBUFF, u] = 1.0
             if net == 0.0:
                 continue
             hp = UF[s, UF_HP, u] + net
@@ -323,17 +341,21 @@ def _tick(TF, PI, UF, UI, RG, SQ, L, n0, n1):
 
 
 @njit(cache=True)
-def _tock(PI, UI, RG, L, n0, n1):
-    """End of a round: the round's effects are spent."""
+def _tock(TF, TI, PI, SF, SQM, UF, UI, RG, SQ, L, NU, ST, n0, n1, fought):
+    """End of a round for the participants: the demonologist's summons («призывает низшего
+    демона каждый ход», into its own squad; a summoned unit joins after the round), then each
+    participant's round counter moves on (``fought``: the round was fought; a round cut short
+    by a finished phase summons nothing)."""
+    summons = fought and PI[PI_HAS_SUMMON] != 0 and PI[PI_SUMMONS] != 0
     for s in range(2):
         n = n0 if s == 0 else n1
         for k in range(n):
             u = L[s, L_PART, k]
-            if PI[PI_HAS_RING] != 0:
-                slot = UI[s, UI_TICK, u] % RING
-                RG[s, R_DOT, u, slot] = 0.0
-                RG[s, R_HEAL, u, slot] = 0.0
-                RG[s, R_DEBUFF, u, slot] = 0.0
+            if summons and UI[s, UI_ALIVE, u] == 1:
+                ty = UI[s, UI_TYPE, u]
+                st = TI[ty, TI_SUMMON_TYPE]
+                if st >= 0 and UI[s, UI_TICK, u] % TI[ty, TI_SUMMON_EVERY] == 0:
+                    _add_unit(TF, SF, SQM, UF, UI, RG, SQ, NU, ST, s, st, UI[s, UI_SQUAD, u])
             UI[s, UI_TICK, u] += 1
 
 
@@ -358,8 +380,8 @@ def _init_unit(TF, SF, SQM, UF, UI, RG, SQ, s, u, ty, q, withdrawn, summoned):
     UI[s, UI_WITHDRAWN, u] = withdrawn
     UI[s, UI_SUMMONED, u] = summoned
     UI[s, UI_TICK, u] = 0
-    UI[s, UI_ELIG, u] = 0
     UI[s, UI_SACR, u] = 0
+    UI[s, UI_RING_END, u] = 0
     if withdrawn == 0:
         SQ[s, SQ_ALIVE, q] += 1
     UF[s, UF_HP, u] = TF[ty, TF_HEALTH]
@@ -371,24 +393,10 @@ def _init_unit(TF, SF, SQM, UF, UI, RG, SQ, s, u, ty, q, withdrawn, summoned):
     UF[s, UF_INS, u] = SF[s, SF_TAKEN]
     for f in range(UF_DMG, NUF):
         UF[s, f, u] = 0.0
+    UF[s, UF_DEBUFF, u] = 1.0
     for r in range(3):
         for j in range(RING):
             RG[s, r, u, j] = 0.0
-
-
-@njit(cache=True)
-def _summons(TF, TI, SF, SQM, UF, UI, RG, SQ, L, NU, ST, n0, n1):
-    """Демонолог: «призывает низшего демона каждый ход» (into its own squad)."""
-    for s in range(2):
-        n = n0 if s == 0 else n1
-        for k in range(n):
-            u = L[s, L_PART, k]
-            if UI[s, UI_ALIVE, u] == 0:
-                continue
-            ty = UI[s, UI_TYPE, u]
-            st = TI[ty, TI_SUMMON_TYPE]
-            if st >= 0 and UI[s, UI_TICK, u] % TI[ty, TI_SUMMON_EVERY] == 0:
-                _add_unit(TF, SF, SQM, UF, UI, RG, SQ, NU, ST, s, st, UI[s, UI_SQUAD, u])
 
 
 # --------------------------------------------------------------------------- a round
@@ -420,17 +428,6 @@ def _auras(TF, P, PI, NSQ, UI, SQ, NU, ACAR, AF):
 
 
 @njit(cache=True)
-def _out_base(P, PI, UF, UI, RG, AF, s, u):
-    q = UI[s, UI_SQUAD, u]
-    f = UF[s, UF_OUTS, u] * AF[s, 0, q] * AF[s, 2, q]
-    if PI[PI_HAS_RING] != 0:
-        d = RG[s, R_DEBUFF, u, UI[s, UI_TICK, u] % RING]
-        if d != 0.0:
-            f *= math.exp(d)  # the ring holds the sum of the logarithms of the stacks' factors
-    return f
-
-
-@njit(cache=True)
 def _volley_shots(TF, TI, P, PI, SF, UF, UI, RG, SQ, L, RS, ST, SW, AF, kind, a, nshots, foe, nf, cover):
     """Shots ``L[a, L_SHOTS, :nshots]`` (one entry per shot) at the enemy list ``foe``. A cannon's
     or a Fire Hail's shot strikes a share of the squad: «задевает 20% вражеского отряда, но
@@ -453,9 +450,7 @@ def _volley_shots(TF, TI, P, PI, SF, UF, UI, RG, SQ, L, RS, ST, SW, AF, kind, a,
         q = UI[a, UI_SQUAD, u]
         out = UF[a, UF_OUTS, u] * AF[a, 0, q] * AF[a, 2, q] * SF[a, SF_SHOTS]
         if has_ring:
-            d = RG[a, R_DEBUFF, u, UI[a, UI_TICK, u] % RING]
-            if d != 0.0:
-                out *= math.exp(d)
+            out *= UF[a, UF_DEBUFF, u]
         if TF[ty, TF_AREA_PCT] > 0.0:
             m = int(math.floor(TF[ty, TF_AREA_PCT] * nf / 100.0))
             if m > TI[ty, TI_AREA_MAX]:
@@ -502,8 +497,10 @@ def _volley_shots(TF, TI, P, PI, SF, UF, UI, RG, SQ, L, RS, ST, SW, AF, kind, a,
                 # 3 хода (эффект может складываться)»
                 tick = UI[b, UI_TICK, t]
                 for r in range(1, dr + 1):
-                    if r % RING != 0:
-                        RG[b, R_DEBUFF, t, (tick + r) % RING] += TF[ty, TF_DEBUFF_LOG]
+                    if r & RING_MASK != 0:
+                        RG[b, R_DEBUFF, t, (tick + r) & RING_MASK] += TF[ty, TF_DEBUFF_LOG]
+                if tick + dr > UI[b, UI_RING_END, t]:
+                    UI[b, UI_RING_END, t] = tick + dr
             if sh != 0.0:
                 UF[b, UF_SHRED, t] += sh
         UF[a, UF_RSHOT, u] += 1.0
@@ -519,6 +516,8 @@ def _fight(TF, TI, P, PI, SF, UF, UI, RG, SQ, Q, L, LN, RS, ST, SW, AF, kind, rn
     ``L_HEAL`` of each side; sacrifices, attacks, shots, healers and burps in the engine's
     order. Damage and effects wait in the accumulators until :func:`_apply`."""
     n = (LN[0, L_GROUP], LN[1, L_GROUP])
+    nsac0 = 0  # cultists who sacrificed themselves this round, per side
+    nsac1 = 0
     # Культист: «Каждый ход может с шансом 10% пожертвовать собой нанести ровно 7 урона
     # четверым противникам. После такой атаки культист гарантированно умирает.»
     for a in range(2):
@@ -538,6 +537,10 @@ def _fight(TF, TI, P, PI, SF, UF, UI, RG, SQ, Q, L, LN, RS, ST, SW, AF, kind, rn
                     UF[b, UF_DMG, L[b, L_GROUP, (start + j) % n[b]]] += TF[ty, TF_SAC_DAMAGE]
                 ST[ST_ATTACKS] += m
                 UI[a, UI_SACR, u] = 1
+                if a == 0:
+                    nsac0 += 1
+                else:
+                    nsac1 += 1
     # «Если один отряд численно превышает другой в два раза или больше, то меньший отряд получит
     # штраф +25% к получаемому урону.»
     out0 = False
@@ -548,6 +551,7 @@ def _fight(TF, TI, P, PI, SF, UF, UI, RG, SQ, Q, L, LN, RS, ST, SW, AF, kind, rn
     # each fighter's outgoing (UF_OM) and incoming (UF_IM) melee multiplier for this fight:
     # «Штрафы и бонусы к урону (например, процентные увеличения) применяются после вычитания защиты.»
     has_ring = PI[PI_HAS_RING] != 0
+    poison = PI[PI_HAS_POISON] != 0
     paladin = PI[PI_PALADIN_WHOLE] != 0
     for e in range(2):
         a = 1 - e
@@ -557,9 +561,7 @@ def _fight(TF, TI, P, PI, SF, UF, UI, RG, SQ, Q, L, LN, RS, ST, SW, AF, kind, rn
             q = UI[e, UI_SQUAD, u]
             om = UF[e, UF_OUTS, u] * AF[e, 0, q] * AF[e, 2, q]
             if has_ring:
-                d = RG[e, R_DEBUFF, u, UI[e, UI_TICK, u] % RING]
-                if d != 0.0:
-                    om *= math.exp(d)
+                om *= UF[e, UF_DEBUFF, u]
             if kind == F_CHARGE and charger == e:
                 om *= TF[ty, TF_CHARGE_BONUS]
                 if rnd == 1:
@@ -584,68 +586,44 @@ def _fight(TF, TI, P, PI, SF, UF, UI, RG, SQ, Q, L, LN, RS, ST, SW, AF, kind, rn
     count = n[0] if n[0] > n[1] else n[1]
     for a in range(2):
         b = 1 - a
-        m = 0
-        for k in range(n[a]):
-            u = L[a, L_GROUP, k]
-            if UI[a, UI_SACR, u] == 0:
-                L[a, L_OWN, m] = u
-                m += 1
-        LN[a, L_OWN] = m
-        if m == 0 or n[b] == 0:
+        if n[a] == (nsac0 if a == 0 else nsac1) or n[b] == 0:
             continue
-        # «Гарантируется, что каждый юнит из отряда рано или поздно атакует»: attackers come from a
-        # shuffled queue of the squad's fighting units (L_OWN), refilled when used up
+        # «Гарантируется, что каждый юнит из отряда рано или поздно атакует»: each squad keeps a
+        # bag of the fighters that have not attacked since it was last filled (``Q[a, qi,
+        # :SQ_QLEN]``); each of the round's ``count`` attackers is drawn from it uniformly
+        # without replacement, and an empty bag is filled again with the squad's fighting units
+        # (the group less the cultists who sacrificed themselves). Units gone since are dropped.
         qi = q0 if a == 0 else q1
-        qm = LN[a, L_OWN]
-        key = RS[0]
-        ctr = RS[1]
-        for k in range(qm):
-            UI[a, UI_ELIG, L[a, L_OWN, k]] = 1
-        qn = 0
-        for i in range(SQ[a, SQ_QPOS, qi], SQ[a, SQ_QLEN, qi]):
+        bn = 0
+        for i in range(SQ[a, SQ_QLEN, qi]):
             u = Q[a, qi, i]
-            if UI[a, UI_ELIG, u] == 1:
-                Q[a, qi, qn] = u
-                qn += 1
-        need = count - qn
-        if need > 0:
-            blocks = (need + qm - 1) // qm
-            for _ in range(blocks):
-                for k in range(qm):
-                    Q[a, qi, qn + k] = L[a, L_OWN, k]
-                # Fisher-Yates, two swaps per draw
-                i = qm - 1
-                while i >= 1:
-                    ctr += np.uint64(1)
-                    x = draw_at(key, ctr)
-                    j = below(hi(x), i + 1)
-                    t = Q[a, qi, qn + i]
-                    Q[a, qi, qn + i] = Q[a, qi, qn + j]
-                    Q[a, qi, qn + j] = t
-                    i -= 1
-                    if i >= 1:
-                        j = below(lo(x), i + 1)
-                        t = Q[a, qi, qn + i]
-                        Q[a, qi, qn + i] = Q[a, qi, qn + j]
-                        Q[a, qi, qn + j] = t
-                        i -= 1
-                qn += qm
-        RS[1] = ctr
-        SQ[a, SQ_QLEN, qi] = qn
-        SQ[a, SQ_QPOS, qi] = count
-        for k in range(count):
-            L[a, L_ATT, k] = Q[a, qi, k]
-        for k in range(qm):
-            UI[a, UI_ELIG, L[a, L_OWN, k]] = 0
-        LN[a, L_ATT] = count
+            Q[a, qi, bn] = u
+            bn += UI[a, UI_ALIVE, u] & (1 - UI[a, UI_SACR, u])
         # «урон 1..атака минус защита (не ниже 0), затем процентные модификаторы»
         nb = n[b]
-        b = 1 - a
         attacks = 0
         key = RS[0]
         ctr = RS[1]
-        for k in range(LN[a, L_ATT]):
-            u = L[a, L_ATT, k]
+        spare = np.uint64(0)
+        have = False
+        for _ in range(count):
+            if bn == 0:
+                for i in range(n[a]):
+                    u = L[a, L_GROUP, i]
+                    Q[a, qi, bn] = u
+                    bn += 1 - UI[a, UI_SACR, u]
+            if have:
+                j = below(spare, bn)
+                have = False
+            else:
+                ctr += np.uint64(1)
+                x = draw_at(key, ctr)
+                j = below(hi(x), bn)
+                spare = lo(x)
+                have = True
+            bn -= 1
+            u = Q[a, qi, j]
+            Q[a, qi, j] = Q[a, qi, bn]
             ty = UI[a, UI_TYPE, u]
             atk = TI[ty, TI_ATTACK]
             if atk <= 0:
@@ -668,25 +646,36 @@ def _fight(TF, TI, P, PI, SF, UF, UI, RG, SQ, Q, L, LN, RS, ST, SW, AF, kind, rn
                     out *= TF[ty, TF_ATK_COMP_OUT] ** (UF[a, UF_ATKC, u] + UF[a, UF_RATK, u])
                 dmg = base * out * UF[b, UF_IM, t]
                 UF[b, UF_DMG, t] += dmg
-                UF[a, UF_RATK, u] += 1.0
                 attacks += 1
                 if flags != 0:
+                    if flags & ON_COMP:
+                        # the attack counter matters only to those whose damage compounds
+                        UF[a, UF_RATK, u] += 1.0
                     if flags & ON_GAIN:
                         UF[a, UF_GAIN, u] += TF[ty, TF_HEAL_HIT] + TF[ty, TF_LIFESTEAL] * dmg
                     if flags & ON_BURN:
                         tick = UI[b, UI_TICK, t]
-                        for r in range(1, TI[ty, TI_BURN_ROUNDS] + 1):
-                            if r % RING != 0:
-                                RG[b, R_DOT, t, (tick + r) % RING] += TF[ty, TF_BURN_PR]
+                        br = TI[ty, TI_BURN_ROUNDS]
+                        for r in range(1, br + 1):
+                            if r & RING_MASK != 0:
+                                RG[b, R_DOT, t, (tick + r) & RING_MASK] += TF[ty, TF_BURN_PR]
+                        if tick + br > UI[b, UI_RING_END, t]:
+                            UI[b, UI_RING_END, t] = tick + br
                     if flags & ON_SHRED:
                         UF[b, UF_SHRED, t] += TF[ty, TF_SHRED]
+                if not poison:
+                    continue
                 tt = UI[b, UI_TYPE, t]
                 if TI[tt, TI_POISON_ROUNDS] > 0 and dmg > 0.0:
                     # заразитель: «При каждом получении урона в ближнем бою отравляет атакующего»
                     tick = UI[a, UI_TICK, u]
-                    for r in range(1, TI[tt, TI_POISON_ROUNDS] + 1):
-                        if r % RING != 0:
-                            RG[a, R_DOT, u, (tick + r) % RING] += TF[tt, TF_POISON_PR]
+                    pr = TI[tt, TI_POISON_ROUNDS]
+                    for r in range(1, pr + 1):
+                        if r & RING_MASK != 0:
+                            RG[a, R_DOT, u, (tick + r) & RING_MASK] += TF[tt, TF_POISON_PR]
+                    if tick + pr > UI[a, UI_RING_END, u]:
+                        UI[a, UI_RING_END, u] = tick + pr
+        SQ[a, SQ_QLEN, qi] = bn
         RS[1] = ctr
         ST[ST_ATTACKS] += attacks
     # «Если стрелки находятся в арьергарде, то каждый ход боя они автоматически ... совершают
@@ -749,20 +738,23 @@ def _fight(TF, TI, P, PI, SF, UF, UI, RG, SQ, Q, L, LN, RS, ST, SW, AF, kind, rn
         LN[a, L_TOUCH] = t0 + LN[a, L_SHOOT]
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def _apply_unit(UF, UI, SQ, s, u):
     """The end of a round for one unit: damage, death (a sacrificed cultist dies), heal on hit,
-    armour shred, and the round's attack and shot counters."""
-    if UI[s, UI_ALIVE, u] == 1:
-        hp = UF[s, UF_HP, u] - UF[s, UF_DMG, u]
-        if hp <= 0.0 or UI[s, UI_SACR, u] == 1:
-            UI[s, UI_ALIVE, u] = 0
-            SQ[s, SQ_ALIVE, UI[s, UI_SQUAD, u]] -= 1
-            UF[s, UF_HP, u] = 0.0 if UI[s, UI_SACR, u] == 1 else hp
-        else:
-            hp += UF[s, UF_GAIN, u]
-            mx = UF[s, UF_MAXHP, u]
-            UF[s, UF_HP, u] = hp if hp < mx else mx
+    armour shred, and the round's attack and shot counters. Written with selects rather than
+    branches: which units die is random, a branch would be mispredicted."""
+    alive = UI[s, UI_ALIVE, u]
+    sac = UI[s, UI_SACR, u]
+    before = UF[s, UF_HP, u]
+    hp = before - UF[s, UF_DMG, u]
+    dies = alive & (int(hp <= 0.0) | sac)
+    healed = hp + UF[s, UF_GAIN, u]
+    mx = UF[s, UF_MAXHP, u]
+    healed = healed if healed < mx else mx
+    after = (0.0 if sac == 1 else hp) if dies == 1 else healed
+    UF[s, UF_HP, u] = after if alive == 1 else before
+    UI[s, UI_ALIVE, u] = alive - dies
+    SQ[s, SQ_ALIVE, UI[s, UI_SQUAD, u]] -= dies
     d = UF[s, UF_DEF, u] - UF[s, UF_SHRED, u]
     UF[s, UF_DEF, u] = d if d > 0.0 else 0.0
     UF[s, UF_ATKC, u] += UF[s, UF_RATK, u]
@@ -909,15 +901,11 @@ def _charge_fight(S, W, AF, s, q, opp, as_defender, first_round):
             _fight(TF, TI, P, PI, SF, UF, UI, RG, SQ, Q, L, LN, RS, ST, SW, AF, F_CHARGE, r, s, as_defender, 1.0, 1.0, opp, q)
         _apply_part(UF, UI, SQ, L, LN)
         if s == 0:
-            if PI[PI_HAS_SUMMON] != 0 and PI[PI_SUMMONS] != 0:
-                _summons(TF, TI, SF, SQM, UF, UI, RG, SQ, L, NU, ST, n_s, n_e)
             if PI[PI_HAS_RING] != 0 or PI[PI_HAS_SUMMON] != 0:
-                _tock(PI, UI, RG, L, n_s, n_e)
+                _tock(TF, TI, PI, SF, SQM, UF, UI, RG, SQ, L, NU, ST, n_s, n_e, True)
         else:
-            if PI[PI_HAS_SUMMON] != 0 and PI[PI_SUMMONS] != 0:
-                _summons(TF, TI, SF, SQM, UF, UI, RG, SQ, L, NU, ST, n_e, n_s)
             if PI[PI_HAS_RING] != 0 or PI[PI_HAS_SUMMON] != 0:
-                _tock(PI, UI, RG, L, n_e, n_s)
+                _tock(TF, TI, PI, SF, SQM, UF, UI, RG, SQ, L, NU, ST, n_e, n_s, True)
         rounds += 1
         r += 1
     return r
@@ -1111,7 +1099,7 @@ def _clash(S, W, AF):
                 active += 1
         if active == 0:
             if PI[PI_HAS_RING] != 0 or PI[PI_HAS_SUMMON] != 0:
-                _tock(PI, UI, RG, L, n0, n1)
+                _tock(TF, TI, PI, SF, SQM, UF, UI, RG, SQ, L, NU, ST, n0, n1, False)
             break
         ST[ST_CLASH] += 1
         ST[ST_ROUNDS] += 1
@@ -1143,10 +1131,8 @@ def _clash(S, W, AF):
                         _healers_into(TI, UI, L, LN, s, L_FOE, 1)
             _fight(TF, TI, P, PI, SF, UF, UI, RG, SQ, Q, L, LN, RS, ST, SW, AF, F_CLASH, ST[ST_ROUNDS], -1, False, 1.0, 1.0, van0, van1)
         _apply_part(UF, UI, SQ, L, LN)
-        if PI[PI_HAS_SUMMON] != 0 and PI[PI_SUMMONS] != 0:
-            _summons(TF, TI, SF, SQM, UF, UI, RG, SQ, L, NU, ST, n0, n1)
         if PI[PI_HAS_RING] != 0 or PI[PI_HAS_SUMMON] != 0:
-            _tock(PI, UI, RG, L, n0, n1)
+            _tock(TF, TI, PI, SF, SQM, UF, UI, RG, SQ, L, NU, ST, n0, n1, True)
         _normalise_both(SQ, NSQ, OCC)
 
 
@@ -1186,7 +1172,7 @@ def _final(S, W, AF):
             LN[x, L_GROUP] = m
         if LN[0, L_GROUP] == 0 or LN[1, L_GROUP] == 0:
             if PI[PI_HAS_RING] != 0 or PI[PI_HAS_SUMMON] != 0:
-                _tock(PI, UI, RG, L, n0, n1)
+                _tock(TF, TI, PI, SF, SQM, UF, UI, RG, SQ, L, NU, ST, n0, n1, False)
             break
         r += 1
         ST[ST_FINAL] += 1
@@ -1201,10 +1187,8 @@ def _final(S, W, AF):
         LN[1, L_TOUCH] = 0
         _fight(TF, TI, P, PI, SF, UF, UI, RG, SQ, Q, L, LN, RS, ST, SW, AF, F_FINAL, ST[ST_ROUNDS], -1, False, flank0, flank1, MS, MS)
         _apply_part(UF, UI, SQ, L, LN)
-        if PI[PI_HAS_SUMMON] != 0 and PI[PI_SUMMONS] != 0:
-            _summons(TF, TI, SF, SQM, UF, UI, RG, SQ, L, NU, ST, n0, n1)
         if PI[PI_HAS_RING] != 0 or PI[PI_HAS_SUMMON] != 0:
-            _tock(PI, UI, RG, L, n0, n1)
+            _tock(TF, TI, PI, SF, SQM, UF, UI, RG, SQ, L, NU, ST, n0, n1, True)
 
 
 @intrinsic
@@ -1270,7 +1254,7 @@ def _workspace(cap, max_squads, lcap):
     UI = np.empty((2, NUI, cap), dtype=np.int64)
     RG = np.empty((2, 3, cap, RING))
     SQ = np.zeros((2, NSQF, max_squads + 1), dtype=np.int64)
-    Q = np.empty((2, max_squads + 1, 2 * cap + 2), dtype=np.int64)
+    Q = np.empty((2, max_squads + 1, cap + 1), dtype=np.int64)
     L = np.empty((2, NL, lcap), dtype=np.int64)
     LN = np.zeros((2, NL), dtype=np.int64)
     NU = np.zeros(2, dtype=np.int64)

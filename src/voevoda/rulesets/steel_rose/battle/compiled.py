@@ -393,48 +393,80 @@ def _begin_step(G):
 
 
 @njit(cache=True)
-def _pairwise(values, lo, n):
-    """NumPy's pairwise sum of ``values[lo:lo + n]`` (blocks of 128, eight accumulators)."""
+def _block_sum(values, lo, n):
+    """NumPy's pairwise sum of a block of at most 128 values (eight accumulators)."""
     if n < 8:
         res = -0.0
         for i in range(n):
             res += values[lo + i]
         return res
-    if n <= 128:
-        r0 = values[lo]
-        r1 = values[lo + 1]
-        r2 = values[lo + 2]
-        r3 = values[lo + 3]
-        r4 = values[lo + 4]
-        r5 = values[lo + 5]
-        r6 = values[lo + 6]
-        r7 = values[lo + 7]
-        i = 8
-        end = n - n % 8
-        while i < end:
-            r0 += values[lo + i]
-            r1 += values[lo + i + 1]
-            r2 += values[lo + i + 2]
-            r3 += values[lo + i + 3]
-            r4 += values[lo + i + 4]
-            r5 += values[lo + i + 5]
-            r6 += values[lo + i + 6]
-            r7 += values[lo + i + 7]
-            i += 8
-        res = ((r0 + r1) + (r2 + r3)) + ((r4 + r5) + (r6 + r7))
-        while i < n:
-            res += values[lo + i]
-            i += 1
-        return res
-    n2 = n // 2
-    n2 -= n2 % 8
-    return _pairwise(values, lo, n2) + _pairwise(values, lo + n2, n - n2)
+    r0 = values[lo]
+    r1 = values[lo + 1]
+    r2 = values[lo + 2]
+    r3 = values[lo + 3]
+    r4 = values[lo + 4]
+    r5 = values[lo + 5]
+    r6 = values[lo + 6]
+    r7 = values[lo + 7]
+    i = 8
+    end = n - n % 8
+    while i < end:
+        r0 += values[lo + i]
+        r1 += values[lo + i + 1]
+        r2 += values[lo + i + 2]
+        r3 += values[lo + i + 3]
+        r4 += values[lo + i + 4]
+        r5 += values[lo + i + 5]
+        r6 += values[lo + i + 6]
+        r7 += values[lo + i + 7]
+        i += 8
+    res = ((r0 + r1) + (r2 + r3)) + ((r4 + r5) + (r6 + r7))
+    while i < n:
+        res += values[lo + i]
+        i += 1
+    return res
 
 
 @njit(cache=True)
 def _np_sum(values, n):
-    """``float(np.sum(values[:n]))``, bit for bit."""
-    return 0.0 + _pairwise(values, 0, n)
+    """``float(np.sum(values[:n]))``, bit for bit: NumPy's pairwise summation (halves rounded
+    down to a multiple of eight, blocks of up to 128), walked with a stack instead of recursion."""
+    los = np.empty(64, np.int64)
+    lens = np.empty(64, np.int64)
+    stage = np.empty(64, np.int64)
+    sums = np.empty(64)
+    los[0] = 0
+    lens[0] = n
+    stage[0] = 0
+    sp = 1
+    vp = 0
+    while sp > 0:
+        top = sp - 1
+        m = lens[top]
+        if m <= 128:
+            sums[vp] = _block_sum(values, los[top], m)
+            vp += 1
+            sp -= 1
+            continue
+        half = m // 2
+        half -= half % 8
+        if stage[top] == 0:
+            stage[top] = 1
+            los[sp] = los[top]
+            lens[sp] = half
+            stage[sp] = 0
+            sp += 1
+        elif stage[top] == 1:
+            stage[top] = 2
+            los[sp] = los[top] + half
+            lens[sp] = m - half
+            stage[sp] = 0
+            sp += 1
+        else:
+            sums[vp - 2] = sums[vp - 2] + sums[vp - 1]
+            vp -= 1
+            sp -= 1
+    return 0.0 + sums[0]
 
 
 @njit(cache=True)

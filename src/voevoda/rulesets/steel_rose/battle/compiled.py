@@ -34,7 +34,7 @@ import math
 import numpy as np
 from numba import njit
 
-from voevoda.rulesets.steel_rose.battle.shake import RATE_LANES, squeeze_block, start_stream
+from voevoda.rulesets.steel_rose.battle.shake import RATE_LANES, absorb, squeeze_block
 
 RING = 8
 KEY_SIDES = 2**32
@@ -273,16 +273,20 @@ NW = 10
 
 # --------------------------------------------------------------------------- dice
 
-@njit(cache=True)
-def _draw(KS, KW, KI, KB, KX, DL, G, sid, sides):
-    """The next face of stream ``sid`` with a ``sides``-sided die (recorded in ``DL``)."""
-    i = KI[sid]
+@njit(cache=True, inline="always")
+def _draw(KD, KC, DL, G, sid, sides):
+    """The next face of stream ``sid`` with a ``sides``-sided die (recorded in ``DL``).
+    ``KD[sid, :25]`` is the stream's Keccak state, ``KD[sid, 25:42]`` its current block of words;
+    ``KC[sid]`` the draws made and the index of that block."""
+    i = KC[sid, 0]
     blk = i // RATE_LANES
-    while KB[sid] < blk:
-        squeeze_block(KS[sid], KB[sid], KW[sid], KX)
-        KB[sid] += 1
-    face = np.int64(KW[sid, i % RATE_LANES] % np.uint64(sides)) + 1
-    KI[sid] = i + 1
+    if KC[sid, 1] < blk:
+        state = KD[sid]
+        while KC[sid, 1] < blk:
+            squeeze_block(state, KC[sid, 1], state[25:])
+            KC[sid, 1] += 1
+    face = np.int64(KD[sid, 25 + i % RATE_LANES] % np.uint64(sides)) + 1
+    KC[sid, 0] = i + 1
     n = G[G_NLOG]
     if n < DL.shape[1]:
         DL[0, n] = sid
@@ -692,7 +696,7 @@ def _hits(TF, TI, P, PI, UF, UI, RG, SQ, RS, G, AF, STK, STKF, FK, fi, a, att, t
 
 @njit(cache=True)
 def _volley_shots(TF, TI, P, PI, UF, UI, RG, SQ, RS, G, AF, STK, STKF, FK, fi, a, shots, nshots, foe, nfoe,
-                  sid, cover, W, WF, KS, KW, KI, KB, KX, DL, flank_b):
+                  sid, cover, W, WF, KD, KC, DL, flank_b):
     """Shots ``shots[:nshots]`` (one entry per shot) at ``foe[:nfoe]``; a cannon's or a Fire Hail's
     shot strikes a share of the squad: «задевает 20% вражеского отряда, но минимум 1 и максимум 5
     юнитов» (one die for the shot, each struck unit takes it)."""
@@ -708,9 +712,9 @@ def _volley_shots(TF, TI, P, PI, UF, UI, RG, SQ, RS, G, AF, STK, STKF, FK, fi, a
             m += 1
     if m > 0:
         for i in range(m):
-            tgt[i] = foe[_draw(KS, KW, KI, KB, KX, DL, G, sid, nfoe) - 1]
+            tgt[i] = foe[_draw(KD, KC, DL, G, sid, nfoe) - 1]
         for i in range(m):
-            rolls[i] = float(_draw(KS, KW, KI, KB, KX, DL, G, sid, TI[TI_RANGED, UI[a, UI_TYPE, att[i]]]))
+            rolls[i] = float(_draw(KD, KC, DL, G, sid, TI[TI_RANGED, UI[a, UI_TYPE, att[i]]]))
         _hits(TF, TI, P, PI, UF, UI, RG, SQ, RS, G, AF, STK, STKF, FK, fi, a, att, tgt, rolls, m, True, cover,
               False, flank_b)
     # area shots: how many each strikes, where each starts, then each shot's die
@@ -727,7 +731,7 @@ def _volley_shots(TF, TI, P, PI, UF, UI, RG, SQ, RS, G, AF, STK, STKF, FK, fi, a
     total = 0
     starts = W[a, W_OWN]
     for k in range(nbig):
-        starts[k] = _draw(KS, KW, KI, KB, KX, DL, G, sid, nfoe) - 1
+        starts[k] = _draw(KD, KC, DL, G, sid, nfoe) - 1
     for k in range(nbig):
         u = big[k]
         ty = UI[a, UI_TYPE, u]
@@ -741,7 +745,7 @@ def _volley_shots(TF, TI, P, PI, UF, UI, RG, SQ, RS, G, AF, STK, STKF, FK, fi, a
         starts[k] = size
     j = 0
     for k in range(nbig):
-        roll = float(_draw(KS, KW, KI, KB, KX, DL, G, sid, TI[TI_RANGED, UI[a, UI_TYPE, big[k]]]))
+        roll = float(_draw(KD, KC, DL, G, sid, TI[TI_RANGED, UI[a, UI_TYPE, big[k]]]))
         for _ in range(starts[k]):
             rolls[j] = roll
             j += 1
@@ -756,7 +760,7 @@ def _volley_shots(TF, TI, P, PI, UF, UI, RG, SQ, RS, G, AF, STK, STKF, FK, fi, a
 
 
 @njit(cache=True)
-def _take_queue(UI, SQ, Q, G, W, a, qi, nown, count, sid, KS, KW, KI, KB, KX, DL):
+def _take_queue(UI, SQ, Q, G, W, a, qi, nown, count, sid, KD, KC, DL):
     """«Гарантируется, что каждый юнит из отряда рано или поздно атакует»: attackers come from a
     shuffled queue of the squad's living units (``W[a, W_OWN]``), refilled when used up; the
     first ``count`` go to ``W[a, W_ATT]``."""
@@ -781,7 +785,7 @@ def _take_queue(UI, SQ, Q, G, W, a, qi, nown, count, sid, KS, KW, KI, KB, KX, DL
             keys = W[a, W_KEYS]
             for _ in range(blocks):
                 for k in range(nown):
-                    keys[k] = (_draw(KS, KW, KI, KB, KX, DL, G, sid, KEY_SIDES) << KEY_SHIFT) | k
+                    keys[k] = (_draw(KD, KC, DL, G, sid, KEY_SIDES) << KEY_SHIFT) | k
                 keys[:nown].sort()
                 for k in range(nown):
                     qb[qn] = own[keys[k] & (MAX_SQUAD_UNITS - 1)]
@@ -801,7 +805,7 @@ def _take_queue(UI, SQ, Q, G, W, a, qi, nown, count, sid, KS, KW, KI, KB, KX, DL
 
 @njit(cache=True)
 def _round(TF, TI, P, PI, UF, UI, RG, SQ, RS, Q, G, AF, STK, STKF, FK, FL, FN, FF, nf, W, WF,
-           KS, KW, KI, KB, KX, DL):
+           KD, KC, DL):
     """Every pairing of one round, simultaneous: all attacks see the state at its start."""
     _clear_round(RS, UI, G)
     _auras(TF, P, PI, UI, SQ, G, AF)
@@ -825,7 +829,7 @@ def _round(TF, TI, P, PI, UF, UI, RG, SQ, RS, Q, G, AF, STK, STKF, FK, FL, FN, F
                 continue
             ng = 0
             for k in range(nc):
-                face = _draw(KS, KW, KI, KB, KX, DL, G, sid, 100)
+                face = _draw(KD, KC, DL, G, sid, 100)
                 if face <= TI[TI_SAC_PCT, UI[a, UI_TYPE, cult[k]]]:
                     cult[ng] = cult[k]
                     ng += 1
@@ -833,7 +837,7 @@ def _round(TF, TI, P, PI, UF, UI, RG, SQ, RS, Q, G, AF, STK, STKF, FK, FL, FN, F
                 continue
             starts = W[a, W_B]
             for k in range(ng):
-                starts[k] = _draw(KS, KW, KI, KB, KX, DL, G, sid, nfoe) - 1
+                starts[k] = _draw(KD, KC, DL, G, sid, nfoe) - 1
             for k in range(ng):
                 ty = UI[a, UI_TYPE, cult[k]]
                 size = min(TI[TI_SAC_TARGETS, ty], nfoe)
@@ -860,7 +864,7 @@ def _round(TF, TI, P, PI, UF, UI, RG, SQ, RS, Q, G, AF, STK, STKF, FK, FL, FN, F
                         nown += 1
             if nalive == 0 or nfoe == 0:
                 continue
-            m = _take_queue(UI, SQ, Q, G, W, a, FK[fi, FK_QUEUE + a], nown, n, sid, KS, KW, KI, KB, KX, DL)
+            m = _take_queue(UI, SQ, Q, G, W, a, FK[fi, FK_QUEUE + a], nown, n, sid, KD, KC, DL)
             att = W[a, W_ATT]
             strikes = W[a, W_A]
             ns = 0
@@ -877,9 +881,9 @@ def _round(TF, TI, P, PI, UF, UI, RG, SQ, RS, Q, G, AF, STK, STKF, FK, FL, FN, F
             tgt = W[a, W_B]
             rolls = WF[a]
             for i in range(ns):
-                tgt[i] = foe[_draw(KS, KW, KI, KB, KX, DL, G, sid, nfoe) - 1]
+                tgt[i] = foe[_draw(KD, KC, DL, G, sid, nfoe) - 1]
             for i in range(ns):
-                rolls[i] = float(_draw(KS, KW, KI, KB, KX, DL, G, sid, TI[TI_ATTACK, UI[a, UI_TYPE, strikes[i]]]))
+                rolls[i] = float(_draw(KD, KC, DL, G, sid, TI[TI_ATTACK, UI[a, UI_TYPE, strikes[i]]]))
             outnumbered = P[P_OUTNUMBER_RATIO] * FN[fi, b, FL_GROUP] <= FN[fi, a, FL_GROUP]
             if FK[fi, FK_KIND] == F_FINAL and PI[PI_OUTNUMBER_FINAL] == 0:
                 outnumbered = False
@@ -901,7 +905,7 @@ def _round(TF, TI, P, PI, UF, UI, RG, SQ, RS, Q, G, AF, STK, STKF, FK, FL, FN, F
             if ns == 0 or nfoe == 0:
                 continue
             _volley_shots(TF, TI, P, PI, UF, UI, RG, SQ, RS, G, AF, STK, STKF, FK, fi, a, live, ns,
-                          FL[fi, b, FL_GROUP], nfoe, sid, False, W, WF, KS, KW, KI, KB, KX, DL, FF[fi, b])
+                          FL[fi, b, FL_GROUP], nfoe, sid, False, W, WF, KD, KC, DL, FF[fi, b])
         # Целитель: «накладывает регенерацию (6 единиц здоровья за 3 раунда) на случайного бойца
         # впередистоящего (если есть) или своего отряда каждый раунд. Регенерация может складываться.»
         for a in range(2):
@@ -925,7 +929,7 @@ def _round(TF, TI, P, PI, UF, UI, RG, SQ, RS, Q, G, AF, STK, STKF, FK, FL, FN, F
             if m == 0 or npool == 0:
                 continue
             for k in range(m):
-                t = pool[_draw(KS, KW, KI, KB, KX, DL, G, sid, npool) - 1]
+                t = pool[_draw(KD, KC, DL, G, sid, npool) - 1]
                 hty = UI[a, UI_TYPE, healers[k]]
                 _push_stack(STK, STKF, G, a, R_HEAL, t, TF[TF_HEAL_PR, hty], TI[TI_HEAL_ROUNDS, hty])
         # Огнеглот: «каждый второй ход (начиная с первого) совершает огненную отрыжку на
@@ -945,7 +949,7 @@ def _round(TF, TI, P, PI, UF, UI, RG, SQ, RS, Q, G, AF, STK, STKF, FK, FL, FN, F
             if nb == 0 or nfoe == 0:
                 continue
             for k in range(nb):
-                t = FL[fi, b, FL_GROUP, _draw(KS, KW, KI, KB, KX, DL, G, sid, nfoe) - 1]
+                t = FL[fi, b, FL_GROUP, _draw(KD, KC, DL, G, sid, nfoe) - 1]
                 ty = UI[a, UI_TYPE, belly[k]]
                 _push_stack(STK, STKF, G, b, R_DOT, t, TF[TF_BURP_PR, ty], TI[TI_BURP_ROUNDS, ty])
             G[G_ATTACKS] += nb
@@ -1042,7 +1046,7 @@ def _gunpowder(TI, PI, UI, SQ, SIN, G, EV):
 
 @njit(cache=True)
 def _volleys(TF, TI, P, PI, UF, UI, RG, SQ, SIN, RS, G, AF, STK, STKF, EV, EVF, TL, TLF, FB, W, WF,
-             KS, KW, KI, KB, KX, DL, FK):
+             KD, KC, DL, FK):
     """«Обстрел: отряд атакует авангардный отряд противника до начала боя.» All volleys of both
     sides are fired at once; each unit fires its «число выстрелов при обстреле»."""
     any_plan = False
@@ -1085,7 +1089,7 @@ def _volleys(TF, TI, P, PI, UF, UI, RG, SQ, SIN, RS, G, AF, STK, STKF, EV, EVF, 
             was = _np_sum(FB, nfoe)
             if nshots > 0 and nfoe > 0:
                 _volley_shots(TF, TI, P, PI, UF, UI, RG, SQ, RS, G, AF, STK, STKF, FK, -1, s, shots, nshots, foe,
-                              nfoe, S_VOLLEYS, SQ[e, SQ_COVER, target] != 0, W, WF, KS, KW, KI, KB, KX, DL, 1.0)
+                              nfoe, S_VOLLEYS, SQ[e, SQ_COVER, target] != 0, W, WF, KD, KC, DL, 1.0)
             for k2 in range(nfoe):
                 FB[k2] = RS[e, RS_DMG, foe[k2]]
             _set(EV, row, 4, SQ[e, SQ_POS, target])
@@ -1103,7 +1107,7 @@ def _volleys(TF, TI, P, PI, UF, UI, RG, SQ, SIN, RS, G, AF, STK, STKF, EV, EVF, 
 
 @njit(cache=True)
 def _charge_fight(TF, TI, P, PI, UF, UI, RG, SQ, RS, Q, G, AF, STK, STKF, EV, FK, FL, FN, FF, W, WF,
-                  KS, KW, KI, KB, KX, DL, s, charger, opponent, as_defender, sid, first_round):
+                  KD, KC, DL, s, charger, opponent, as_defender, sid, first_round):
     """One fight of a charge: the charging squad against the defender or the rearguard, round by
     round until one of them is gone (or the rounds run out)."""
     e = 1 - s
@@ -1131,7 +1135,7 @@ def _charge_fight(TF, TI, P, PI, UF, UI, RG, SQ, RS, Q, G, AF, STK, STKF, EV, FK
         FK[0, FK_DEFENDER] = as_defender
         FK[0, FK_STREAM] = sid
         _round(TF, TI, P, PI, UF, UI, RG, SQ, RS, Q, G, AF, STK, STKF, FK, FL, FN, FF, 1, W, WF,
-               KS, KW, KI, KB, KX, DL)
+               KD, KC, DL)
         _summons(TF, TI, P, PI, UF, UI, SQ, G, W, n0, n1)
         _tock(UI, RG, W, n0, n1)
         rounds += 1
@@ -1159,7 +1163,7 @@ def _specials(EV, G, row, k):
 
 @njit(cache=True)
 def _charges(TF, TI, P, PI, UF, UI, RG, SQ, SIN, RS, Q, G, AF, STK, STKF, EV, TL, TLF, FB, FK, FL, FN, FF, W, WF,
-             KS, KW, KI, KB, KX, DL):
+             KD, KC, DL):
     """«Натиск: отряд идёт в обход авангарда и сражается с арьергардом противника. После боя
     отряд возвращается на своё место.» «При попытке натиска нужно будет сначала победить
     защитников.» Charges go flank by flank (left, centre, right), the first side first."""
@@ -1217,7 +1221,7 @@ def _charges(TF, TI, P, PI, UF, UI, RG, SQ, SIN, RS, Q, G, AF, STK, STKF, EV, TL
             if opponent < 0 or SQ[s, SQ_ALIVE, q] == 0:
                 continue
             first_round = _charge_fight(TF, TI, P, PI, UF, UI, RG, SQ, RS, Q, G, AF, STK, STKF, EV, FK, FL, FN,
-                                        FF, W, WF, KS, KW, KI, KB, KX, DL, s, q, opponent, 1 - which, sid,
+                                        FF, W, WF, KD, KC, DL, s, q, opponent, 1 - which, sid,
                                         first_round)
             fights += 1
         _set(EV, row, 7, fights)
@@ -1351,7 +1355,7 @@ def _active_flanks(PI, SQ):
 
 @njit(cache=True)
 def _clash(TF, TI, P, PI, UF, UI, RG, SQ, RS, Q, G, AF, STK, STKF, EV, TL, TLF, FB, FK, FL, FN, FF, W, WF,
-           KS, KW, KI, KB, KX, DL):
+           KD, KC, DL):
     """«Столкновение: отряды движутся навстречу друг другу и сталкиваются в бою.» Each flank
     where both sides stand fights; the rounds of all flanks are counted together."""
     while G[G_CLASH] < PI[PI_MAX_CLASH]:
@@ -1397,7 +1401,7 @@ def _clash(TF, TI, P, PI, UF, UI, RG, SQ, RS, Q, G, AF, STK, STKF, EV, TL, TLF, 
             FK[nf, FK_STREAM] = S_CLASH + f
             nf += 1
         _round(TF, TI, P, PI, UF, UI, RG, SQ, RS, Q, G, AF, STK, STKF, FK, FL, FN, FF, nf, W, WF,
-               KS, KW, KI, KB, KX, DL)
+               KD, KC, DL)
         _summons(TF, TI, P, PI, UF, UI, SQ, G, W, n0, n1)
         _tock(UI, RG, W, n0, n1)
         G[G_STEP] = -1
@@ -1413,7 +1417,7 @@ def _clash(TF, TI, P, PI, UF, UI, RG, SQ, RS, Q, G, AF, STK, STKF, EV, TL, TLF, 
 
 @njit(cache=True)
 def _final(TF, TI, P, PI, UF, UI, RG, SQ, RS, Q, G, AF, STK, STKF, EV, TL, TLF, FB, FK, FL, FN, FF, W, WF,
-           KS, KW, KI, KB, KX, DL):
+           KD, KC, DL):
     """«Завершение: все выжившие юниты сталкиваются в хаотичной битве, формируя 2 отряда и
     сражаясь, пока все противники не будут истреблены.» «Та команда, у которой на момент фазы
     завершения осталось меньше выживших отрядов (не юнитов), получает штраф +25%.»"""
@@ -1465,7 +1469,7 @@ def _final(TF, TI, P, PI, UF, UI, RG, SQ, RS, Q, G, AF, STK, STKF, EV, TL, TLF, 
         FK[0, FK_DEFENDER] = 0
         FK[0, FK_STREAM] = S_FINAL
         _round(TF, TI, P, PI, UF, UI, RG, SQ, RS, Q, G, AF, STK, STKF, FK, FL, FN, FF, 1, W, WF,
-               KS, KW, KI, KB, KX, DL)
+               KD, KC, DL)
         _summons(TF, TI, P, PI, UF, UI, SQ, G, W, n0, n1)
         _tock(UI, RG, W, n0, n1)
         G[G_STEP] = -1
@@ -1478,14 +1482,14 @@ def _final(TF, TI, P, PI, UF, UI, RG, SQ, RS, Q, G, AF, STK, STKF, EV, TL, TLF, 
 
 
 @njit(cache=True)
-def battle(TF, TI, P, PI, UNITS, SIN, LANES, KSTART):
+def battle(TF, TI, P, PI, UNITS, SIN, SEED, LABELS, KSTART):
     """The whole battle. ``UNITS[s, 0/1, :]``: each deployed unit's type and squad; ``SIN``: the
-    squads' homes and manoeuvres; ``LANES[k]``: the padded SHAKE-256 input of stream ``k``
-    (its length in ``KSTART[k, 1]``), ``KSTART[k, 0]`` the draws the stream had already made.
+    squads' homes and manoeuvres; stream ``k`` is SHAKE-256 over ``SEED || LABELS[KSTART[k, 1]:
+    KSTART[k, 2]]`` (bytes) and had made ``KSTART[k, 0]`` draws before the battle.
 
     Returns the counters ``G``, the unit state ``UI``, the squad state ``SQ``, the squads'
     positions at deployment, the events ``EV``/``EVF``, the timeline ``TL``/``TLF``, the draw
-    log ``DL`` and each stream's draw count ``KI``."""
+    log ``DL``."""
     cap = PI[PI_CAP]
     ms = max(PI[PI_NSQ], PI[PI_NSQ + 1])
     UF = np.zeros((2, NUF, cap))
@@ -1499,10 +1503,10 @@ def battle(TF, TI, P, PI, UNITS, SIN, LANES, KSTART):
     scap = PI[PI_CAP_STRIKES]
     STK = np.empty((PI[PI_CAP_STACK], 4), np.int64)
     STKF = np.empty(PI[PI_CAP_STACK])
-    EV = np.zeros((PI[PI_CAP_EV], EV_W), np.int64)
-    EVF = np.zeros(PI[PI_CAP_EV])
-    TL = np.zeros((PI[PI_CAP_TL], 4), np.int64)
-    TLF = np.zeros((PI[PI_CAP_TL], 2))
+    EV = np.empty((PI[PI_CAP_EV], EV_W), np.int64)
+    EVF = np.empty(PI[PI_CAP_EV])
+    TL = np.empty((PI[PI_CAP_TL], 4), np.int64)
+    TLF = np.empty((PI[PI_CAP_TL], 2))
     FB = np.zeros(2 * cap + 8)
     FK = np.zeros((3, NFK), np.int64)
     FL = np.zeros((3, 2, NFL, cap), np.int64)
@@ -1510,16 +1514,15 @@ def battle(TF, TI, P, PI, UNITS, SIN, LANES, KSTART):
     FF = np.ones((3, 2))
     W = np.empty((2, NW, scap), np.int64)
     WF = np.empty((2, scap))
-    DL = np.zeros((3, PI[PI_CAP_LOG]), np.int64)
+    DL = np.empty((3, PI[PI_CAP_LOG]), np.int64)
     ns = PI[PI_NSTREAMS]
-    KS = np.zeros((ns, 25), np.uint64)
-    KW = np.zeros((ns, RATE_LANES), np.uint64)
-    KI = np.zeros(ns, np.int64)
-    KB = np.full(ns, -1, np.int64)
-    KX = np.zeros(30, np.uint64)
+    KD = np.zeros((ns, 25 + RATE_LANES), np.uint64)
+    KC = np.zeros((ns, 2), np.int64)
+    block = np.zeros(8 * RATE_LANES, np.uint8)
     for k in range(ns):
-        start_stream(LANES[k], KSTART[k, 1], KS[k], KX)
-        KI[k] = KSTART[k, 0]
+        absorb(SEED, LABELS, KSTART[k, 1], KSTART[k, 2], KD[k], block)
+        KC[k, 0] = KSTART[k, 0]
+        KC[k, 1] = -1
     G[G_STEP] = -1
     for s in range(2):
         for q in range(PI[PI_NSQ + s]):
@@ -1542,7 +1545,7 @@ def battle(TF, TI, P, PI, UNITS, SIN, LANES, KSTART):
                 _set(EV, row, 1, s)
                 _set(EV, row, 2, q)
     _volleys(TF, TI, P, PI, UF, UI, RG, SQ, SIN, RS, G, AF, STK, STKF, EV, EVF, TL, TLF, FB, W, WF,
-             KS, KW, KI, KB, KX, DL, FK)
+             KD, KC, DL, FK)
     for s in range(2):
         for q in range(PI[PI_NSQ + s]):
             if SIN[s, q, SIN_KIND] == K_DEFEND and SQ[s, SQ_ALIVE, q] > 0:
@@ -1552,13 +1555,13 @@ def battle(TF, TI, P, PI, UNITS, SIN, LANES, KSTART):
                 _set(EV, row, 1, s)
                 _set(EV, row, 2, q)
     _charges(TF, TI, P, PI, UF, UI, RG, SQ, SIN, RS, Q, G, AF, STK, STKF, EV, TL, TLF, FB, FK, FL, FN, FF, W, WF,
-             KS, KW, KI, KB, KX, DL)
+             KD, KC, DL)
     _moves(UF, UI, PI, SQ, SIN, G, EV, TL, TLF, FB)
     _clash(TF, TI, P, PI, UF, UI, RG, SQ, RS, Q, G, AF, STK, STKF, EV, TL, TLF, FB, FK, FL, FN, FF, W, WF,
-           KS, KW, KI, KB, KX, DL)
+           KD, KC, DL)
     _final(TF, TI, P, PI, UF, UI, RG, SQ, RS, Q, G, AF, STK, STKF, EV, TL, TLF, FB, FK, FL, FN, FF, W, WF,
-           KS, KW, KI, KB, KX, DL)
+           KD, KC, DL)
     a0 = SQ[0, SQ_ALIVE, :PI[PI_NSQ]].sum() > 0
     a1 = SQ[1, SQ_ALIVE, :PI[PI_NSQ + 1]].sum() > 0
     G[G_WINNER] = 0 if (a0 and not a1) else (1 if (a1 and not a0) else -1)
-    return G, UI, SQ, DEPLOY, EV, EVF, TL, TLF, DL, KI
+    return G, UI, SQ, DEPLOY, EV, EVF, TL, TLF, DL

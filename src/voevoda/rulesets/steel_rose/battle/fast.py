@@ -22,7 +22,6 @@ from voevoda.rulesets.steel_rose.battle import compiled as k
 from voevoda.rulesets.steel_rose.battle import field as fld
 from voevoda.rulesets.steel_rose.battle.engine import BattleResult, UnitTable, unit_table
 from voevoda.rulesets.steel_rose.battle.model import BattleOptions, Manoeuvre, SideInput
-from voevoda.rulesets.steel_rose.battle.shake import absorb_lanes
 from voevoda.rulesets.steel_rose.rules import Rules
 
 IntArray = npt.NDArray[np.int64]
@@ -176,84 +175,129 @@ class Plan:
         self.summoners = int(reps[table.summon_type[np.asarray(types, dtype=np.int64)] >= 0].sum()) if types else 0
 
 
-_LAST_SIZES: dict[tuple[int, int], list[int]] = {}
-"""Capacities a battle of these sizes needed last time (units, stacks, events, timeline, draws)."""
+_STREAMS: dict[tuple[str, int], tuple[list[str], npt.NDArray[np.uint8], IntArray]] = {}
+
+
+def _streams(label: str, charges: int) -> tuple[list[str], npt.NDArray[np.uint8], IntArray]:
+    """The battle's stream labels (the kernel's stream order), their bytes one after another,
+    and a fresh ``KSTART`` (draws made before, start and end of each label's bytes)."""
+    cached = _STREAMS.get((label, charges))
+    if cached is None:
+        names = ["volleys", "clash/left", "clash/centre", "clash/right", "final"]
+        names += [f"charge/{i}" for i in range(1, charges + 1)]
+        labels = [f"{label}/{name}" for name in names]
+        encoded = [lab.encode("utf-8") for lab in labels]
+        bounds = np.zeros((len(labels), 3), dtype=np.int64)
+        at = 0
+        for i, e in enumerate(encoded):
+            bounds[i, 1] = at
+            at += len(e)
+            bounds[i, 2] = at
+        cached = (labels, np.frombuffer(b"".join(encoded), dtype=np.uint8), bounds)
+        if len(_STREAMS) > 256:
+            _STREAMS.clear()
+        _STREAMS[(label, charges)] = cached
+    return cached[0], cached[1], cached[2].copy()
+
+
+class Prepared:
+    """A battle's inputs packed for the kernel (everything but the dice)."""
+
+    def __init__(self, rules: Rules, sides: tuple[SideInput, SideInput], options: BattleOptions) -> None:
+        kt = kernel_table(rules)
+        self.kt = kt
+        table = kt.table
+        plans = (Plan(sides[0], table), Plan(sides[1], table))
+        self.plans = plans
+        numbers = rules.battle
+        n0, n1 = len(plans[0].types), len(plans[1].types)
+        if max(n0, n1) >= k.MAX_SQUAD_UNITS:
+            raise Unsupported("too many units")
+        nsq = (len(plans[0].sin), len(plans[1].sin))
+        ms = max(nsq[0], nsq[1], 1)
+
+        p = np.empty(k.NP)
+        p[k.P_FATIGUE] = numbers.fatigue_percent / 100.0
+        p[k.P_COVER] = 1 + numbers.cover_percent / 100.0
+        p[k.P_OUTNUMBER_RATIO] = numbers.outnumber_ratio
+        p[k.P_OUTNUMBER] = 1 + numbers.outnumber_percent / 100.0
+        p[k.P_FLANKING] = 1 + numbers.flanking_percent / 100.0
+        for s, spec in enumerate(sides):
+            mods = spec.modifiers
+            p[k.P_DAMAGE + s] = 1 + mods.get("damage", 0) / 100
+            p[k.P_TAKEN + s] = 1 + mods.get("taken", 0) / 100
+            p[k.P_SHOTS + s] = 1 + mods.get("shots", 0) / 100
+        self.p = p
+
+        units = np.zeros((2, 2, max(n0, n1, 1)), dtype=np.int64)
+        units[0, 0, :n0] = plans[0].types
+        units[0, 1, :n0] = plans[0].squads
+        units[1, 0, :n1] = plans[1].types
+        units[1, 1, :n1] = plans[1].squads
+        self.units = units
+        sin = np.zeros((2, ms, k.NSIN), dtype=np.int64)
+        sin[0, :nsq[0]] = plans[0].sin
+        sin[1, :nsq[1]] = plans[1].sin
+        self.sin = sin
+        self.charges = int(np.count_nonzero(sin[:, :, k.SIN_KIND] == k.K_CHARGE))
+
+        pi = np.zeros(k.NPI, dtype=np.int64)
+        pi[k.PI_MAX_CLASH] = numbers.max_clash_rounds
+        pi[k.PI_MAX_FINAL] = numbers.max_final_rounds
+        pi[k.PI_MAX_CHARGE] = numbers.max_charge_rounds
+        pi[k.PI_MARCH_FATIGUE] = numbers.forced_march_fatigue
+        pi[k.PI_DEFEND_FATIGUE] = numbers.defend_fatigue
+        pi[k.PI_VOLLEY_MULT] = numbers.volley_gunpowder_multiplier
+        pi[k.PI_PALADIN_WHOLE] = options.paladin_defending_whole_battle
+        pi[k.PI_SUMMONS] = options.demonologist_summons_in_battle
+        pi[k.PI_OUTNUMBER_FINAL] = options.outnumber_in_final_melee
+        for s, spec in enumerate(sides):
+            pi[k.PI_STOCK + s] = -1 if spec.gunpowder is None else int(spec.gunpowder)
+            pi[k.PI_MIXED + s] = plans[s].mixed
+            pi[k.PI_NSQ + s] = nsq[s]
+            pi[k.PI_NU + s] = (n0, n1)[s]
+        pi[k.PI_NSTREAMS] = 5 + self.charges
+        self.pi = pi
+        # first guesses of the capacities (units with summons, stacks, events, timeline, draws)
+        n = max(n0, n1)
+        extra = 8 * (plans[0].summoners + plans[1].summoners)
+        rounds = numbers.max_clash_rounds + numbers.max_final_rounds
+        self.sizes = [n + extra + 8, 8 * (n + extra) + 64, 64 + 16 * rounds + 24 * self.charges,
+                      8 + rounds, 64 * (n0 + n1 + extra) + 1024]
+
+
+_PREPARED: dict[tuple[int, int, int], tuple[Rules, SideInput, SideInput, BattleOptions, Prepared]] = {}
+"""Packed inputs of recent battles, by the identity of their rules and sides (the inputs are
+frozen; the entry keeps them alive, so an identity is not reused while it is cached)."""
+
+
+def prepared(rules: Rules, sides: tuple[SideInput, SideInput], options: BattleOptions) -> Prepared:
+    key = (id(rules), id(sides[0]), id(sides[1]))
+    entry = _PREPARED.get(key)
+    if (entry is not None and entry[0] is rules and entry[1] is sides[0] and entry[2] is sides[1]
+            and entry[3] == options):
+        return entry[4]
+    prep = Prepared(rules, sides, options)
+    if len(_PREPARED) >= 64:
+        _PREPARED.clear()
+    _PREPARED[key] = (rules, sides[0], sides[1], options, prep)
+    return prep
 
 
 def run(rules: Rules, sides: tuple[SideInput, SideInput], dice: Dice, label: str,
         options: BattleOptions) -> BattleResult:
     """The battle with the compiled kernel; raises :class:`Unsupported` for inputs it does not take."""
-    kt = kernel_table(rules)
-    table = kt.table
-    plans = (Plan(sides[0], table), Plan(sides[1], table))
-    numbers = rules.battle
-    n0, n1 = len(plans[0].types), len(plans[1].types)
-    if max(n0, n1) >= k.MAX_SQUAD_UNITS:
-        raise Unsupported("too many units")
-    nsq = (len(plans[0].sin), len(plans[1].sin))
-    ms = max(nsq[0], nsq[1], 1)
-
-    p = np.empty(k.NP)
-    p[k.P_FATIGUE] = numbers.fatigue_percent / 100.0
-    p[k.P_COVER] = 1 + numbers.cover_percent / 100.0
-    p[k.P_OUTNUMBER_RATIO] = numbers.outnumber_ratio
-    p[k.P_OUTNUMBER] = 1 + numbers.outnumber_percent / 100.0
-    p[k.P_FLANKING] = 1 + numbers.flanking_percent / 100.0
-    for s, spec in enumerate(sides):
-        mods = spec.modifiers
-        p[k.P_DAMAGE + s] = 1 + mods.get("damage", 0) / 100
-        p[k.P_TAKEN + s] = 1 + mods.get("taken", 0) / 100
-        p[k.P_SHOTS + s] = 1 + mods.get("shots", 0) / 100
-
-    units = np.zeros((2, 2, max(n0, n1, 1)), dtype=np.int64)
-    units[0, 0, :n0] = plans[0].types
-    units[0, 1, :n0] = plans[0].squads
-    units[1, 0, :n1] = plans[1].types
-    units[1, 1, :n1] = plans[1].squads
-    sin = np.zeros((2, ms, k.NSIN), dtype=np.int64)
-    sin[0, :nsq[0]] = plans[0].sin
-    sin[1, :nsq[1]] = plans[1].sin
-
+    prep = prepared(rules, sides, options)
+    kt = prep.kt
     # streams: volleys, clash/<flank>, final, charge/<n> (numbered over the charge orders)
-    names = ["volleys", "clash/left", "clash/centre", "clash/right", "final"]
-    charges = sum(1 for pl in plans for m in pl.sin if m[k.SIN_KIND] == k.K_CHARGE)
-    names += [f"charge/{i}" for i in range(1, charges + 1)]
-    labels = [f"{label}/{name}" for name in names]
-    lanes = [absorb_lanes(dice.seed + lab.encode("utf-8")) for lab in labels]
-    width = max(len(x) for x in lanes)
-    lane_arr = np.zeros((len(lanes), width), dtype=np.uint64)
-    kstart = np.zeros((len(lanes), 2), dtype=np.int64)
-    for i, (lab, x) in enumerate(zip(labels, lanes, strict=True)):
-        lane_arr[i, :len(x)] = x
-        kstart[i, 1] = len(x)
+    labels, label_bytes, kstart = _streams(label, prep.charges)
+    for i, lab in enumerate(labels):
         existing = dice.existing(lab)
         if existing is not None:
             kstart[i, 0] = existing.count
-
-    key = (n0 + n1, plans[0].summoners + plans[1].summoners)
-    sizes = _LAST_SIZES.get(key)
-    if sizes is None:
-        n = max(n0, n1)
-        extra = 8 * (plans[0].summoners + plans[1].summoners)
-        rounds = numbers.max_clash_rounds + numbers.max_final_rounds
-        sizes = [n + extra + 8, 8 * (n + extra) + 64, 64 + 16 * rounds + 24 * charges,
-                 8 + rounds, 64 * (n0 + n1 + extra) + 1024]
-    pi = np.zeros(k.NPI, dtype=np.int64)
-    pi[k.PI_MAX_CLASH] = numbers.max_clash_rounds
-    pi[k.PI_MAX_FINAL] = numbers.max_final_rounds
-    pi[k.PI_MAX_CHARGE] = numbers.max_charge_rounds
-    pi[k.PI_MARCH_FATIGUE] = numbers.forced_march_fatigue
-    pi[k.PI_DEFEND_FATIGUE] = numbers.defend_fatigue
-    pi[k.PI_VOLLEY_MULT] = numbers.volley_gunpowder_multiplier
-    pi[k.PI_PALADIN_WHOLE] = options.paladin_defending_whole_battle
-    pi[k.PI_SUMMONS] = options.demonologist_summons_in_battle
-    pi[k.PI_OUTNUMBER_FINAL] = options.outnumber_in_final_melee
-    for s, spec in enumerate(sides):
-        pi[k.PI_STOCK + s] = -1 if spec.gunpowder is None else int(spec.gunpowder)
-        pi[k.PI_MIXED + s] = plans[s].mixed
-        pi[k.PI_NSQ + s] = nsq[s]
-        pi[k.PI_NU + s] = (n0, n1)[s]
-    pi[k.PI_NSTREAMS] = len(labels)
+    seed = np.frombuffer(dice.seed, dtype=np.uint8)
+    pi = prep.pi.copy()
+    sizes = prep.sizes
     while True:
         cap, cap_stack, cap_ev, cap_tl, cap_log = sizes
         pi[k.PI_CAP] = cap
@@ -262,16 +306,15 @@ def run(rules: Rules, sides: tuple[SideInput, SideInput], dice: Dice, label: str
         pi[k.PI_CAP_TL] = cap_tl
         pi[k.PI_CAP_LOG] = cap_log
         pi[k.PI_CAP_STRIKES] = cap * max(3, kt.strikes) + 8
-        out = k.battle(kt.tf, kt.ti, p, pi, units, sin, lane_arr, kstart)
+        out = k.battle(kt.tf, kt.ti, prep.p, pi, prep.units, prep.sin, seed, label_bytes, kstart)
         g = out[0]
         over = int(g[k.G_OVERFLOW])
-        fits = (over == 0 and g[k.G_NEV] <= cap_ev and g[k.G_NTL] <= cap_tl and g[k.G_NLOG] <= cap_log)
-        if fits:
+        if over == 0 and g[k.G_NEV] <= cap_ev and g[k.G_NTL] <= cap_tl and g[k.G_NLOG] <= cap_log:
             break
         sizes = [cap * 2 if over & k.O_UNITS else cap, cap_stack * 2 if over & k.O_STACKS else cap_stack,
                  max(cap_ev, int(g[k.G_NEV])), max(cap_tl, int(g[k.G_NTL])), max(cap_log, int(g[k.G_NLOG]))]
-    _LAST_SIZES[key] = list(sizes)
-    g, ui, sq, deploy, ev, evf, tl, tlf, dl, ki = out
+        prep.sizes = sizes
+    g, ui, sq, deploy, ev, evf, tl, tlf, dl = out
 
     # the dice, written to their streams as the reference's roll_many would have
     nlog = int(g[k.G_NLOG])
@@ -290,7 +333,7 @@ def run(rules: Rules, sides: tuple[SideInput, SideInput], dice: Dice, label: str
                 at += count
 
     winner = int(g[k.G_WINNER])
-    report = _Report(rules, table, plans, options, g, ui, sq, deploy, ev, evf, tl, tlf)
+    report = _Report(rules, kt.table, prep.plans, options, g, ui, sq, deploy, ev, evf, tl, tlf)
     return BattleResult.deferred(None if winner < 0 else winner, int(g[k.G_ATTACKS]), report.build)
 
 

@@ -6,15 +6,14 @@ compiled battle (:mod:`.compiled`) without leaving it.
 A stream's bytes are SHAKE-256 over ``seed || label`` (docs/dice.md); draw ``i`` reads the eight
 bytes at offset ``8 * i`` as a big-endian integer. SHAKE-256 absorbs and squeezes 136 bytes
 (17 lanes of the Keccak-f[1600] state) at a time, so draw ``i`` is lane ``i % 17`` of squeezed
-block ``i // 17``, byte-swapped (lanes are little-endian). :func:`absorb_lanes` pads the input in
-Python; :func:`next_word` is all the compiled code calls. ``tests/rulesets/steel_rose/
+block ``i // 17``, byte-swapped (lanes are little-endian). :func:`absorb` pads and absorbs
+``seed || label``; :func:`squeeze_block` gives the next 17 words. ``tests/rulesets/steel_rose/
 test_compiled.py`` checks the words against :mod:`hashlib`.
 """
 
 from __future__ import annotations
 
 import numpy as np
-import numpy.typing as npt
 from numba import njit
 
 RATE_LANES = 17
@@ -28,47 +27,150 @@ _RC = np.array([
     0x8000000000008002, 0x8000000000000080, 0x000000000000800A, 0x800000008000000A,
     0x8000000080008081, 0x8000000000008080, 0x0000000080000001, 0x8000000080008008,
 ], dtype=np.uint64)
-_ROT = np.array([0, 1, 62, 28, 27, 36, 44, 6, 55, 20, 3, 10, 43, 25, 39, 41, 45, 15, 21, 8, 18, 2, 61, 56, 14],
-                dtype=np.uint64)
-"""Rotation of lane ``x + 5 y``."""
-_PI = np.array([(y + 5 * ((2 * x + 3 * y) % 5)) for y in range(5) for x in range(5)], dtype=np.int64)
-"""Where lane ``x + 5 y`` goes in the rho-pi step."""
-
-
-def absorb_lanes(message: bytes) -> npt.NDArray[np.uint64]:
-    """``message`` padded for SHAKE-256 (domain bits 1111, then pad10*1) as little-endian lanes,
-    17 per block."""
-    rate = 8 * RATE_LANES
-    padded = bytearray(message)
-    padded.append(0x1F)
-    padded.extend(b"\x00" * (-len(padded) % rate))
-    padded[-1] |= 0x80
-    return np.frombuffer(bytes(padded), dtype="<u8").astype(np.uint64)
+_S = np.arange(65, dtype=np.uint64)
+"""Shift counts as 64-bit unsigned integers."""
 
 
 @njit(cache=True)
-def keccak_f(state, scratch):
-    """Keccak-f[1600] on ``state`` (25 lanes) in place; ``scratch`` holds 30 lanes of work space."""
-    one = np.uint64(1)
-    sixty_four = np.uint64(64)
+def keccak_f(state):
+    """Keccak-f[1600] on ``state`` (its first 25 lanes) in place, written out lane by lane."""
+    a0 = state[0]
+    a1 = state[1]
+    a2 = state[2]
+    a3 = state[3]
+    a4 = state[4]
+    a5 = state[5]
+    a6 = state[6]
+    a7 = state[7]
+    a8 = state[8]
+    a9 = state[9]
+    a10 = state[10]
+    a11 = state[11]
+    a12 = state[12]
+    a13 = state[13]
+    a14 = state[14]
+    a15 = state[15]
+    a16 = state[16]
+    a17 = state[17]
+    a18 = state[18]
+    a19 = state[19]
+    a20 = state[20]
+    a21 = state[21]
+    a22 = state[22]
+    a23 = state[23]
+    a24 = state[24]
     for rnd in range(24):
-        for x in range(5):
-            scratch[25 + x] = state[x] ^ state[x + 5] ^ state[x + 10] ^ state[x + 15] ^ state[x + 20]
-        for x in range(5):
-            c1 = scratch[25 + (x + 1) % 5]
-            d = scratch[25 + (x + 4) % 5] ^ ((c1 << one) | (c1 >> np.uint64(63)))
-            for y in range(0, 25, 5):
-                state[x + y] ^= d
-        for i in range(25):
-            r = _ROT[i]
-            v = state[i]
-            if r != 0:
-                v = (v << r) | (v >> (sixty_four - r))
-            scratch[_PI[i]] = v
-        for y in range(0, 25, 5):
-            for x in range(5):
-                state[x + y] = scratch[x + y] ^ (~scratch[(x + 1) % 5 + y] & scratch[(x + 2) % 5 + y])
-        state[0] ^= _RC[rnd]
+        c0 = a0 ^ a5 ^ a10 ^ a15 ^ a20
+        c1 = a1 ^ a6 ^ a11 ^ a16 ^ a21
+        c2 = a2 ^ a7 ^ a12 ^ a17 ^ a22
+        c3 = a3 ^ a8 ^ a13 ^ a18 ^ a23
+        c4 = a4 ^ a9 ^ a14 ^ a19 ^ a24
+        d0 = c4 ^ ((c1 << _S[1]) | (c1 >> _S[63]))
+        d1 = c0 ^ ((c2 << _S[1]) | (c2 >> _S[63]))
+        d2 = c1 ^ ((c3 << _S[1]) | (c3 >> _S[63]))
+        d3 = c2 ^ ((c4 << _S[1]) | (c4 >> _S[63]))
+        d4 = c3 ^ ((c0 << _S[1]) | (c0 >> _S[63]))
+        a0 ^= d0
+        a1 ^= d1
+        a2 ^= d2
+        a3 ^= d3
+        a4 ^= d4
+        a5 ^= d0
+        a6 ^= d1
+        a7 ^= d2
+        a8 ^= d3
+        a9 ^= d4
+        a10 ^= d0
+        a11 ^= d1
+        a12 ^= d2
+        a13 ^= d3
+        a14 ^= d4
+        a15 ^= d0
+        a16 ^= d1
+        a17 ^= d2
+        a18 ^= d3
+        a19 ^= d4
+        a20 ^= d0
+        a21 ^= d1
+        a22 ^= d2
+        a23 ^= d3
+        a24 ^= d4
+        b0 = a0
+        b10 = (a1 << _S[1]) | (a1 >> _S[63])
+        b20 = (a2 << _S[62]) | (a2 >> _S[2])
+        b5 = (a3 << _S[28]) | (a3 >> _S[36])
+        b15 = (a4 << _S[27]) | (a4 >> _S[37])
+        b16 = (a5 << _S[36]) | (a5 >> _S[28])
+        b1 = (a6 << _S[44]) | (a6 >> _S[20])
+        b11 = (a7 << _S[6]) | (a7 >> _S[58])
+        b21 = (a8 << _S[55]) | (a8 >> _S[9])
+        b6 = (a9 << _S[20]) | (a9 >> _S[44])
+        b7 = (a10 << _S[3]) | (a10 >> _S[61])
+        b17 = (a11 << _S[10]) | (a11 >> _S[54])
+        b2 = (a12 << _S[43]) | (a12 >> _S[21])
+        b12 = (a13 << _S[25]) | (a13 >> _S[39])
+        b22 = (a14 << _S[39]) | (a14 >> _S[25])
+        b23 = (a15 << _S[41]) | (a15 >> _S[23])
+        b8 = (a16 << _S[45]) | (a16 >> _S[19])
+        b18 = (a17 << _S[15]) | (a17 >> _S[49])
+        b3 = (a18 << _S[21]) | (a18 >> _S[43])
+        b13 = (a19 << _S[8]) | (a19 >> _S[56])
+        b14 = (a20 << _S[18]) | (a20 >> _S[46])
+        b24 = (a21 << _S[2]) | (a21 >> _S[62])
+        b9 = (a22 << _S[61]) | (a22 >> _S[3])
+        b19 = (a23 << _S[56]) | (a23 >> _S[8])
+        b4 = (a24 << _S[14]) | (a24 >> _S[50])
+        a0 = b0 ^ (~b1 & b2)
+        a1 = b1 ^ (~b2 & b3)
+        a2 = b2 ^ (~b3 & b4)
+        a3 = b3 ^ (~b4 & b0)
+        a4 = b4 ^ (~b0 & b1)
+        a5 = b5 ^ (~b6 & b7)
+        a6 = b6 ^ (~b7 & b8)
+        a7 = b7 ^ (~b8 & b9)
+        a8 = b8 ^ (~b9 & b5)
+        a9 = b9 ^ (~b5 & b6)
+        a10 = b10 ^ (~b11 & b12)
+        a11 = b11 ^ (~b12 & b13)
+        a12 = b12 ^ (~b13 & b14)
+        a13 = b13 ^ (~b14 & b10)
+        a14 = b14 ^ (~b10 & b11)
+        a15 = b15 ^ (~b16 & b17)
+        a16 = b16 ^ (~b17 & b18)
+        a17 = b17 ^ (~b18 & b19)
+        a18 = b18 ^ (~b19 & b15)
+        a19 = b19 ^ (~b15 & b16)
+        a20 = b20 ^ (~b21 & b22)
+        a21 = b21 ^ (~b22 & b23)
+        a22 = b22 ^ (~b23 & b24)
+        a23 = b23 ^ (~b24 & b20)
+        a24 = b24 ^ (~b20 & b21)
+        a0 ^= _RC[rnd]
+    state[0] = a0
+    state[1] = a1
+    state[2] = a2
+    state[3] = a3
+    state[4] = a4
+    state[5] = a5
+    state[6] = a6
+    state[7] = a7
+    state[8] = a8
+    state[9] = a9
+    state[10] = a10
+    state[11] = a11
+    state[12] = a12
+    state[13] = a13
+    state[14] = a14
+    state[15] = a15
+    state[16] = a16
+    state[17] = a17
+    state[18] = a18
+    state[19] = a19
+    state[20] = a20
+    state[21] = a21
+    state[22] = a22
+    state[23] = a23
+    state[24] = a24
 
 
 @njit(cache=True)
@@ -83,21 +185,56 @@ def _bswap(v):
 
 
 @njit(cache=True)
-def start_stream(lanes, nlanes, state, scratch):
-    """Absorb the padded message ``lanes[:nlanes]`` into a zeroed ``state``."""
+def absorb(seed, label, lo, hi, state, block):
+    """Absorb ``seed || label[lo:hi]`` (bytes) into a zeroed ``state``, padded for SHAKE-256
+    (domain bits 1111, then pad10*1); ``block`` is 136 bytes of work space."""
     for k in range(25):
         state[k] = np.uint64(0)
-    for blk in range(0, nlanes, RATE_LANES):
-        for k in range(RATE_LANES):
-            state[k] ^= lanes[blk + k]
-        keccak_f(state, scratch)
+    ns = len(seed)
+    n = ns + hi - lo
+    rate = 8 * RATE_LANES
+    pos = 0
+    done = False
+    while not done:
+        take = min(rate, n - pos)
+        for j in range(rate):
+            block[j] = 0
+        for j in range(take):
+            i = pos + j
+            block[j] = seed[i] if i < ns else label[lo + i - ns]
+        pos += take
+        if take < rate:
+            block[take] ^= 0x1F
+            block[rate - 1] ^= 0x80
+            done = True
+        for w in range(RATE_LANES):
+            lane = np.uint64(0)
+            for b in range(8):
+                lane |= np.uint64(block[8 * w + b]) << _S[8 * b]
+            state[w] ^= lane
+        keccak_f(state)
 
 
 @njit(cache=True)
-def squeeze_block(state, block_index, words, scratch):
+def squeeze_block(state, block_index, words):
     """The 17 words of squeezed block ``block_index + 1`` into ``words`` (block 0 is the state right
     after absorbing; each further block permutes it once more)."""
     if block_index >= 0:
-        keccak_f(state, scratch)
+        keccak_f(state)
     for k in range(RATE_LANES):
         words[k] = _bswap(state[k])
+
+
+@njit(cache=True)
+def stream_words(seed, label, count):
+    """The first ``count`` words of the stream of ``label`` under ``seed`` (both as bytes)."""
+    state = np.zeros(25, np.uint64)
+    block = np.zeros(8 * RATE_LANES, np.uint8)
+    words = np.zeros(RATE_LANES, np.uint64)
+    absorb(seed, label, 0, len(label), state, block)
+    out = np.empty(count, np.uint64)
+    for i in range(count):
+        if i % RATE_LANES == 0:
+            squeeze_block(state, i // RATE_LANES - 1, words)
+        out[i] = words[i % RATE_LANES]
+    return out

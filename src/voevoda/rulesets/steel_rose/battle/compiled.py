@@ -336,19 +336,20 @@ def _set(EV, row, k, value):
 @njit(cache=True)
 def _normalise(SQ, PI, EV, G, s):
     """«Арьергард без авангарда существовать не может. Если авангардный отряд умирает, то
-    арьергард автоматически выступает вперёд и становится авангардом.»"""
+    арьергард автоматически выступает вперёд и становится авангардом.» (Who stands where is
+    read once, before any squad steps up.)"""
     nsq = PI[PI_NSQ + s]
-    van = np.empty(3, np.int64)
-    rear = np.empty(3, np.int64)
+    steps = 0
     for f in range(3):
-        van[f] = _at(SQ, nsq, s, f)
-        rear[f] = _at(SQ, nsq, s, 3 + f)
+        if _at(SQ, nsq, s, f) < 0 and _at(SQ, nsq, s, 3 + f) >= 0:
+            steps |= 1 << f
     for f in range(3):
-        if van[f] < 0 and rear[f] >= 0:
-            SQ[s, SQ_POS, rear[f]] = f
+        if steps & (1 << f):
+            rear = _at(SQ, nsq, s, 3 + f)
+            SQ[s, SQ_POS, rear] = f
             row = _event(EV, G, E_STEP_UP)
             _set(EV, row, 1, s)
-            _set(EV, row, 2, rear[f])
+            _set(EV, row, 2, rear)
             _set(EV, row, 3, f)
 
 
@@ -432,39 +433,31 @@ def _block_sum(values, lo, n):
 
 
 @njit(cache=True)
-def _np_sum(values, n):
+def _np_sum(values, n, stack, sums):
     """``float(np.sum(values[:n]))``, bit for bit: NumPy's pairwise summation (halves rounded
-    down to a multiple of eight, blocks of up to 128), walked with a stack instead of recursion."""
-    los = np.empty(64, np.int64)
-    lens = np.empty(64, np.int64)
-    stage = np.empty(64, np.int64)
-    sums = np.empty(64)
-    los[0] = 0
-    lens[0] = n
-    stage[0] = 0
+    down to a multiple of eight, blocks of up to 128), walked with a stack (``stack[0/1/2]``:
+    start, length, stage of each pending half; ``sums`` the partial sums) instead of recursion."""
+    stack[0, 0] = 0
+    stack[1, 0] = n
+    stack[2, 0] = 0
     sp = 1
     vp = 0
     while sp > 0:
         top = sp - 1
-        m = lens[top]
+        m = stack[1, top]
         if m <= 128:
-            sums[vp] = _block_sum(values, los[top], m)
+            sums[vp] = _block_sum(values, stack[0, top], m)
             vp += 1
             sp -= 1
             continue
         half = m // 2
         half -= half % 8
-        if stage[top] == 0:
-            stage[top] = 1
-            los[sp] = los[top]
-            lens[sp] = half
-            stage[sp] = 0
-            sp += 1
-        elif stage[top] == 1:
-            stage[top] = 2
-            los[sp] = los[top] + half
-            lens[sp] = m - half
-            stage[sp] = 0
+        stage = stack[2, top]
+        if stage < 2:
+            stack[2, top] = stage + 1
+            stack[0, sp] = stack[0, top] + (0 if stage == 0 else half)
+            stack[1, sp] = half if stage == 0 else m - half
+            stack[2, sp] = 0
             sp += 1
         else:
             sums[vp - 2] = sums[vp - 2] + sums[vp - 1]
@@ -474,7 +467,7 @@ def _np_sum(values, n):
 
 
 @njit(cache=True)
-def _snapshot(UF, UI, G, TL, TLF, FB, phase, step):
+def _snapshot(UF, UI, G, TL, TLF, FB, SS, SF, phase, step):
     n = G[G_NTL]
     G[G_NTL] = n + 1
     if n >= TL.shape[0]:
@@ -489,7 +482,7 @@ def _snapshot(UF, UI, G, TL, TLF, FB, phase, step):
                 FB[m] = UF[s, UF_HP, u]
                 m += 1
         TL[n, 2 + s] = m
-        TLF[n, s] = _np_sum(FB, m)
+        TLF[n, s] = _np_sum(FB, m, SS, SF)
 
 
 # --------------------------------------------------------------------------- effects
@@ -1045,7 +1038,7 @@ def _gunpowder(TI, PI, UI, SQ, SIN, G, EV):
 
 
 @njit(cache=True)
-def _volleys(TF, TI, P, PI, UF, UI, RG, SQ, SIN, RS, G, AF, STK, STKF, EV, EVF, TL, TLF, FB, W, WF,
+def _volleys(TF, TI, P, PI, UF, UI, RG, SQ, SIN, RS, G, AF, STK, STKF, EV, EVF, TL, TLF, FB, SS, SF, W, WF,
              KD, KC, DL, FK):
     """«Обстрел: отряд атакует авангардный отряд противника до начала боя.» All volleys of both
     sides are fired at once; each unit fires its «число выстрелов при обстреле»."""
@@ -1086,7 +1079,7 @@ def _volleys(TF, TI, P, PI, UF, UI, RG, SQ, SIN, RS, G, AF, STK, STKF, EV, EVF, 
             nfoe = _members(UI, G, e, target, foe)
             for k2 in range(nfoe):
                 FB[k2] = RS[e, RS_DMG, foe[k2]]
-            was = _np_sum(FB, nfoe)
+            was = _np_sum(FB, nfoe, SS, SF)
             if nshots > 0 and nfoe > 0:
                 _volley_shots(TF, TI, P, PI, UF, UI, RG, SQ, RS, G, AF, STK, STKF, FK, -1, s, shots, nshots, foe,
                               nfoe, S_VOLLEYS, SQ[e, SQ_COVER, target] != 0, W, WF, KD, KC, DL, 1.0)
@@ -1096,13 +1089,13 @@ def _volleys(TF, TI, P, PI, UF, UI, RG, SQ, SIN, RS, G, AF, STK, STKF, EV, EVF, 
             _set(EV, row, 5, 1 if k == K_LONG_VOLLEY else 0)
             _set(EV, row, 6, nshots)
             if row >= 0:
-                EVF[row] = _np_sum(FB, nfoe) - was
+                EVF[row] = _np_sum(FB, nfoe, SS, SF) - was
     _apply(UF, UI, RG, SQ, RS, G, STK, STKF)
     G[G_STEP] = -1
     row = _event(EV, G, E_VOLLEY_LOSSES)
     _set(EV, row, 1, step)
     _normalise_all(SQ, PI, EV, G)
-    _snapshot(UF, UI, G, TL, TLF, FB, T_VOLLEYS, 0)
+    _snapshot(UF, UI, G, TL, TLF, FB, SS, SF, T_VOLLEYS, 0)
 
 
 @njit(cache=True)
@@ -1162,7 +1155,7 @@ def _specials(EV, G, row, k):
 
 
 @njit(cache=True)
-def _charges(TF, TI, P, PI, UF, UI, RG, SQ, SIN, RS, Q, G, AF, STK, STKF, EV, TL, TLF, FB, FK, FL, FN, FF, W, WF,
+def _charges(TF, TI, P, PI, UF, UI, RG, SQ, SIN, RS, Q, G, AF, STK, STKF, EV, TL, TLF, FB, SS, SF, FK, FL, FN, FF, W, WF,
              KD, KC, DL):
     """«Натиск: отряд идёт в обход авангарда и сражается с арьергардом противника. После боя
     отряд возвращается на своё место.» «При попытке натиска нужно будет сначала победить
@@ -1227,7 +1220,7 @@ def _charges(TF, TI, P, PI, UF, UI, RG, SQ, SIN, RS, Q, G, AF, STK, STKF, EV, TL
         _set(EV, row, 7, fights)
         _normalise_all(SQ, PI, EV, G)
     if n > 0:
-        _snapshot(UF, UI, G, TL, TLF, FB, T_CHARGES, 0)
+        _snapshot(UF, UI, G, TL, TLF, FB, SS, SF, T_CHARGES, 0)
 
 
 @njit(cache=True)
@@ -1304,7 +1297,7 @@ def _via(SQ, PI, s, start, goal):
 
 
 @njit(cache=True)
-def _moves(UF, UI, PI, SQ, SIN, G, EV, TL, TLF, FB):
+def _moves(UF, UI, PI, SQ, SIN, G, EV, TL, TLF, FB, SS, SF):
     """«Смена позиции: Отряд перемещается на одну свободную соседнюю ячейку.» «Марш-бросок: отряд
     дважды использует смену позиции. Отряд получает две единицы усталости.» Step one of every
     move, then the second steps (marches and the free position change of griffin riders and
@@ -1341,7 +1334,7 @@ def _moves(UF, UI, PI, SQ, SIN, G, EV, TL, TLF, FB):
             if nm[j] > 0:
                 _step(SQ, PI, EV, G, s, mq[j], md[j], nm[j])
         _normalise(SQ, PI, EV, G, s)
-    _snapshot(UF, UI, G, TL, TLF, FB, T_MOVES, 0)
+    _snapshot(UF, UI, G, TL, TLF, FB, SS, SF, T_MOVES, 0)
 
 
 @njit(cache=True)
@@ -1354,7 +1347,7 @@ def _active_flanks(PI, SQ):
 
 
 @njit(cache=True)
-def _clash(TF, TI, P, PI, UF, UI, RG, SQ, RS, Q, G, AF, STK, STKF, EV, TL, TLF, FB, FK, FL, FN, FF, W, WF,
+def _clash(TF, TI, P, PI, UF, UI, RG, SQ, RS, Q, G, AF, STK, STKF, EV, TL, TLF, FB, SS, SF, FK, FL, FN, FF, W, WF,
            KD, KC, DL):
     """«Столкновение: отряды движутся навстречу друг другу и сталкиваются в бою.» Each flank
     where both sides stand fights; the rounds of all flanks are counted together."""
@@ -1412,11 +1405,11 @@ def _clash(TF, TI, P, PI, UF, UI, RG, SQ, RS, Q, G, AF, STK, STKF, EV, TL, TLF, 
         _specials(EV, G, row, 4)
         _set(EV, row, 8, active)
         _normalise_all(SQ, PI, EV, G)
-        _snapshot(UF, UI, G, TL, TLF, FB, T_CLASH, G[G_ROUNDS])
+        _snapshot(UF, UI, G, TL, TLF, FB, SS, SF, T_CLASH, G[G_ROUNDS])
 
 
 @njit(cache=True)
-def _final(TF, TI, P, PI, UF, UI, RG, SQ, RS, Q, G, AF, STK, STKF, EV, TL, TLF, FB, FK, FL, FN, FF, W, WF,
+def _final(TF, TI, P, PI, UF, UI, RG, SQ, RS, Q, G, AF, STK, STKF, EV, TL, TLF, FB, SS, SF, FK, FL, FN, FF, W, WF,
            KD, KC, DL):
     """«Завершение: все выжившие юниты сталкиваются в хаотичной битве, формируя 2 отряда и
     сражаясь, пока все противники не будут истреблены.» «Та команда, у которой на момент фазы
@@ -1478,7 +1471,21 @@ def _final(TF, TI, P, PI, UF, UI, RG, SQ, RS, Q, G, AF, STK, STKF, EV, TL, TLF, 
         _set(EV, row, 2, G[G_ROUNDS])
         _set(EV, row, 3, step)
         _specials(EV, G, row, 4)
-        _snapshot(UF, UI, G, TL, TLF, FB, T_FINAL, G[G_ROUNDS])
+        _snapshot(UF, UI, G, TL, TLF, FB, SS, SF, T_FINAL, G[G_ROUNDS])
+
+
+@njit(cache=True)
+def layout(cap, ms, cap_ev, cap_tl, cap_log):
+    """Where :func:`battle`'s outputs lie: the ends of ``G``, ``UI``, ``SQ``, ``DEPLOY``, ``EV``,
+    ``TL``, ``DL`` in the integer array, then of ``EVF`` and ``TLF`` in the real one."""
+    g = NG
+    ui = g + 2 * NUI * cap
+    sq = ui + 2 * NSQ * (ms + 1)
+    deploy = sq + 2 * (ms + 1)
+    ev = deploy + cap_ev * EV_W
+    tl = ev + cap_tl * 4
+    dl = tl + 3 * cap_log
+    return 0, g, ui, sq, deploy, ev, tl, dl, cap_ev, cap_ev + 2 * cap_tl
 
 
 @njit(cache=True)
@@ -1487,34 +1494,41 @@ def battle(TF, TI, P, PI, UNITS, SIN, SEED, LABELS, KSTART):
     squads' homes and manoeuvres; stream ``k`` is SHAKE-256 over ``SEED || LABELS[KSTART[k, 1]:
     KSTART[k, 2]]`` (bytes) and had made ``KSTART[k, 0]`` draws before the battle.
 
-    Returns the counters ``G``, the unit state ``UI``, the squad state ``SQ``, the squads'
-    positions at deployment, the events ``EV``/``EVF``, the timeline ``TL``/``TLF``, the draw
-    log ``DL``."""
+    Returns two arrays, integers and reals, laid out by :func:`layout`: the counters ``G``, the
+    unit state ``UI``, the squad state ``SQ``, the squads' positions at deployment, the events
+    ``EV``/``EVF``, the timeline ``TL``/``TLF`` and the draw log ``DL``."""
     cap = PI[PI_CAP]
     ms = max(PI[PI_NSQ], PI[PI_NSQ + 1])
+    o = layout(cap, ms, PI[PI_CAP_EV], PI[PI_CAP_TL], PI[PI_CAP_LOG])
+    OUT = np.empty(o[7], np.int64)
+    OUT[:o[4]] = 0
+    OUTF = np.empty(o[9])
+    G = OUT[o[0]:o[1]]
+    UI = OUT[o[1]:o[2]].reshape((2, NUI, cap))
+    SQ = OUT[o[2]:o[3]].reshape((2, NSQ, ms + 1))
+    DEPLOY = OUT[o[3]:o[4]].reshape((2, ms + 1))
+    EV = OUT[o[4]:o[5]].reshape((PI[PI_CAP_EV], EV_W))
+    TL = OUT[o[5]:o[6]].reshape((PI[PI_CAP_TL], 4))
+    DL = OUT[o[6]:o[7]].reshape((3, PI[PI_CAP_LOG]))
+    EVF = OUTF[:o[8]]
+    TLF = OUTF[o[8]:o[9]].reshape((PI[PI_CAP_TL], 2))
     UF = np.zeros((2, NUF, cap))
-    UI = np.zeros((2, NUI, cap), np.int64)
     RG = np.zeros((2, 3, RING, cap))
     RS = np.zeros((2, NRS, cap))
-    SQ = np.zeros((2, NSQ, ms + 1), np.int64)
     Q = np.zeros((2, ms + 1, cap), np.int64)
-    G = np.zeros(NG, np.int64)
     AF = np.ones((2, 3, ms + 1))
     scap = PI[PI_CAP_STRIKES]
     STK = np.empty((PI[PI_CAP_STACK], 4), np.int64)
     STKF = np.empty(PI[PI_CAP_STACK])
-    EV = np.empty((PI[PI_CAP_EV], EV_W), np.int64)
-    EVF = np.empty(PI[PI_CAP_EV])
-    TL = np.empty((PI[PI_CAP_TL], 4), np.int64)
-    TLF = np.empty((PI[PI_CAP_TL], 2))
     FB = np.zeros(2 * cap + 8)
+    SS = np.empty((3, 64), np.int64)
+    SF = np.empty(64)
     FK = np.zeros((3, NFK), np.int64)
     FL = np.zeros((3, 2, NFL, cap), np.int64)
     FN = np.zeros((3, 2, NFL), np.int64)
     FF = np.ones((3, 2))
     W = np.empty((2, NW, scap), np.int64)
     WF = np.empty((2, scap))
-    DL = np.empty((3, PI[PI_CAP_LOG]), np.int64)
     ns = PI[PI_NSTREAMS]
     KD = np.zeros((ns, 25 + RATE_LANES), np.uint64)
     KC = np.zeros((ns, 2), np.int64)
@@ -1533,8 +1547,8 @@ def battle(TF, TI, P, PI, UNITS, SIN, SEED, LABELS, KSTART):
     _gunpowder(TI, PI, UI, SQ, SIN, G, EV)
     _normalise_all(SQ, PI, EV, G)
     _event(EV, G, E_DEPLOYMENT)
-    DEPLOY = SQ[:, SQ_POS, :].copy()
-    _snapshot(UF, UI, G, TL, TLF, FB, T_DEPLOYMENT, 0)
+    DEPLOY[:, :] = SQ[:, SQ_POS, :]
+    _snapshot(UF, UI, G, TL, TLF, FB, SS, SF, T_DEPLOYMENT, 0)
     # planning: «Манёвры обрабатываются в таком порядке: укрытия, обстрелы, защита, натиск, а
     # затем смена позиций и марш-броски»
     for s in range(2):
@@ -1544,7 +1558,7 @@ def battle(TF, TI, P, PI, UNITS, SIN, SEED, LABELS, KSTART):
                 row = _event(EV, G, E_COVER)
                 _set(EV, row, 1, s)
                 _set(EV, row, 2, q)
-    _volleys(TF, TI, P, PI, UF, UI, RG, SQ, SIN, RS, G, AF, STK, STKF, EV, EVF, TL, TLF, FB, W, WF,
+    _volleys(TF, TI, P, PI, UF, UI, RG, SQ, SIN, RS, G, AF, STK, STKF, EV, EVF, TL, TLF, FB, SS, SF, W, WF,
              KD, KC, DL, FK)
     for s in range(2):
         for q in range(PI[PI_NSQ + s]):
@@ -1554,14 +1568,14 @@ def battle(TF, TI, P, PI, UNITS, SIN, SEED, LABELS, KSTART):
                 row = _event(EV, G, E_DEFEND)
                 _set(EV, row, 1, s)
                 _set(EV, row, 2, q)
-    _charges(TF, TI, P, PI, UF, UI, RG, SQ, SIN, RS, Q, G, AF, STK, STKF, EV, TL, TLF, FB, FK, FL, FN, FF, W, WF,
+    _charges(TF, TI, P, PI, UF, UI, RG, SQ, SIN, RS, Q, G, AF, STK, STKF, EV, TL, TLF, FB, SS, SF, FK, FL, FN, FF, W, WF,
              KD, KC, DL)
-    _moves(UF, UI, PI, SQ, SIN, G, EV, TL, TLF, FB)
-    _clash(TF, TI, P, PI, UF, UI, RG, SQ, RS, Q, G, AF, STK, STKF, EV, TL, TLF, FB, FK, FL, FN, FF, W, WF,
+    _moves(UF, UI, PI, SQ, SIN, G, EV, TL, TLF, FB, SS, SF)
+    _clash(TF, TI, P, PI, UF, UI, RG, SQ, RS, Q, G, AF, STK, STKF, EV, TL, TLF, FB, SS, SF, FK, FL, FN, FF, W, WF,
            KD, KC, DL)
-    _final(TF, TI, P, PI, UF, UI, RG, SQ, RS, Q, G, AF, STK, STKF, EV, TL, TLF, FB, FK, FL, FN, FF, W, WF,
+    _final(TF, TI, P, PI, UF, UI, RG, SQ, RS, Q, G, AF, STK, STKF, EV, TL, TLF, FB, SS, SF, FK, FL, FN, FF, W, WF,
            KD, KC, DL)
     a0 = SQ[0, SQ_ALIVE, :PI[PI_NSQ]].sum() > 0
     a1 = SQ[1, SQ_ALIVE, :PI[PI_NSQ + 1]].sum() > 0
     G[G_WINNER] = 0 if (a0 and not a1) else (1 if (a1 and not a0) else -1)
-    return G, UI, SQ, DEPLOY, EV, EVF, TL, TLF, DL
+    return OUT, OUTF

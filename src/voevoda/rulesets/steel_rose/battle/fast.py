@@ -32,6 +32,9 @@ KINDS = {"move": k.K_MOVE, "march": k.K_MARCH, "defend": k.K_DEFEND, "cover": k.
 PHASES = ("deployment", "volleys", "charges", "moves", "clash", "final")
 
 
+_layout = k.layout.py_func
+
+
 class Unsupported(Exception):
     """Inputs the compiled battle does not take (the reference engine runs them)."""
 
@@ -306,15 +309,24 @@ def run(rules: Rules, sides: tuple[SideInput, SideInput], dice: Dice, label: str
         pi[k.PI_CAP_TL] = cap_tl
         pi[k.PI_CAP_LOG] = cap_log
         pi[k.PI_CAP_STRIKES] = cap * max(3, kt.strikes) + 8
-        out = k.battle(kt.tf, kt.ti, prep.p, pi, prep.units, prep.sin, seed, label_bytes, kstart)
-        g = out[0]
+        out, outf = k.battle(kt.tf, kt.ti, prep.p, pi, prep.units, prep.sin, seed, label_bytes, kstart)
+        g = out[: k.NG]
         over = int(g[k.G_OVERFLOW])
         if over == 0 and g[k.G_NEV] <= cap_ev and g[k.G_NTL] <= cap_tl and g[k.G_NLOG] <= cap_log:
             break
         sizes = [cap * 2 if over & k.O_UNITS else cap, cap_stack * 2 if over & k.O_STACKS else cap_stack,
                  max(cap_ev, int(g[k.G_NEV])), max(cap_tl, int(g[k.G_NTL])), max(cap_log, int(g[k.G_NLOG]))]
         prep.sizes = sizes
-    g, ui, sq, deploy, ev, evf, tl, tlf, dl = out
+    ms = prep.sin.shape[1]
+    o = _layout(cap, ms, cap_ev, cap_tl, cap_log)
+    ui = out[o[1]:o[2]].reshape((2, k.NUI, cap))
+    sq = out[o[2]:o[3]].reshape((2, k.NSQ, ms + 1))
+    deploy = out[o[3]:o[4]].reshape((2, ms + 1))
+    ev = out[o[4]:o[5]].reshape((cap_ev, k.EV_W))
+    tl = out[o[5]:o[6]].reshape((cap_tl, 4))
+    dl = out[o[6]:o[7]].reshape((3, cap_log))
+    evf = outf[:o[8]]
+    tlf = outf[o[8]:o[9]].reshape((cap_tl, 2))
 
     # the dice, written to their streams as the reference's roll_many would have
     nlog = int(g[k.G_NLOG])

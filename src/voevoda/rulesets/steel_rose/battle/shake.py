@@ -186,8 +186,9 @@ def _bswap(v):
 
 @njit(cache=True)
 def absorb(seed, label, lo, hi, state, block):
-    """Absorb ``seed || label[lo:hi]`` (bytes) into a zeroed ``state``, padded for SHAKE-256
-    (domain bits 1111, then pad10*1); ``block`` is 136 bytes of work space."""
+    """Absorb ``seed || label[lo:hi]`` (bytes) into ``state``, padded for SHAKE-256 (domain bits
+    1111, then pad10*1); ``block`` is 136 bytes of work space, read as 17 little-endian lanes."""
+    lanes = block.view(np.uint64)
     for k in range(25):
         state[k] = np.uint64(0)
     ns = len(seed)
@@ -197,21 +198,22 @@ def absorb(seed, label, lo, hi, state, block):
     done = False
     while not done:
         take = min(rate, n - pos)
-        for j in range(rate):
-            block[j] = 0
-        for j in range(take):
-            i = pos + j
-            block[j] = seed[i] if i < ns else label[lo + i - ns]
+        for w in range(RATE_LANES):
+            lanes[w] = np.uint64(0)
+        j = 0
+        while j < take and pos + j < ns:
+            block[j] = seed[pos + j]
+            j += 1
+        while j < take:
+            block[j] = label[lo + pos + j - ns]
+            j += 1
         pos += take
         if take < rate:
-            block[take] ^= 0x1F
-            block[rate - 1] ^= 0x80
+            block[take] ^= np.uint8(0x1F)
+            block[rate - 1] ^= np.uint8(0x80)
             done = True
         for w in range(RATE_LANES):
-            lane = np.uint64(0)
-            for b in range(8):
-                lane |= np.uint64(block[8 * w + b]) << _S[8 * b]
-            state[w] ^= lane
+            state[w] ^= lanes[w]
         keccak_f(state)
 
 

@@ -288,10 +288,10 @@ def _draw(KD, KC, DL, G, sid, sides):
     face = np.int64(KD[sid, 25 + i % RATE_LANES] % np.uint64(sides)) + 1
     KC[sid, 0] = i + 1
     n = G[G_NLOG]
-    if n < DL.shape[1]:
-        DL[0, n] = sid
-        DL[1, n] = sides
-        DL[2, n] = face
+    if n < DL.shape[0]:
+        DL[n, 0] = sid
+        DL[n, 1] = sides
+        DL[n, 2] = face
     G[G_NLOG] = n + 1
     return face
 
@@ -1498,7 +1498,7 @@ def battle(TF, TI, P, PI, UNITS, SIN, SEED, LABELS, KSTART):
     unit state ``UI``, the squad state ``SQ``, the squads' positions at deployment, the events
     ``EV``/``EVF``, the timeline ``TL``/``TLF`` and the draw log ``DL``."""
     cap = PI[PI_CAP]
-    ms = max(PI[PI_NSQ], PI[PI_NSQ + 1])
+    ms = max(PI[PI_NSQ], PI[PI_NSQ + 1], 1)
     o = layout(cap, ms, PI[PI_CAP_EV], PI[PI_CAP_TL], PI[PI_CAP_LOG])
     OUT = np.empty(o[7], np.int64)
     OUT[:o[4]] = 0
@@ -1509,7 +1509,7 @@ def battle(TF, TI, P, PI, UNITS, SIN, SEED, LABELS, KSTART):
     DEPLOY = OUT[o[3]:o[4]].reshape((2, ms + 1))
     EV = OUT[o[4]:o[5]].reshape((PI[PI_CAP_EV], EV_W))
     TL = OUT[o[5]:o[6]].reshape((PI[PI_CAP_TL], 4))
-    DL = OUT[o[6]:o[7]].reshape((3, PI[PI_CAP_LOG]))
+    DL = OUT[o[6]:o[7]].reshape((PI[PI_CAP_LOG], 3))
     EVF = OUTF[:o[8]]
     TLF = OUTF[o[8]:o[9]].reshape((PI[PI_CAP_TL], 2))
     UF = np.zeros((2, NUF, cap))
@@ -1578,4 +1578,28 @@ def battle(TF, TI, P, PI, UNITS, SIN, SEED, LABELS, KSTART):
     a0 = SQ[0, SQ_ALIVE, :PI[PI_NSQ]].sum() > 0
     a1 = SQ[1, SQ_ALIVE, :PI[PI_NSQ + 1]].sum() > 0
     G[G_WINNER] = 0 if (a0 and not a1) else (1 if (a1 and not a0) else -1)
+    _sort_log(DL, G, ns)
     return OUT, OUTF
+
+
+@njit(cache=True)
+def _sort_log(DL, G, ns):
+    """The draw log grouped by stream, each stream's draws in their order (a stable counting
+    sort), ready to be appended to the streams."""
+    n = G[G_NLOG]
+    if n > DL.shape[0]:
+        return
+    start = np.zeros(ns + 1, np.int64)
+    for j in range(n):
+        start[DL[j, 0] + 1] += 1
+    for k in range(ns):
+        start[k + 1] += start[k]
+    tmp = np.empty((n, 3), np.int64)
+    for j in range(n):
+        sid = DL[j, 0]
+        at = start[sid]
+        start[sid] = at + 1
+        tmp[at, 0] = sid
+        tmp[at, 1] = DL[j, 1]
+        tmp[at, 2] = DL[j, 2]
+    DL[:n] = tmp

@@ -183,7 +183,8 @@ _STREAMS: dict[tuple[str, int], tuple[list[str], npt.NDArray[np.uint8], IntArray
 
 def _streams(label: str, charges: int) -> tuple[list[str], npt.NDArray[np.uint8], IntArray]:
     """The battle's stream labels (the kernel's stream order), their bytes one after another,
-    and a fresh ``KSTART`` (draws made before, start and end of each label's bytes)."""
+    and ``KSTART`` (draws made before, start and end of each label's bytes; shared: copy it
+    before changing it)."""
     cached = _STREAMS.get((label, charges))
     if cached is None:
         names = ["volleys", "clash/left", "clash/centre", "clash/right", "final"]
@@ -200,7 +201,7 @@ def _streams(label: str, charges: int) -> tuple[list[str], npt.NDArray[np.uint8]
         if len(_STREAMS) > 256:
             _STREAMS.clear()
         _STREAMS[(label, charges)] = cached
-    return cached[0], cached[1], cached[2].copy()
+    return cached[0], cached[1], cached[2]
 
 
 class Prepared:
@@ -265,8 +266,21 @@ class Prepared:
         n = max(n0, n1)
         extra = 8 * (plans[0].summoners + plans[1].summoners)
         rounds = numbers.max_clash_rounds + numbers.max_final_rounds
-        self.sizes = [n + extra + 8, 8 * (n + extra) + 64, 64 + 16 * rounds + 24 * self.charges,
-                      8 + rounds, 64 * (n0 + n1 + extra) + 1024]
+        self.resize([n + extra + 8, 8 * (n + extra) + 64, 64 + 16 * rounds + 24 * self.charges,
+                     8 + rounds, 64 * (n0 + n1 + extra) + 1024])
+
+    def resize(self, sizes: list[int]) -> None:
+        """The kernel's capacities: units per side, effect stacks of a round, events, timeline
+        rows, draws."""
+        self.sizes = sizes
+        cap, cap_stack, cap_ev, cap_tl, cap_log = sizes
+        pi = self.pi
+        pi[k.PI_CAP] = cap
+        pi[k.PI_CAP_STACK] = cap_stack
+        pi[k.PI_CAP_EV] = cap_ev
+        pi[k.PI_CAP_TL] = cap_tl
+        pi[k.PI_CAP_LOG] = cap_log
+        pi[k.PI_CAP_STRIKES] = cap * max(3, self.kt.strikes) + 8
 
 
 _PREPARED: dict[tuple[int, int, int], tuple[Rules, SideInput, SideInput, BattleOptions, Prepared]] = {}
@@ -294,58 +308,42 @@ def run(rules: Rules, sides: tuple[SideInput, SideInput], dice: Dice, label: str
     kt = prep.kt
     # streams: volleys, clash/<flank>, final, charge/<n> (numbered over the charge orders)
     labels, label_bytes, kstart = _streams(label, prep.charges)
-    for i, lab in enumerate(labels):
-        existing = dice.existing(lab)
-        if existing is not None:
-            kstart[i, 0] = existing.count
+    before = [dice.existing(lab) for lab in labels]
+    if any(st is not None and st.count for st in before):
+        kstart = kstart.copy()
+        for i, st in enumerate(before):
+            kstart[i, 0] = st.count if st is not None else 0
     seed = np.frombuffer(dice.seed, dtype=np.uint8)
-    pi = prep.pi.copy()
-    sizes = prep.sizes
+    pi = prep.pi
     while True:
-        cap, cap_stack, cap_ev, cap_tl, cap_log = sizes
-        pi[k.PI_CAP] = cap
-        pi[k.PI_CAP_STACK] = cap_stack
-        pi[k.PI_CAP_EV] = cap_ev
-        pi[k.PI_CAP_TL] = cap_tl
-        pi[k.PI_CAP_LOG] = cap_log
-        pi[k.PI_CAP_STRIKES] = cap * max(3, kt.strikes) + 8
+        cap, cap_ev, cap_tl, cap_log = prep.sizes[0], prep.sizes[2], prep.sizes[3], prep.sizes[4]
         out, outf = k.battle(kt.tf, kt.ti, prep.p, pi, prep.units, prep.sin, seed, label_bytes, kstart)
         g = out[: k.NG]
         over = int(g[k.G_OVERFLOW])
         if over == 0 and g[k.G_NEV] <= cap_ev and g[k.G_NTL] <= cap_tl and g[k.G_NLOG] <= cap_log:
             break
-        sizes = [cap * 2 if over & k.O_UNITS else cap, cap_stack * 2 if over & k.O_STACKS else cap_stack,
-                 max(cap_ev, int(g[k.G_NEV])), max(cap_tl, int(g[k.G_NTL])), max(cap_log, int(g[k.G_NLOG]))]
-        prep.sizes = sizes
-    ms = prep.sin.shape[1]
-    o = _layout(cap, ms, cap_ev, cap_tl, cap_log)
-    ui = out[o[1]:o[2]].reshape((2, k.NUI, cap))
-    sq = out[o[2]:o[3]].reshape((2, k.NSQ, ms + 1))
-    deploy = out[o[3]:o[4]].reshape((2, ms + 1))
-    ev = out[o[4]:o[5]].reshape((cap_ev, k.EV_W))
-    tl = out[o[5]:o[6]].reshape((cap_tl, 4))
-    dl = out[o[6]:o[7]].reshape((3, cap_log))
-    evf = outf[:o[8]]
-    tlf = outf[o[8]:o[9]].reshape((cap_tl, 2))
-
-    # the dice, written to their streams as the reference's roll_many would have
+        cap_stack = prep.sizes[1]
+        prep.resize([cap * 2 if over & k.O_UNITS else cap, cap_stack * 2 if over & k.O_STACKS else cap_stack,
+                     max(cap_ev, int(g[k.G_NEV])), max(cap_tl, int(g[k.G_NTL])), max(cap_log, int(g[k.G_NLOG]))])
+    # the dice, written to their streams as the reference's roll_many would have (the kernel
+    # leaves its log grouped by stream)
     nlog = int(g[k.G_NLOG])
     if nlog:
-        sid = dl[0, :nlog]
-        order = np.argsort(sid, kind="stable")
-        per = np.bincount(sid, minlength=len(labels))
-        sides_sorted = dl[1, :nlog][order]
-        faces_sorted = dl[2, :nlog][order]
+        o = _layout(cap, prep.sin.shape[1], cap_ev, cap_tl, cap_log)
+        log = out[o[6]:o[6] + 3 * nlog].reshape((nlog, 3))
+        counts = np.bincount(log[:, 0], minlength=len(labels)).tolist()
+        drawn_sides = log[:, 1].tolist()
+        drawn_faces = log[:, 2].tolist()
         at = 0
-        for i, count in enumerate(per.tolist()):
+        for i, count in enumerate(counts):
             if count:
                 stream = dice.stream(labels[i])
-                stream.sides.extend(sides_sorted[at:at + count].tolist())
-                stream.faces.extend(faces_sorted[at:at + count].tolist())
+                stream.sides.extend(drawn_sides[at:at + count])
+                stream.faces.extend(drawn_faces[at:at + count])
                 at += count
 
     winner = int(g[k.G_WINNER])
-    report = _Report(rules, kt.table, prep.plans, options, g, ui, sq, deploy, ev, evf, tl, tlf)
+    report = _Report(rules, kt.table, prep.plans, options, out, outf, (cap, cap_ev, cap_tl, cap_log))
     return BattleResult.deferred(None if winner < 0 else winner, int(g[k.G_ATTACKS]), report.build)
 
 
@@ -359,24 +357,34 @@ class _Report:
     """The reference engine's events, summary and timeline, rebuilt from the kernel's records."""
 
     def __init__(self, rules: Rules, table: UnitTable, plans: tuple[Plan, Plan], options: BattleOptions,
-                 g: IntArray, ui: IntArray, sq: IntArray, deploy: IntArray, ev: IntArray,
-                 evf: npt.NDArray[np.float64], tl: IntArray, tlf: npt.NDArray[np.float64]) -> None:
+                 out: IntArray, outf: npt.NDArray[np.float64], caps: tuple[int, int, int, int]) -> None:
         self.rules = rules
         self.table = table
         self.plans = plans
         self.options = options
-        self.g = g
-        self.ui = ui
-        self.sq = sq
-        self.deploy = deploy
-        self.ev = ev[: int(g[k.G_NEV])]
-        self.evf = evf
-        self.tl = tl[: int(g[k.G_NTL])]
-        self.tlf = tlf
-        self.nu = (int(g[k.G_NU]), int(g[k.G_NU + 1]))
+        self.out = out
+        self.outf = outf
+        self.caps = caps
         self._losses: list[dict[int, list[int]]] = []
 
+    def _unpack(self) -> None:
+        cap, cap_ev, cap_tl, cap_log = self.caps
+        ms = max(len(self.plans[0].sin), len(self.plans[1].sin), 1)
+        out, outf = self.out, self.outf
+        o = _layout(cap, ms, cap_ev, cap_tl, cap_log)
+        g = out[: k.NG]
+        self.g = g
+        self.ui = out[o[1]:o[2]].reshape((2, k.NUI, cap))
+        self.sq = out[o[2]:o[3]].reshape((2, k.NSQ, ms + 1))
+        self.deploy = out[o[3]:o[4]].reshape((2, ms + 1))
+        self.ev = out[o[4]:o[5]].reshape((cap_ev, k.EV_W))[: int(g[k.G_NEV])]
+        self.tl = out[o[5]:o[6]].reshape((cap_tl, 4))[: int(g[k.G_NTL])]
+        self.evf = outf[:o[8]]
+        self.tlf = outf[o[8]:o[9]].reshape((cap_tl, 2))
+        self.nu = (int(g[k.G_NU]), int(g[k.G_NU + 1]))
+
     def build(self) -> tuple[list[dict[str, Any]], dict[str, Any], list[dict[str, Any]]]:
+        self._unpack()
         self._index_losses()
         events = self._events()
         timeline = [{"phase": PHASES[int(r[0])], "step": int(r[1]), "units": [int(r[2]), int(r[3])],

@@ -173,15 +173,16 @@ def keccak_f(state):
     state[24] = a24
 
 
+_M8 = np.uint64(0x00FF00FF00FF00FF)
+_M16 = np.uint64(0x0000FFFF0000FFFF)
+
+
 @njit(cache=True)
 def _bswap(v):
-    out = np.uint64(0)
-    eight = np.uint64(8)
-    mask = np.uint64(0xFF)
-    for _ in range(8):
-        out = (out << eight) | (v & mask)
-        v = v >> eight
-    return out
+    """The eight bytes of ``v`` in reverse order."""
+    v = ((v >> _S[8]) & _M8) | ((v & _M8) << _S[8])
+    v = ((v >> _S[16]) & _M16) | ((v & _M16) << _S[16])
+    return (v >> _S[32]) | (v << _S[32])
 
 
 @njit(cache=True)

@@ -17,11 +17,11 @@ from typing import Any
 
 import numpy as np
 import pytest
+from benchmarks.steel_rose_battle import scenario
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
-
-from benchmarks.steel_rose_battle import scenario
 from tests.rulesets.steel_rose.test_property import battle
+
 from voevoda.core.dice import Dice, check_records
 from voevoda.rulesets.steel_rose.battle import compiled, fast
 from voevoda.rulesets.steel_rose.battle.engine import fight

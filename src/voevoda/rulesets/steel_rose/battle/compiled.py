@@ -142,7 +142,7 @@ K_MARCH = 2
 K_DEFEND = 3
 K_COVER = 4
 K_CHARGE = 5
-K_VOLLEY = 6
+K_VOLLEY = 6         # volleys last, and move next to march: the kernel tests ranges
 K_LONG_VOLLEY = 7
 
 # streams
@@ -656,9 +656,7 @@ def _hits(TF, TI, P, PI, UF, UI, RG, SQ, RS, G, AF, STK, STKF, FK, fi, a, att, t
                 # копейщик: «-25% к получаемому урону при натиске»
                 inn = inn * TF[TF_TAKEN_VS_CHARGE, tty]
         # паладин: «-25% к получаемому урону при защите»
-        if fi >= 0 and kind == F_CHARGE and FK[fi, FK_DEFENDER] != 0 and charger == a:
-            inn = inn * TF[TF_TAKEN_DEFENDING, tty]
-        elif PI[PI_PALADIN_WHOLE] != 0 and SQ[b, SQ_DEFENDING, tq] != 0:
+        if fi >= 0 and kind == F_CHARGE and FK[fi, FK_DEFENDER] != 0 and charger == a or PI[PI_PALADIN_WHOLE] != 0 and SQ[b, SQ_DEFENDING, tq] != 0:
             inn = inn * TF[TF_TAKEN_DEFENDING, tty]
         dmg = base * out * inn
         RS[b, RS_DMG, t] += dmg
@@ -693,7 +691,6 @@ def _volley_shots(TF, TI, P, PI, UF, UI, RG, SQ, RS, G, AF, STK, STKF, FK, fi, a
     """Shots ``shots[:nshots]`` (one entry per shot) at ``foe[:nfoe]``; a cannon's or a Fire Hail's
     shot strikes a share of the squad: «задевает 20% вражеского отряда, но минимум 1 и максимум 5
     юнитов» (one die for the shot, each struck unit takes it)."""
-    b = 1 - a
     att = W[a, W_A]
     tgt = W[a, W_B]
     rolls = WF[a]
@@ -1046,7 +1043,7 @@ def _volleys(TF, TI, P, PI, UF, UI, RG, SQ, SIN, RS, G, AF, STK, STKF, EV, EVF, 
     for s in range(2):
         for q in range(PI[PI_NSQ + s]):
             k = SIN[s, q, SIN_KIND]
-            if (k == K_VOLLEY or k == K_LONG_VOLLEY) and SQ[s, SQ_ALIVE, q] > 0:
+            if K_VOLLEY <= k <= K_LONG_VOLLEY and SQ[s, SQ_ALIVE, q] > 0:
                 any_plan = True
     if not any_plan:
         return
@@ -1057,7 +1054,7 @@ def _volleys(TF, TI, P, PI, UF, UI, RG, SQ, SIN, RS, G, AF, STK, STKF, EV, EVF, 
         e = 1 - s
         for q in range(PI[PI_NSQ + s]):
             k = SIN[s, q, SIN_KIND]
-            if not ((k == K_VOLLEY or k == K_LONG_VOLLEY) and SQ[s, SQ_ALIVE, q] > 0):
+            if not (K_VOLLEY <= k <= K_LONG_VOLLEY and SQ[s, SQ_ALIVE, q] > 0):
                 continue
             target = -1
             if SIN[s, q, SIN_NT] > 0 and SIN[s, q, SIN_T0] >= 0:
@@ -1313,7 +1310,7 @@ def _moves(UF, UI, PI, SQ, SIN, G, EV, TL, TLF, FB, SS, SF):
             k = SIN[s, q, SIN_KIND]
             path = np.empty(4, np.int64)
             np_ = 0
-            if k == K_MOVE or k == K_MARCH:
+            if K_MOVE <= k <= K_MARCH:
                 for j in range(SIN[s, q, SIN_NT]):
                     path[np_] = SIN[s, q, SIN_T0 + j]
                     np_ += 1

@@ -23,8 +23,8 @@ with :meth:`Stream.roll_many`; every face is recorded in its stream.
 from __future__ import annotations
 
 import math
-from dataclasses import dataclass, field
 from collections.abc import Callable
+from dataclasses import dataclass, field
 from typing import Any
 
 import numpy as np

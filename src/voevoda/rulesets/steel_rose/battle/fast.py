@@ -32,7 +32,7 @@ KINDS = {"move": k.K_MOVE, "march": k.K_MARCH, "defend": k.K_DEFEND, "cover": k.
 PHASES = ("deployment", "volleys", "charges", "moves", "clash", "final")
 
 
-_layout = k.layout.py_func
+_layout: Callable[[int, int, int, int, int], tuple[int, ...]] = k.layout.py_func
 
 
 class Unsupported(Exception):
@@ -125,7 +125,7 @@ class Plan:
                 raise Unsupported(f"squad position {h!r}")
         self.manoeuvre: list[Manoeuvre | None] = [None] * len(homes)
         free: list[Manoeuvre | None] = [None] * len(homes)
-        first = {}
+        first: dict[str, int] = {}
         for i, h in enumerate(homes):
             first.setdefault(h, i)
         for m in spec.plan:
@@ -142,12 +142,12 @@ class Plan:
             row = sin[q]
             row[k.SIN_HOME] = POS[h]
             row[k.SIN_POWDER] = 1 if h in volley else 0
-            m = self.manoeuvre[q]
-            row[k.SIN_KIND] = KINDS.get(m.kind, k.K_NONE) if m is not None else k.K_NONE
+            own = self.manoeuvre[q]
+            row[k.SIN_KIND] = KINDS.get(own.kind, k.K_NONE) if own is not None else k.K_NONE
             row[k.SIN_NT] = 0
-            if m is not None and m.targets:
-                if m.kind in ("move", "march"):
-                    path = m.targets[:3]
+            if own is not None and own.targets:
+                if own.kind in ("move", "march"):
+                    path = own.targets[:3]
                     if any(p not in POS for p in path):
                         raise Unsupported(f"move to {path!r}")
                     row[k.SIN_NT] = len(path)
@@ -155,7 +155,7 @@ class Plan:
                         row[k.SIN_T0 + j] = POS[p]
                 else:
                     row[k.SIN_NT] = 1
-                    row[k.SIN_T0] = POS.get(m.targets[0], -1)
+                    row[k.SIN_T0] = POS.get(own.targets[0], -1)
             fm = free[q]
             if fm is not None and fm.targets:
                 if fm.targets[0] not in POS:
@@ -600,5 +600,3 @@ class _Report:
                 "rounds": rounds, "clash_rounds": int(g[k.G_CLASH]), "final_rounds": int(g[k.G_FINAL]),
                 "attacks": int(g[k.G_ATTACKS]), "sides": sides_out}
 
-
-Builder = Callable[[], tuple[list[dict[str, Any]], dict[str, Any], list[dict[str, Any]]]]

@@ -18,6 +18,10 @@ The event log is written as rows of integers (``EV``) and the timeline as rows (
 deaths are stamped with the step (a round, a charge fight, the volleys) that counts them as
 losses. :mod:`.fast` turns these into the reference's dicts.
 
+Small helpers and the per-strike functions are inlined (``inline="always"``): Numba updates the
+reference count of every array passed to a function it calls, an atomic operation each, and
+that cost more than the battle itself.
+
 Layout (``s`` a side, ``u`` a unit, ``q`` a squad):
 
 * ``TF[TF_*, type]`` / ``TI[TI_*, type]``: the unit table;
@@ -144,6 +148,10 @@ K_COVER = 4
 K_CHARGE = 5
 K_VOLLEY = 6         # volleys last, and move next to march: the kernel tests ranges
 K_LONG_VOLLEY = 7
+
+# the dice array (see _draw)
+D_STREAMS = 4
+D_STRIDE = 2 + 25 + 17
 
 # streams
 S_VOLLEYS = 0
@@ -273,37 +281,50 @@ NW = 10
 
 # --------------------------------------------------------------------------- dice
 
+@njit(cache=True)
+def _refill(D, base, blk):
+    """Squeeze the stream at ``D[base:]`` up to block ``blk`` (its 17 words at ``base + 27``)."""
+    state = D[base + 2:base + 27 + RATE_LANES]
+    done = np.int64(D[base + 1]) - 1
+    while done < blk:
+        squeeze_block(state, done, state[25:])
+        done += 1
+    D[base + 1] = np.uint64(done + 1)
+
+
 @njit(cache=True, inline="always")
-def _draw(KD, KC, DL, G, sid, sides):
-    """The next face of stream ``sid`` with a ``sides``-sided die (recorded in ``DL``).
-    ``KD[sid, :25]`` is the stream's Keccak state, ``KD[sid, 25:42]`` its current block of words;
-    ``KC[sid]`` the draws made and the index of that block."""
-    i = KC[sid, 0]
+def _draw(D, sid, sides):
+    """The next face of stream ``sid`` with a ``sides``-sided die, recorded in the log.
+
+    All the dice state is one array (one reference to count where this is inlined): ``D[0]``
+    the draws logged, ``D[1]`` the log's capacity, ``D[2]`` where it starts; stream ``k`` at
+    ``D_STREAMS + k * D_STRIDE``: draws made, current block + 1, Keccak state (25 lanes), the
+    block's 17 words. The log holds (stream, die, face) per draw."""
+    base = D_STREAMS + sid * D_STRIDE
+    i = np.int64(D[base])
     blk = i // RATE_LANES
-    if KC[sid, 1] < blk:
-        state = KD[sid]
-        while KC[sid, 1] < blk:
-            squeeze_block(state, KC[sid, 1], state[25:])
-            KC[sid, 1] += 1
-    face = np.int64(KD[sid, 25 + i % RATE_LANES] % np.uint64(sides)) + 1
-    KC[sid, 0] = i + 1
-    n = G[G_NLOG]
-    if n < DL.shape[0]:
-        DL[n, 0] = sid
-        DL[n, 1] = sides
-        DL[n, 2] = face
-    G[G_NLOG] = n + 1
+    if np.int64(D[base + 1]) - 1 < blk:
+        _refill(D, base, blk)
+    face = np.int64(D[base + 27 + i % RATE_LANES] % np.uint64(sides)) + 1
+    D[base] = np.uint64(i + 1)
+    n = np.int64(D[0])
+    if n < np.int64(D[1]):
+        at = np.int64(D[2]) + 3 * n
+        D[at] = np.uint64(sid)
+        D[at + 1] = np.uint64(sides)
+        D[at + 2] = np.uint64(face)
+    D[0] = np.uint64(n + 1)
     return face
 
 
 # --------------------------------------------------------------------------- the field
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def _dist(a, b):
     return abs(a % 3 - b % 3) + abs(a // 3 - b // 3)
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def _at(SQ, nsq, s, pos):
     """The living squad standing at ``pos`` (the last in deployment order), or -1."""
     found = -1
@@ -313,7 +334,7 @@ def _at(SQ, nsq, s, pos):
     return found
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def _event(EV, G, code):
     n = G[G_NEV]
     G[G_NEV] = n + 1
@@ -327,7 +348,7 @@ def _event(EV, G, code):
     return n
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def _set(EV, row, k, value):
     if row >= 0:
         EV[row, k] = value
@@ -370,17 +391,50 @@ def _members(UI, G, s, q, out):
     return n
 
 
-@njit(cache=True)
-def _living(UI, G, s, out):
+@njit(cache=True, inline="always")
+def _members_fl(UI, G, s, q, FL, fi, lst):
+    """:func:`_members` into the fight list ``FL[fi, s, lst]`` (no array view: views cost two
+    atomic reference-count updates each)."""
     n = 0
     for u in range(G[G_NU + s]):
-        if UI[s, UI_ALIVE, u] == 1:
-            out[n] = u
+        if UI[s, UI_ALIVE, u] == 1 and UI[s, UI_SQUAD, u] == q:
+            FL[fi, s, lst, n] = u
             n += 1
     return n
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
+def _members_w(UI, G, s, q, W, row):
+    """:func:`_members` into the scratch list ``W[s, row]``."""
+    n = 0
+    for u in range(G[G_NU + s]):
+        if UI[s, UI_ALIVE, u] == 1 and UI[s, UI_SQUAD, u] == q:
+            W[s, row, n] = u
+            n += 1
+    return n
+
+
+@njit(cache=True, inline="always")
+def _living_w(UI, G, s, W, row):
+    n = 0
+    for u in range(G[G_NU + s]):
+        if UI[s, UI_ALIVE, u] == 1:
+            W[s, row, n] = u
+            n += 1
+    return n
+
+
+@njit(cache=True, inline="always")
+def _living_fl(UI, G, s, FL, fi, lst):
+    n = 0
+    for u in range(G[G_NU + s]):
+        if UI[s, UI_ALIVE, u] == 1:
+            FL[fi, s, lst, n] = u
+            n += 1
+    return n
+
+
+@njit(cache=True, inline="always")
 def _kill(UI, SQ, G, s, u):
     UI[s, UI_ALIVE, u] = 0
     SQ[s, SQ_ALIVE, UI[s, UI_SQUAD, u]] -= 1
@@ -388,7 +442,7 @@ def _kill(UI, SQ, G, s, u):
         UI[s, UI_STEP, u] = G[G_STEP]
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def _begin_step(G):
     G[G_STEP] = G[G_NSTEPS]
     G[G_NSTEPS] += 1
@@ -487,7 +541,7 @@ def _snapshot(UF, UI, G, TL, TLF, FB, SS, SF, phase, step):
 
 # --------------------------------------------------------------------------- effects
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def _push_stack(STK, STKF, G, s, ring, u, per, rounds):
     """An effect stack to add at the end of the round (in the order they were made)."""
     n = G[G_NSTACK]
@@ -604,10 +658,10 @@ def _clear_round(RS, UI, G):
     G[G_NSTACK] = 0
 
 
-@njit(cache=True)
-def _hits(TF, TI, P, PI, UF, UI, RG, SQ, RS, G, AF, STK, STKF, FK, fi, a, att, tgt, rolls, m, ranged, cover,
+@njit(cache=True, inline="always")
+def _hits(TF, TI, P, PI, UF, UI, RG, SQ, RS, G, AF, STK, STKF, FK, fi, a, W, WF, m, ranged, cover,
           outnumbered, flank_b):
-    """The damage of strikes ``att[i] -> tgt[i]`` with dice ``rolls[i]``: «Защита. Вычитается из
+    """The damage of strikes ``W[a, W_A, i] -> W[a, W_B, i]`` with dice ``WF[a, i]``: «Защита. Вычитается из
     любого получаемого урона. Может уменьшить урон до нуля. Штрафы и бонусы к урону (например,
     процентные увеличения) применяются после вычитания защиты.» ``fi`` is the fight (-1: the
     planning volleys)."""
@@ -615,11 +669,11 @@ def _hits(TF, TI, P, PI, UF, UI, RG, SQ, RS, G, AF, STK, STKF, FK, fi, a, att, t
     kind = FK[fi, FK_KIND] if fi >= 0 else -1
     charger = FK[fi, FK_CHARGER] if fi >= 0 else -1
     for i in range(m):
-        u = att[i]
-        t = tgt[i]
+        u = W[a, W_A, i]
+        t = W[a, W_B, i]
         aty = UI[a, UI_TYPE, u]
         tty = UI[b, UI_TYPE, t]
-        base = max(rolls[i] - UF[b, UF_DEF, t], 0.0)
+        base = max(WF[a, i] - UF[b, UF_DEF, t], 0.0)
         base = max(base, TF[TF_MIN_RANGED, aty] if ranged else TF[TF_MIN_MELEE, aty])
         aq = UI[a, UI_SQUAD, u]
         out = UF[a, UF_OUTS, u] * AF[a, 0, aq] * AF[a, 2, aq]
@@ -681,121 +735,112 @@ def _hits(TF, TI, P, PI, UF, UI, RG, SQ, RS, G, AF, STK, STKF, FK, fi, a, att, t
         # паладин, архижрец: броня снижается «вплоть до нуля»
         RS[b, RS_SHRED, t] += TF[TF_SHRED, aty]
     for i in range(m):
-        UI[a, UI_OCC, att[i]] = 0
+        UI[a, UI_OCC, W[a, W_A, i]] = 0
     G[G_ATTACKS] += m
 
 
-@njit(cache=True)
-def _volley_shots(TF, TI, P, PI, UF, UI, RG, SQ, RS, G, AF, STK, STKF, FK, fi, a, shots, nshots, foe, nfoe,
-                  sid, cover, W, WF, KD, KC, DL, flank_b):
-    """Shots ``shots[:nshots]`` (one entry per shot) at ``foe[:nfoe]``; a cannon's or a Fire Hail's
-    shot strikes a share of the squad: «задевает 20% вражеского отряда, но минимум 1 и максимум 5
+@njit(cache=True, inline="always")
+def _volley_shots(TF, TI, P, PI, UF, UI, RG, SQ, RS, G, AF, STK, STKF, FK, fi, a, nshots, nfoe,
+                  sid, cover, W, WF, DICE, flank_b):
+    """Shots ``W[a, W_SHOTS, :nshots]`` (one entry per shot) at ``W[1 - a, W_FOE, :nfoe]``; a
+    cannon's or a Fire Hail's shot strikes a share of the squad: «задевает 20% вражеского отряда, но минимум 1 и максимум 5
     юнитов» (one die for the shot, each struck unit takes it)."""
-    att = W[a, W_A]
-    tgt = W[a, W_B]
-    rolls = WF[a]
     m = 0
     for k in range(nshots):
-        u = shots[k]
+        u = W[a, W_SHOTS, k]
         if TF[TF_AREA_PCT, UI[a, UI_TYPE, u]] <= 0:
-            att[m] = u
+            W[a, W_A, m] = u
             m += 1
     if m > 0:
         for i in range(m):
-            tgt[i] = foe[_draw(KD, KC, DL, G, sid, nfoe) - 1]
+            W[a, W_B, i] = W[1 - a, W_FOE, _draw(DICE, sid, nfoe) - 1]
         for i in range(m):
-            rolls[i] = float(_draw(KD, KC, DL, G, sid, TI[TI_RANGED, UI[a, UI_TYPE, att[i]]]))
-        _hits(TF, TI, P, PI, UF, UI, RG, SQ, RS, G, AF, STK, STKF, FK, fi, a, att, tgt, rolls, m, True, cover,
+            WF[a, i] = float(_draw(DICE, sid, TI[TI_RANGED, UI[a, UI_TYPE, W[a, W_A, i]]]))
+        _hits(TF, TI, P, PI, UF, UI, RG, SQ, RS, G, AF, STK, STKF, FK, fi, a, W, WF, m, True, cover,
               False, flank_b)
     # area shots: how many each strikes, where each starts, then each shot's die
     nbig = 0
-    big = W[a, W_KEYS]
     for k in range(nshots):
-        u = shots[k]
+        u = W[a, W_SHOTS, k]
         ty = UI[a, UI_TYPE, u]
         if TF[TF_AREA_PCT, ty] > 0:
-            big[nbig] = u
+            W[a, W_KEYS, nbig] = u
             nbig += 1
     if nbig == 0:
         return
     total = 0
-    starts = W[a, W_OWN]
     for k in range(nbig):
-        starts[k] = _draw(KD, KC, DL, G, sid, nfoe) - 1
+        W[a, W_OWN, k] = _draw(DICE, sid, nfoe) - 1
     for k in range(nbig):
-        u = big[k]
+        u = W[a, W_KEYS, k]
         ty = UI[a, UI_TYPE, u]
         size = int(math.floor(TF[TF_AREA_PCT, ty] * nfoe / 100.0))
         size = min(max(size, TI[TI_AREA_MIN, ty]), TI[TI_AREA_MAX, ty])
         size = min(size, nfoe)
         for j in range(size):
-            att[total] = u
-            tgt[total] = foe[(starts[k] + j) % nfoe]
+            W[a, W_A, total] = u
+            W[a, W_B, total] = W[1 - a, W_FOE, (W[a, W_OWN, k] + j) % nfoe]
             total += 1
-        starts[k] = size
+        W[a, W_OWN, k] = size
     j = 0
     for k in range(nbig):
-        roll = float(_draw(KD, KC, DL, G, sid, TI[TI_RANGED, UI[a, UI_TYPE, big[k]]]))
-        for _ in range(starts[k]):
-            rolls[j] = roll
+        roll = float(_draw(DICE, sid, TI[TI_RANGED, UI[a, UI_TYPE, W[a, W_KEYS, k]]]))
+        for _ in range(W[a, W_OWN, k]):
+            WF[a, j] = roll
             j += 1
-    _hits(TF, TI, P, PI, UF, UI, RG, SQ, RS, G, AF, STK, STKF, FK, fi, a, att, tgt, rolls, total, True, cover,
+    _hits(TF, TI, P, PI, UF, UI, RG, SQ, RS, G, AF, STK, STKF, FK, fi, a, W, WF, total, True, cover,
           False, flank_b)
     # one shot, however many units it strikes
     for k in range(nbig):
-        u = big[k]
-        RS[a, RS_SHOT, u] -= float(starts[k])
+        u = W[a, W_KEYS, k]
+        RS[a, RS_SHOT, u] -= float(W[a, W_OWN, k])
     for k in range(nbig):
-        RS[a, RS_SHOT, big[k]] += 1.0
+        RS[a, RS_SHOT, W[a, W_KEYS, k]] += 1.0
 
 
-@njit(cache=True)
-def _take_queue(UI, SQ, Q, G, W, a, qi, nown, count, sid, KD, KC, DL):
+@njit(cache=True, inline="always")
+def _take_queue(UI, SQ, Q, G, W, a, qi, nown, count, sid, DICE):
     """«Гарантируется, что каждый юнит из отряда рано или поздно атакует»: attackers come from a
     shuffled queue of the squad's living units (``W[a, W_OWN]``), refilled when used up; the
     first ``count`` go to ``W[a, W_ATT]``."""
     if count <= 0 or nown == 0:
         return 0
-    own = W[a, W_OWN]
-    qb = W[a, W_QB]
     for k in range(nown):
-        UI[a, UI_MARK, own[k]] = 1
+        UI[a, UI_MARK, W[a, W_OWN, k]] = 1
     qn = 0
     for i in range(SQ[a, SQ_QLEN, qi]):
         u = Q[a, qi, i]
         if UI[a, UI_MARK, u] == 1:
-            qb[qn] = u
+            W[a, W_QB, qn] = u
             qn += 1
     for k in range(nown):
-        UI[a, UI_MARK, own[k]] = 0
+        UI[a, UI_MARK, W[a, W_OWN, k]] = 0
     need = count - qn
     if need > 0:
         blocks = (need + nown - 1) // nown
         if nown > 1:
-            keys = W[a, W_KEYS]
             for _ in range(blocks):
                 for k in range(nown):
-                    keys[k] = (_draw(KD, KC, DL, G, sid, KEY_SIDES) << KEY_SHIFT) | k
-                keys[:nown].sort()
+                    W[a, W_KEYS, k] = (_draw(DICE, sid, KEY_SIDES) << KEY_SHIFT) | k
+                W[a, W_KEYS, :nown].sort()
                 for k in range(nown):
-                    qb[qn] = own[keys[k] & (MAX_SQUAD_UNITS - 1)]
+                    W[a, W_QB, qn] = W[a, W_OWN, W[a, W_KEYS, k] & (MAX_SQUAD_UNITS - 1)]
                     qn += 1
         else:
             for _ in range(blocks):
-                qb[qn] = own[0]
+                W[a, W_QB, qn] = W[a, W_OWN, 0]
                 qn += 1
     for i in range(count, qn):
-        Q[a, qi, i - count] = qb[i]
+        Q[a, qi, i - count] = W[a, W_QB, i]
     SQ[a, SQ_QLEN, qi] = qn - count
-    att = W[a, W_ATT]
     for i in range(count):
-        att[i] = qb[i]
+        W[a, W_ATT, i] = W[a, W_QB, i]
     return count
 
 
 @njit(cache=True)
 def _round(TF, TI, P, PI, UF, UI, RG, SQ, RS, Q, G, AF, STK, STKF, FK, FL, FN, FF, nf, W, WF,
-           KD, KC, DL):
+           DICE):
     """Every pairing of one round, simultaneous: all attacks see the state at its start."""
     _clear_round(RS, UI, G)
     _auras(TF, P, PI, UI, SQ, G, AF)
@@ -805,142 +850,127 @@ def _round(TF, TI, P, PI, UF, UI, RG, SQ, RS, Q, G, AF, STK, STKF, FK, FL, FN, F
         # четверым противникам. После такой атаки культист гарантированно умирает.»
         for a in range(2):
             b = 1 - a
-            group = FL[fi, a, FL_GROUP]
-            foe = FL[fi, b, FL_GROUP]
             nfoe = FN[fi, b, FL_GROUP]
-            cult = W[a, W_A]
             nc = 0
             for k in range(FN[fi, a, FL_GROUP]):
-                u = group[k]
+                u = FL[fi, a, FL_GROUP, k]
                 if UI[a, UI_ALIVE, u] == 1 and TI[TI_SAC_PCT, UI[a, UI_TYPE, u]] > 0:
-                    cult[nc] = u
+                    W[a, W_A, nc] = u
                     nc += 1
             if nc == 0 or nfoe == 0:
                 continue
             ng = 0
             for k in range(nc):
-                face = _draw(KD, KC, DL, G, sid, 100)
-                if face <= TI[TI_SAC_PCT, UI[a, UI_TYPE, cult[k]]]:
-                    cult[ng] = cult[k]
+                face = _draw(DICE, sid, 100)
+                if face <= TI[TI_SAC_PCT, UI[a, UI_TYPE, W[a, W_A, k]]]:
+                    W[a, W_A, ng] = W[a, W_A, k]
                     ng += 1
             if ng == 0:
                 continue
-            starts = W[a, W_B]
             for k in range(ng):
-                starts[k] = _draw(KD, KC, DL, G, sid, nfoe) - 1
+                W[a, W_B, k] = _draw(DICE, sid, nfoe) - 1
             for k in range(ng):
-                ty = UI[a, UI_TYPE, cult[k]]
+                ty = UI[a, UI_TYPE, W[a, W_A, k]]
                 size = min(TI[TI_SAC_TARGETS, ty], nfoe)
                 for j in range(size):
-                    RS[b, RS_DMG, foe[(starts[k] + j) % nfoe]] += TF[TF_SAC_DAMAGE, ty]
+                    RS[b, RS_DMG, FL[fi, b, FL_GROUP, (W[a, W_B, k] + j) % nfoe]] += TF[TF_SAC_DAMAGE, ty]
                 G[G_ATTACKS] += size
             for k in range(ng):
-                UI[a, UI_SACR, cult[k]] = 1
+                UI[a, UI_SACR, W[a, W_A, k]] = 1
             G[G_SACR + a] += ng
         n = max(FN[fi, 0, FL_GROUP], FN[fi, 1, FL_GROUP])
         for a in range(2):
             b = 1 - a
-            group = FL[fi, a, FL_GROUP]
             nfoe = FN[fi, b, FL_GROUP]
-            own = W[a, W_OWN]
             nalive = 0
             nown = 0
             for k in range(FN[fi, a, FL_GROUP]):
-                u = group[k]
+                u = FL[fi, a, FL_GROUP, k]
                 if UI[a, UI_ALIVE, u] == 1:
                     nalive += 1
                     if UI[a, UI_SACR, u] == 0:
-                        own[nown] = u
+                        W[a, W_OWN, nown] = u
                         nown += 1
             if nalive == 0 or nfoe == 0:
                 continue
-            m = _take_queue(UI, SQ, Q, G, W, a, FK[fi, FK_QUEUE + a], nown, n, sid, KD, KC, DL)
-            att = W[a, W_ATT]
-            strikes = W[a, W_A]
+            m = _take_queue(UI, SQ, Q, G, W, a, FK[fi, FK_QUEUE + a], nown, n, sid, DICE)
             ns = 0
             for k in range(m):
-                u = att[k]
+                u = W[a, W_ATT, k]
                 ty = UI[a, UI_TYPE, u]
                 if TI[TI_ATTACK, ty] > 0:
                     for _ in range(TI[TI_APR, ty]):
-                        strikes[ns] = u
+                        W[a, W_A, ns] = u
                         ns += 1
             if ns == 0:
                 continue
-            foe = FL[fi, b, FL_GROUP]
-            tgt = W[a, W_B]
-            rolls = WF[a]
             for i in range(ns):
-                tgt[i] = foe[_draw(KD, KC, DL, G, sid, nfoe) - 1]
+                W[a, W_B, i] = FL[fi, b, FL_GROUP, _draw(DICE, sid, nfoe) - 1]
             for i in range(ns):
-                rolls[i] = float(_draw(KD, KC, DL, G, sid, TI[TI_ATTACK, UI[a, UI_TYPE, strikes[i]]]))
+                WF[a, i] = float(_draw(DICE, sid, TI[TI_ATTACK, UI[a, UI_TYPE, W[a, W_A, i]]]))
             outnumbered = P[P_OUTNUMBER_RATIO] * FN[fi, b, FL_GROUP] <= FN[fi, a, FL_GROUP]
             if FK[fi, FK_KIND] == F_FINAL and PI[PI_OUTNUMBER_FINAL] == 0:
                 outnumbered = False
-            _hits(TF, TI, P, PI, UF, UI, RG, SQ, RS, G, AF, STK, STKF, FK, fi, a, strikes, tgt, rolls, ns, False,
+            _hits(TF, TI, P, PI, UF, UI, RG, SQ, RS, G, AF, STK, STKF, FK, fi, a, W, WF, ns, False,
                   False, outnumbered, FF[fi, b])
         # «Если стрелки находятся в арьергарде, то каждый ход боя они автоматически ... совершают
         # каждый по 1 выстрелу и атакуют вражеский авангард своего фланга.»
         for a in range(2):
             b = 1 - a
             nfoe = FN[fi, b, FL_GROUP]
-            shooters = FL[fi, a, FL_SHOOT]
-            live = W[a, W_SHOTS]
             ns = 0
             for k in range(FN[fi, a, FL_SHOOT]):
-                u = shooters[k]
+                u = FL[fi, a, FL_SHOOT, k]
                 if UI[a, UI_ALIVE, u] == 1:
-                    live[ns] = u
+                    W[a, W_SHOTS, ns] = u
                     ns += 1
             if ns == 0 or nfoe == 0:
                 continue
-            _volley_shots(TF, TI, P, PI, UF, UI, RG, SQ, RS, G, AF, STK, STKF, FK, fi, a, live, ns,
-                          FL[fi, b, FL_GROUP], nfoe, sid, False, W, WF, KD, KC, DL, FF[fi, b])
+            for k in range(nfoe):
+                W[b, W_FOE, k] = FL[fi, b, FL_GROUP, k]
+            _volley_shots(TF, TI, P, PI, UF, UI, RG, SQ, RS, G, AF, STK, STKF, FK, fi, a, ns, nfoe, sid, False, W, WF, DICE, FF[fi, b])
         # Целитель: «накладывает регенерацию (6 единиц здоровья за 3 раунда) на случайного бойца
         # впередистоящего (если есть) или своего отряда каждый раунд. Регенерация может складываться.»
         for a in range(2):
             nh = FN[fi, a, FL_HEAL]
             if nh == 0:
                 continue
-            healers = W[a, W_A]
             m = 0
             for k in range(nh):
                 u = FL[fi, a, FL_HEAL, k]
                 if UI[a, UI_ALIVE, u] == 1:
-                    healers[m] = u
+                    W[a, W_A, m] = u
                     m += 1
-            pool = W[a, W_B]
             npool = 0
             for k in range(FN[fi, a, FL_GROUP]):
                 u = FL[fi, a, FL_GROUP, k]
                 if UI[a, UI_ALIVE, u] == 1:
-                    pool[npool] = u
+                    W[a, W_B, npool] = u
                     npool += 1
             if m == 0 or npool == 0:
                 continue
             for k in range(m):
-                t = pool[_draw(KD, KC, DL, G, sid, npool) - 1]
-                hty = UI[a, UI_TYPE, healers[k]]
+                t = W[a, W_B, _draw(DICE, sid, npool) - 1]
+                hty = UI[a, UI_TYPE, W[a, W_A, k]]
                 _push_stack(STK, STKF, G, a, R_HEAL, t, TF[TF_HEAL_PR, hty], TI[TI_HEAL_ROUNDS, hty])
         # Огнеглот: «каждый второй ход (начиная с первого) совершает огненную отрыжку на
         # случайного врага (-6 единиц здоровья за 2 раунда)»
         for a in range(2):
             b = 1 - a
             nfoe = FN[fi, b, FL_GROUP]
-            belly = W[a, W_A]
             nb = 0
             for k in range(FN[fi, a, FL_GROUP]):
                 u = FL[fi, a, FL_GROUP, k]
                 ty = UI[a, UI_TYPE, u]
                 if (UI[a, UI_ALIVE, u] == 1 and TI[TI_BURP_ROUNDS, ty] > 0
                         and (FK[fi, FK_ROUND] - 1) % TI[TI_BURP_EVERY, ty] == 0 and UI[a, UI_SACR, u] == 0):
-                    belly[nb] = u
+                    W[a, W_A, nb] = u
                     nb += 1
             if nb == 0 or nfoe == 0:
                 continue
             for k in range(nb):
-                t = FL[fi, b, FL_GROUP, _draw(KD, KC, DL, G, sid, nfoe) - 1]
-                ty = UI[a, UI_TYPE, belly[k]]
+                t = FL[fi, b, FL_GROUP, _draw(DICE, sid, nfoe) - 1]
+                ty = UI[a, UI_TYPE, W[a, W_A, k]]
                 _push_stack(STK, STKF, G, b, R_DOT, t, TF[TF_BURP_PR, ty], TI[TI_BURP_ROUNDS, ty])
             G[G_ATTACKS] += nb
     _apply(UF, UI, RG, SQ, RS, G, STK, STKF)
@@ -980,13 +1010,26 @@ def _apply(UF, UI, RG, SQ, RS, G, STK, STKF):
 
 # --------------------------------------------------------------------------- the battle
 
-@njit(cache=True)
-def _healers_into(TI, UI, src, n, dst, start, s):
+@njit(cache=True, inline="always")
+def _healers_fl(TI, UI, FL, fi, s, n, start):
+    """Append the healers among ``FL[fi, s, FL_GROUP, :n]`` to ``FL[fi, s, FL_HEAL]`` from ``start``."""
     m = start
     for k in range(n):
-        u = src[k]
+        u = FL[fi, s, FL_GROUP, k]
         if TI[TI_HEAL_ROUNDS, UI[s, UI_TYPE, u]] > 0:
-            dst[m] = u
+            FL[fi, s, FL_HEAL, m] = u
+            m += 1
+    return m
+
+
+@njit(cache=True, inline="always")
+def _healers_w(TI, UI, W, row, FL, fi, s, n, start):
+    """Append the healers among ``W[s, row, :n]`` to ``FL[fi, s, FL_HEAL]`` from ``start``."""
+    m = start
+    for k in range(n):
+        u = W[s, row, k]
+        if TI[TI_HEAL_ROUNDS, UI[s, UI_TYPE, u]] > 0:
+            FL[fi, s, FL_HEAL, m] = u
             m += 1
     return m
 
@@ -1036,7 +1079,7 @@ def _gunpowder(TI, PI, UI, SQ, SIN, G, EV):
 
 @njit(cache=True)
 def _volleys(TF, TI, P, PI, UF, UI, RG, SQ, SIN, RS, G, AF, STK, STKF, EV, EVF, TL, TLF, FB, SS, SF, W, WF,
-             KD, KC, DL, FK):
+             DICE, FK):
     """«Обстрел: отряд атакует авангардный отряд противника до начала боя.» All volleys of both
     sides are fired at once; each unit fires its «число выстрелов при обстреле»."""
     any_plan = False
@@ -1078,8 +1121,8 @@ def _volleys(TF, TI, P, PI, UF, UI, RG, SQ, SIN, RS, G, AF, STK, STKF, EV, EVF, 
                 FB[k2] = RS[e, RS_DMG, foe[k2]]
             was = _np_sum(FB, nfoe, SS, SF)
             if nshots > 0 and nfoe > 0:
-                _volley_shots(TF, TI, P, PI, UF, UI, RG, SQ, RS, G, AF, STK, STKF, FK, -1, s, shots, nshots, foe,
-                              nfoe, S_VOLLEYS, SQ[e, SQ_COVER, target] != 0, W, WF, KD, KC, DL, 1.0)
+                _volley_shots(TF, TI, P, PI, UF, UI, RG, SQ, RS, G, AF, STK, STKF, FK, -1, s, nshots, nfoe,
+                              S_VOLLEYS, SQ[e, SQ_COVER, target] != 0, W, WF, DICE, 1.0)
             for k2 in range(nfoe):
                 FB[k2] = RS[e, RS_DMG, foe[k2]]
             _set(EV, row, 4, SQ[e, SQ_POS, target])
@@ -1097,7 +1140,7 @@ def _volleys(TF, TI, P, PI, UF, UI, RG, SQ, SIN, RS, G, AF, STK, STKF, EV, EVF, 
 
 @njit(cache=True)
 def _charge_fight(TF, TI, P, PI, UF, UI, RG, SQ, RS, Q, G, AF, STK, STKF, EV, FK, FL, FN, FF, W, WF,
-                  KD, KC, DL, s, charger, opponent, as_defender, sid, first_round):
+                  DICE, s, charger, opponent, as_defender, sid, first_round):
     """One fight of a charge: the charging squad against the defender or the rearguard, round by
     round until one of them is gone (or the rounds run out)."""
     e = 1 - s
@@ -1106,17 +1149,17 @@ def _charge_fight(TF, TI, P, PI, UF, UI, RG, SQ, RS, Q, G, AF, STK, STKF, EV, FK
     r = first_round
     while (SQ[s, SQ_ALIVE, charger] > 0 and SQ[e, SQ_ALIVE, opponent] > 0
            and rounds < PI[PI_MAX_CHARGE]):
-        n_s = _members(UI, G, s, charger, W[s, W_PART])
-        n_e = _members(UI, G, e, opponent, W[e, W_PART])
+        n_s = _members_w(UI, G, s, charger, W, W_PART)
+        n_e = _members_w(UI, G, e, opponent, W, W_PART)
         n0 = n_s if s == 0 else n_e
         n1 = n_e if s == 0 else n_s
         _tick(TF, UF, UI, RG, SQ, G, W, n0, n1)
         for side in range(2):
             q = charger if side == s else opponent
-            ng = _members(UI, G, side, q, FL[0, side, FL_GROUP])
+            ng = _members_fl(UI, G, side, q, FL, 0, FL_GROUP)
             FN[0, side, FL_GROUP] = ng
             FN[0, side, FL_SHOOT] = 0
-            FN[0, side, FL_HEAL] = _healers_into(TI, UI, FL[0, side, FL_GROUP], ng, FL[0, side, FL_HEAL], 0, side)
+            FN[0, side, FL_HEAL] = _healers_fl(TI, UI, FL, 0, side, ng, 0)
             FK[0, FK_QUEUE + side] = q
             FF[0, side] = 1.0
         FK[0, FK_KIND] = F_CHARGE
@@ -1125,7 +1168,7 @@ def _charge_fight(TF, TI, P, PI, UF, UI, RG, SQ, RS, Q, G, AF, STK, STKF, EV, FK
         FK[0, FK_DEFENDER] = as_defender
         FK[0, FK_STREAM] = sid
         _round(TF, TI, P, PI, UF, UI, RG, SQ, RS, Q, G, AF, STK, STKF, FK, FL, FN, FF, 1, W, WF,
-               KD, KC, DL)
+               DICE)
         _summons(TF, TI, P, PI, UF, UI, SQ, G, W, n0, n1)
         _tock(UI, RG, W, n0, n1)
         rounds += 1
@@ -1153,7 +1196,7 @@ def _specials(EV, G, row, k):
 
 @njit(cache=True)
 def _charges(TF, TI, P, PI, UF, UI, RG, SQ, SIN, RS, Q, G, AF, STK, STKF, EV, TL, TLF, FB, SS, SF, FK, FL, FN, FF, W, WF,
-             KD, KC, DL):
+             DICE):
     """«Натиск: отряд идёт в обход авангарда и сражается с арьергардом противника. После боя
     отряд возвращается на своё место.» «При попытке натиска нужно будет сначала победить
     защитников.» Charges go flank by flank (left, centre, right), the first side first."""
@@ -1211,7 +1254,7 @@ def _charges(TF, TI, P, PI, UF, UI, RG, SQ, SIN, RS, Q, G, AF, STK, STKF, EV, TL
             if opponent < 0 or SQ[s, SQ_ALIVE, q] == 0:
                 continue
             first_round = _charge_fight(TF, TI, P, PI, UF, UI, RG, SQ, RS, Q, G, AF, STK, STKF, EV, FK, FL, FN,
-                                        FF, W, WF, KD, KC, DL, s, q, opponent, 1 - which, sid,
+                                        FF, W, WF, DICE, s, q, opponent, 1 - which, sid,
                                         first_round)
             fights += 1
         _set(EV, row, 7, fights)
@@ -1302,13 +1345,13 @@ def _moves(UF, UI, PI, SQ, SIN, G, EV, TL, TLF, FB, SS, SF):
     ms = max(PI[PI_NSQ], PI[PI_NSQ + 1])
     mq = np.empty((3, ms), np.int64)
     md = np.empty((3, ms), np.int64)
+    path = np.empty(4, np.int64)
     for s in range(2):
         nm = np.zeros(3, np.int64)
         for q in range(PI[PI_NSQ + s]):
             if SQ[s, SQ_ALIVE, q] == 0:
                 continue
             k = SIN[s, q, SIN_KIND]
-            path = np.empty(4, np.int64)
             np_ = 0
             if K_MOVE <= k <= K_MARCH:
                 for j in range(SIN[s, q, SIN_NT]):
@@ -1345,14 +1388,14 @@ def _active_flanks(PI, SQ):
 
 @njit(cache=True)
 def _clash(TF, TI, P, PI, UF, UI, RG, SQ, RS, Q, G, AF, STK, STKF, EV, TL, TLF, FB, SS, SF, FK, FL, FN, FF, W, WF,
-           KD, KC, DL):
+           DICE):
     """«Столкновение: отряды движутся навстречу друг другу и сталкиваются в бою.» Each flank
     where both sides stand fights; the rounds of all flanks are counted together."""
     while G[G_CLASH] < PI[PI_MAX_CLASH]:
         if _active_flanks(PI, SQ) == 0:
             break
-        n0 = _living(UI, G, 0, W[0, W_PART])
-        n1 = _living(UI, G, 1, W[1, W_PART])
+        n0 = _living_w(UI, G, 0, W, W_PART)
+        n1 = _living_w(UI, G, 1, W, W_PART)
         _tick(TF, UF, UI, RG, SQ, G, W, n0, n1)
         _normalise_all(SQ, PI, EV, G)
         active = _active_flanks(PI, SQ)
@@ -1370,18 +1413,18 @@ def _clash(TF, TI, P, PI, UF, UI, RG, SQ, RS, Q, G, AF, STK, STKF, EV, TL, TLF, 
                 nsq = PI[PI_NSQ + s]
                 van = _at(SQ, nsq, s, f)
                 rear = _at(SQ, nsq, s, 3 + f)
-                ng = _members(UI, G, s, van, FL[nf, s, FL_GROUP])
+                ng = _members_fl(UI, G, s, van, FL, nf, FL_GROUP)
                 FN[nf, s, FL_GROUP] = ng
-                back = W[s, W_A]
-                nback = _members(UI, G, s, rear, back) if rear >= 0 else 0
+                nback = _members_w(UI, G, s, rear, W, W_A) if rear >= 0 else 0
                 m = 0
                 for k in range(nback):
-                    if TI[TI_SHOOTER, UI[s, UI_TYPE, back[k]]] != 0:
-                        FL[nf, s, FL_SHOOT, m] = back[k]
+                    u = W[s, W_A, k]
+                    if TI[TI_SHOOTER, UI[s, UI_TYPE, u]] != 0:
+                        FL[nf, s, FL_SHOOT, m] = u
                         m += 1
                 FN[nf, s, FL_SHOOT] = m
-                h = _healers_into(TI, UI, FL[nf, s, FL_GROUP], ng, FL[nf, s, FL_HEAL], 0, s)
-                FN[nf, s, FL_HEAL] = _healers_into(TI, UI, back, nback, FL[nf, s, FL_HEAL], h, s)
+                h = _healers_fl(TI, UI, FL, nf, s, ng, 0)
+                FN[nf, s, FL_HEAL] = _healers_w(TI, UI, W, W_A, FL, nf, s, nback, h)
                 FK[nf, FK_QUEUE + s] = van
                 FF[nf, s] = 1.0
             FK[nf, FK_KIND] = F_CLASH
@@ -1391,7 +1434,7 @@ def _clash(TF, TI, P, PI, UF, UI, RG, SQ, RS, Q, G, AF, STK, STKF, EV, TL, TLF, 
             FK[nf, FK_STREAM] = S_CLASH + f
             nf += 1
         _round(TF, TI, P, PI, UF, UI, RG, SQ, RS, Q, G, AF, STK, STKF, FK, FL, FN, FF, nf, W, WF,
-               KD, KC, DL)
+               DICE)
         _summons(TF, TI, P, PI, UF, UI, SQ, G, W, n0, n1)
         _tock(UI, RG, W, n0, n1)
         G[G_STEP] = -1
@@ -1407,7 +1450,7 @@ def _clash(TF, TI, P, PI, UF, UI, RG, SQ, RS, Q, G, AF, STK, STKF, EV, TL, TLF, 
 
 @njit(cache=True)
 def _final(TF, TI, P, PI, UF, UI, RG, SQ, RS, Q, G, AF, STK, STKF, EV, TL, TLF, FB, SS, SF, FK, FL, FN, FF, W, WF,
-           KD, KC, DL):
+           DICE):
     """«Завершение: все выжившие юниты сталкиваются в хаотичной битве, формируя 2 отряда и
     сражаясь, пока все противники не будут истреблены.» «Та команда, у которой на момент фазы
     завершения осталось меньше выживших отрядов (не юнитов), получает штраф +25%.»"""
@@ -1430,13 +1473,13 @@ def _final(TF, TI, P, PI, UF, UI, RG, SQ, RS, Q, G, AF, STK, STKF, EV, TL, TLF, 
     SQ[1, SQ_QLEN, ms] = 0
     r = 0
     while r < PI[PI_MAX_FINAL]:
-        n0 = _living(UI, G, 0, W[0, W_PART])
-        n1 = _living(UI, G, 1, W[1, W_PART])
+        n0 = _living_w(UI, G, 0, W, W_PART)
+        n1 = _living_w(UI, G, 1, W, W_PART)
         if n0 == 0 or n1 == 0:
             break
         _tick(TF, UF, UI, RG, SQ, G, W, n0, n1)
-        g0 = _living(UI, G, 0, FL[0, 0, FL_GROUP])
-        g1 = _living(UI, G, 1, FL[0, 1, FL_GROUP])
+        g0 = _living_fl(UI, G, 0, FL, 0, FL_GROUP)
+        g1 = _living_fl(UI, G, 1, FL, 0, FL_GROUP)
         if g0 == 0 or g1 == 0:
             _tock(UI, RG, W, n0, n1)
             break
@@ -1448,8 +1491,7 @@ def _final(TF, TI, P, PI, UF, UI, RG, SQ, RS, Q, G, AF, STK, STKF, EV, TL, TLF, 
         FN[0, 1, FL_GROUP] = g1
         for s in range(2):
             FN[0, s, FL_SHOOT] = 0
-            FN[0, s, FL_HEAL] = _healers_into(TI, UI, FL[0, s, FL_GROUP], FN[0, s, FL_GROUP], FL[0, s, FL_HEAL],
-                                              0, s)
+            FN[0, s, FL_HEAL] = _healers_fl(TI, UI, FL, 0, s, FN[0, s, FL_GROUP], 0)
             FK[0, FK_QUEUE + s] = ms
         FF[0, 0] = flank0
         FF[0, 1] = flank1
@@ -1459,7 +1501,7 @@ def _final(TF, TI, P, PI, UF, UI, RG, SQ, RS, Q, G, AF, STK, STKF, EV, TL, TLF, 
         FK[0, FK_DEFENDER] = 0
         FK[0, FK_STREAM] = S_FINAL
         _round(TF, TI, P, PI, UF, UI, RG, SQ, RS, Q, G, AF, STK, STKF, FK, FL, FN, FF, 1, W, WF,
-               KD, KC, DL)
+               DICE)
         _summons(TF, TI, P, PI, UF, UI, SQ, G, W, n0, n1)
         _tock(UI, RG, W, n0, n1)
         G[G_STEP] = -1
@@ -1527,13 +1569,15 @@ def battle(TF, TI, P, PI, UNITS, SIN, SEED, LABELS, KSTART):
     W = np.empty((2, NW, scap), np.int64)
     WF = np.empty((2, scap))
     ns = PI[PI_NSTREAMS]
-    KD = np.zeros((ns, 25 + RATE_LANES), np.uint64)
-    KC = np.zeros((ns, 2), np.int64)
+    DICE = np.zeros(D_STREAMS + ns * D_STRIDE + 3 * PI[PI_CAP_LOG], np.uint64)
+    DICE[1] = PI[PI_CAP_LOG]
+    DICE[2] = D_STREAMS + ns * D_STRIDE
     block = np.zeros(8 * RATE_LANES, np.uint8)
     for k in range(ns):
-        absorb(SEED, LABELS, KSTART[k, 1], KSTART[k, 2], KD[k], block)
-        KC[k, 0] = KSTART[k, 0]
-        KC[k, 1] = -1
+        base = D_STREAMS + k * D_STRIDE
+        absorb(SEED, LABELS, KSTART[k, 1], KSTART[k, 2], DICE[base + 2:base + 27], block)
+        DICE[base] = KSTART[k, 0]
+        DICE[base + 1] = 0
     G[G_STEP] = -1
     for s in range(2):
         for q in range(PI[PI_NSQ + s]):
@@ -1556,7 +1600,7 @@ def battle(TF, TI, P, PI, UNITS, SIN, SEED, LABELS, KSTART):
                 _set(EV, row, 1, s)
                 _set(EV, row, 2, q)
     _volleys(TF, TI, P, PI, UF, UI, RG, SQ, SIN, RS, G, AF, STK, STKF, EV, EVF, TL, TLF, FB, SS, SF, W, WF,
-             KD, KC, DL, FK)
+             DICE, FK)
     for s in range(2):
         for q in range(PI[PI_NSQ + s]):
             if SIN[s, q, SIN_KIND] == K_DEFEND and SQ[s, SQ_ALIVE, q] > 0:
@@ -1566,37 +1610,39 @@ def battle(TF, TI, P, PI, UNITS, SIN, SEED, LABELS, KSTART):
                 _set(EV, row, 1, s)
                 _set(EV, row, 2, q)
     _charges(TF, TI, P, PI, UF, UI, RG, SQ, SIN, RS, Q, G, AF, STK, STKF, EV, TL, TLF, FB, SS, SF, FK, FL, FN, FF, W, WF,
-             KD, KC, DL)
+             DICE)
     _moves(UF, UI, PI, SQ, SIN, G, EV, TL, TLF, FB, SS, SF)
     _clash(TF, TI, P, PI, UF, UI, RG, SQ, RS, Q, G, AF, STK, STKF, EV, TL, TLF, FB, SS, SF, FK, FL, FN, FF, W, WF,
-           KD, KC, DL)
+           DICE)
     _final(TF, TI, P, PI, UF, UI, RG, SQ, RS, Q, G, AF, STK, STKF, EV, TL, TLF, FB, SS, SF, FK, FL, FN, FF, W, WF,
-           KD, KC, DL)
+           DICE)
     a0 = SQ[0, SQ_ALIVE, :PI[PI_NSQ]].sum() > 0
     a1 = SQ[1, SQ_ALIVE, :PI[PI_NSQ + 1]].sum() > 0
     G[G_WINNER] = 0 if (a0 and not a1) else (1 if (a1 and not a0) else -1)
-    _sort_log(DL, G, ns)
+    G[G_NLOG] = np.int64(DICE[0])
+    _sort_log(DICE, DL, G, ns)
     return OUT, OUTF
 
 
 @njit(cache=True)
-def _sort_log(DL, G, ns):
-    """The draw log grouped by stream, each stream's draws in their order (a stable counting
-    sort), ready to be appended to the streams."""
+def _sort_log(DICE, DL, G, ns):
+    """The draw log grouped by stream for the streams' lists, written to ``DL``: the dice of every
+    draw, stream by stream (each stream's in the order drawn), then the faces likewise, then the
+    number of draws of each stream (a stable counting sort)."""
     n = G[G_NLOG]
     if n > DL.shape[0]:
         return
+    log = np.int64(DICE[2])
     start = np.zeros(ns + 1, np.int64)
     for j in range(n):
-        start[DL[j, 0] + 1] += 1
+        start[np.int64(DICE[log + 3 * j]) + 1] += 1
+    flat = DL.reshape(-1)
     for k in range(ns):
+        flat[2 * n + k] = start[k + 1]
         start[k + 1] += start[k]
-    tmp = np.empty((n, 3), np.int64)
     for j in range(n):
-        sid = DL[j, 0]
+        sid = np.int64(DICE[log + 3 * j])
         at = start[sid]
         start[sid] = at + 1
-        tmp[at, 0] = sid
-        tmp[at, 1] = DL[j, 1]
-        tmp[at, 2] = DL[j, 2]
-    DL[:n] = tmp
+        flat[at] = np.int64(DICE[log + 3 * j + 1])
+        flat[n + at] = np.int64(DICE[log + 3 * j + 2])

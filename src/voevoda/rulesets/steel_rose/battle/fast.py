@@ -326,21 +326,25 @@ def run(rules: Rules, sides: tuple[SideInput, SideInput], dice: Dice, label: str
         prep.resize([cap * 2 if over & k.O_UNITS else cap, cap_stack * 2 if over & k.O_STACKS else cap_stack,
                      max(cap_ev, int(g[k.G_NEV])), max(cap_tl, int(g[k.G_NTL])), max(cap_log, int(g[k.G_NLOG]))])
     # the dice, written to their streams as the reference's roll_many would have (the kernel
-    # leaves its log grouped by stream)
+    # leaves the dice of all draws stream by stream, then the faces, then each stream's count)
     nlog = int(g[k.G_NLOG])
     if nlog:
-        o = _layout(cap, prep.sin.shape[1], cap_ev, cap_tl, cap_log)
-        log = out[o[6]:o[6] + 3 * nlog].reshape((nlog, 3))
-        counts = np.bincount(log[:, 0], minlength=len(labels)).tolist()
-        drawn_sides = log[:, 1].tolist()
-        drawn_faces = log[:, 2].tolist()
-        at = 0
+        at = _layout(cap, prep.sin.shape[1], cap_ev, cap_tl, cap_log)[6]
+        dies = out[at:at + nlog]
+        faces = out[at + nlog:at + 2 * nlog]
+        counts = out[at + 2 * nlog:at + 2 * nlog + len(labels)].tolist()
+        start = 0
         for i, count in enumerate(counts):
             if count:
                 stream = dice.stream(labels[i])
-                stream.sides.extend(drawn_sides[at:at + count])
-                stream.faces.extend(drawn_faces[at:at + count])
-                at += count
+                end = start + count
+                if stream.faces:
+                    stream.sides.extend(dies[start:end].tolist())
+                    stream.faces.extend(faces[start:end].tolist())
+                else:
+                    stream.sides = dies[start:end].tolist()
+                    stream.faces = faces[start:end].tolist()
+                start = end
 
     winner = int(g[k.G_WINNER])
     report = _Report(rules, kt.table, prep.plans, options, out, outf, (cap, cap_ev, cap_tl, cap_log))

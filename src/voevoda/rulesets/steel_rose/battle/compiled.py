@@ -18,9 +18,9 @@ The event log is written as rows of integers (``EV``) and the timeline as rows (
 deaths are stamped with the step (a round, a charge fight, the volleys) that counts them as
 losses. :mod:`.fast` turns these into the reference's dicts.
 
-Small helpers and the per-strike functions are inlined (``inline="always"``): Numba updates the
-reference count of every array passed to a function it calls, an atomic operation each, and
-that cost more than the battle itself.
+Small helpers are inlined (``inline="always"``) and the dice state is one array: Numba updates
+the reference count of arrays bound to new names (an atomic operation each), which cost more
+than the battle itself when every draw did it for several arrays.
 
 Layout (``s`` a side, ``u`` a unit, ``q`` a squad):
 
@@ -658,7 +658,7 @@ def _clear_round(RS, UI, G):
     G[G_NSTACK] = 0
 
 
-@njit(cache=True, inline="always")
+@njit(cache=True)
 def _hits(TF, TI, P, PI, UF, UI, RG, SQ, RS, G, AF, STK, STKF, FK, fi, a, W, WF, m, ranged, cover,
           outnumbered, flank_b):
     """The damage of strikes ``W[a, W_A, i] -> W[a, W_B, i]`` with dice ``WF[a, i]``: «Защита. Вычитается из
@@ -739,7 +739,7 @@ def _hits(TF, TI, P, PI, UF, UI, RG, SQ, RS, G, AF, STK, STKF, FK, fi, a, W, WF,
     G[G_ATTACKS] += m
 
 
-@njit(cache=True, inline="always")
+@njit(cache=True)
 def _volley_shots(TF, TI, P, PI, UF, UI, RG, SQ, RS, G, AF, STK, STKF, FK, fi, a, nshots, nfoe,
                   sid, cover, W, WF, DICE, flank_b):
     """Shots ``W[a, W_SHOTS, :nshots]`` (one entry per shot) at ``W[1 - a, W_FOE, :nfoe]``; a
@@ -1569,7 +1569,8 @@ def battle(TF, TI, P, PI, UNITS, SIN, SEED, LABELS, KSTART):
     W = np.empty((2, NW, scap), np.int64)
     WF = np.empty((2, scap))
     ns = PI[PI_NSTREAMS]
-    DICE = np.zeros(D_STREAMS + ns * D_STRIDE + 3 * PI[PI_CAP_LOG], np.uint64)
+    DICE = np.empty(D_STREAMS + ns * D_STRIDE + 3 * PI[PI_CAP_LOG], np.uint64)
+    DICE[:D_STREAMS + ns * D_STRIDE] = 0
     DICE[1] = PI[PI_CAP_LOG]
     DICE[2] = D_STREAMS + ns * D_STRIDE
     block = np.zeros(8 * RATE_LANES, np.uint8)

@@ -9,7 +9,7 @@ in the same run, the NumPy reference engine. Run as::
 
     PYTHONPATH=src python benchmarks/steel_rose_battle.py [--repeat N] [--engines compiled reference]
 
-The first run of the compiled engine in a fresh environment compiles it (about a minute and a
+The first run of the compiled engine in a fresh environment compiles it (about two minutes and a
 half) and caches the machine code; the warm-up before the timings absorbs that, and its time is
 printed.
 

@@ -18,6 +18,11 @@ Every unit is simulated on its own, as numpy arrays per side (structure of array
 of a fight is simultaneous (every attack of the round sees the state at its start), so a
 round is a handful of array operations whatever the squads' sizes. Dice are drawn in bulk
 with :meth:`Stream.roll_many`; every face is recorded in its stream.
+
+This NumPy engine is the reference implementation. :func:`fight` runs, by default, the same
+battle compiled with Numba (:mod:`.compiled`, :mod:`.fast`), which gives the same result, events
+and dice to the last bit (docs/steel_rose/battle.md §5.4, tests/rulesets/steel_rose/
+test_compiled.py); ``fight(..., engine="reference")`` runs this one.
 """
 
 from __future__ import annotations

@@ -137,9 +137,9 @@ class Plan:
             elif m.kind == "move":
                 free[q] = m
         volley = {m.squad for m in spec.plan if m.kind in ("volley", "long_volley")}
-        sin = np.full((len(homes), k.NSIN), -1, dtype=np.int64)
+        rows = []
         for q, h in enumerate(homes):
-            row = sin[q]
+            row = [-1] * k.NSIN
             row[k.SIN_HOME] = POS[h]
             row[k.SIN_POWDER] = 1 if h in volley else 0
             own = self.manoeuvre[q]
@@ -161,6 +161,8 @@ class Plan:
                 if fm.targets[0] not in POS:
                     raise Unsupported(f"move to {fm.targets[0]!r}")
                 row[k.SIN_FREE] = POS[fm.targets[0]]
+            rows.append(row)
+        sin = np.asarray(rows, dtype=np.int64).reshape((len(homes), k.NSIN))
         self.sin = sin
         types: list[int] = []
         counts: list[int] = []
@@ -172,10 +174,11 @@ class Plan:
                     counts.append(count)
                     squads.append(q)
         reps = np.asarray(counts, dtype=np.int64)
-        self.types = np.repeat(np.asarray(types, dtype=np.int64), reps)
+        kinds = np.asarray(types, dtype=np.int64)
+        self.types = np.repeat(kinds, reps)
         self.squads = np.repeat(np.asarray(squads, dtype=np.int64), reps)
-        self.mixed = len({int(table.faction[t]) for t in types}) > 1
-        self.summoners = int(reps[table.summon_type[np.asarray(types, dtype=np.int64)] >= 0].sum()) if types else 0
+        self.mixed = len(set(table.faction_list[t] for t in types)) > 1
+        self.summoners = int(reps[table.summon_type[kinds] >= 0].sum()) if types else 0
 
 
 _STREAMS: dict[tuple[str, int], tuple[list[str], npt.NDArray[np.uint8], IntArray]] = {}

@@ -237,6 +237,10 @@ class Dice:
             self._streams[key] = Stream(self.sealed_seed if sealed else self.seed, label, sealed)
         return self._streams[key]
 
+    def existing(self, label: str, *, sealed: bool = False) -> Stream | None:
+        """The stream of ``label`` if code has asked for it, without creating it."""
+        return self._streams.get((label, sealed))
+
     def roll(self, label: str, sides: int) -> int:
         return self.stream(label).roll(sides)
 

@@ -116,6 +116,7 @@ class UnitTable:
         self.summon_every = iarr([u.summon.every if u.summon else 0 for u in units])
         self.faction = iarr([factions.index(u.faction) for u in units])
         self.faction_list: list[int] = self.faction.tolist()
+        self.summon_type_list: list[int] = self.summon_type.tolist()
         self.upkeep = arr([u.upkeep for u in units])
         self.recovery = arr([rules.recovery(uid) for uid in self.ids])
         self.squeamish = arr([pct(-rules.factions[f].squeamish_percent) for f in factions])

@@ -137,7 +137,7 @@ class Plan:
             elif m.kind == "move":
                 free[q] = m
         volley = {m.squad for m in spec.plan if m.kind in ("volley", "long_volley")}
-        rows = []
+        rows: list[int] = []
         for q, h in enumerate(homes):
             row = [-1] * k.NSIN
             row[k.SIN_HOME] = POS[h]
@@ -161,24 +161,32 @@ class Plan:
                 if fm.targets[0] not in POS:
                     raise Unsupported(f"move to {fm.targets[0]!r}")
                 row[k.SIN_FREE] = POS[fm.targets[0]]
-            rows.append(row)
-        sin = np.asarray(rows, dtype=np.int64).reshape((len(homes), k.NSIN))
-        self.sin = sin
+            rows.extend(row)
+        self.squad_count = len(homes)
+        self.sin_rows = rows
+        """The squads' rows of the kernel's ``sin`` input, flat (``squad_count`` × ``NSIN``)."""
+        # plain lists: a battle of a few units is packed in microseconds (numpy's per-call cost
+        # would dominate); the arrays are made once, in :class:`Prepared`
+        index = table.index
+        summon = table.summon_type_list
+        faction = table.faction_list
         types: list[int] = []
-        counts: list[int] = []
         squads: list[int] = []
+        factions: set[int] = set()
+        summoners = 0
         for q, sq in enumerate(spec.squads):
             for uid, count in sq.units.items():
                 if count > 0:
-                    types.append(table.index[uid])
-                    counts.append(count)
-                    squads.append(q)
-        reps = np.asarray(counts, dtype=np.int64)
-        kinds = np.asarray(types, dtype=np.int64)
-        self.types = np.repeat(kinds, reps)
-        self.squads = np.repeat(np.asarray(squads, dtype=np.int64), reps)
-        self.mixed = len(set(table.faction_list[t] for t in types)) > 1
-        self.summoners = int(reps[table.summon_type[kinds] >= 0].sum()) if types else 0
+                    t = index[uid]
+                    types.extend([t] * count)
+                    squads.extend([q] * count)
+                    factions.add(faction[t])
+                    if summon[t] >= 0:
+                        summoners += count
+        self.types = types
+        self.squads = squads
+        self.mixed = len(factions) > 1
+        self.summoners = summoners
 
 
 _STREAMS: dict[tuple[str, int], tuple[list[str], npt.NDArray[np.uint8], IntArray]] = {}
@@ -220,7 +228,7 @@ class Prepared:
         n0, n1 = len(plans[0].types), len(plans[1].types)
         if max(n0, n1) >= k.MAX_SQUAD_UNITS:
             raise Unsupported("too many units")
-        nsq = (len(plans[0].sin), len(plans[1].sin))
+        nsq = (plans[0].squad_count, plans[1].squad_count)
         ms = max(nsq[0], nsq[1], 1)
 
         p = np.empty(k.NP)
@@ -236,17 +244,18 @@ class Prepared:
             p[k.P_SHOTS + s] = 1 + mods.get("shots", 0) / 100
         self.p = p
 
-        units = np.zeros((2, 2, max(n0, n1, 1)), dtype=np.int64)
+        width = max(n0, n1, 1)
+        units = np.zeros((2, 2, width), dtype=np.int64)
         units[0, 0, :n0] = plans[0].types
         units[0, 1, :n0] = plans[0].squads
         units[1, 0, :n1] = plans[1].types
         units[1, 1, :n1] = plans[1].squads
         self.units = units
         sin = np.zeros((2, ms, k.NSIN), dtype=np.int64)
-        sin[0, :nsq[0]] = plans[0].sin
-        sin[1, :nsq[1]] = plans[1].sin
+        sin[0, :nsq[0]] = np.reshape(plans[0].sin_rows, (nsq[0], k.NSIN)) if nsq[0] else 0
+        sin[1, :nsq[1]] = np.reshape(plans[1].sin_rows, (nsq[1], k.NSIN)) if nsq[1] else 0
         self.sin = sin
-        self.charges = int(np.count_nonzero(sin[:, :, k.SIN_KIND] == k.K_CHARGE))
+        self.charges = sum(plan.sin_rows[k.SIN_KIND::k.NSIN].count(k.K_CHARGE) for plan in plans)
 
         pi = np.zeros(k.NPI, dtype=np.int64)
         pi[k.PI_MAX_CLASH] = numbers.max_clash_rounds
@@ -376,7 +385,7 @@ class _Report:
 
     def _unpack(self) -> None:
         cap, cap_ev, cap_tl, cap_log = self.caps
-        ms = max(len(self.plans[0].sin), len(self.plans[1].sin), 1)
+        ms = max(self.plans[0].squad_count, self.plans[1].squad_count, 1)
         out, outf = self.out, self.outf
         o = _layout(cap, ms, cap_ev, cap_tl, cap_log)
         g = out[: k.NG]

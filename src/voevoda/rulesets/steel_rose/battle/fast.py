@@ -215,6 +215,26 @@ def _streams(label: str, charges: int) -> tuple[list[str], npt.NDArray[np.uint8]
     return cached[0], cached[1], cached[2]
 
 
+_CONSTANTS: dict[int, tuple[Rules, list[float]]] = {}
+
+
+def _constants(rules: Rules, numbers: Any) -> list[float]:
+    """The kernel's ``p`` input before the sides' modifiers (which default to none)."""
+    cached = _CONSTANTS.get(id(rules))
+    if cached is None or cached[0] is not rules:
+        p = [0.0] * k.NP
+        p[k.P_FATIGUE] = numbers.fatigue_percent / 100.0
+        p[k.P_COVER] = 1 + numbers.cover_percent / 100.0
+        p[k.P_OUTNUMBER_RATIO] = numbers.outnumber_ratio
+        p[k.P_OUTNUMBER] = 1 + numbers.outnumber_percent / 100.0
+        p[k.P_FLANKING] = 1 + numbers.flanking_percent / 100.0
+        for s in (0, 1):
+            p[k.P_DAMAGE + s] = p[k.P_TAKEN + s] = p[k.P_SHOTS + s] = 1.0
+        cached = (rules, p)
+        _CONSTANTS[id(rules)] = cached
+    return cached[1]
+
+
 class Prepared:
     """A battle's inputs packed for the kernel (everything but the dice)."""
 
@@ -231,49 +251,40 @@ class Prepared:
         nsq = (plans[0].squad_count, plans[1].squad_count)
         ms = max(nsq[0], nsq[1], 1)
 
-        p = np.empty(k.NP)
-        p[k.P_FATIGUE] = numbers.fatigue_percent / 100.0
-        p[k.P_COVER] = 1 + numbers.cover_percent / 100.0
-        p[k.P_OUTNUMBER_RATIO] = numbers.outnumber_ratio
-        p[k.P_OUTNUMBER] = 1 + numbers.outnumber_percent / 100.0
-        p[k.P_FLANKING] = 1 + numbers.flanking_percent / 100.0
-        for s, spec in enumerate(sides):
-            mods = spec.modifiers
-            p[k.P_DAMAGE + s] = 1 + mods.get("damage", 0) / 100
-            p[k.P_TAKEN + s] = 1 + mods.get("taken", 0) / 100
-            p[k.P_SHOTS + s] = 1 + mods.get("shots", 0) / 100
-        self.p = p
-
-        width = max(n0, n1, 1)
-        units = np.zeros((2, 2, width), dtype=np.int64)
-        units[0, 0, :n0] = plans[0].types
-        units[0, 1, :n0] = plans[0].squads
-        units[1, 0, :n1] = plans[1].types
-        units[1, 1, :n1] = plans[1].squads
-        self.units = units
-        sin = np.zeros((2, ms, k.NSIN), dtype=np.int64)
-        sin[0, :nsq[0]] = np.reshape(plans[0].sin_rows, (nsq[0], k.NSIN)) if nsq[0] else 0
-        sin[1, :nsq[1]] = np.reshape(plans[1].sin_rows, (nsq[1], k.NSIN)) if nsq[1] else 0
-        self.sin = sin
-        self.charges = sum(plan.sin_rows[k.SIN_KIND::k.NSIN].count(k.K_CHARGE) for plan in plans)
-
-        pi = np.zeros(k.NPI, dtype=np.int64)
+        p = list(_constants(rules, numbers))
+        pi = [0] * k.NPI
         pi[k.PI_MAX_CLASH] = numbers.max_clash_rounds
         pi[k.PI_MAX_FINAL] = numbers.max_final_rounds
         pi[k.PI_MAX_CHARGE] = numbers.max_charge_rounds
         pi[k.PI_MARCH_FATIGUE] = numbers.forced_march_fatigue
         pi[k.PI_DEFEND_FATIGUE] = numbers.defend_fatigue
         pi[k.PI_VOLLEY_MULT] = numbers.volley_gunpowder_multiplier
-        pi[k.PI_PALADIN_WHOLE] = options.paladin_defending_whole_battle
-        pi[k.PI_SUMMONS] = options.demonologist_summons_in_battle
-        pi[k.PI_OUTNUMBER_FINAL] = options.outnumber_in_final_melee
+        pi[k.PI_PALADIN_WHOLE] = int(options.paladin_defending_whole_battle)
+        pi[k.PI_SUMMONS] = int(options.demonologist_summons_in_battle)
+        pi[k.PI_OUTNUMBER_FINAL] = int(options.outnumber_in_final_melee)
         for s, spec in enumerate(sides):
+            mods = spec.modifiers
+            if mods:
+                p[k.P_DAMAGE + s] = 1 + mods.get("damage", 0) / 100
+                p[k.P_TAKEN + s] = 1 + mods.get("taken", 0) / 100
+                p[k.P_SHOTS + s] = 1 + mods.get("shots", 0) / 100
             pi[k.PI_STOCK + s] = -1 if spec.gunpowder is None else int(spec.gunpowder)
-            pi[k.PI_MIXED + s] = plans[s].mixed
+            pi[k.PI_MIXED + s] = int(plans[s].mixed)
             pi[k.PI_NSQ + s] = nsq[s]
             pi[k.PI_NU + s] = (n0, n1)[s]
+        self.p = np.array(p, dtype=np.float64)
+
+        # one array call each (numpy's cost per call, not per element, is what a small battle pays)
+        width = max(n0, n1, 1)
+        pad0, pad1 = [0] * (width - n0), [0] * (width - n1)
+        self.units = np.array([plans[0].types + pad0, plans[0].squads + pad0,
+                               plans[1].types + pad1, plans[1].squads + pad1],
+                              dtype=np.int64).reshape((2, 2, width))
+        rows = [plan.sin_rows + [0] * ((ms - plan.squad_count) * k.NSIN) for plan in plans]
+        self.sin = np.array(rows[0] + rows[1], dtype=np.int64).reshape((2, ms, k.NSIN))
+        self.charges = sum(plan.sin_rows[k.SIN_KIND::k.NSIN].count(k.K_CHARGE) for plan in plans)
         pi[k.PI_NSTREAMS] = 5 + self.charges
-        self.pi = pi
+        self.pi = np.array(pi, dtype=np.int64)
         # first guesses of the capacities (units with summons, stacks, events, timeline, draws)
         n = max(n0, n1)
         extra = 8 * (plans[0].summoners + plans[1].summoners)

@@ -28,6 +28,16 @@ console = Console()
 errors = Console(stderr=True)
 
 
+def announce_compiling() -> None:
+    """Say so on stderr before the first battle after an install compiles the battle engine."""
+    from voevoda.rulesets.steel_rose.battle.fast import needs_compiling  # loads Numba: only here
+
+    if needs_compiling():
+        errors.print("Первая битва после установки: компилируется движок боя (минута-две, один раз)… / "
+                     "First battle after an install: compiling the battle engine (a minute or two, once)…",
+                     markup=False, highlight=False)
+
+
 def _load(path: Path) -> tuple[BattleFile, Rules, tuple[SideInput, SideInput]]:
     try:
         battle = load_battle_file(path)
@@ -69,6 +79,7 @@ def battle_command(
     battle, rules, sides = _load(file)
     seed_text = seed if seed is not None else battle.seed if battle.seed is not None else file.name
     dice = Dice.from_text(seed_text)
+    announce_compiling()
     result = fight(rules, sides, dice, options=battle.options).to_json()
     if chart is not None:
         try:
@@ -145,6 +156,7 @@ def _exact_odds(battle: BattleFile, rules: Rules, sides: tuple[SideInput, SideIn
     wins = [0, 0]
     draws = 0
     losses: list[dict[str, int]] = [{}, {}]
+    announce_compiling()
     for i in range(n):
         result = fight(rules, sides, Dice.from_text(f"{seed_text}/{i}"), options=battle.options)
         if result.winner is None:

@@ -163,3 +163,26 @@ def test_compiled_sum_is_numpys_sum() -> None:
     for n in [*range(0, 300), 1000, 2047, 4100, 20000]:
         values = rng.random(n) * rng.choice([1e-3, 1.0, 1e3], n)
         assert compiled._np_sum(values, n, stack, sums) == float(np.sum(values))
+
+
+def test_tools_know_when_the_first_battle_will_compile(tmp_path, monkeypatch):
+    """The first battle after an install compiles the kernel (minutes): `needs_compiling` tells
+    from Numba's cache index, and the battle tools announce the pause on stderr."""
+    from types import SimpleNamespace
+
+    from voevoda.cli import battle as battle_cli
+    from voevoda.rulesets.steel_rose.battle import fast
+
+    index = tmp_path / "compiled.battle-1.py311.nbi"
+    kernel = SimpleNamespace(signatures=[], _cache=SimpleNamespace(_cache_file=SimpleNamespace(_index_path=str(index))))
+    monkeypatch.setattr(fast, "k", SimpleNamespace(battle=kernel))
+    assert fast.needs_compiling()
+    said: list[str] = []
+    monkeypatch.setattr(battle_cli.errors, "print", lambda text, **_: said.append(text))
+    battle_cli.announce_compiling()
+    assert said and "compiling the battle engine" in said[0] and "компилируется" in said[0]
+    index.write_bytes(b"")
+    assert not fast.needs_compiling()
+    kernel.signatures = ["(int64[:],)"]
+    index.unlink()
+    assert not fast.needs_compiling()  # compiled in this process already

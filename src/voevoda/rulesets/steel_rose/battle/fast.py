@@ -11,6 +11,7 @@ no stream until it has finished, so a rerun is the same battle.
 from __future__ import annotations
 
 import math
+import os
 from collections.abc import Callable
 from typing import Any
 
@@ -33,6 +34,16 @@ PHASES = ("deployment", "volleys", "charges", "moves", "clash", "final")
 
 
 _layout: Callable[[int, int, int, int, int], tuple[int, ...]] = k.layout.py_func
+
+
+def needs_compiling() -> bool:
+    """True when the kernel is not in Numba's cache yet, so the next battle compiles it (a
+    minute or two, once per install): tools say so before a long pause."""
+    if k.battle.signatures:
+        return False
+    cache: Any = getattr(k.battle, "_cache", None)  # Numba's FunctionCache (no public API)
+    index = getattr(getattr(cache, "_cache_file", None), "_index_path", None)
+    return isinstance(index, str) and not os.path.exists(index)
 
 
 class Unsupported(Exception):

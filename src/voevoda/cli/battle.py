@@ -33,8 +33,8 @@ def announce_compiling() -> None:
     from voevoda.rulesets.steel_rose.battle.fast import needs_compiling  # loads Numba: only here
 
     if needs_compiling():
-        errors.print("Первая битва после установки: компилируется движок боя (минута-две, один раз)… / "
-                     "First battle after an install: compiling the battle engine (a minute or two, once)…",
+        errors.print("Первая битва после установки: компилируется движок боя (две-три минуты, один раз)… / "
+                     "First battle after an install: compiling the battle engine (two or three minutes, once)…",
                      markup=False, highlight=False)
 
 

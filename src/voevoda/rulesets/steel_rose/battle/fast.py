@@ -38,7 +38,7 @@ _layout: Callable[[int, int, int, int, int], tuple[int, ...]] = k.layout.py_func
 
 def needs_compiling() -> bool:
     """True when the kernel is not in Numba's cache yet, so the next battle compiles it (a
-    minute or two, once per install): tools say so before a long pause."""
+    few minutes, once per install): tools say so before a long pause."""
     if k.battle.signatures:
         return False
     cache: Any = getattr(k.battle, "_cache", None)  # Numba's FunctionCache (no public API)

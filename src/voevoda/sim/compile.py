@@ -9,7 +9,6 @@ free position change) is decided here once, exactly as the per-battle engine dec
 
 from __future__ import annotations
 
-import math
 from dataclasses import dataclass
 
 import numpy as np
@@ -17,7 +16,10 @@ import numpy.typing as npt
 
 from voevoda.core.errors import DataError
 from voevoda.rulesets.steel_rose.battle import field as fld
+from voevoda.rulesets.steel_rose.battle import unit_fields as uf
+from voevoda.rulesets.steel_rose.battle.engine import unit_table
 from voevoda.rulesets.steel_rose.battle.model import BattleOptions, SideInput
+from voevoda.rulesets.steel_rose.battle.unit_fields import unit_fields
 from voevoda.rulesets.steel_rose.rules import Rules
 from voevoda.sim import kernel as k
 
@@ -54,67 +56,9 @@ def unit_arrays(rules: Rules) -> UnitArrays:
         return cached[1]
     ids = list(rules.units)
     index = {uid: i for i, uid in enumerate(ids)}
-    tf = np.zeros((len(ids), k.NTF))
-    ti = np.zeros((len(ids), k.NTI), dtype=np.int64)
-
-    def pct(p: float) -> float:
-        return 1.0 + p / 100.0
-
-    for i, uid in enumerate(ids):
-        u = rules.units[uid]
-        tf[i, k.TF_HEALTH] = u.health
-        tf[i, k.TF_DEFENCE] = u.defence
-        tf[i, k.TF_MIN_MELEE] = 0 if u.min_damage_ranged_only else u.min_damage
-        tf[i, k.TF_MIN_RANGED] = u.min_damage
-        tf[i, k.TF_AREA_PCT] = u.area.percent if u.area else 0
-        tf[i, k.TF_SHOT_COMP] = pct(u.shot_compound_percent)
-        tf[i, k.TF_ATK_COMP_OUT] = pct(u.attack_compound_percent)
-        tf[i, k.TF_ATK_COMP_IN] = pct(-u.attack_compound_percent)
-        tf[i, k.TF_CHARGE_FIRST] = pct(u.charge_first_round_percent)
-        tf[i, k.TF_CHARGE_BONUS] = pct(u.charge_percent)
-        tf[i, k.TF_TAKEN_MELEE] = pct(u.taken_melee_percent)
-        tf[i, k.TF_TAKEN_SHOTS] = pct(u.taken_shots_percent)
-        tf[i, k.TF_TAKEN_VS_CHARGE] = pct(u.taken_vs_charge_percent)
-        tf[i, k.TF_TAKEN_DEFENDING] = pct(u.taken_defending_percent)
-        tf[i, k.TF_SQUAD_DAMAGE] = pct(u.squad_damage_percent)
-        tf[i, k.TF_SQUAD_TAKEN] = pct(u.squad_taken_percent)
-        tf[i, k.TF_HEAL_PR] = u.heal_stack.per_round if u.heal_stack else 0
-        tf[i, k.TF_REGEN] = u.regeneration
-        tf[i, k.TF_POISON_PR] = u.poison_attacker.per_round if u.poison_attacker else 0
-        tf[i, k.TF_BURN_PR] = u.burn.per_round if u.burn else 0
-        tf[i, k.TF_SHRED] = u.shred_per_hit
-        tf[i, k.TF_HEAL_HIT] = u.heal_per_hit
-        tf[i, k.TF_LIFESTEAL] = u.lifesteal_percent / 100.0
-        tf[i, k.TF_SAC_DAMAGE] = u.sacrifice.damage if u.sacrifice else 0
-        tf[i, k.TF_BURP_PR] = u.burp.amount / u.burp.rounds if u.burp else 0
-        tf[i, k.TF_DEBUFF_LOG] = math.log(pct(-u.ranged_debuff.percent)) if u.ranged_debuff else 0.0
-        ti[i, k.TI_ATTACK] = u.attack
-        ti[i, k.TI_RANGED] = u.ranged
-        ti[i, k.TI_SHOTS] = u.shots
-        ti[i, k.TI_SHOOTER] = int(u.volley)
-        ti[i, k.TI_AREA_MIN] = u.area.min if u.area else 1
-        ti[i, k.TI_AREA_MAX] = u.area.max if u.area else 1
-        ti[i, k.TI_DEBUFF_ROUNDS] = u.ranged_debuff.rounds if u.ranged_debuff else 0
-        ti[i, k.TI_APR] = u.attacks_per_round
-        ti[i, k.TI_HEAL_ROUNDS] = u.heal_stack.rounds if u.heal_stack else 0
-        ti[i, k.TI_POISON_ROUNDS] = u.poison_attacker.rounds if u.poison_attacker else 0
-        ti[i, k.TI_BURN_ROUNDS] = u.burn.rounds if u.burn else 0
-        ti[i, k.TI_SAC_PCT] = round(u.sacrifice.chance_percent) if u.sacrifice else 0
-        ti[i, k.TI_SAC_TARGETS] = u.sacrifice.targets if u.sacrifice else 0
-        ti[i, k.TI_BURP_ROUNDS] = u.burp.rounds if u.burp else 0
-        ti[i, k.TI_BURP_EVERY] = u.burp.every if u.burp else 0
-        ti[i, k.TI_SUMMON_TYPE] = index[u.summon.unit] if u.summon else -1
-        ti[i, k.TI_SUMMON_EVERY] = u.summon.every if u.summon else 0
-        flags = 0
-        if u.heal_per_hit or u.lifesteal_percent:
-            flags |= k.ON_GAIN
-        if u.burn:
-            flags |= k.ON_BURN
-        if u.shred_per_hit:
-            flags |= k.ON_SHRED
-        if u.attack_compound_percent:
-            flags |= k.ON_COMP
-        ti[i, k.TI_ON_HIT] = flags
+    fields, ints = unit_fields(unit_table(rules))
+    tf = np.ascontiguousarray(fields.T)  # the simulator reads tf[type, field]
+    ti = np.ascontiguousarray(ints.T)
     table = UnitArrays(ids, index, tf, ti)
     _TABLES[id(rules)] = (rules, table)
     return table
@@ -216,7 +160,7 @@ def compile_battle(rules: Rules, sides: tuple[SideInput, SideInput],
     frontier = list(present)
     while frontier:
         t = frontier.pop()
-        st = int(table.ti[t, k.TI_SUMMON_TYPE])
+        st = int(table.ti[t, uf.TI_SUMMON_TYPE])
         if st >= 0 and st not in present:
             present.append(st)
             frontier.append(st)
@@ -225,7 +169,7 @@ def compile_battle(rules: Rules, sides: tuple[SideInput, SideInput],
     for j, t in enumerate(present):
         tmap[t] = j
     # capacity: deployed units plus every summon the battle can make
-    summoners = [sum(1 for t in types[s] if table.ti[t, k.TI_SUMMON_TYPE] >= 0) for s in (0, 1)]
+    summoners = [sum(1 for t in types[s] if table.ti[t, uf.TI_SUMMON_TYPE] >= 0) for s in (0, 1)]
     charges = sum(1 for side in sides for m in side.plan if m.kind == "charge")
     rounds_bound = numbers.max_clash_rounds + numbers.max_final_rounds + 2 * charges * numbers.max_charge_rounds
     caps = [len(types[s]) + (summoners[s] * rounds_bound if options.demonologist_summons_in_battle else 0)
@@ -238,7 +182,7 @@ def compile_battle(rules: Rules, sides: tuple[SideInput, SideInput],
                                    if options.demonologist_summons_in_battle else 0) for s in (0, 1)]
     cap_small = max(1, max(caps_small))
     ms = max(len(sides[0].squads), len(sides[1].squads))
-    max_shots = max(1, int(table.ti[:, k.TI_SHOTS].max()))
+    max_shots = max(1, int(table.ti[:, uf.TI_SHOTS].max()))
     lcap = cap * max_shots + 8
     lcap_small = cap_small * max_shots + 8
     # side numbers: squeamishness, campaign modifiers
@@ -288,10 +232,10 @@ def compile_battle(rules: Rules, sides: tuple[SideInput, SideInput],
     p[k.P_FLANKING] = 1 + numbers.flanking_percent / 100.0
     tf, ti = table.tf, table.ti
     used = np.asarray(present, dtype=np.int64)
-    has_aura = bool(np.any(tf[used, k.TF_SQUAD_DAMAGE] != 1) or np.any(tf[used, k.TF_SQUAD_TAKEN] != 1))
-    has_ring = bool(np.any(ti[used, k.TI_HEAL_ROUNDS] > 0) or np.any(ti[used, k.TI_POISON_ROUNDS] > 0)
-                    or np.any(ti[used, k.TI_BURN_ROUNDS] > 0) or np.any(ti[used, k.TI_BURP_ROUNDS] > 0)
-                    or np.any(ti[used, k.TI_DEBUFF_ROUNDS] > 0))
+    has_aura = bool(np.any(tf[used, uf.TF_SQUAD_DAMAGE] != 1) or np.any(tf[used, uf.TF_SQUAD_TAKEN] != 1))
+    has_ring = bool(np.any(ti[used, uf.TI_HEAL_ROUNDS] > 0) or np.any(ti[used, uf.TI_POISON_ROUNDS] > 0)
+                    or np.any(ti[used, uf.TI_BURN_ROUNDS] > 0) or np.any(ti[used, uf.TI_BURP_ROUNDS] > 0)
+                    or np.any(ti[used, uf.TI_DEBUFF_ROUNDS] > 0))
     pi = np.zeros(k.NPI, dtype=np.int64)
     pi[k.PI_MAX_CLASH] = numbers.max_clash_rounds
     pi[k.PI_MAX_FINAL] = numbers.max_final_rounds
@@ -303,12 +247,12 @@ def compile_battle(rules: Rules, sides: tuple[SideInput, SideInput],
     pi[k.PI_OUTNUMBER_FINAL] = int(options.outnumber_in_final_melee)
     pi[k.PI_HAS_AURA] = int(has_aura)
     pi[k.PI_HAS_RING] = int(has_ring)
-    pi[k.PI_HAS_REGEN] = int(bool(np.any(tf[used, k.TF_REGEN] != 0)))
-    pi[k.PI_HAS_SAC] = int(bool(np.any(ti[used, k.TI_SAC_PCT] > 0)))
-    pi[k.PI_HAS_HEAL] = int(bool(np.any(ti[used, k.TI_HEAL_ROUNDS] > 0)))
-    pi[k.PI_HAS_BURP] = int(bool(np.any(ti[used, k.TI_BURP_ROUNDS] > 0)))
-    pi[k.PI_HAS_SUMMON] = int(bool(np.any(ti[used, k.TI_SUMMON_TYPE] >= 0)))
-    pi[k.PI_HAS_POISON] = int(bool(np.any(ti[used, k.TI_POISON_ROUNDS] > 0)))
+    pi[k.PI_HAS_REGEN] = int(bool(np.any(tf[used, uf.TF_REGEN] != 0)))
+    pi[k.PI_HAS_SAC] = int(bool(np.any(ti[used, uf.TI_SAC_PCT] > 0)))
+    pi[k.PI_HAS_HEAL] = int(bool(np.any(ti[used, uf.TI_HEAL_ROUNDS] > 0)))
+    pi[k.PI_HAS_BURP] = int(bool(np.any(ti[used, uf.TI_BURP_ROUNDS] > 0)))
+    pi[k.PI_HAS_SUMMON] = int(bool(np.any(ti[used, uf.TI_SUMMON_TYPE] >= 0)))
+    pi[k.PI_HAS_POISON] = int(bool(np.any(ti[used, uf.TI_POISON_ROUNDS] > 0)))
     # each squad's deployed units are contiguous: [first, last)
     sqr = np.zeros((2, 2, ms), dtype=np.int64)
     for s in (0, 1):
@@ -317,7 +261,7 @@ def compile_battle(rules: Rules, sides: tuple[SideInput, SideInput],
                 sqr[s, 0, q] = i
             sqr[s, 1, q] = i + 1
     # the deployed units that carry a squad aura (hero, archpriest)
-    aura_type = (tf[:, k.TF_SQUAD_DAMAGE] != 1) | (tf[:, k.TF_SQUAD_TAKEN] != 1)
+    aura_type = (tf[:, uf.TF_SQUAD_DAMAGE] != 1) | (tf[:, uf.TF_SQUAD_TAKEN] != 1)
     carriers = [[i for i, t in enumerate(types[s]) if aura_type[t]] for s in (0, 1)]
     acar = np.zeros((2, 1 + max(len(c) for c in carriers)), dtype=np.int64)
     for s in (0, 1):

@@ -32,65 +32,62 @@ from numba.core import cgutils
 from numba.extending import intrinsic
 from numba.np.numpy_support import carray
 
+from voevoda.rulesets.steel_rose.battle.unit_fields import (
+    ON_BURN,
+    ON_COMP,
+    ON_GAIN,
+    ON_SHRED,
+    TF_AREA_PCT,
+    TF_ATK_COMP_IN,
+    TF_ATK_COMP_OUT,
+    TF_BURN_PR,
+    TF_BURP_PR,
+    TF_CHARGE_BONUS,
+    TF_CHARGE_FIRST,
+    TF_DEBUFF_LOG,
+    TF_DEFENCE,
+    TF_HEAL_HIT,
+    TF_HEAL_PR,
+    TF_HEALTH,
+    TF_LIFESTEAL,
+    TF_MIN_MELEE,
+    TF_MIN_RANGED,
+    TF_POISON_PR,
+    TF_REGEN,
+    TF_SAC_DAMAGE,
+    TF_SHOT_COMP,
+    TF_SHRED,
+    TF_SQUAD_DAMAGE,
+    TF_SQUAD_TAKEN,
+    TF_TAKEN_DEFENDING,
+    TF_TAKEN_MELEE,
+    TF_TAKEN_SHOTS,
+    TF_TAKEN_VS_CHARGE,
+    TI_APR,
+    TI_AREA_MAX,
+    TI_AREA_MIN,
+    TI_ATTACK,
+    TI_BURN_ROUNDS,
+    TI_BURP_EVERY,
+    TI_BURP_ROUNDS,
+    TI_DEBUFF_ROUNDS,
+    TI_HEAL_ROUNDS,
+    TI_ON_HIT,
+    TI_POISON_ROUNDS,
+    TI_RANGED,
+    TI_SAC_PCT,
+    TI_SAC_TARGETS,
+    TI_SHOOTER,
+    TI_SHOTS,
+    TI_SUMMON_EVERY,
+    TI_SUMMON_TYPE,
+)
 from voevoda.sim.rng import battle_key, below, draw, draw_at, hi, lo
 
 RING = 8
 RING_MASK = RING - 1
 
-# unit table, float fields
-TF_HEALTH = 0
-TF_DEFENCE = 1
-TF_MIN_MELEE = 2
-TF_MIN_RANGED = 3
-TF_AREA_PCT = 4
-TF_SHOT_COMP = 5
-TF_ATK_COMP_OUT = 6
-TF_ATK_COMP_IN = 7
-TF_CHARGE_FIRST = 8
-TF_CHARGE_BONUS = 9
-TF_TAKEN_MELEE = 10
-TF_TAKEN_SHOTS = 11
-TF_TAKEN_VS_CHARGE = 12
-TF_TAKEN_DEFENDING = 13
-TF_SQUAD_DAMAGE = 14
-TF_SQUAD_TAKEN = 15
-TF_HEAL_PR = 16
-TF_REGEN = 17
-TF_POISON_PR = 18
-TF_BURN_PR = 19
-TF_SHRED = 20
-TF_HEAL_HIT = 21
-TF_LIFESTEAL = 22
-TF_SAC_DAMAGE = 23
-TF_BURP_PR = 24
-TF_DEBUFF_LOG = 25   # logarithm of the ranged debuff factor one hit lays on its target
-NTF = 26
-
-# unit table, integer fields
-TI_ATTACK = 0
-TI_RANGED = 1
-TI_SHOTS = 2
-TI_SHOOTER = 3
-TI_AREA_MIN = 4
-TI_AREA_MAX = 5
-TI_DEBUFF_ROUNDS = 6
-TI_APR = 7
-TI_HEAL_ROUNDS = 8
-TI_POISON_ROUNDS = 9
-TI_BURN_ROUNDS = 10
-TI_SAC_PCT = 11
-TI_SAC_TARGETS = 12
-TI_BURP_ROUNDS = 13
-TI_BURP_EVERY = 14
-TI_SUMMON_TYPE = 15
-TI_SUMMON_EVERY = 16
-TI_ON_HIT = 17      # bit 1: heals on hit / lifesteal, 2: burns, 4: shreds, 8: compounds per attack
-NTI = 18
-
-ON_GAIN = 1
-ON_BURN = 2
-ON_SHRED = 4
-ON_COMP = 8
+# unit table fields: voevoda.rulesets.steel_rose.battle.unit_fields
 
 # battle numbers and options
 P_FATIGUE = 0        # outgoing damage lost per fatigue level (fraction)

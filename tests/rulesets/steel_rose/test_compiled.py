@@ -23,7 +23,7 @@ from hypothesis import strategies as st
 from tests.rulesets.steel_rose.test_property import battle
 
 from voevoda.core.dice import Dice, check_records
-from voevoda.rulesets.steel_rose.battle import compiled, fast
+from voevoda.rulesets.steel_rose.battle import compiled, fast, unit_fields
 from voevoda.rulesets.steel_rose.battle.engine import fight
 from voevoda.rulesets.steel_rose.battle.model import BattleOptions, Manoeuvre, SideInput, SquadInput
 from voevoda.rulesets.steel_rose.battle.shake import stream_words
@@ -123,7 +123,7 @@ def test_the_comparison_catches_a_changed_number(monkeypatch: pytest.MonkeyPatch
     sides = scenario(10)
     table = fast.kernel_table(RULES)
     changed = fast.KernelTable(table.table)
-    changed.tf[compiled.TF_SQUAD_DAMAGE, table.table.index["hero"]] *= 1.01
+    changed.tf[unit_fields.TF_SQUAD_DAMAGE, table.table.index["hero"]] *= 1.01
     monkeypatch.setattr(fast, "kernel_table", lambda rules: changed)
     monkeypatch.setattr(fast, "_PREPARED", {})
     (ref_json, ref_dice, _), (new_json, _new_dice, _) = both(RULES, sides, "bench/10/0")

@@ -39,6 +39,53 @@ import numpy as np
 from numba import njit
 
 from voevoda.rulesets.steel_rose.battle.shake import RATE_LANES, absorb, squeeze_block
+from voevoda.rulesets.steel_rose.battle.unit_fields import (
+    TF_AREA_PCT,
+    TF_ATK_COMP_IN,
+    TF_ATK_COMP_OUT,
+    TF_BURN_PR,
+    TF_BURP_PR,
+    TF_CHARGE_BONUS,
+    TF_CHARGE_FIRST,
+    TF_DEBUFF_LOG,
+    TF_DEFENCE,
+    TF_HEAL_HIT,
+    TF_HEAL_PR,
+    TF_HEALTH,
+    TF_LIFESTEAL,
+    TF_MIN_MELEE,
+    TF_MIN_RANGED,
+    TF_POISON_PR,
+    TF_REGEN,
+    TF_SAC_DAMAGE,
+    TF_SHOT_COMP,
+    TF_SHRED,
+    TF_SQUAD_DAMAGE,
+    TF_SQUAD_TAKEN,
+    TF_SQUEAMISH,
+    TF_TAKEN_DEFENDING,
+    TF_TAKEN_MELEE,
+    TF_TAKEN_SHOTS,
+    TF_TAKEN_VS_CHARGE,
+    TI_APR,
+    TI_AREA_MAX,
+    TI_AREA_MIN,
+    TI_ATTACK,
+    TI_BURN_ROUNDS,
+    TI_BURP_EVERY,
+    TI_BURP_ROUNDS,
+    TI_DEBUFF_ROUNDS,
+    TI_GUNPOWDER,
+    TI_HEAL_ROUNDS,
+    TI_POISON_ROUNDS,
+    TI_RANGED,
+    TI_SAC_PCT,
+    TI_SAC_TARGETS,
+    TI_SHOOTER,
+    TI_SHOTS,
+    TI_SUMMON_EVERY,
+    TI_SUMMON_TYPE,
+)
 
 RING = 8
 KEY_SIDES = 2**32
@@ -46,56 +93,7 @@ KEY_SHIFT = 21
 """Queue keys are sorted as ``face << KEY_SHIFT | index``: ties keep deployment order."""
 MAX_SQUAD_UNITS = 1 << KEY_SHIFT
 
-# unit table, float fields
-TF_HEALTH = 0
-TF_DEFENCE = 1
-TF_MIN_MELEE = 2
-TF_MIN_RANGED = 3
-TF_AREA_PCT = 4
-TF_SHOT_COMP = 5
-TF_ATK_COMP_OUT = 6
-TF_ATK_COMP_IN = 7
-TF_DEBUFF_LOG = 8
-TF_CHARGE_FIRST = 9
-TF_CHARGE_BONUS = 10
-TF_TAKEN_MELEE = 11
-TF_TAKEN_SHOTS = 12
-TF_TAKEN_VS_CHARGE = 13
-TF_TAKEN_DEFENDING = 14
-TF_SQUAD_DAMAGE = 15
-TF_SQUAD_TAKEN = 16
-TF_HEAL_PR = 17
-TF_REGEN = 18
-TF_POISON_PR = 19
-TF_BURN_PR = 20
-TF_SHRED = 21
-TF_HEAL_HIT = 22
-TF_LIFESTEAL = 23
-TF_SAC_DAMAGE = 24
-TF_BURP_PR = 25
-TF_SQUEAMISH = 26
-NTF = 27
-
-# unit table, integer fields
-TI_ATTACK = 0
-TI_RANGED = 1
-TI_SHOTS = 2
-TI_SHOOTER = 3
-TI_AREA_MIN = 4
-TI_AREA_MAX = 5
-TI_DEBUFF_ROUNDS = 6
-TI_GUNPOWDER = 7
-TI_APR = 8
-TI_HEAL_ROUNDS = 9
-TI_POISON_ROUNDS = 10
-TI_BURN_ROUNDS = 11
-TI_SAC_PCT = 12
-TI_SAC_TARGETS = 13
-TI_BURP_ROUNDS = 14
-TI_BURP_EVERY = 15
-TI_SUMMON_TYPE = 16
-TI_SUMMON_EVERY = 17
-NTI = 18
+# unit table fields: voevoda.rulesets.steel_rose.battle.unit_fields
 
 # battle numbers (floats)
 P_FATIGUE = 0        # fatigue_percent / 100

@@ -23,6 +23,7 @@ from voevoda.rulesets.steel_rose.battle import compiled as k
 from voevoda.rulesets.steel_rose.battle import field as fld
 from voevoda.rulesets.steel_rose.battle.engine import BattleResult, UnitTable, unit_table
 from voevoda.rulesets.steel_rose.battle.model import BattleOptions, Manoeuvre, SideInput
+from voevoda.rulesets.steel_rose.battle.unit_fields import unit_fields
 from voevoda.rulesets.steel_rose.rules import Rules
 
 IntArray = npt.NDArray[np.int64]
@@ -54,54 +55,7 @@ class KernelTable:
     """The unit table as the kernel reads it: ``TF[field, type]``, ``TI[field, type]``."""
 
     def __init__(self, t: UnitTable) -> None:
-        n = len(t.ids)
-        tf = np.zeros((k.NTF, n))
-        ti = np.zeros((k.NTI, n), dtype=np.int64)
-        tf[k.TF_HEALTH] = t.health
-        tf[k.TF_DEFENCE] = t.defence
-        tf[k.TF_MIN_MELEE] = t.min_melee
-        tf[k.TF_MIN_RANGED] = t.min_ranged
-        tf[k.TF_AREA_PCT] = t.area_pct
-        tf[k.TF_SHOT_COMP] = t.shot_comp
-        tf[k.TF_ATK_COMP_OUT] = t.atk_comp_out
-        tf[k.TF_ATK_COMP_IN] = t.atk_comp_in
-        tf[k.TF_DEBUFF_LOG] = np.log(t.debuff)  # the reference's ring holds np.log of the factor
-        tf[k.TF_CHARGE_FIRST] = t.charge_first
-        tf[k.TF_CHARGE_BONUS] = t.charge_bonus
-        tf[k.TF_TAKEN_MELEE] = t.taken_melee
-        tf[k.TF_TAKEN_SHOTS] = t.taken_shots
-        tf[k.TF_TAKEN_VS_CHARGE] = t.taken_vs_charge
-        tf[k.TF_TAKEN_DEFENDING] = t.taken_defending
-        tf[k.TF_SQUAD_DAMAGE] = t.squad_damage
-        tf[k.TF_SQUAD_TAKEN] = t.squad_taken
-        tf[k.TF_HEAL_PR] = t.heal_per_round
-        tf[k.TF_REGEN] = t.regen
-        tf[k.TF_POISON_PR] = t.poison_per_round
-        tf[k.TF_BURN_PR] = t.burn_per_round
-        tf[k.TF_SHRED] = t.shred
-        tf[k.TF_HEAL_HIT] = t.heal_per_hit
-        tf[k.TF_LIFESTEAL] = t.lifesteal
-        tf[k.TF_SAC_DAMAGE] = t.sacrifice_damage
-        tf[k.TF_BURP_PR] = t.burp_per_round
-        tf[k.TF_SQUEAMISH] = t.squeamish[t.faction]
-        ti[k.TI_ATTACK] = t.attack
-        ti[k.TI_RANGED] = t.ranged
-        ti[k.TI_SHOTS] = t.shots
-        ti[k.TI_SHOOTER] = t.shooter
-        ti[k.TI_AREA_MIN] = t.area_min
-        ti[k.TI_AREA_MAX] = t.area_max
-        ti[k.TI_DEBUFF_ROUNDS] = t.debuff_rounds
-        ti[k.TI_GUNPOWDER] = t.gunpowder
-        ti[k.TI_APR] = t.apr
-        ti[k.TI_HEAL_ROUNDS] = t.heal_rounds
-        ti[k.TI_POISON_ROUNDS] = t.poison_rounds
-        ti[k.TI_BURN_ROUNDS] = t.burn_rounds
-        ti[k.TI_SAC_PCT] = t.sacrifice_pct
-        ti[k.TI_SAC_TARGETS] = t.sacrifice_targets
-        ti[k.TI_BURP_ROUNDS] = t.burp_rounds
-        ti[k.TI_BURP_EVERY] = t.burp_every
-        ti[k.TI_SUMMON_TYPE] = t.summon_type
-        ti[k.TI_SUMMON_EVERY] = t.summon_every
+        tf, ti = unit_fields(t)
         self.tf = tf
         self.ti = ti
         self.table = t

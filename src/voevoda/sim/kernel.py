@@ -15,9 +15,17 @@ Layout (``s`` a side, ``u`` a unit, ``q`` a squad):
   counter, as in the per-battle engine.
 * ``SQ[s, SQ_*, q]``: squad state; squad ``MS`` (one past the last) holds the final melee's queue.
 * ``Q[s, q, :]``: each squad's bag of attackers («каждый юнит из отряда рано или поздно атакует»):
-  the fighters that have not attacked since the bag was last filled, drawn from uniformly
-  without replacement (the same distribution as taking them in the order of a shuffled queue).
+  the fighters that have not attacked since the bag was last filled. A round takes the whole bag
+  when it needs at least as many attackers, and draws only a last, partial bag uniformly without
+  replacement (the same distribution as taking them in the order of a shuffled queue).
 * ``L[s, L_*, :]`` with lengths ``LN[s, L_*]``: scratch lists (group, shooters, healers, ...).
+* ``RS``: the battle's key, its draw counter, and the next ``DRAWS`` draws, computed ahead in one
+  loop the compiler vectorises (the attack loop reads them in counter order).
+
+Unit fields that never change in a battle (attack, attacks per round, on-hit flags, minimum melee
+damage, the incoming melee factor) are copied into the unit's row when it enters, so the attack
+loop reads them without going through its type; compounding attacks keep running factors
+(``UF_CFOUT``, ``UF_CFIN``) instead of raising to a power per attack.
 
 A battle allocates nothing: :func:`simulate` gives each chunk of battles one workspace.
 """
@@ -85,6 +93,7 @@ from voevoda.rulesets.steel_rose.battle.unit_fields import (
 from voevoda.sim.rng import battle_key, below, draw, draw_at, hi, lo
 
 RING = 8
+DRAWS = 16     # draws computed ahead, in one vectorised loop, by the attack loop
 RING_MASK = RING - 1
 
 # unit table fields: voevoda.rulesets.steel_rose.battle.unit_fields
@@ -133,19 +142,22 @@ K_LONG_VOLLEY = 7
 UF_HP = 0
 UF_MAXHP = 1
 UF_DEF = 2
-UF_ATKC = 3
+UF_CFIN = 3       # taken-damage factor of the unit's compounding attacks before this round
 UF_SHOTC = 4
 UF_OUTS = 5
 UF_INS = 6
 UF_DMG = 7
 UF_GAIN = 8
 UF_SHRED = 9
-UF_RATK = 10
+UF_CFNEXT = 10    # the same factor counting this round's attacks too
 UF_RSHOT = 11
 UF_OM = 12
 UF_IM = 13
 UF_DEBUFF = 14   # the factor of the ranged debuffs on the unit's outgoing damage this round
-NUF = 15
+UF_MN = 15
+UF_CFOUT = 16     # outgoing-damage factor of the unit's compounding attacks so far
+UF_INSM = 17      # incoming melee factor of the unit (side's campaign factor, type's melee factor)
+NUF = 18
 UI_TYPE = 0
 UI_SQUAD = 1
 UI_ALIVE = 2
@@ -154,7 +166,10 @@ UI_SUMMONED = 4
 UI_TICK = 5
 UI_SACR = 6
 UI_RING_END = 7  # the last round counter whose ring slots may hold an effect
-NUI = 8
+UI_ATK = 8
+UI_APR = 9
+UI_FLAGS = 10
+NUI = 11
 R_DOT = 0
 R_HEAL = 1
 R_DEBUFF = 2
@@ -194,22 +209,22 @@ F_VOLLEY = 3
 
 # --------------------------------------------------------------------------- the field
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def _col(p: int) -> int:
     return p % 3
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def _row(p: int) -> int:
     return p // 3
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def _dist(a: int, b: int) -> int:
     return abs(a % 3 - b % 3) + abs(a // 3 - b // 3)
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def _at(SQ, nsq, s, pos):
     """The first squad (in deployment order) with living units at ``pos``, or -1."""
     for q in range(nsq):
@@ -218,7 +233,7 @@ def _at(SQ, nsq, s, pos):
     return -1
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def _normalise(SQ, nsq, s):
     """«Если авангардный отряд умирает, то арьергард автоматически выступает вперёд»"""
     for f in range(3):
@@ -228,7 +243,7 @@ def _normalise(SQ, nsq, s):
                 SQ[s, SQ_POS, rear] = f
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def _occupy(SQ, NSQ, OCC):
     """``OCC[s, pos]``: the first squad (in deployment order) with living units at ``pos``, or -1."""
     for s in range(2):
@@ -239,7 +254,7 @@ def _occupy(SQ, NSQ, OCC):
                 OCC[s, SQ[s, SQ_POS, q]] = q
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def _normalise_both(SQ, NSQ, OCC):
     """:func:`_normalise` for both sides; ``OCC`` is left up to date."""
     _occupy(SQ, NSQ, OCC)
@@ -253,7 +268,7 @@ def _normalise_both(SQ, NSQ, OCC):
         _occupy(SQ, NSQ, OCC)
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def _members(UI, NU, SQR, NINIT, s, q, out):
     """The living units of squad ``q`` in index order: its deployed units (``SQR[s, :, q]`` is
     their range), then the ones summoned into it."""
@@ -268,7 +283,7 @@ def _members(UI, NU, SQR, NINIT, s, q, out):
     return n
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def _living(UI, NU, s, out):
     """The living units of side ``s`` in index order (written without a branch: deaths are
     random, a branch would be mispredicted)."""
@@ -279,7 +294,7 @@ def _living(UI, NU, s, out):
     return n
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def _kill(UI, SQ, s, u):
     UI[s, UI_ALIVE, u] = 0
     SQ[s, SQ_ALIVE, UI[s, UI_SQUAD, u]] -= 1
@@ -287,7 +302,7 @@ def _kill(UI, SQ, s, u):
 
 # --------------------------------------------------------------------------- effects
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def _stack(RG, UI, s, ring, u, per, rounds):
     """An effect that starts next round and lasts ``rounds`` rounds (stacks add up)."""
     t = UI[s, UI_TICK, u]
@@ -298,7 +313,7 @@ def _stack(RG, UI, s, ring, u, per, rounds):
         UI[s, UI_RING_END, u] = t + rounds
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def _tick(TF, PI, UF, UI, RG, SQ, L, n0, n1):
     """Start of a round for the participants ``L[s, L_PART, :n]``: damage over time, regeneration
     and healers' stacks; a unit whose health falls to zero dies. The round's ring slot is read
@@ -337,7 +352,7 @@ def _tick(TF, PI, UF, UI, RG, SQ, L, n0, n1):
             UF[s, UF_HP, u] = hp if hp < mx else mx
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def _tock(TF, TI, PI, SF, SQM, UF, UI, RG, SQ, L, NU, ST, n0, n1, fought):
     """End of a round for the participants: the demonologist's summons («призывает низшего
     демона каждый ход», into its own squad; a summoned unit joins after the round), then each
@@ -352,23 +367,23 @@ def _tock(TF, TI, PI, SF, SQM, UF, UI, RG, SQ, L, NU, ST, n0, n1, fought):
                 ty = UI[s, UI_TYPE, u]
                 st = TI[ty, TI_SUMMON_TYPE]
                 if st >= 0 and UI[s, UI_TICK, u] % TI[ty, TI_SUMMON_EVERY] == 0:
-                    _add_unit(TF, SF, SQM, UF, UI, RG, SQ, NU, ST, s, st, UI[s, UI_SQUAD, u])
+                    _add_unit(TF, TI, SF, SQM, UF, UI, RG, SQ, NU, ST, s, st, UI[s, UI_SQUAD, u])
             UI[s, UI_TICK, u] += 1
 
 
 @njit(cache=True)
-def _add_unit(TF, SF, SQM, UF, UI, RG, SQ, NU, ST, s, ty, q):
+def _add_unit(TF, TI, SF, SQM, UF, UI, RG, SQ, NU, ST, s, ty, q):
     """A summoned unit joins squad ``q``."""
     u = NU[s]
     if u >= UF.shape[2]:
         ST[ST_OVERFLOW] += 1
         return
     NU[s] = u + 1
-    _init_unit(TF, SF, SQM, UF, UI, RG, SQ, s, u, ty, q, 0, 1)
+    _init_unit(TF, TI, SF, SQM, UF, UI, RG, SQ, s, u, ty, q, 0, 1)
 
 
 @njit(cache=True)
-def _init_unit(TF, SF, SQM, UF, UI, RG, SQ, s, u, ty, q, withdrawn, summoned):
+def _init_unit(TF, TI, SF, SQM, UF, UI, RG, SQ, s, u, ty, q, withdrawn, summoned):
     """Unit ``u`` of side ``s`` as it enters the battle: a fresh unit of type ``ty`` in squad
     ``q`` (a withdrawn one, short of gunpowder, stands aside and is not counted as alive)."""
     UI[s, UI_TYPE, u] = ty
@@ -379,18 +394,25 @@ def _init_unit(TF, SF, SQM, UF, UI, RG, SQ, s, u, ty, q, withdrawn, summoned):
     UI[s, UI_TICK, u] = 0
     UI[s, UI_SACR, u] = 0
     UI[s, UI_RING_END, u] = 0
+    UI[s, UI_ATK, u] = TI[ty, TI_ATTACK]
+    UI[s, UI_APR, u] = TI[ty, TI_APR]
+    UI[s, UI_FLAGS, u] = TI[ty, TI_ON_HIT]
     if withdrawn == 0:
         SQ[s, SQ_ALIVE, q] += 1
     UF[s, UF_HP, u] = TF[ty, TF_HEALTH]
     UF[s, UF_MAXHP, u] = TF[ty, TF_HEALTH]
     UF[s, UF_DEF, u] = TF[ty, TF_DEFENCE]
-    UF[s, UF_ATKC, u] = 0.0
+    UF[s, UF_CFIN, u] = 1.0
     UF[s, UF_SHOTC, u] = 0.0
     UF[s, UF_OUTS, u] = SQM[s, ty]
     UF[s, UF_INS, u] = SF[s, SF_TAKEN]
-    for f in range(UF_DMG, NUF):
+    for f in range(UF_DMG, UF_DEBUFF):
         UF[s, f, u] = 0.0
     UF[s, UF_DEBUFF, u] = 1.0
+    UF[s, UF_MN, u] = TF[ty, TF_MIN_MELEE]
+    UF[s, UF_CFNEXT, u] = 1.0
+    UF[s, UF_CFOUT, u] = 1.0
+    UF[s, UF_INSM, u] = SF[s, SF_TAKEN] * TF[ty, TF_TAKEN_MELEE]
     for r in range(3):
         for j in range(RING):
             RG[s, r, u, j] = 0.0
@@ -398,7 +420,7 @@ def _init_unit(TF, SF, SQM, UF, UI, RG, SQ, s, u, ty, q, withdrawn, summoned):
 
 # --------------------------------------------------------------------------- a round
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def _auras(TF, P, PI, NSQ, UI, SQ, NU, ACAR, AF):
     """Per squad at the start of a round: hero (+15% damage), archpriest (-15% taken), fatigue."""
     for s in range(2):
@@ -473,7 +495,8 @@ def _volley_shots(TF, TI, P, PI, SF, UF, UI, RG, SQ, L, RS, ST, SW, AF, kind, a,
         dr = TI[ty, TI_DEBUFF_ROUNDS]
         sh = TF[ty, TF_SHRED]
         for j in range(m):
-            t = L[b, foe, (start + j) % nf]
+            w = start + j
+            t = L[b, foe, w - nf if w >= nf else w]
             tt = UI[b, UI_TYPE, t]
             tq = UI[b, UI_SQUAD, t]
             base = roll - UF[b, UF_DEF, t]
@@ -506,6 +529,13 @@ def _volley_shots(TF, TI, P, PI, SF, UF, UI, RG, SQ, L, RS, ST, SW, AF, kind, a,
     ST[ST_ATTACKS] += attacks
 
 
+@njit(cache=True, inline="always")
+def _fill(RS, key, ctr):
+    """``RS[2 + i]`` = draw ``ctr + 1 + i`` (one loop the compiler vectorises)."""
+    for i in range(DRAWS):
+        RS[2 + i] = draw_at(key, ctr + np.uint64(i + 1))
+
+
 @njit(cache=True)
 def _fight(TF, TI, P, PI, SF, UF, UI, RG, SQ, Q, L, LN, RS, ST, SW, AF, kind, rnd, charger, defender_fight,
            flank0, flank1, q0, q1):
@@ -531,7 +561,8 @@ def _fight(TF, TI, P, PI, SF, UF, UI, RG, SQ, Q, L, LN, RS, ST, SW, AF, kind, rn
                 m = min(TI[ty, TI_SAC_TARGETS], n[b])
                 start = below(hi(draw(RS)), n[b])
                 for j in range(m):
-                    UF[b, UF_DMG, L[b, L_GROUP, (start + j) % n[b]]] += TF[ty, TF_SAC_DAMAGE]
+                    w = start + j
+                    UF[b, UF_DMG, L[b, L_GROUP, w - n[b] if w >= n[b] else w]] += TF[ty, TF_SAC_DAMAGE]
                 ST[ST_ATTACKS] += m
                 UI[a, UI_SACR, u] = 1
                 if a == 0:
@@ -564,10 +595,8 @@ def _fight(TF, TI, P, PI, SF, UF, UI, RG, SQ, Q, L, LN, RS, ST, SW, AF, kind, rn
                 if rnd == 1:
                     om *= TF[ty, TF_CHARGE_FIRST]
             UF[e, UF_OM, u] = om
-            im = AF[e, 1, q] * UF[e, UF_INS, u] * TF[ty, TF_TAKEN_MELEE]
-            c = TF[ty, TF_ATK_COMP_IN]
-            if c != 1.0:
-                im *= c ** UF[e, UF_ATKC, u]
+            # призрачный зверь: «понижает получаемый урон ... на 5% с каждой атакой» (UF_CFIN)
+            im = AF[e, 1, q] * UF[e, UF_INSM, u] * UF[e, UF_CFIN, u]
             if (out0 if e == 0 else out1):
                 im *= P[P_OUTNUMBER]
             im *= flank0 if e == 0 else flank1
@@ -587,91 +616,123 @@ def _fight(TF, TI, P, PI, SF, UF, UI, RG, SQ, Q, L, LN, RS, ST, SW, AF, kind, rn
             continue
         # «Гарантируется, что каждый юнит из отряда рано или поздно атакует»: each squad keeps a
         # bag of the fighters that have not attacked since it was last filled (``Q[a, qi,
-        # :SQ_QLEN]``); each of the round's ``count`` attackers is drawn from it uniformly
-        # without replacement, and an empty bag is filled again with the squad's fighting units
-        # (the group less the cultists who sacrificed themselves). Units gone since are dropped.
+        # :SQ_QLEN]``); the round's ``count`` attackers are taken from it without replacement,
+        # and an empty bag is filled again with the squad's fighting units (the group less the
+        # cultists who sacrificed themselves). Units gone since are dropped.
         qi = q0 if a == 0 else q1
         bn = 0
         for i in range(SQ[a, SQ_QLEN, qi]):
             u = Q[a, qi, i]
             Q[a, qi, bn] = u
             bn += UI[a, UI_ALIVE, u] & (1 - UI[a, UI_SACR, u])
-        # «урон 1..атака минус защита (не ниже 0), затем процентные модификаторы»
+        # The round's attackers, in ``L[a, L_SHOTS, :m]``: the order of a round's attacks does not
+        # matter (every attack sees the state at the round's start), so a bag that the round
+        # empties attacks whole, as does each full refill, and only a last, partial bag is drawn
+        # from at random.
         nb = n[b]
         attacks = 0
         key = RS[0]
         ctr = RS[1]
-        spare = np.uint64(0)
-        have = False
-        for _ in range(count):
-            if bn == 0:
+        _fill(RS, key, ctr)
+        used = 0   # draws of the buffer taken
+        ua = np.uint64(a)
+        ub = np.uint64(b)
+        A = L[a, L_SHOTS]
+        m = 0
+        rem = count
+        if rem >= bn:
+            for i in range(bn):
+                A[m + i] = Q[a, qi, i]
+            m += bn
+            rem -= bn
+            bn = 0
+            if rem > 0:
                 for i in range(n[a]):
                     u = L[a, L_GROUP, i]
                     Q[a, qi, bn] = u
-                    bn += 1 - UI[a, UI_SACR, u]
+                    bn += 1 - UI[ua, UI_SACR, np.uint64(u)]
+                while rem >= bn:
+                    for i in range(bn):
+                        A[m + i] = Q[a, qi, i]
+                    m += bn
+                    rem -= bn
+        have = False
+        spare = np.uint64(0)
+        for _ in range(rem):
             if have:
                 j = below(spare, bn)
                 have = False
             else:
-                ctr += np.uint64(1)
-                x = draw_at(key, ctr)
+                if used == DRAWS:
+                    ctr += np.uint64(used)
+                    _fill(RS, key, ctr)
+                    used = 0
+                x = RS[2 + used]
+                used += 1
                 j = below(hi(x), bn)
                 spare = lo(x)
                 have = True
             bn -= 1
-            u = Q[a, qi, j]
+            A[m] = Q[a, qi, j]
+            m += 1
             Q[a, qi, j] = Q[a, qi, bn]
-            ty = UI[a, UI_TYPE, u]
-            atk = TI[ty, TI_ATTACK]
+        for k in range(m):
+            u = np.uint64(A[k])
+            atk = UI[ua, UI_ATK, u]
             if atk <= 0:
                 continue
-            om = UF[a, UF_OM, u]
-            mn = TF[ty, TF_MIN_MELEE]
-            flags = TI[ty, TI_ON_HIT]
-            for _ in range(TI[ty, TI_APR]):
-                ctr += np.uint64(1)
-                x = draw_at(key, ctr)
-                t = L[b, L_GROUP, below(hi(x), nb)]
+            om = UF[ua, UF_OM, u]
+            mn = UF[ua, UF_MN, u]
+            flags = UI[ua, UI_FLAGS, u]
+            for _ in range(UI[ua, UI_APR, u]):
+                if used == DRAWS:
+                    ctr += np.uint64(used)
+                    _fill(RS, key, ctr)
+                    used = 0
+                x = RS[2 + used]
+                used += 1
+                t = np.uint64(L[b, L_GROUP, below(hi(x), nb)])
                 roll = 1 + below(lo(x), atk)
-                base = roll - UF[b, UF_DEF, t]
-                if base < 0.0:
-                    base = 0.0
-                if base < mn:
-                    base = mn
+                base = roll - UF[ub, UF_DEF, t]
+                base = base if base > 0.0 else 0.0
+                base = base if base > mn else mn
                 out = om
                 if flags & ON_COMP:
-                    out *= TF[ty, TF_ATK_COMP_OUT] ** (UF[a, UF_ATKC, u] + UF[a, UF_RATK, u])
-                dmg = base * out * UF[b, UF_IM, t]
-                UF[b, UF_DMG, t] += dmg
+                    out *= UF[ua, UF_CFOUT, u]
+                dmg = base * out * UF[ub, UF_IM, t]
+                UF[ub, UF_DMG, t] += dmg
                 attacks += 1
                 if flags != 0:
+                    ty = UI[ua, UI_TYPE, u]
                     if flags & ON_COMP:
-                        # the attack counter matters only to those whose damage compounds
-                        UF[a, UF_RATK, u] += 1.0
+                        # «повышает исходящий на 5% с каждой атакой»: the factors move on
+                        UF[ua, UF_CFOUT, u] *= TF[ty, TF_ATK_COMP_OUT]
+                        UF[ua, UF_CFNEXT, u] *= TF[ty, TF_ATK_COMP_IN]
                     if flags & ON_GAIN:
-                        UF[a, UF_GAIN, u] += TF[ty, TF_HEAL_HIT] + TF[ty, TF_LIFESTEAL] * dmg
+                        UF[ua, UF_GAIN, u] += TF[ty, TF_HEAL_HIT] + TF[ty, TF_LIFESTEAL] * dmg
                     if flags & ON_BURN:
-                        tick = UI[b, UI_TICK, t]
+                        tick = UI[ub, UI_TICK, t]
                         br = TI[ty, TI_BURN_ROUNDS]
                         for r in range(1, br + 1):
                             if r & RING_MASK != 0:
-                                RG[b, R_DOT, t, (tick + r) & RING_MASK] += TF[ty, TF_BURN_PR]
-                        if tick + br > UI[b, UI_RING_END, t]:
-                            UI[b, UI_RING_END, t] = tick + br
+                                RG[ub, R_DOT, t, (tick + r) & RING_MASK] += TF[ty, TF_BURN_PR]
+                        if tick + br > UI[ub, UI_RING_END, t]:
+                            UI[ub, UI_RING_END, t] = tick + br
                     if flags & ON_SHRED:
-                        UF[b, UF_SHRED, t] += TF[ty, TF_SHRED]
+                        UF[ub, UF_SHRED, t] += TF[ty, TF_SHRED]
                 if not poison:
                     continue
-                tt = UI[b, UI_TYPE, t]
+                tt = UI[ub, UI_TYPE, t]
                 if TI[tt, TI_POISON_ROUNDS] > 0 and dmg > 0.0:
                     # заразитель: «При каждом получении урона в ближнем бою отравляет атакующего»
-                    tick = UI[a, UI_TICK, u]
+                    tick = UI[ua, UI_TICK, u]
                     pr = TI[tt, TI_POISON_ROUNDS]
                     for r in range(1, pr + 1):
                         if r & RING_MASK != 0:
-                            RG[a, R_DOT, u, (tick + r) & RING_MASK] += TF[tt, TF_POISON_PR]
-                    if tick + pr > UI[a, UI_RING_END, u]:
-                        UI[a, UI_RING_END, u] = tick + pr
+                            RG[ua, R_DOT, u, (tick + r) & RING_MASK] += TF[tt, TF_POISON_PR]
+                    if tick + pr > UI[ua, UI_RING_END, u]:
+                        UI[ua, UI_RING_END, u] = tick + pr
+        ctr += np.uint64(used)
         SQ[a, SQ_QLEN, qi] = bn
         RS[1] = ctr
         ST[ST_ATTACKS] += attacks
@@ -754,17 +815,16 @@ def _apply_unit(UF, UI, SQ, s, u):
     SQ[s, SQ_ALIVE, UI[s, UI_SQUAD, u]] -= dies
     d = UF[s, UF_DEF, u] - UF[s, UF_SHRED, u]
     UF[s, UF_DEF, u] = d if d > 0.0 else 0.0
-    UF[s, UF_ATKC, u] += UF[s, UF_RATK, u]
+    UF[s, UF_CFIN, u] = UF[s, UF_CFNEXT, u]
     UF[s, UF_SHOTC, u] += UF[s, UF_RSHOT, u]
     UF[s, UF_DMG, u] = 0.0
     UF[s, UF_GAIN, u] = 0.0
     UF[s, UF_SHRED, u] = 0.0
-    UF[s, UF_RATK, u] = 0.0
     UF[s, UF_RSHOT, u] = 0.0
     UI[s, UI_SACR, u] = 0
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def _apply(UF, UI, SQ, NU):
     """The end of a round for every unit."""
     for s in range(2):
@@ -772,7 +832,7 @@ def _apply(UF, UI, SQ, NU):
             _apply_unit(UF, UI, SQ, s, u)
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def _apply_part(UF, UI, SQ, L, LN):
     """:func:`_apply` for the units the round's fights touched (``L_TOUCH``): nobody else took
     damage, healed on a hit, lost armour, attacked or shot."""
@@ -781,7 +841,7 @@ def _apply_part(UF, UI, SQ, L, LN):
             _apply_unit(UF, UI, SQ, s, L[s, L_TOUCH, k])
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def _healers_into(TI, UI, L, LN, s, lst, has_heal):
     """Append the healers among ``L[s, lst]`` to ``L_HEAL``."""
     if has_heal == 0:
@@ -812,7 +872,7 @@ def _init(S, W):
         n = NINIT[s]
         NU[s] = n
         for u in range(n):
-            _init_unit(TF, SF, SQM, UF, UI, RG, SQ, s, u, ITYPE[s, u], ISQ[s, u], IWD[s, u], 0)
+            _init_unit(TF, S[1], SF, SQM, UF, UI, RG, SQ, s, u, ITYPE[s, u], ISQ[s, u], IWD[s, u], 0)
 
 
 @njit(cache=True)
@@ -1256,7 +1316,7 @@ def _workspace(cap, max_squads, lcap):
     LN = np.zeros((2, NL), dtype=np.int64)
     NU = np.zeros(2, dtype=np.int64)
     ST = np.zeros(NST, dtype=np.int64)
-    RS = np.zeros(2, dtype=np.uint64)
+    RS = np.zeros(2 + DRAWS, dtype=np.uint64)
     SW = np.empty(cap + 1, dtype=np.int64)
     OCC = np.full((2, 6), -1, dtype=np.int64)
     return (UF, UI, RG, SQ, Q, L, LN, NU, ST, RS, SW, OCC)

@@ -145,7 +145,7 @@ UF_DEF = 2
 UF_CFIN = 3       # taken-damage factor of the unit's compounding attacks before this round
 UF_SHOTC = 4
 UF_OUTS = 5
-UF_INS = 6
+UF_INSS = 6       # incoming factor of shots at the unit (side's campaign factor, type's shot factor)
 UF_DMG = 7
 UF_GAIN = 8
 UF_SHRED = 9
@@ -157,7 +157,8 @@ UF_DEBUFF = 14   # the factor of the ranged debuffs on the unit's outgoing damag
 UF_MN = 15
 UF_CFOUT = 16     # outgoing-damage factor of the unit's compounding attacks so far
 UF_INSM = 17      # incoming melee factor of the unit (side's campaign factor, type's melee factor)
-NUF = 18
+UF_REGEN = 18     # the type's regeneration per round
+NUF = 19
 UI_TYPE = 0
 UI_SQUAD = 1
 UI_ALIVE = 2
@@ -169,7 +170,8 @@ UI_RING_END = 7  # the last round counter whose ring slots may hold an effect
 UI_ATK = 8
 UI_APR = 9
 UI_FLAGS = 10
-NUI = 11
+UI_SUMMON = 11   # the type the unit summons, or -1
+NUI = 12
 R_DOT = 0
 R_HEAL = 1
 R_DEBUFF = 2
@@ -327,8 +329,7 @@ def _tick(TF, PI, UF, UI, RG, SQ, L, n0, n1):
             u = L[s, L_PART, k]
             if UI[s, UI_ALIVE, u] == 0:
                 continue
-            ty = UI[s, UI_TYPE, u]
-            net = TF[ty, TF_REGEN]
+            net = UF[s, UF_REGEN, u]
             if has_ring:
                 t = UI[s, UI_TICK, u]
                 if t <= UI[s, UI_RING_END, u]:
@@ -363,10 +364,9 @@ def _tock(TF, TI, PI, SF, SQM, UF, UI, RG, SQ, L, NU, ST, n0, n1, fought):
         n = n0 if s == 0 else n1
         for k in range(n):
             u = L[s, L_PART, k]
-            if summons and UI[s, UI_ALIVE, u] == 1:
-                ty = UI[s, UI_TYPE, u]
-                st = TI[ty, TI_SUMMON_TYPE]
-                if st >= 0 and UI[s, UI_TICK, u] % TI[ty, TI_SUMMON_EVERY] == 0:
+            if summons and UI[s, UI_SUMMON, u] >= 0 and UI[s, UI_ALIVE, u] == 1:
+                st = UI[s, UI_SUMMON, u]
+                if UI[s, UI_TICK, u] % TI[UI[s, UI_TYPE, u], TI_SUMMON_EVERY] == 0:
                     _add_unit(TF, TI, SF, SQM, UF, UI, RG, SQ, NU, ST, s, st, UI[s, UI_SQUAD, u])
             UI[s, UI_TICK, u] += 1
 
@@ -393,7 +393,14 @@ def _init_unit(TF, TI, SF, SQM, UF, UI, RG, SQ, s, u, ty, q, withdrawn, summoned
     UI[s, UI_SUMMONED, u] = summoned
     UI[s, UI_TICK, u] = 0
     UI[s, UI_SACR, u] = 0
+    # the rings are emptied as they are read; a unit that ever held an effect (in an earlier
+    # battle of this workspace) has them emptied here
+    if UI[s, UI_RING_END, u] > 0:
+        for r in range(3):
+            for j in range(RING):
+                RG[s, r, u, j] = 0.0
     UI[s, UI_RING_END, u] = 0
+    UI[s, UI_SUMMON, u] = TI[ty, TI_SUMMON_TYPE]
     UI[s, UI_ATK, u] = TI[ty, TI_ATTACK]
     UI[s, UI_APR, u] = TI[ty, TI_APR]
     UI[s, UI_FLAGS, u] = TI[ty, TI_ON_HIT]
@@ -405,7 +412,6 @@ def _init_unit(TF, TI, SF, SQM, UF, UI, RG, SQ, s, u, ty, q, withdrawn, summoned
     UF[s, UF_CFIN, u] = 1.0
     UF[s, UF_SHOTC, u] = 0.0
     UF[s, UF_OUTS, u] = SQM[s, ty]
-    UF[s, UF_INS, u] = SF[s, SF_TAKEN]
     for f in range(UF_DMG, UF_DEBUFF):
         UF[s, f, u] = 0.0
     UF[s, UF_DEBUFF, u] = 1.0
@@ -413,9 +419,8 @@ def _init_unit(TF, TI, SF, SQM, UF, UI, RG, SQ, s, u, ty, q, withdrawn, summoned
     UF[s, UF_CFNEXT, u] = 1.0
     UF[s, UF_CFOUT, u] = 1.0
     UF[s, UF_INSM, u] = SF[s, SF_TAKEN] * TF[ty, TF_TAKEN_MELEE]
-    for r in range(3):
-        for j in range(RING):
-            RG[s, r, u, j] = 0.0
+    UF[s, UF_INSS, u] = SF[s, SF_TAKEN] * TF[ty, TF_TAKEN_SHOTS]
+    UF[s, UF_REGEN, u] = TF[ty, TF_REGEN]
 
 
 # --------------------------------------------------------------------------- a round
@@ -497,7 +502,6 @@ def _volley_shots(TF, TI, P, PI, SF, UF, UI, RG, SQ, L, RS, ST, SW, AF, kind, a,
         for j in range(m):
             w = start + j
             t = L[b, foe, w - nf if w >= nf else w]
-            tt = UI[b, UI_TYPE, t]
             tq = UI[b, UI_SQUAD, t]
             base = roll - UF[b, UF_DEF, t]
             if base < 0.0:
@@ -508,9 +512,9 @@ def _volley_shots(TF, TI, P, PI, SF, UF, UI, RG, SQ, L, RS, ST, SW, AF, kind, a,
             if comp != 1.0:
                 # чародей: «каждый последующий выстрел наносит на 5% урона больше»
                 o *= comp ** (UF[a, UF_SHOTC, u] + occ0 + j)
-            inn = AF[b, 1, tq] * UF[b, UF_INS, t] * TF[tt, TF_TAKEN_SHOTS] * cover_f
+            inn = AF[b, 1, tq] * UF[b, UF_INSS, t] * cover_f
             if paladin and SQ[b, SQ_DEFENDING, tq] != 0:
-                inn *= TF[tt, TF_TAKEN_DEFENDING]
+                inn *= TF[UI[b, UI_TYPE, t], TF_TAKEN_DEFENDING]
             UF[b, UF_DMG, t] += base * o * inn
             if dr > 0:
                 # просветлённый: «каждое попадание в дальнем бою снижает наносимый урон на 15% на
@@ -1308,8 +1312,8 @@ def battle(S0, W0, AF0, key):
 @njit(cache=True)
 def _workspace(cap, max_squads, lcap):
     UF = np.empty((2, NUF, cap))
-    UI = np.empty((2, NUI, cap), dtype=np.int64)
-    RG = np.empty((2, 3, cap, RING))
+    UI = np.zeros((2, NUI, cap), dtype=np.int64)   # zeros: UI_RING_END says a ring is empty
+    RG = np.zeros((2, 3, cap, RING))
     SQ = np.zeros((2, NSQF, max_squads + 1), dtype=np.int64)
     Q = np.empty((2, max_squads + 1, cap + 1), dtype=np.int64)
     L = np.empty((2, NL, lcap), dtype=np.int64)

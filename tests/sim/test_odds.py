@@ -78,3 +78,27 @@ def test_recovered_wounded(rules: Rules) -> None:
                         expected[uid] = expected.get(uid, 0) + k / 300
             assert out["sides"][s]["mean_recovered"] == pytest.approx(expected)
     assert on.to_json()["sides"][1]["mean_recovered"] != off.to_json()["sides"][1]["mean_recovered"]
+
+
+def test_tools_know_when_the_first_run_will_compile_the_simulator(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """The first odds or balance run after an install compiles the simulator's kernel (minutes):
+    `needs_compiling` tells from Numba's cache index, and `voevoda odds` and `voevoda balance`
+    announce the pause on stderr in both languages."""
+    from types import SimpleNamespace
+
+    from voevoda.cli import battle as battle_cli
+    from voevoda.sim import batch
+
+    index = tmp_path / "kernel.simulate-1.py311.nbi"
+    simulate = SimpleNamespace(signatures=[], _cache=SimpleNamespace(_cache_file=SimpleNamespace(_index_path=str(index))))
+    monkeypatch.setattr(batch, "kernel", SimpleNamespace(simulate=simulate))
+    assert batch.needs_compiling()
+    said: list[str] = []
+    monkeypatch.setattr(battle_cli.errors, "print", lambda text, **_: said.append(text))
+    battle_cli.announce_compiling_simulator()
+    assert said and "compiling the batched simulator" in said[0] and "компилируется" in said[0]
+    index.write_bytes(b"")
+    assert not batch.needs_compiling()
+    simulate.signatures = ["(int64[:],)"]
+    index.unlink()
+    assert not batch.needs_compiling()  # compiled in this process already

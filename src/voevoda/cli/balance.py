@@ -60,6 +60,10 @@ def balance_command(
     except DataError as exc:
         _fail(str(exc))
         return
+    if backend == "local":
+        from voevoda.cli.battle import announce_compiling_simulator
+
+        announce_compiling_simulator()
     total = n * len(sweep.cells())
     with Progress(TextColumn("{task.description}"), BarColumn(), MofNCompleteColumn(), TimeElapsedColumn(),
                   console=errors, transient=True) as progress:

@@ -38,6 +38,17 @@ def announce_compiling() -> None:
                      markup=False, highlight=False)
 
 
+def announce_compiling_simulator() -> None:
+    """Say so on stderr before the first odds or balance run after an install compiles the batched
+    simulator."""
+    from voevoda.sim.batch import needs_compiling  # loads Numba: only here
+
+    if needs_compiling():
+        errors.print("Первый расчёт после установки: компилируется пакетный симулятор (около двух минут, один раз)… / "
+                     "First run after an install: compiling the batched simulator (about two minutes, once)…",
+                     markup=False, highlight=False)
+
+
 def _load(path: Path) -> tuple[BattleFile, Rules, tuple[SideInput, SideInput]]:
     try:
         battle = load_battle_file(path)
@@ -127,6 +138,8 @@ def odds_command(
         task = progress.add_task("битвы / battles", total=n)
         if engine == "batched":
             from voevoda.sim import odds as batched_odds
+
+            announce_compiling_simulator()
 
             out = batched_odds(battle, n, seed_text, rules=rules,
                                progress=lambda done: progress.advance(task, done)).to_json()

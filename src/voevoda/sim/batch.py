@@ -54,6 +54,14 @@ class Batch:
                      np.concatenate([p.alive for p in parts]))
 
 
+def needs_compiling() -> bool:
+    """True when the simulator's kernel is not in Numba's cache yet: the next run compiles it
+    (about two minutes, once per install), and tools say so first."""
+    from voevoda.rulesets.steel_rose.battle.fast import not_compiled_yet
+
+    return not_compiled_yet(kernel.simulate)
+
+
 def seed64(seed: str | int) -> int:
     """A seed text (hashed) or a 64-bit integer (taken as is)."""
     if isinstance(seed, int):

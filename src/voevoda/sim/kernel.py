@@ -880,6 +880,44 @@ def _init(S, W):
 
 
 @njit(cache=True)
+def _template(S, cap, max_squads, lcap):
+    """The deployed units and squads as every battle of the scenario starts: :func:`_init`'s
+    result, computed once per call of :func:`simulate` and copied into each battle's workspace."""
+    W = _workspace(cap, max_squads, lcap)
+    _init(S, W)
+    n = max(S[6][0], S[6][1])
+    return W[0][:, :, :n].copy(), W[1][:, :, :n].copy(), W[3].copy()
+
+
+@njit(cache=True)
+def _init_from(S, W, T):
+    """:func:`_init` by copying the template ``T``; effect rings that a unit used in an earlier
+    battle of the workspace are emptied first (its ``UI_RING_END`` still says so)."""
+    NINIT = S[6]
+    UF, UI, RG, SQ, NU, ST = W[0], W[1], W[2], W[3], W[7], W[8]
+    UF0, UI0, SQ0 = T
+    for i in range(NST):
+        ST[i] = 0
+    for s in range(2):
+        for f in range(NSQF):
+            for q in range(SQ.shape[2]):
+                SQ[s, f, q] = SQ0[s, f, q]
+        n = NINIT[s]
+        NU[s] = n
+        for u in range(n):
+            if UI[s, UI_RING_END, u] > 0:
+                for r in range(3):
+                    for j in range(RING):
+                        RG[s, r, u, j] = 0.0
+        for f in range(NUF):
+            for u in range(n):
+                UF[s, f, u] = UF0[s, f, u]
+        for f in range(NUI):
+            for u in range(n):
+                UI[s, f, u] = UI0[s, f, u]
+
+
+@njit(cache=True)
 def _volleys(S, W, AF):
     """«Обстрел: отряд атакует авангардный отряд противника до начала боя.» All volleys of both
     sides at once; each unit fires its «число выстрелов при обстреле»."""
@@ -1279,7 +1317,7 @@ def _ru(a):
 
 
 @njit(cache=True)
-def _unmanaged(S, W, AF):
+def _unmanaged(S, W, AF, T):
     """Views of every array of a battle that carry no reference count: a call that passes an
     array to a compiled function otherwise pays an atomic increment and decrement per array,
     which costs more than the work of many helpers. The views live no longer than the call of
@@ -1289,19 +1327,19 @@ def _unmanaged(S, W, AF):
           _ri(S[17]), _ri(S[18]), _ri(S[19]))
     W2 = (_rf(W[0]), _ri(W[1]), _rf(W[2]), _ri(W[3]), _ri(W[4]), _ri(W[5]), _ri(W[6]), _ri(W[7]), _ri(W[8]),
           _ru(W[9]), _ri(W[10]), _ri(W[11]))
-    return S2, W2, _rf(AF)
+    return S2, W2, _rf(AF), (_rf(T[0]), _ri(T[1]), _ri(T[2]))
 
 
 @njit(cache=True)
-def battle(S0, W0, AF0, key):
+def battle(S0, W0, AF0, T0, key):
     """One whole battle; the statistics are left in ``W[8]``, the units in ``W[0]``/``W[1]``."""
-    S, W, AF = _unmanaged(S0, W0, AF0)
+    S, W, AF, T = _unmanaged(S0, W0, AF0, T0)
     RS = W[9]
     RS[0] = key
     RS[1] = np.uint64(0)
     NSQ = S[11]
     SQ = W[3]
-    _init(S, W)
+    _init_from(S, W, T)
     _normalise(SQ, NSQ[0], 0)
     _normalise(SQ, NSQ[1], 1)
     _planning(S, W, AF)
@@ -1355,6 +1393,7 @@ def simulate(S, cap, max_squads, lcap, cap_big, lcap_big, seed, first, n, chunk,
     room for its summons in the workspace of ``cap`` units is run again, with the same dice, in
     one of ``cap_big``."""
     nchunks = (n + chunk - 1) // chunk
+    T = _template(S, cap, max_squads, lcap)
     for c in prange(nchunks):
         W = _workspace(cap, max_squads, lcap)
         AF = np.ones((2, 3, max_squads + 1))
@@ -1362,10 +1401,10 @@ def simulate(S, cap, max_squads, lcap, cap_big, lcap_big, seed, first, n, chunk,
         hi_b = min(n, lo_b + chunk)
         for b in range(lo_b, hi_b):
             key = battle_key(seed, first + b)
-            battle(S, W, AF, key)
+            battle(S, W, AF, T, key)
             if W[8][ST_OVERFLOW] > 0 and cap_big > cap:
                 WB = _workspace(cap_big, max_squads, lcap_big)
-                battle(S, WB, AF, key)
+                battle(S, WB, AF, T, key)
                 _record(S, WB, b, winner, stats, dead, alive)
             else:
                 _record(S, W, b, winner, stats, dead, alive)

@@ -37,14 +37,20 @@ PHASES = ("deployment", "volleys", "charges", "moves", "clash", "final")
 _layout: Callable[[int, int, int, int, int], tuple[int, ...]] = k.layout.py_func
 
 
+def not_compiled_yet(dispatcher: Any) -> bool:
+    """True when a ``cache=True`` Numba function is neither compiled in this process nor in
+    Numba's cache, so its next call compiles it."""
+    if dispatcher.signatures:
+        return False
+    cache: Any = getattr(dispatcher, "_cache", None)  # Numba's FunctionCache (no public API)
+    index = getattr(getattr(cache, "_cache_file", None), "_index_path", None)
+    return isinstance(index, str) and not os.path.exists(index)
+
+
 def needs_compiling() -> bool:
     """True when the kernel is not in Numba's cache yet, so the next battle compiles it (a
     few minutes, once per install): tools say so before a long pause."""
-    if k.battle.signatures:
-        return False
-    cache: Any = getattr(k.battle, "_cache", None)  # Numba's FunctionCache (no public API)
-    index = getattr(getattr(cache, "_cache_file", None), "_index_path", None)
-    return isinstance(index, str) and not os.path.exists(index)
+    return not_compiled_yet(k.battle)
 
 
 class Unsupported(Exception):

@@ -277,7 +277,7 @@ def _members(UI, NU, SQR, NINIT, s, q, out):
     n = 0
     for u in range(SQR[s, 0, q], SQR[s, 1, q]):
         out[n] = u
-        n += UI[s, UI_ALIVE, u]
+        n += UI[s, UI_ALIVE, np.uint64(u)]
     for u in range(NINIT[s], NU[s]):
         if UI[s, UI_ALIVE, u] == 1 and UI[s, UI_SQUAD, u] == q:
             out[n] = u
@@ -326,7 +326,7 @@ def _tick(TF, PI, UF, UI, RG, SQ, L, n0, n1):
     for s in range(2):
         n = n0 if s == 0 else n1
         for k in range(n):
-            u = L[s, L_PART, k]
+            u = np.uint64(L[s, L_PART, k])
             if UI[s, UI_ALIVE, u] == 0:
                 continue
             net = UF[s, UF_REGEN, u]
@@ -348,7 +348,7 @@ def _tick(TF, PI, UF, UI, RG, SQ, L, n0, n1):
             hp = UF[s, UF_HP, u] + net
             if hp <= 0.0:
                 UI[s, UI_ALIVE, u] = 0
-                SQ[s, SQ_ALIVE, UI[s, UI_SQUAD, u]] -= 1
+                SQ[s, SQ_ALIVE, np.uint64(UI[s, UI_SQUAD, u])] -= 1
             mx = UF[s, UF_MAXHP, u]
             UF[s, UF_HP, u] = hp if hp < mx else mx
 
@@ -363,7 +363,7 @@ def _tock(TF, TI, PI, SF, SQM, UF, UI, RG, SQ, L, NU, ST, n0, n1, fought):
     for s in range(2):
         n = n0 if s == 0 else n1
         for k in range(n):
-            u = L[s, L_PART, k]
+            u = np.uint64(L[s, L_PART, k])
             if summons and UI[s, UI_SUMMON, u] >= 0 and UI[s, UI_ALIVE, u] == 1:
                 st = UI[s, UI_SUMMON, u]
                 if UI[s, UI_TICK, u] % TI[UI[s, UI_TYPE, u], TI_SUMMON_EVERY] == 0:
@@ -436,19 +436,19 @@ def _auras(TF, P, PI, NSQ, UI, SQ, NU, ACAR, AF):
             AF[s, 2, q] = fat if fat > 0.0 else 0.0
         if PI[PI_HAS_AURA] == 1:  # only deployed units carry auras: ACAR lists them
             for k in range(ACAR[s, 0]):
-                u = ACAR[s, 1 + k]
+                u = np.uint64(ACAR[s, 1 + k])
                 if UI[s, UI_ALIVE, u] == 1:
-                    ty = UI[s, UI_TYPE, u]
-                    q = UI[s, UI_SQUAD, u]
-                    AF[s, 0, q] *= TF[ty, TF_SQUAD_DAMAGE]
-                    AF[s, 1, q] *= TF[ty, TF_SQUAD_TAKEN]
+                    ty = np.uint64(UI[s, UI_TYPE, u])
+                    sq = np.uint64(UI[s, UI_SQUAD, u])
+                    AF[s, 0, sq] *= TF[ty, TF_SQUAD_DAMAGE]
+                    AF[s, 1, sq] *= TF[ty, TF_SQUAD_TAKEN]
         elif PI[PI_HAS_AURA] == 2:  # summoned units may carry them too
             for u in range(NU[s]):
                 if UI[s, UI_ALIVE, u] == 1:
-                    ty = UI[s, UI_TYPE, u]
-                    q = UI[s, UI_SQUAD, u]
-                    AF[s, 0, q] *= TF[ty, TF_SQUAD_DAMAGE]
-                    AF[s, 1, q] *= TF[ty, TF_SQUAD_TAKEN]
+                    ty = np.uint64(UI[s, UI_TYPE, u])
+                    sq = np.uint64(UI[s, UI_SQUAD, u])
+                    AF[s, 0, sq] *= TF[ty, TF_SQUAD_DAMAGE]
+                    AF[s, 1, sq] *= TF[ty, TF_SQUAD_TAKEN]
 
 
 @njit(cache=True)
@@ -469,9 +469,9 @@ def _volley_shots(TF, TI, P, PI, SF, UF, UI, RG, SQ, L, RS, ST, SW, AF, kind, a,
     ctr = RS[1]
     attacks = 0
     for k in range(nshots):
-        u = L[a, L_SHOTS, k]
-        ty = UI[a, UI_TYPE, u]
-        q = UI[a, UI_SQUAD, u]
+        u = np.uint64(L[a, L_SHOTS, k])
+        ty = np.uint64(UI[a, UI_TYPE, u])
+        q = np.uint64(UI[a, UI_SQUAD, u])
         out = UF[a, UF_OUTS, u] * AF[a, 0, q] * AF[a, 2, q] * SF[a, SF_SHOTS]
         if has_ring:
             out *= UF[a, UF_DEBUFF, u]
@@ -501,8 +501,8 @@ def _volley_shots(TF, TI, P, PI, SF, UF, UI, RG, SQ, L, RS, ST, SW, AF, kind, a,
         sh = TF[ty, TF_SHRED]
         for j in range(m):
             w = start + j
-            t = L[b, foe, w - nf if w >= nf else w]
-            tq = UI[b, UI_SQUAD, t]
+            t = np.uint64(L[b, foe, w - nf if w >= nf else w])
+            tq = np.uint64(UI[b, UI_SQUAD, t])
             base = roll - UF[b, UF_DEF, t]
             if base < 0.0:
                 base = 0.0
@@ -556,8 +556,8 @@ def _fight(TF, TI, P, PI, SF, UF, UI, RG, SQ, Q, L, LN, RS, ST, SW, AF, kind, rn
         if n[b] == 0 or PI[PI_HAS_SAC] == 0:
             continue
         for k in range(n[a]):
-            u = L[a, L_GROUP, k]
-            ty = UI[a, UI_TYPE, u]
+            u = np.uint64(L[a, L_GROUP, k])
+            ty = np.uint64(UI[a, UI_TYPE, u])
             pct = TI[ty, TI_SAC_PCT]
             if pct <= 0 or UI[a, UI_ALIVE, u] == 0:
                 continue
@@ -588,9 +588,9 @@ def _fight(TF, TI, P, PI, SF, UF, UI, RG, SQ, Q, L, LN, RS, ST, SW, AF, kind, rn
     for e in range(2):
         a = 1 - e
         for k in range(LN[e, L_GROUP]):
-            u = L[e, L_GROUP, k]
-            ty = UI[e, UI_TYPE, u]
-            q = UI[e, UI_SQUAD, u]
+            u = np.uint64(L[e, L_GROUP, k])
+            ty = np.uint64(UI[e, UI_TYPE, u])
+            q = np.uint64(UI[e, UI_SQUAD, u])
             om = UF[e, UF_OUTS, u] * AF[e, 0, q] * AF[e, 2, q]
             if has_ring:
                 om *= UF[e, UF_DEBUFF, u]
@@ -626,7 +626,7 @@ def _fight(TF, TI, P, PI, SF, UF, UI, RG, SQ, Q, L, LN, RS, ST, SW, AF, kind, rn
         qi = q0 if a == 0 else q1
         bn = 0
         for i in range(SQ[a, SQ_QLEN, qi]):
-            u = Q[a, qi, i]
+            u = np.uint64(Q[a, qi, i])
             Q[a, qi, bn] = u
             bn += UI[a, UI_ALIVE, u] & (1 - UI[a, UI_SACR, u])
         # The round's attackers, in ``L[a, L_SHOTS, :m]``: the order of a round's attacks does not
@@ -652,7 +652,7 @@ def _fight(TF, TI, P, PI, SF, UF, UI, RG, SQ, Q, L, LN, RS, ST, SW, AF, kind, rn
             bn = 0
             if rem > 0:
                 for i in range(n[a]):
-                    u = L[a, L_GROUP, i]
+                    u = np.uint64(L[a, L_GROUP, i])
                     Q[a, qi, bn] = u
                     bn += 1 - UI[ua, UI_SACR, np.uint64(u)]
                 while rem >= bn:
@@ -707,7 +707,7 @@ def _fight(TF, TI, P, PI, SF, UF, UI, RG, SQ, Q, L, LN, RS, ST, SW, AF, kind, rn
                 UF[ub, UF_DMG, t] += dmg
                 attacks += 1
                 if flags != 0:
-                    ty = UI[ua, UI_TYPE, u]
+                    ty = np.uint64(UI[ua, UI_TYPE, u])
                     if flags & ON_COMP:
                         # «повышает исходящий на 5% с каждой атакой»: the factors move on
                         UF[ua, UF_CFOUT, u] *= TF[ty, TF_ATK_COMP_OUT]
@@ -726,7 +726,7 @@ def _fight(TF, TI, P, PI, SF, UF, UI, RG, SQ, Q, L, LN, RS, ST, SW, AF, kind, rn
                         UF[ub, UF_SHRED, t] += TF[ty, TF_SHRED]
                 if not poison:
                     continue
-                tt = UI[ub, UI_TYPE, t]
+                tt = np.uint64(UI[ub, UI_TYPE, t])
                 if TI[tt, TI_POISON_ROUNDS] > 0 and dmg > 0.0:
                     # заразитель: «При каждом получении урона в ближнем бою отравляет атакующего»
                     tick = UI[ua, UI_TICK, u]
@@ -746,7 +746,7 @@ def _fight(TF, TI, P, PI, SF, UF, UI, RG, SQ, Q, L, LN, RS, ST, SW, AF, kind, rn
         nb = n[1 - a]
         m = 0
         for k in range(LN[a, L_SHOOT]):
-            u = L[a, L_SHOOT, k]
+            u = np.uint64(L[a, L_SHOOT, k])
             if UI[a, UI_ALIVE, u] == 1:
                 L[a, L_SHOTS, m] = u
                 m += 1
@@ -760,18 +760,18 @@ def _fight(TF, TI, P, PI, SF, UF, UI, RG, SQ, Q, L, LN, RS, ST, SW, AF, kind, rn
             continue
         m = 0
         for k in range(n[a]):
-            u = L[a, L_GROUP, k]
+            u = np.uint64(L[a, L_GROUP, k])
             if UI[a, UI_ALIVE, u] == 1:
                 L[a, L_FOE, m] = u
                 m += 1
         if m == 0:
             continue
         for k in range(LN[a, L_HEAL]):
-            h = L[a, L_HEAL, k]
+            h = np.uint64(L[a, L_HEAL, k])
             if UI[a, UI_ALIVE, h] == 0:
                 continue
-            hty = UI[a, UI_TYPE, h]
-            t = L[a, L_FOE, below(hi(draw(RS)), m)]
+            hty = np.uint64(UI[a, UI_TYPE, h])
+            t = np.uint64(L[a, L_FOE, below(hi(draw(RS)), m)])
             _stack(RG, UI, a, R_HEAL, t, TF[hty, TF_HEAL_PR], TI[hty, TI_HEAL_ROUNDS])
     # Огнеглот: «каждый второй ход (начиная с первого) совершает огненную отрыжку на случайного
     # врага (-6 единиц здоровья за 2 раунда)»
@@ -780,14 +780,14 @@ def _fight(TF, TI, P, PI, SF, UF, UI, RG, SQ, Q, L, LN, RS, ST, SW, AF, kind, rn
         if n[b] == 0 or PI[PI_HAS_BURP] == 0:
             continue
         for k in range(n[a]):
-            u = L[a, L_GROUP, k]
-            ty = UI[a, UI_TYPE, u]
+            u = np.uint64(L[a, L_GROUP, k])
+            ty = np.uint64(UI[a, UI_TYPE, u])
             br = TI[ty, TI_BURP_ROUNDS]
             if br <= 0 or UI[a, UI_ALIVE, u] == 0 or UI[a, UI_SACR, u] == 1:
                 continue
             if (rnd - 1) % TI[ty, TI_BURP_EVERY] != 0:
                 continue
-            t = L[b, L_GROUP, below(hi(draw(RS)), n[b])]
+            t = np.uint64(L[b, L_GROUP, below(hi(draw(RS)), n[b])])
             _stack(RG, UI, b, R_DOT, t, TF[ty, TF_BURP_PR], br)
             ST[ST_ATTACKS] += 1
     for a in range(2):
@@ -801,10 +801,11 @@ def _fight(TF, TI, P, PI, SF, UF, UI, RG, SQ, Q, L, LN, RS, ST, SW, AF, kind, rn
 
 
 @njit(cache=True, inline="always")
-def _apply_unit(UF, UI, SQ, s, u):
+def _apply_unit(UF, UI, SQ, s, uu):
     """The end of a round for one unit: damage, death (a sacrificed cultist dies), heal on hit,
     armour shred, and the round's attack and shot counters. Written with selects rather than
     branches: which units die is random, a branch would be mispredicted."""
+    u = np.uint64(uu)
     alive = UI[s, UI_ALIVE, u]
     sac = UI[s, UI_SACR, u]
     before = UF[s, UF_HP, u]
@@ -816,7 +817,7 @@ def _apply_unit(UF, UI, SQ, s, u):
     after = (0.0 if sac == 1 else hp) if dies == 1 else healed
     UF[s, UF_HP, u] = after if alive == 1 else before
     UI[s, UI_ALIVE, u] = alive - dies
-    SQ[s, SQ_ALIVE, UI[s, UI_SQUAD, u]] -= dies
+    SQ[s, SQ_ALIVE, np.uint64(UI[s, UI_SQUAD, u])] -= dies
     d = UF[s, UF_DEF, u] - UF[s, UF_SHRED, u]
     UF[s, UF_DEF, u] = d if d > 0.0 else 0.0
     UF[s, UF_CFIN, u] = UF[s, UF_CFNEXT, u]
@@ -851,7 +852,7 @@ def _healers_into(TI, UI, L, LN, s, lst, has_heal):
     if has_heal == 0:
         return
     for k in range(LN[s, lst]):
-        u = L[s, lst, k]
+        u = np.uint64(L[s, lst, k])
         if TI[UI[s, UI_TYPE, u], TI_HEAL_ROUNDS] > 0:
             L[s, L_HEAL, LN[s, L_HEAL]] = u
             LN[s, L_HEAL] += 1
@@ -982,7 +983,7 @@ def _charge_fight(S, W, AF, s, q, opp, as_defender, first_round):
             nx = n_s if x == s else n_e
             m = 0
             for k in range(nx):
-                u = L[x, L_PART, k]
+                u = np.uint64(L[x, L_PART, k])
                 L[x, L_GROUP, m] = u
                 m += UI[x, UI_ALIVE, u]
             LN[x, L_GROUP] = m
@@ -1222,7 +1223,7 @@ def _clash(S, W, AF):
                     nb = _members(UI, NU, SQR, NINIT, s, rear, L[s, L_FOE])
                     LN[s, L_FOE] = nb
                     for k in range(nb):
-                        u = L[s, L_FOE, k]
+                        u = np.uint64(L[s, L_FOE, k])
                         if TI[UI[s, UI_TYPE, u], TI_SHOOTER] != 0:
                             L[s, L_SHOOT, LN[s, L_SHOOT]] = u
                             LN[s, L_SHOOT] += 1
@@ -1265,7 +1266,7 @@ def _final(S, W, AF):
             nx = n0 if x == 0 else n1
             m = 0
             for k in range(nx):
-                u = L[x, L_PART, k]
+                u = np.uint64(L[x, L_PART, k])
                 L[x, L_GROUP, m] = u
                 m += UI[x, UI_ALIVE, u]
             LN[x, L_GROUP] = m

@@ -443,7 +443,8 @@ def _auras(TF, P, PI, NSQ, UI, SQ, NU, ACAR, AF):
                     AF[s, 0, sq] *= TF[ty, TF_SQUAD_DAMAGE]
                     AF[s, 1, sq] *= TF[ty, TF_SQUAD_TAKEN]
         elif PI[PI_HAS_AURA] == 2:  # summoned units may carry them too
-            for u in range(NU[s]):
+            for w in range(NU[s]):
+                u = np.uint64(w)
                 if UI[s, UI_ALIVE, u] == 1:
                     ty = np.uint64(UI[s, UI_TYPE, u])
                     sq = np.uint64(UI[s, UI_SQUAD, u])
@@ -660,6 +661,8 @@ def _fight(TF, TI, P, PI, SF, UF, UI, RG, SQ, Q, L, LN, RS, ST, SW, AF, kind, rn
                         A[m + i] = Q[a, qi, i]
                     m += bn
                     rem -= bn
+                if rem == 0:
+                    bn = 0   # the refill is used up: the next round fills the bag anew
         have = False
         spare = np.uint64(0)
         for _ in range(rem):

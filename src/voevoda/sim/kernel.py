@@ -19,8 +19,7 @@ Layout (``s`` a side, ``u`` a unit, ``q`` a squad):
   when it needs at least as many attackers, and draws only a last, partial bag uniformly without
   replacement (the same distribution as taking them in the order of a shuffled queue).
 * ``L[s, L_*, :]`` with lengths ``LN[s, L_*]``: scratch lists (group, shooters, healers, ...).
-* ``RS``: the battle's key, its draw counter, and the next ``DRAWS`` draws, computed ahead in one
-  loop the compiler vectorises (the attack loop reads them in counter order).
+* ``RS``: the battle's key and its draw counter (hot loops keep the counter in a register).
 
 Unit fields that never change in a battle (attack, attacks per round, on-hit flags, minimum melee
 damage, the incoming melee factor) are copied into the unit's row when it enters, so the attack
@@ -93,7 +92,6 @@ from voevoda.rulesets.steel_rose.battle.unit_fields import (
 from voevoda.sim.rng import battle_key, below, draw, draw_at, hi, lo
 
 RING = 8
-DRAWS = 16     # draws computed ahead, in one vectorised loop, by the attack loop
 RING_MASK = RING - 1
 
 # unit table fields: voevoda.rulesets.steel_rose.battle.unit_fields
@@ -534,13 +532,6 @@ def _volley_shots(TF, TI, P, PI, SF, UF, UI, RG, SQ, L, RS, ST, SW, AF, kind, a,
     ST[ST_ATTACKS] += attacks
 
 
-@njit(cache=True, inline="always")
-def _fill(RS, key, ctr):
-    """``RS[2 + i]`` = draw ``ctr + 1 + i`` (one loop the compiler vectorises)."""
-    for i in range(DRAWS):
-        RS[2 + i] = draw_at(key, ctr + np.uint64(i + 1))
-
-
 @njit(cache=True)
 def _fight(TF, TI, P, PI, SF, UF, UI, RG, SQ, Q, L, LN, RS, ST, SW, AF, kind, rnd, charger, defender_fight,
            flank0, flank1, q0, q1):
@@ -638,8 +629,7 @@ def _fight(TF, TI, P, PI, SF, UF, UI, RG, SQ, Q, L, LN, RS, ST, SW, AF, kind, rn
         attacks = 0
         key = RS[0]
         ctr = RS[1]
-        _fill(RS, key, ctr)
-        used = 0   # draws of the buffer taken
+        used = 0   # draws taken (counters ctr + 1 .. ctr + used)
         ua = np.uint64(a)
         ub = np.uint64(b)
         A = L[a, L_SHOTS]
@@ -670,12 +660,8 @@ def _fight(TF, TI, P, PI, SF, UF, UI, RG, SQ, Q, L, LN, RS, ST, SW, AF, kind, rn
                 j = below(spare, bn)
                 have = False
             else:
-                if used == DRAWS:
-                    ctr += np.uint64(used)
-                    _fill(RS, key, ctr)
-                    used = 0
-                x = RS[2 + used]
                 used += 1
+                x = draw_at(key, ctr + np.uint64(used))
                 j = below(hi(x), bn)
                 spare = lo(x)
                 have = True
@@ -692,12 +678,8 @@ def _fight(TF, TI, P, PI, SF, UF, UI, RG, SQ, Q, L, LN, RS, ST, SW, AF, kind, rn
             mn = UF[ua, UF_MN, u]
             flags = UI[ua, UI_FLAGS, u]
             for _ in range(UI[ua, UI_APR, u]):
-                if used == DRAWS:
-                    ctr += np.uint64(used)
-                    _fill(RS, key, ctr)
-                    used = 0
-                x = RS[2 + used]
                 used += 1
+                x = draw_at(key, ctr + np.uint64(used))
                 t = np.uint64(L[b, L_GROUP, below(hi(x), nb)])
                 roll = 1 + below(lo(x), atk)
                 base = roll - UF[ub, UF_DEF, t]
@@ -1362,7 +1344,7 @@ def _workspace(cap, max_squads, lcap):
     LN = np.zeros((2, NL), dtype=np.int64)
     NU = np.zeros(2, dtype=np.int64)
     ST = np.zeros(NST, dtype=np.int64)
-    RS = np.zeros(2 + DRAWS, dtype=np.uint64)
+    RS = np.zeros(2, dtype=np.uint64)
     SW = np.empty(cap + 1, dtype=np.int64)
     OCC = np.full((2, 6), -1, dtype=np.int64)
     return (UF, UI, RG, SQ, Q, L, LN, NU, ST, RS, SW, OCC)

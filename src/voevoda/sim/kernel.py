@@ -181,7 +181,10 @@ SQ_COVER = 2
 SQ_DEFENDING = 3
 SQ_QLEN = 4     # units in the squad's bag of attackers (``Q``)
 SQ_ALIVE = 5
-NSQF = 6
+SQ_ROLES = 6    # which abilities its units have ever had (ROLE_*); column MS: the whole side
+NSQF = 7
+ROLE_SAC = 1
+ROLE_BURP = 2
 
 # scratch lists
 L_GROUP = 0
@@ -404,6 +407,9 @@ def _init_unit(TF, TI, SF, SQM, UF, UI, RG, SQ, s, u, ty, q, withdrawn, summoned
     UI[s, UI_FLAGS, u] = TI[ty, TI_ON_HIT]
     if withdrawn == 0:
         SQ[s, SQ_ALIVE, q] += 1
+        roles = (ROLE_SAC if TI[ty, TI_SAC_PCT] > 0 else 0) | (ROLE_BURP if TI[ty, TI_BURP_ROUNDS] > 0 else 0)
+        SQ[s, SQ_ROLES, q] |= roles
+        SQ[s, SQ_ROLES, SQ.shape[2] - 1] |= roles
     UF[s, UF_HP, u] = TF[ty, TF_HEALTH]
     UF[s, UF_MAXHP, u] = TF[ty, TF_HEALTH]
     UF[s, UF_DEF, u] = TF[ty, TF_DEFENCE]
@@ -545,7 +551,7 @@ def _fight(TF, TI, P, PI, SF, UF, UI, RG, SQ, Q, L, LN, RS, ST, SW, AF, kind, rn
     # четверым противникам. После такой атаки культист гарантированно умирает.»
     for a in range(2):
         b = 1 - a
-        if n[b] == 0 or PI[PI_HAS_SAC] == 0:
+        if n[b] == 0 or PI[PI_HAS_SAC] == 0 or SQ[a, SQ_ROLES, q0 if a == 0 else q1] & ROLE_SAC == 0:
             continue
         for k in range(n[a]):
             u = np.uint64(L[a, L_GROUP, k])
@@ -762,7 +768,7 @@ def _fight(TF, TI, P, PI, SF, UF, UI, RG, SQ, Q, L, LN, RS, ST, SW, AF, kind, rn
     # врага (-6 единиц здоровья за 2 раунда)»
     for a in range(2):
         b = 1 - a
-        if n[b] == 0 or PI[PI_HAS_BURP] == 0:
+        if n[b] == 0 or PI[PI_HAS_BURP] == 0 or SQ[a, SQ_ROLES, q0 if a == 0 else q1] & ROLE_BURP == 0:
             continue
         for k in range(n[a]):
             u = np.uint64(L[a, L_GROUP, k])

@@ -524,12 +524,7 @@ def _volley_shots(TF, TI, P, PI, SF, UF, UI, RG, SQ, L, RS, ST, SW, AF, kind, a,
             if dr > 0:
                 # просветлённый: «каждое попадание в дальнем бою снижает наносимый урон на 15% на
                 # 3 хода (эффект может складываться)»
-                tick = UI[b, UI_TICK, t]
-                for r in range(1, dr + 1):
-                    if r & RING_MASK != 0:
-                        RG[b, R_DEBUFF, t, (tick + r) & RING_MASK] += TF[ty, TF_DEBUFF_LOG]
-                if tick + dr > UI[b, UI_RING_END, t]:
-                    UI[b, UI_RING_END, t] = tick + dr
+                _stack(RG, UI, b, R_DEBUFF, t, TF[ty, TF_DEBUFF_LOG], dr)
             if sh != 0.0:
                 UF[b, UF_SHRED, t] += sh
         UF[a, UF_RSHOT, u] += 1.0
@@ -706,13 +701,7 @@ def _fight(TF, TI, P, PI, SF, UF, UI, RG, SQ, Q, L, LN, RS, ST, SW, AF, kind, rn
                     if flags & ON_GAIN:
                         UF[ua, UF_GAIN, u] += TF[ty, TF_HEAL_HIT] + TF[ty, TF_LIFESTEAL] * dmg
                     if flags & ON_BURN:
-                        tick = UI[ub, UI_TICK, t]
-                        br = TI[ty, TI_BURN_ROUNDS]
-                        for r in range(1, br + 1):
-                            if r & RING_MASK != 0:
-                                RG[ub, R_DOT, t, (tick + r) & RING_MASK] += TF[ty, TF_BURN_PR]
-                        if tick + br > UI[ub, UI_RING_END, t]:
-                            UI[ub, UI_RING_END, t] = tick + br
+                        _stack(RG, UI, ub, R_DOT, t, TF[ty, TF_BURN_PR], TI[ty, TI_BURN_ROUNDS])
                     if flags & ON_SHRED:
                         UF[ub, UF_SHRED, t] += TF[ty, TF_SHRED]
                 if not poison:
@@ -720,13 +709,7 @@ def _fight(TF, TI, P, PI, SF, UF, UI, RG, SQ, Q, L, LN, RS, ST, SW, AF, kind, rn
                 tt = np.uint64(UI[ub, UI_TYPE, t])
                 if TI[tt, TI_POISON_ROUNDS] > 0 and dmg > 0.0:
                     # заразитель: «При каждом получении урона в ближнем бою отравляет атакующего»
-                    tick = UI[ua, UI_TICK, u]
-                    pr = TI[tt, TI_POISON_ROUNDS]
-                    for r in range(1, pr + 1):
-                        if r & RING_MASK != 0:
-                            RG[ua, R_DOT, u, (tick + r) & RING_MASK] += TF[tt, TF_POISON_PR]
-                    if tick + pr > UI[ua, UI_RING_END, u]:
-                        UI[ua, UI_RING_END, u] = tick + pr
+                    _stack(RG, UI, ua, R_DOT, u, TF[tt, TF_POISON_PR], TI[tt, TI_POISON_ROUNDS])
         ctr += np.uint64(used)
         SQ[a, SQ_QLEN, qi] = bn
         RS[1] = ctr

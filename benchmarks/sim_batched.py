@@ -3,8 +3,10 @@
 Both run the same battles — the every-effect scenarios of benchmarks/steel_rose_battle.py
 (10v10 and 100v100: all manoeuvres, area volleys, charges through defenders, healers,
 regeneration, poison, burning, shred, compounding, sacrifices, debuffs, burps, summons, auras,
-gunpowder, squeamish elves) — in one process; and the odds target: 10,000 battles of 100 against
-100 (the every-effect battle, and a plain one: a squad of 100 spearmen on each side). Run as::
+gunpowder, squeamish elves) — in one process, and the same scenario at 2000 against 2000 (the
+largest battle of that benchmark; a twentieth of the battles); and the odds target: 10,000 battles
+of 100 against 100 (the every-effect battle, and a plain one: a squad of 100 spearmen on each
+side). Run as::
 
     PYTHONPATH=src python benchmarks/sim_batched.py [--battles N] [--engine-battles N] [--repeat N]
 
@@ -75,16 +77,20 @@ def main() -> None:
           f"numba {numba.__version__}, best of {args.repeat}; load average {load}")
     print(f"{'battle':>22} {'threads':>7} {'battles':>8} {'seconds':>8} {'attacks/battle':>15} {'attacks/s':>14} "
           f"{'engine att/s':>13} {'ratio':>7}")
-    for label, sides in (("every effect 10v10", scenario(10)), ("every effect 100v100", scenario(100)),
-                         ("plain 100v100", plain(100))):
-        e_seconds, e_attacks = engine(rules, sides, args.engine_battles)
+    large = max(1, args.battles // 20)
+    for label, sides, battles, engine_battles in (
+            ("every effect 10v10", scenario(10), args.battles, args.engine_battles),
+            ("every effect 100v100", scenario(100), args.battles, args.engine_battles),
+            ("plain 100v100", plain(100), args.battles, args.engine_battles),
+            ("every effect 2000v2000", scenario(2000), large, max(1, args.engine_battles // 10))):
+        e_seconds, e_attacks = engine(rules, sides, engine_battles)
         e_rate = e_attacks / e_seconds
         for t in sorted({1, threads}):
             numba.set_num_threads(t)
-            seconds, attacks = batched(rules, sides, args.battles, args.repeat)
+            seconds, attacks = batched(rules, sides, battles, args.repeat)
             rate = attacks / seconds
-            print(f"{label:>22} {t:>7} {args.battles:>8} {seconds:>8.3f} {attacks / args.battles:>15.0f} "
-                  f"{rate:>14,.0f} {e_rate:>13,.0f} {rate / e_rate:>6.0f}x")
+            print(f"{label:>22} {t:>7} {battles:>8} {seconds:>8.3f} {attacks / battles:>15.0f} "
+                  f"{rate:>14,.0f} {e_rate:>13,.0f} {rate / e_rate:>6.0f}x", flush=True)
         numba.set_num_threads(threads)
 
 

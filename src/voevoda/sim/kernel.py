@@ -91,6 +91,15 @@ from voevoda.rulesets.steel_rose.battle.unit_fields import (
 )
 from voevoda.sim.rng import battle_key, below, draw, draw_at, hi, lo
 
+njit_no_counts = njit(cache=True, _nrt=False)  # type: ignore[call-overload]
+"""``njit`` for a function that allocates nothing and is not inlined: compiled without Numba's
+reference counting, it pays no call per array argument (and per view it takes) to count a
+reference on entry and drop it on return. The arrays of a battle are the unmanaged views of
+:func:`_unmanaged` or scratch rows of the workspace, whose memory outlives every call of
+:func:`battle`; with many small fights a battle makes hundreds of such calls (every effect
+10v10: 14–17% faster). ``_nrt`` is an internal option of Numba (its own tests use it): a release
+without it would refuse to compile the kernel, not run it differently."""
+
 RING = 8
 RING_MASK = RING - 1
 
@@ -185,6 +194,20 @@ SQ_ROLES = 6    # which abilities its units have ever had (ROLE_*); column MS: t
 NSQF = 7
 ROLE_SAC = 1
 ROLE_BURP = 2
+
+# the planning phase's scratch rows (``PS``, 2 * (max_squads + 1) wide): volley targets (one row
+# per side), the charges' sort keys and squads, the moves' squads, destinations, counts and path,
+# and a step's done and alive flags
+PS_TARGETS = 0
+PS_KEYS = 2
+PS_WHO = 3
+PS_SQS = 4
+PS_DESTS = 7
+PS_CNT = 10
+PS_PATH = 11
+PS_DONE = 12
+PS_ALIVE = 13
+NPS = 14
 
 # scratch lists
 L_GROUP = 0
@@ -372,7 +395,7 @@ def _tock(TF, TI, PI, SF, SQM, UF, UI, RG, SQ, L, NU, ST, n0, n1, fought):
             UI[s, UI_TICK, u] += 1
 
 
-@njit(cache=True)
+@njit_no_counts
 def _add_unit(TF, TI, SF, SQM, UF, UI, RG, SQ, NU, ST, s, ty, q):
     """A summoned unit joins squad ``q``."""
     u = NU[s]
@@ -383,7 +406,7 @@ def _add_unit(TF, TI, SF, SQM, UF, UI, RG, SQ, NU, ST, s, ty, q):
     _init_unit(TF, TI, SF, SQM, UF, UI, RG, SQ, s, u, ty, q, 0, 1)
 
 
-@njit(cache=True)
+@njit_no_counts
 def _init_unit(TF, TI, SF, SQM, UF, UI, RG, SQ, s, u, ty, q, withdrawn, summoned):
     """Unit ``u`` of side ``s`` as it enters the battle: a fresh unit of type ``ty`` in squad
     ``q`` (a withdrawn one, short of gunpowder, stands aside and is not counted as alive)."""
@@ -456,8 +479,8 @@ def _auras(TF, P, PI, NSQ, UI, SQ, NU, ACAR, AF):
                     AF[s, 1, sq] *= TF[ty, TF_SQUAD_TAKEN]
 
 
-@njit(cache=True)
-def _volley_shots(TF, TI, P, PI, SF, UF, UI, RG, SQ, L, RS, ST, SW, AF, kind, a, nshots, foe, nf, cover):
+@njit_no_counts
+def _volley_shots(TF, TI, P, PI, SF, UF, UI, RG, SQ, L, RS, ST, AF, kind, a, nshots, foe, nf, cover):
     """Shots ``L[a, L_SHOTS, :nshots]`` (one entry per shot) at the enemy list ``foe``. A cannon's
     or a Fire Hail's shot strikes a share of the squad: «задевает 20% вражеского отряда, но
     минимум 1 и максимум 5 юнитов» (one die for the shot, each struck unit takes it: a random unit
@@ -533,8 +556,8 @@ def _volley_shots(TF, TI, P, PI, SF, UF, UI, RG, SQ, L, RS, ST, SW, AF, kind, a,
     ST[ST_ATTACKS] += attacks
 
 
-@njit(cache=True)
-def _fight(TF, TI, P, PI, SF, UF, UI, RG, SQ, Q, L, LN, RS, ST, SW, AF, kind, rnd, charger, defender_fight,
+@njit_no_counts
+def _fight(TF, TI, P, PI, SF, UF, UI, RG, SQ, Q, L, LN, RS, ST, AF, kind, rnd, charger, defender_fight,
            flank0, flank1, q0, q1):
     """One pairing of a round: groups ``L_GROUP``, rearguard shooters ``L_SHOOT``, healers
     ``L_HEAL`` of each side; sacrifices, attacks, shots, healers and burps in the engine's
@@ -726,7 +749,7 @@ def _fight(TF, TI, P, PI, SF, UF, UI, RG, SQ, Q, L, LN, RS, ST, SW, AF, kind, rn
                 m += 1
         if m == 0 or nb == 0:
             continue
-        _volley_shots(TF, TI, P, PI, SF, UF, UI, RG, SQ, L, RS, ST, SW, AF, kind, a, m, L_GROUP, nb, False)
+        _volley_shots(TF, TI, P, PI, SF, UF, UI, RG, SQ, L, RS, ST, AF, kind, a, m, L_GROUP, nb, False)
     # Целитель: «накладывает регенерацию (6 единиц здоровья за 3 раунда) на случайного бойца
     # впередистоящего (если есть) или своего отряда каждый раунд»
     for a in range(2):
@@ -864,7 +887,7 @@ def _template(S, cap, max_squads, lcap):
     return W[0][:, :, :n].copy(), W[1][:, :, :n].copy(), W[3].copy()
 
 
-@njit(cache=True)
+@njit_no_counts
 def _init_from(S, W, T):
     """:func:`_init` by copying the template ``T``; effect rings that a unit used in an earlier
     battle of the workspace are emptied first (its ``UI_RING_END`` still says so)."""
@@ -892,13 +915,13 @@ def _init_from(S, W, T):
                 UI[s, f, u] = UI0[s, f, u]
 
 
-@njit(cache=True)
+@njit_no_counts
 def _volleys(S, W, AF):
     """«Обстрел: отряд атакует авангардный отряд противника до начала боя.» All volleys of both
     sides at once; each unit fires its «число выстрелов при обстреле»."""
     TF, TI, P, PI, SF, NSQ = S[0], S[1], S[2], S[3], S[4], S[11]
     NINIT, SQR, ACAR = S[6], S[18], S[19]
-    UF, UI, RG, SQ, Q, L, LN, NU, ST, RS, SW, OCC = W
+    UF, UI, RG, SQ, Q, L, LN, NU, ST, RS, PS, OCC = W
     KIND, T0 = S[13], S[14]
     any_volley = False
     for s in range(2):
@@ -909,9 +932,10 @@ def _volleys(S, W, AF):
         return
     _auras(TF, P, PI, NSQ, UI, SQ, NU, ACAR, AF)
     # all targets are chosen on the state before any volley lands
-    targets = np.full((2, NSQ.max() + 1), -1, dtype=np.int64)
+    targets = PS[PS_TARGETS:PS_TARGETS + 2]
     for s in range(2):
         for q in range(NSQ[s]):
+            targets[s, q] = -1
             if (KIND[s, q] == K_VOLLEY or KIND[s, q] == K_LONG_VOLLEY) and SQ[s, SQ_ALIVE, q] > 0:
                 targets[s, q] = _at(SQ, NSQ[1 - s], 1 - s, T0[s, q]) if T0[s, q] >= 0 else -1
     for s in range(2):
@@ -928,18 +952,18 @@ def _volleys(S, W, AF):
                         m += 1
             nf = _members(UI, NU, SQR, NINIT, e, tq, L[e, L_FOE])
             LN[e, L_FOE] = nf
-            _volley_shots(TF, TI, P, PI, SF, UF, UI, RG, SQ, L, RS, ST, SW, AF, F_VOLLEY, s, m, L_FOE, nf, SQ[e, SQ_COVER, tq] != 0)
+            _volley_shots(TF, TI, P, PI, SF, UF, UI, RG, SQ, L, RS, ST, AF, F_VOLLEY, s, m, L_FOE, nf, SQ[e, SQ_COVER, tq] != 0)
     _apply(UF, UI, SQ, NU)
     _normalise(SQ, NSQ[0], 0)
     _normalise(SQ, NSQ[1], 1)
 
 
-@njit(cache=True)
+@njit_no_counts
 def _charge_fight(S, W, AF, s, q, opp, as_defender, first_round):
     """The charger ``q`` of side ``s`` against enemy squad ``opp`` until one is gone."""
     TF, TI, P, PI, SF, NSQ = S[0], S[1], S[2], S[3], S[4], S[11]
     NINIT, SQR, ACAR, SQM = S[6], S[18], S[19], S[5]
-    UF, UI, RG, SQ, Q, L, LN, NU, ST, RS, SW, OCC = W
+    UF, UI, RG, SQ, Q, L, LN, NU, ST, RS, PS, OCC = W
     e = 1 - s
     rounds = 0
     r = first_round
@@ -970,9 +994,9 @@ def _charge_fight(S, W, AF, s, q, opp, as_defender, first_round):
         LN[0, L_TOUCH] = 0
         LN[1, L_TOUCH] = 0
         if s == 0:
-            _fight(TF, TI, P, PI, SF, UF, UI, RG, SQ, Q, L, LN, RS, ST, SW, AF, F_CHARGE, r, s, as_defender, 1.0, 1.0, q, opp)
+            _fight(TF, TI, P, PI, SF, UF, UI, RG, SQ, Q, L, LN, RS, ST, AF, F_CHARGE, r, s, as_defender, 1.0, 1.0, q, opp)
         else:
-            _fight(TF, TI, P, PI, SF, UF, UI, RG, SQ, Q, L, LN, RS, ST, SW, AF, F_CHARGE, r, s, as_defender, 1.0, 1.0, opp, q)
+            _fight(TF, TI, P, PI, SF, UF, UI, RG, SQ, Q, L, LN, RS, ST, AF, F_CHARGE, r, s, as_defender, 1.0, 1.0, opp, q)
         _apply_part(UF, UI, SQ, L, LN)
         if s == 0:
             if PI[PI_HAS_RING] != 0 or PI[PI_HAS_SUMMON] != 0:
@@ -985,15 +1009,14 @@ def _charge_fight(S, W, AF, s, q, opp, as_defender, first_round):
     return r
 
 
-@njit(cache=True)
+@njit_no_counts
 def _charges(S, W, AF):
     """«Натиск: отряд идёт в обход авангарда и сражается с арьергардом противника.» «При
     попытке натиска нужно будет сначала победить защитников.» Flank by flank, first side first."""
     NSQ, HOME, KIND, T0 = S[11], S[12], S[13], S[14]
-    SQ = W[3]
-    MSQ = NSQ[0] + NSQ[1]
-    keys = np.empty(MSQ, dtype=np.int64)
-    who = np.empty(MSQ, dtype=np.int64)
+    SQ, PS = W[3], W[10]
+    keys = PS[PS_KEYS]
+    who = PS[PS_WHO]
     m = 0
     for s in range(2):
         for q in range(NSQ[s]):
@@ -1038,13 +1061,12 @@ def _charges(S, W, AF):
         _normalise(SQ, NSQ[1], 1)
 
 
-@njit(cache=True)
-def _step(SQ, nsq, s, sqs, dests, n):
+@njit_no_counts
+def _step(SQ, nsq, s, sqs, dests, n, done, alive):
     """One step of every move of side ``s``: swaps first («они могут поменяться местами»), then
-    moves into free cells until none is possible."""
-    done = np.zeros(n, dtype=np.bool_)
-    alive = np.zeros(n, dtype=np.bool_)
+    moves into free cells until none is possible. ``done`` and ``alive`` are scratch rows."""
     for i in range(n):
+        done[i] = False
         alive[i] = SQ[s, SQ_ALIVE, sqs[i]] > 0
     for i in range(n):
         if not alive[i]:
@@ -1071,22 +1093,26 @@ def _step(SQ, nsq, s, sqs, dests, n):
                 progress = True
 
 
-@njit(cache=True)
+@njit_no_counts
 def _moves(S, W):
     """«Смена позиции: Отряд перемещается на одну свободную соседнюю ячейку.» «Марш-бросок:
     отряд дважды использует смену позиции. Отряд получает две единицы усталости.» Step one of
     every move, then the second steps (marches and the free position change)."""
     PI, NSQ, KIND, T0, T1, FREE = S[3], S[11], S[13], S[14], S[15], S[16]
-    SQ = W[3]
+    SQ, PS = W[3], W[10]
+    sqs = PS[PS_SQS:PS_SQS + 3]
+    dests = PS[PS_DESTS:PS_DESTS + 3]
+    cnt = PS[PS_CNT]
+    path = PS[PS_PATH]
     for s in range(2):
         nsq = NSQ[s]
-        sqs = np.empty((3, nsq), dtype=np.int64)
-        dests = np.empty((3, nsq), dtype=np.int64)
-        cnt = np.zeros(3, dtype=np.int64)
+        for k in range(3):
+            cnt[k] = 0
         for q in range(nsq):
             if SQ[s, SQ_ALIVE, q] == 0:
                 continue
-            path = np.full(3, -1, dtype=np.int64)
+            for k in range(3):
+                path[k] = -1
             plen = 0
             kind = KIND[s, q]
             if kind in (K_MOVE, K_MARCH):
@@ -1121,13 +1147,13 @@ def _moves(S, W):
                 cnt[k] += 1
         for k in range(3):
             if cnt[k] > 0:
-                _step(SQ, nsq, s, sqs[k], dests[k], cnt[k])
+                _step(SQ, nsq, s, sqs[k], dests[k], cnt[k], PS[PS_DONE], PS[PS_ALIVE])
         # «Если после перемещения выходит так, что арьергард находится на каком-либо фланге без
         # авангарда, то отряд мгновенно займёт место авангарда» (after the whole manoeuvre)
         _normalise(SQ, nsq, s)
 
 
-@njit(cache=True)
+@njit_no_counts
 def _planning(S, W, AF):
     """«Манёвры обрабатываются в таком порядке: укрытия, обстрелы, защита, натиск, а затем смена
     позиций и марш-броски»"""
@@ -1147,12 +1173,12 @@ def _planning(S, W, AF):
     _moves(S, W)
 
 
-@njit(cache=True)
+@njit_no_counts
 def _clash(S, W, AF):
     """«Столкновение»: each flank where both sides stand fights; rounds of all flanks count together."""
     TF, TI, P, PI, SF, NSQ = S[0], S[1], S[2], S[3], S[4], S[11]
     NINIT, SQR, ACAR, SQM = S[6], S[18], S[19], S[5]
-    UF, UI, RG, SQ, Q, L, LN, NU, ST, RS, SW, OCC = W
+    UF, UI, RG, SQ, Q, L, LN, NU, ST, RS, PS, OCC = W
     has_heal = PI[PI_HAS_HEAL] != 0
     _occupy(SQ, NSQ, OCC)
     while ST[ST_CLASH] < PI[PI_MAX_CLASH]:
@@ -1203,31 +1229,35 @@ def _clash(S, W, AF):
                             LN[s, L_SHOOT] += 1
                     if has_heal:
                         _healers_into(TI, UI, L, LN, s, L_FOE, 1)
-            _fight(TF, TI, P, PI, SF, UF, UI, RG, SQ, Q, L, LN, RS, ST, SW, AF, F_CLASH, ST[ST_ROUNDS], -1, False, 1.0, 1.0, van0, van1)
+            _fight(TF, TI, P, PI, SF, UF, UI, RG, SQ, Q, L, LN, RS, ST, AF, F_CLASH, ST[ST_ROUNDS], -1, False, 1.0, 1.0, van0, van1)
         _apply_part(UF, UI, SQ, L, LN)
         if PI[PI_HAS_RING] != 0 or PI[PI_HAS_SUMMON] != 0:
             _tock(TF, TI, PI, SF, SQM, UF, UI, RG, SQ, L, NU, ST, n0, n1, True)
         _normalise_both(SQ, NSQ, OCC)
 
 
-@njit(cache=True)
+@njit_no_counts
 def _final(S, W, AF):
     """«Завершение: все выжившие юниты сталкиваются в хаотичной битве ... пока все противники не
     будут истреблены.» «Та команда, у которой на момент фазы завершения осталось меньше выживших
     отрядов (не юнитов), получает штраф +25%.»"""
     TF, TI, P, PI, SF, NSQ = S[0], S[1], S[2], S[3], S[4], S[11]
     ACAR, SQM = S[19], S[5]
-    UF, UI, RG, SQ, Q, L, LN, NU, ST, RS, SW, OCC = W
+    UF, UI, RG, SQ, Q, L, LN, NU, ST, RS, PS, OCC = W
     MS = SQ.shape[2] - 1
-    c = np.zeros(2, dtype=np.int64)
+    c0 = 0
+    c1 = 0
     for s in range(2):
         for q in range(NSQ[s]):
             if SQ[s, SQ_ALIVE, q] > 0:
-                c[s] += 1
-    if c[0] == 0 or c[1] == 0:
+                if s == 0:
+                    c0 += 1
+                else:
+                    c1 += 1
+    if c0 == 0 or c1 == 0:
         return
-    flank0 = P[P_FLANKING] if c[0] < c[1] else 1.0
-    flank1 = P[P_FLANKING] if c[1] < c[0] else 1.0
+    flank0 = P[P_FLANKING] if c0 < c1 else 1.0
+    flank1 = P[P_FLANKING] if c1 < c0 else 1.0
     r = 0
     while r < PI[PI_MAX_FINAL]:
         n0 = _living(UI, NU, 0, L[0, L_PART])
@@ -1259,7 +1289,7 @@ def _final(S, W, AF):
         _auras(TF, P, PI, NSQ, UI, SQ, NU, ACAR, AF)
         LN[0, L_TOUCH] = 0
         LN[1, L_TOUCH] = 0
-        _fight(TF, TI, P, PI, SF, UF, UI, RG, SQ, Q, L, LN, RS, ST, SW, AF, F_FINAL, ST[ST_ROUNDS], -1, False, flank0, flank1, MS, MS)
+        _fight(TF, TI, P, PI, SF, UF, UI, RG, SQ, Q, L, LN, RS, ST, AF, F_FINAL, ST[ST_ROUNDS], -1, False, flank0, flank1, MS, MS)
         _apply_part(UF, UI, SQ, L, LN)
         if PI[PI_HAS_RING] != 0 or PI[PI_HAS_SUMMON] != 0:
             _tock(TF, TI, PI, SF, SQM, UF, UI, RG, SQ, L, NU, ST, n0, n1, True)
@@ -1334,12 +1364,12 @@ def _workspace(cap, max_squads, lcap):
     NU = np.zeros(2, dtype=np.int64)
     ST = np.zeros(NST, dtype=np.int64)
     RS = np.zeros(2, dtype=np.uint64)
-    SW = np.empty(cap + 1, dtype=np.int64)
+    PS = np.empty((NPS, 2 * (max_squads + 1)), dtype=np.int64)
     OCC = np.full((2, 6), -1, dtype=np.int64)
-    return (UF, UI, RG, SQ, Q, L, LN, NU, ST, RS, SW, OCC)
+    return (UF, UI, RG, SQ, Q, L, LN, NU, ST, RS, PS, OCC)
 
 
-@njit(cache=True)
+@njit_no_counts
 def _record(S, W, b, winner, stats, dead, alive):
     TMAP = S[17]
     UI, NU, ST = W[1], W[7], W[8]

@@ -6,6 +6,7 @@ from pathlib import Path
 
 import pytest
 
+from tests.compile_notice import check_compile_notice
 from voevoda.core.errors import DataError
 from voevoda.rulesets.steel_rose.battle.sides import build_sides, load_battle_file
 from voevoda.rulesets.steel_rose.rules import Rules
@@ -84,21 +85,8 @@ def test_tools_know_when_the_first_run_will_compile_the_simulator(tmp_path: Path
     """The first odds or balance run after an install compiles the simulator's kernel (minutes):
     `needs_compiling` tells from Numba's cache index, and `voevoda odds` and `voevoda balance`
     announce the pause on stderr in both languages."""
-    from types import SimpleNamespace
-
     from voevoda.cli import battle as battle_cli
     from voevoda.sim import batch
 
-    index = tmp_path / "kernel.simulate-1.py311.nbi"
-    simulate = SimpleNamespace(signatures=[], _cache=SimpleNamespace(_cache_file=SimpleNamespace(_index_path=str(index))))
-    monkeypatch.setattr(batch, "kernel", SimpleNamespace(simulate=simulate))
-    assert batch.needs_compiling()
-    said: list[str] = []
-    monkeypatch.setattr(battle_cli.errors, "print", lambda text, **_: said.append(text))
-    battle_cli.announce_compiling_simulator()
-    assert said and "compiling the batched simulator" in said[0] and "компилируется" in said[0]
-    index.write_bytes(b"")
-    assert not batch.needs_compiling()
-    simulate.signatures = ["(int64[:],)"]
-    index.unlink()
-    assert not batch.needs_compiling()  # compiled in this process already
+    check_compile_notice(monkeypatch, tmp_path, batch, "kernel", "kernel.simulate", batch.needs_compiling,
+                         battle_cli.announce_compiling_simulator, "compiling the batched simulator")

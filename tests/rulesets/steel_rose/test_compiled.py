@@ -20,6 +20,7 @@ import pytest
 from benchmarks.steel_rose_battle import scenario
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
+from tests.compile_notice import check_compile_notice
 from tests.rulesets.steel_rose.test_property import battle
 
 from voevoda.core.dice import Dice, check_records
@@ -168,21 +169,7 @@ def test_compiled_sum_is_numpys_sum() -> None:
 def test_tools_know_when_the_first_battle_will_compile(tmp_path, monkeypatch):
     """The first battle after an install compiles the kernel (minutes): `needs_compiling` tells
     from Numba's cache index, and the battle tools announce the pause on stderr."""
-    from types import SimpleNamespace
-
     from voevoda.cli import battle as battle_cli
-    from voevoda.rulesets.steel_rose.battle import fast
 
-    index = tmp_path / "compiled.battle-1.py311.nbi"
-    kernel = SimpleNamespace(signatures=[], _cache=SimpleNamespace(_cache_file=SimpleNamespace(_index_path=str(index))))
-    monkeypatch.setattr(fast, "k", SimpleNamespace(battle=kernel))
-    assert fast.needs_compiling()
-    said: list[str] = []
-    monkeypatch.setattr(battle_cli.errors, "print", lambda text, **_: said.append(text))
-    battle_cli.announce_compiling()
-    assert said and "compiling the battle engine" in said[0] and "компилируется" in said[0]
-    index.write_bytes(b"")
-    assert not fast.needs_compiling()
-    kernel.signatures = ["(int64[:],)"]
-    index.unlink()
-    assert not fast.needs_compiling()  # compiled in this process already
+    check_compile_notice(monkeypatch, tmp_path, fast, "k", "compiled.battle", fast.needs_compiling,
+                         battle_cli.announce_compiling, "compiling the battle engine")

@@ -45,7 +45,7 @@ def announce_compiling_simulator() -> None:
 
     if needs_compiling():
         errors.print("Первый расчёт после установки: компилируется пакетный симулятор (около двух минут, один раз)… / "
-                     "First run after an install: compiling the batched simulator (about two minutes, once)…",
+                     "First run after an install: compiling the batched simulator (two to four minutes, once)…",
                      markup=False, highlight=False)
 
 

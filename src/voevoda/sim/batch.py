@@ -56,7 +56,7 @@ class Batch:
 
 def needs_compiling() -> bool:
     """True when the simulator's kernel is not in Numba's cache yet: the next run compiles it
-    (about two minutes, once per install), and tools say so first."""
+    (two to four minutes, once per install), and tools say so first."""
     from voevoda.rulesets.steel_rose.battle.fast import not_compiled_yet
 
     return not_compiled_yet(kernel.simulate)

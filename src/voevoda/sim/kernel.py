@@ -165,7 +165,8 @@ UF_MN = 15
 UF_CFOUT = 16     # outgoing-damage factor of the unit's compounding attacks so far
 UF_INSM = 17      # incoming melee factor of the unit (side's campaign factor, type's melee factor)
 UF_REGEN = 18     # the type's regeneration per round
-NUF = 19
+UF_SHOTF = 19     # a compounding shooter's factor: its type's factor to the power of its shots so far
+NUF = 20
 UI_TYPE = 0
 UI_SQUAD = 1
 UI_ALIVE = 2
@@ -194,6 +195,7 @@ SQ_ROLES = 6    # which abilities its units have ever had (ROLE_*); column MS: t
 NSQF = 7
 ROLE_SAC = 1
 ROLE_BURP = 2
+ROLE_HEAL = 4
 
 # the planning phase's scratch rows (``PS``, 2 * (max_squads + 1) wide): volley targets (one row
 # per side), the charges' sort keys and squads, the moves' squads, destinations, counts and path,
@@ -303,9 +305,8 @@ def _members(UI, NU, SQR, NINIT, s, q, out):
         out[n] = u
         n += UI[s, UI_ALIVE, np.uint64(u)]
     for u in range(NINIT[s], NU[s]):
-        if UI[s, UI_ALIVE, u] == 1 and UI[s, UI_SQUAD, u] == q:
-            out[n] = u
-            n += 1
+        out[n] = u
+        n += UI[s, UI_ALIVE, u] if UI[s, UI_SQUAD, u] == q else 0
     return n
 
 
@@ -365,7 +366,7 @@ def _tick(TF, PI, UF, UI, RG, SQ, L, n0, n1):
                     RG[s, R_DOT, u, slot] = 0.0
                     RG[s, R_HEAL, u, slot] = 0.0
                     RG[s, R_DEBUFF, u, slot] = 0.0
-                else:
+                elif UF[s, UF_DEBUFF, u] != 1.0:
                     UF[s, UF_DEBUFF, u] = 1.0
             if net == 0.0:
                 continue
@@ -430,7 +431,8 @@ def _init_unit(TF, TI, SF, SQM, UF, UI, RG, SQ, s, u, ty, q, withdrawn, summoned
     UI[s, UI_FLAGS, u] = TI[ty, TI_ON_HIT]
     if withdrawn == 0:
         SQ[s, SQ_ALIVE, q] += 1
-        roles = (ROLE_SAC if TI[ty, TI_SAC_PCT] > 0 else 0) | (ROLE_BURP if TI[ty, TI_BURP_ROUNDS] > 0 else 0)
+        roles = (ROLE_SAC if TI[ty, TI_SAC_PCT] > 0 else 0) | (ROLE_BURP if TI[ty, TI_BURP_ROUNDS] > 0 else 0) \
+            | (ROLE_HEAL if TI[ty, TI_HEAL_ROUNDS] > 0 else 0)
         SQ[s, SQ_ROLES, q] |= roles
         SQ[s, SQ_ROLES, SQ.shape[2] - 1] |= roles
     UF[s, UF_HP, u] = TF[ty, TF_HEALTH]
@@ -448,6 +450,7 @@ def _init_unit(TF, TI, SF, SQM, UF, UI, RG, SQ, s, u, ty, q, withdrawn, summoned
     UF[s, UF_INSM, u] = SF[s, SF_TAKEN] * TF[ty, TF_TAKEN_MELEE]
     UF[s, UF_INSS, u] = SF[s, SF_TAKEN] * TF[ty, TF_TAKEN_SHOTS]
     UF[s, UF_REGEN, u] = TF[ty, TF_REGEN]
+    UF[s, UF_SHOTF, u] = 1.0
 
 
 # --------------------------------------------------------------------------- a round
@@ -515,14 +518,14 @@ def _volley_shots(TF, TI, P, PI, SF, UF, UI, RG, SQ, L, RS, ST, AF, kind, a, nsh
             x = draw_at(key, ctr)
             start = below(hi(x), nf)
             roll = 1 + below(lo(x), TI[ty, TI_RANGED])
-            occ0 = 0.0
+            m_single = False
         else:
             m = 1
             ctr += np.uint64(1)
             x = draw_at(key, ctr)
             start = below(hi(x), nf)
             roll = 1 + below(lo(x), TI[ty, TI_RANGED])
-            occ0 = UF[a, UF_RSHOT, u]
+            m_single = True
         comp = TF[ty, TF_SHOT_COMP]
         mn = TF[ty, TF_MIN_RANGED]
         dr = TI[ty, TI_DEBUFF_ROUNDS]
@@ -538,8 +541,9 @@ def _volley_shots(TF, TI, P, PI, SF, UF, UI, RG, SQ, L, RS, ST, AF, kind, a, nsh
                 base = mn
             o = out
             if comp != 1.0:
-                # чародей: «каждый последующий выстрел наносит на 5% урона больше»
-                o *= comp ** (UF[a, UF_SHOTC, u] + occ0 + j)
+                # чародей: «каждый последующий выстрел наносит на 5% урона больше»: a single shot
+                # keeps the running factor, an area shot raises to the power of its place
+                o *= UF[a, UF_SHOTF, u] if m_single else comp ** (UF[a, UF_SHOTC, u] + j)
             inn = AF[b, 1, tq] * UF[b, UF_INSS, t] * cover_f
             if paladin and SQ[b, SQ_DEFENDING, tq] != 0:
                 inn *= TF[UI[b, UI_TYPE, t], TF_TAKEN_DEFENDING]
@@ -551,6 +555,8 @@ def _volley_shots(TF, TI, P, PI, SF, UF, UI, RG, SQ, L, RS, ST, AF, kind, a, nsh
             if sh != 0.0:
                 UF[b, UF_SHRED, t] += sh
         UF[a, UF_RSHOT, u] += 1.0
+        if m_single and comp != 1.0:
+            UF[a, UF_SHOTF, u] *= comp
         attacks += m
     RS[1] = ctr
     ST[ST_ATTACKS] += attacks
@@ -800,30 +806,41 @@ def _fight(TF, TI, P, PI, SF, UF, UI, RG, SQ, Q, L, LN, RS, ST, AF, kind, rnd, c
 @njit(cache=True, inline="always")
 def _apply_unit(UF, UI, SQ, s, uu):
     """The end of a round for one unit: damage, death (a sacrificed cultist dies), heal on hit,
-    armour shred, and the round's attack and shot counters. Written with selects rather than
-    branches: which units die is random, a branch would be mispredicted."""
+    armour shred, and the round's attack and shot counters. Health and death are written with
+    selects rather than branches (which units die is random, a branch would be mispredicted);
+    the fields that only some units ever change (heal on hit, the compounding factor, shred,
+    shots, the sacrifice) are read and reset only where they did change."""
     u = np.uint64(uu)
     alive = UI[s, UI_ALIVE, u]
     sac = UI[s, UI_SACR, u]
+    flags = UI[s, UI_FLAGS, u]
     before = UF[s, UF_HP, u]
     hp = before - UF[s, UF_DMG, u]
     dies = alive & (int(hp <= 0.0) | sac)
-    healed = hp + UF[s, UF_GAIN, u]
+    healed = hp
+    if flags & ON_GAIN:
+        healed += UF[s, UF_GAIN, u]
+        UF[s, UF_GAIN, u] = 0.0
     mx = UF[s, UF_MAXHP, u]
     healed = healed if healed < mx else mx
     after = (0.0 if sac == 1 else hp) if dies == 1 else healed
     UF[s, UF_HP, u] = after if alive == 1 else before
     UI[s, UI_ALIVE, u] = alive - dies
     SQ[s, SQ_ALIVE, np.uint64(UI[s, UI_SQUAD, u])] -= dies
-    d = UF[s, UF_DEF, u] - UF[s, UF_SHRED, u]
-    UF[s, UF_DEF, u] = d if d > 0.0 else 0.0
-    UF[s, UF_CFIN, u] = UF[s, UF_CFNEXT, u]
-    UF[s, UF_SHOTC, u] += UF[s, UF_RSHOT, u]
     UF[s, UF_DMG, u] = 0.0
-    UF[s, UF_GAIN, u] = 0.0
-    UF[s, UF_SHRED, u] = 0.0
-    UF[s, UF_RSHOT, u] = 0.0
-    UI[s, UI_SACR, u] = 0
+    sh = UF[s, UF_SHRED, u]
+    if sh != 0.0:
+        d = UF[s, UF_DEF, u] - sh
+        UF[s, UF_DEF, u] = d if d > 0.0 else 0.0
+        UF[s, UF_SHRED, u] = 0.0
+    if flags & ON_COMP:
+        UF[s, UF_CFIN, u] = UF[s, UF_CFNEXT, u]
+    rs = UF[s, UF_RSHOT, u]
+    if rs != 0.0:
+        UF[s, UF_SHOTC, u] += rs
+        UF[s, UF_RSHOT, u] = 0.0
+    if sac != 0:
+        UI[s, UI_SACR, u] = 0
 
 
 @njit(cache=True, inline="always")
@@ -989,7 +1006,7 @@ def _charge_fight(S, W, AF, s, q, opp, as_defender, first_round):
             LN[x, L_SHOOT] = 0
             LN[x, L_HEAL] = 0
             if PI[PI_HAS_HEAL] != 0:
-                _healers_into(TI, UI, L, LN, x, L_GROUP, 1)
+                _healers_into(TI, UI, L, LN, x, L_GROUP, SQ[x, SQ_ROLES, q if x == s else opp] & ROLE_HEAL)
         _auras(TF, P, PI, NSQ, UI, SQ, NU, ACAR, AF)
         LN[0, L_TOUCH] = 0
         LN[1, L_TOUCH] = 0
@@ -1218,7 +1235,7 @@ def _clash(S, W, AF):
                 LN[s, L_HEAL] = 0
                 LN[s, L_SHOOT] = 0
                 if has_heal:
-                    _healers_into(TI, UI, L, LN, s, L_GROUP, 1)
+                    _healers_into(TI, UI, L, LN, s, L_GROUP, SQ[s, SQ_ROLES, van] & ROLE_HEAL)
                 if rear >= 0:
                     nb = _members(UI, NU, SQR, NINIT, s, rear, L[s, L_FOE])
                     LN[s, L_FOE] = nb
@@ -1228,7 +1245,7 @@ def _clash(S, W, AF):
                             L[s, L_SHOOT, LN[s, L_SHOOT]] = u
                             LN[s, L_SHOOT] += 1
                     if has_heal:
-                        _healers_into(TI, UI, L, LN, s, L_FOE, 1)
+                        _healers_into(TI, UI, L, LN, s, L_FOE, SQ[s, SQ_ROLES, rear] & ROLE_HEAL)
             _fight(TF, TI, P, PI, SF, UF, UI, RG, SQ, Q, L, LN, RS, ST, AF, F_CLASH, ST[ST_ROUNDS], -1, False, 1.0, 1.0, van0, van1)
         _apply_part(UF, UI, SQ, L, LN)
         if PI[PI_HAS_RING] != 0 or PI[PI_HAS_SUMMON] != 0:
@@ -1285,7 +1302,7 @@ def _final(S, W, AF):
             LN[s, L_SHOOT] = 0
             LN[s, L_HEAL] = 0
             if PI[PI_HAS_HEAL] != 0:
-                _healers_into(TI, UI, L, LN, s, L_GROUP, 1)
+                _healers_into(TI, UI, L, LN, s, L_GROUP, SQ[s, SQ_ROLES, MS] & ROLE_HEAL)
         _auras(TF, P, PI, NSQ, UI, SQ, NU, ACAR, AF)
         LN[0, L_TOUCH] = 0
         LN[1, L_TOUCH] = 0

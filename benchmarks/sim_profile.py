@@ -155,7 +155,11 @@ def profile() -> None:
                  (re.match(r"\s*([0-9a-f]+):\s*(.*)", ln) for ln in dis.splitlines()) if m]
         counts = [per_instruction[(sym, a)] for a, _ in lines]
         own = sum(counts)
-        print(f"\n== {_short(sym)}: {own / total * 100:.2f}% of all samples")
+        # a sample whose address is not an instruction of the object file's listing (the code
+        # the process ran can differ in places from the object code serialised afterwards) is
+        # counted for the function but not shown here
+        print(f"\n== {_short(sym)}: {own / total * 100:.2f}% of all samples on the listed instructions, "
+              f"{own / per_function[sym] * 100:.0f}% of the function's samples")
         windows = sorted(((sum(counts[i:i + WINDOW]), i) for i in range(0, len(lines), WINDOW)), reverse=True)
         for share, i in windows[:args.windows]:
             print(f"-- {share / own * 100:.1f}% of the function")

@@ -609,8 +609,11 @@ def _fight(TF, TI, P, PI, SF, UF, UI, RG, SQ, Q, L, LN, RS, ST, AF, kind, rnd, c
     paladin = PI[PI_PALADIN_WHOLE] != 0
     for e in range(2):
         a = 1 - e
+        # the fighters are touched by the round (the list of units its end goes through)
+        t0 = LN[e, L_TOUCH]
         for k in range(LN[e, L_GROUP]):
             u = np.uint64(L[e, L_GROUP, k])
+            L[e, L_TOUCH, t0 + k] = u
             ty = np.uint64(UI[e, UI_TYPE, u])
             q = np.uint64(UI[e, UI_SQUAD, u])
             om = UF[e, UF_OUTS, u] * AF[e, 0, q] * AF[e, 2, q]
@@ -794,10 +797,7 @@ def _fight(TF, TI, P, PI, SF, UF, UI, RG, SQ, Q, L, LN, RS, ST, AF, kind, rnd, c
             _stack(RG, UI, b, R_DOT, t, TF[ty, TF_BURP_PR], br)
             ST[ST_ATTACKS] += 1
     for a in range(2):
-        t0 = LN[a, L_TOUCH]
-        for k in range(n[a]):
-            L[a, L_TOUCH, t0 + k] = L[a, L_GROUP, k]
-        t0 += n[a]
+        t0 = LN[a, L_TOUCH] + n[a]
         for k in range(LN[a, L_SHOOT]):
             L[a, L_TOUCH, t0 + k] = L[a, L_SHOOT, k]
         LN[a, L_TOUCH] = t0 + LN[a, L_SHOOT]

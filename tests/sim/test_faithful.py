@@ -94,3 +94,25 @@ def test_every_effect_at_once(rules: Rules, size: int) -> None:
     engine = engine_sample(rules, sides, options, types, ENGINE_N, f"engine/every/{size}")
     problems = compare(types, engine, batched)
     assert not problems, "\n".join(problems)
+
+
+def test_compounding_shots_agree_and_are_detected() -> None:
+    """Чародей: «каждый последующий выстрел наносит на 5% урона больше». The batched simulator
+    keeps the factor running (one multiplication per shot), the engine raises to the power of
+    the shots fired; with the growth raised to 40%, so that it decides how many golems fall, the two agree,
+    and a batched run without the growth is flagged."""
+    from voevoda.rulesets.steel_rose.battle.model import Manoeuvre, SideInput, SquadInput
+
+    sides = (SideInput("A", "heaven", (SquadInput("centre.vanguard", {"golem": 4}),
+                                       SquadInput("centre.rearguard", {"sorcerer": 8})),
+                       (Manoeuvre("centre.rearguard", "volley", ("centre.vanguard",)),)),
+             SideInput("B", "empire", (SquadInput("centre.vanguard", {"spearman": 30}),)))
+    growing = load_rules({"units": {"sorcerer": {"shot_compound_percent": 40}}})
+    flat = load_rules({"units": {"sorcerer": {"shot_compound_percent": 0}}})
+    options = BattleOptions()
+    types, batched = batched_sample(growing, sides, options, BATCHED_N, "batched/compounding")
+    engine = engine_sample(growing, sides, options, types, ENGINE_N, "engine/compounding")
+    assert not compare(types, engine, batched)
+    types_flat, batched_flat = batched_sample(flat, sides, options, BATCHED_N, "batched/compounding-flat")
+    assert types_flat == types
+    assert compare(types, engine, batched_flat)

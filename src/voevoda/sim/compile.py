@@ -253,13 +253,6 @@ def compile_battle(rules: Rules, sides: tuple[SideInput, SideInput],
     pi[k.PI_HAS_BURP] = int(bool(np.any(ti[used, uf.TI_BURP_ROUNDS] > 0)))
     pi[k.PI_HAS_SUMMON] = int(bool(np.any(ti[used, uf.TI_SUMMON_TYPE] >= 0)))
     pi[k.PI_HAS_POISON] = int(bool(np.any(ti[used, uf.TI_POISON_ROUNDS] > 0)))
-    # each squad's deployed units are contiguous: [first, last)
-    sqr = np.zeros((2, 2, ms), dtype=np.int64)
-    for s in (0, 1):
-        for i, q in enumerate(squads[s]):
-            if sqr[s, 1, q] == 0:
-                sqr[s, 0, q] = i
-            sqr[s, 1, q] = i + 1
     # the deployed units that carry a squad aura (hero, archpriest)
     aura_type = (tf[:, uf.TF_SQUAD_DAMAGE] != 1) | (tf[:, uf.TF_SQUAD_TAKEN] != 1)
     carriers = [[i for i, t in enumerate(types[s]) if aura_type[t]] for s in (0, 1)]
@@ -271,7 +264,7 @@ def compile_battle(rules: Rules, sides: tuple[SideInput, SideInput],
     if has_aura:
         pi[k.PI_HAS_AURA] = 2 if any(aura_type[t] for t in summoned) else 1
     arrays = (tf, ti, p, pi, sf, sqm, ninit, itype, isq, iwd, np.zeros(1, dtype=np.int64), nsq, home, kind,
-              t0, t1, free, tmap, sqr, acar)
+              t0, t1, free, tmap, acar)
     initial = np.zeros((2, len(present)), dtype=np.int64)
     wd = np.zeros((2, len(present)), dtype=np.int64)
     for s in (0, 1):

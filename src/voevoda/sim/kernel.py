@@ -18,13 +18,20 @@ Layout (``s`` a side, ``u`` a unit, ``q`` a squad):
   the fighters that have not attacked since the bag was last filled. A round takes the whole bag
   when it needs at least as many attackers, and draws only a last, partial bag uniformly without
   replacement (the same distribution as taking them in the order of a shuffled queue).
+* ``M[s, q, :]`` with lengths ``SQ[s, SQ_MLEN, q]``: each squad's living units in index order
+  (row ``MS``: the whole side's), kept from round to round: a summoned unit is appended as it
+  joins (it has the highest index yet), and the dead leave a list when it is next read, so a
+  round reads only the living, not every unit the squad ever had.
 * ``L[s, L_*, :]`` with lengths ``LN[s, L_*]``: scratch lists (group, shooters, healers, ...).
 * ``RS``: the battle's key and its draw counter (hot loops keep the counter in a register).
 
 Unit fields that never change in a battle (attack, attacks per round, on-hit flags, minimum melee
 damage, the incoming melee factor) are copied into the unit's row when it enters, so the attack
 loop reads them without going through its type; compounding attacks keep running factors
-(``UF_CFOUT``, ``UF_CFIN``) instead of raising to a power per attack.
+(``UF_CFOUT``, ``UF_CFIN``) instead of raising to a power per attack. The fields that only some
+units ever change in a round (heal on hit, the compounding factor, shred, shot counters, the
+sacrifice) are marked in ``UI_DIRTY`` by whatever changes them, and the end of a round reads
+them only for marked units.
 
 A battle allocates nothing: :func:`simulate` gives each chunk of battles one workspace.
 """
@@ -179,7 +186,9 @@ UI_ATK = 8
 UI_APR = 9
 UI_FLAGS = 10
 UI_SUMMON = 11   # the type the unit summons, or -1
-NUI = 12
+UI_DIRTY = 12    # 1: the round changed a rarely changed field of the unit (heal on hit, the compounding
+                 # factor, shred, shot counters, the sacrifice), which the end of the round applies
+NUI = 13
 R_DOT = 0
 R_HEAL = 1
 R_DEBUFF = 2
@@ -192,7 +201,8 @@ SQ_DEFENDING = 3
 SQ_QLEN = 4     # units in the squad's bag of attackers (``Q``)
 SQ_ALIVE = 5
 SQ_ROLES = 6    # which abilities its units have ever had (ROLE_*); column MS: the whole side
-NSQF = 7
+SQ_MLEN = 7     # length of the squad's list of members (``M``); column MS: the side's list
+NSQF = 8
 ROLE_SAC = 1
 ROLE_BURP = 2
 ROLE_HEAL = 4
@@ -297,28 +307,30 @@ def _normalise_both(SQ, NSQ, OCC):
 
 
 @njit(cache=True, inline="always")
-def _members(UI, NU, SQR, NINIT, s, q, out):
-    """The living units of squad ``q`` in index order: its deployed units (``SQR[s, :, q]`` is
-    their range), then the ones summoned into it."""
+def _members(UI, SQ, M, s, q, out):
+    """The living units of squad ``q`` in index order (column ``MS``: of the whole side).
+    ``M[s, q]`` lists them as they were when last asked, summoned units appended as they join
+    (a summoned unit has the highest index yet); the list is filtered by who is still alive,
+    in place, so that a pass costs the squad's living units, not every unit it ever had."""
     n = 0
-    for u in range(SQR[s, 0, q], SQR[s, 1, q]):
+    for k in range(SQ[s, SQ_MLEN, q]):
+        u = M[s, q, k]
+        M[s, q, n] = u
         out[n] = u
         n += UI[s, UI_ALIVE, np.uint64(u)]
-    for u in range(NINIT[s], NU[s]):
-        out[n] = u
-        n += UI[s, UI_ALIVE, u] if UI[s, UI_SQUAD, u] == q else 0
+    SQ[s, SQ_MLEN, q] = n
     return n
 
 
 @njit(cache=True, inline="always")
-def _living(UI, NU, s, out):
-    """The living units of side ``s`` in index order (written without a branch: deaths are
-    random, a branch would be mispredicted)."""
-    n = 0
-    for u in range(NU[s]):
-        out[n] = u
-        n += UI[s, UI_ALIVE, u]
-    return n
+def _enlist(SQ, M, s, q, u):
+    """Unit ``u`` (alive, with the highest index of its side yet) joins the lists of squad ``q``
+    and of its side."""
+    MS = SQ.shape[2] - 1
+    M[s, q, SQ[s, SQ_MLEN, q]] = u
+    SQ[s, SQ_MLEN, q] += 1
+    M[s, MS, SQ[s, SQ_MLEN, MS]] = u
+    SQ[s, SQ_MLEN, MS] += 1
 
 
 @njit(cache=True, inline="always")
@@ -379,7 +391,7 @@ def _tick(TF, PI, UF, UI, RG, SQ, L, n0, n1):
 
 
 @njit(cache=True, inline="always")
-def _tock(TF, TI, PI, SF, SQM, UF, UI, RG, SQ, L, NU, ST, n0, n1, fought):
+def _tock(TF, TI, PI, SF, SQM, UF, UI, RG, SQ, M, L, NU, ST, n0, n1, fought):
     """End of a round for the participants: the demonologist's summons («призывает низшего
     демона каждый ход», into its own squad; a summoned unit joins after the round), then each
     participant's round counter moves on (``fought``: the round was fought; a round cut short
@@ -392,12 +404,12 @@ def _tock(TF, TI, PI, SF, SQM, UF, UI, RG, SQ, L, NU, ST, n0, n1, fought):
             if summons and UI[s, UI_SUMMON, u] >= 0 and UI[s, UI_ALIVE, u] == 1:
                 st = UI[s, UI_SUMMON, u]
                 if UI[s, UI_TICK, u] % TI[UI[s, UI_TYPE, u], TI_SUMMON_EVERY] == 0:
-                    _add_unit(TF, TI, SF, SQM, UF, UI, RG, SQ, NU, ST, s, st, UI[s, UI_SQUAD, u])
+                    _add_unit(TF, TI, SF, SQM, UF, UI, RG, SQ, M, NU, ST, s, st, UI[s, UI_SQUAD, u])
             UI[s, UI_TICK, u] += 1
 
 
 @njit_no_counts
-def _add_unit(TF, TI, SF, SQM, UF, UI, RG, SQ, NU, ST, s, ty, q):
+def _add_unit(TF, TI, SF, SQM, UF, UI, RG, SQ, M, NU, ST, s, ty, q):
     """A summoned unit joins squad ``q``."""
     u = NU[s]
     if u >= UF.shape[2]:
@@ -405,6 +417,7 @@ def _add_unit(TF, TI, SF, SQM, UF, UI, RG, SQ, NU, ST, s, ty, q):
         return
     NU[s] = u + 1
     _init_unit(TF, TI, SF, SQM, UF, UI, RG, SQ, s, u, ty, q, 0, 1)
+    _enlist(SQ, M, s, q, u)
 
 
 @njit_no_counts
@@ -418,6 +431,7 @@ def _init_unit(TF, TI, SF, SQM, UF, UI, RG, SQ, s, u, ty, q, withdrawn, summoned
     UI[s, UI_SUMMONED, u] = summoned
     UI[s, UI_TICK, u] = 0
     UI[s, UI_SACR, u] = 0
+    UI[s, UI_DIRTY, u] = 0
     # the rings are emptied as they are read; a unit that ever held an effect (in an earlier
     # battle of this workspace) has them emptied here
     if UI[s, UI_RING_END, u] > 0:
@@ -554,7 +568,9 @@ def _volley_shots(TF, TI, P, PI, SF, UF, UI, RG, SQ, L, RS, ST, AF, kind, a, nsh
                 _stack(RG, UI, b, R_DEBUFF, t, TF[ty, TF_DEBUFF_LOG], dr)
             if sh != 0.0:
                 UF[b, UF_SHRED, t] += sh
+                UI[b, UI_DIRTY, t] = 1
         UF[a, UF_RSHOT, u] += 1.0
+        UI[a, UI_DIRTY, u] = 1
         if m_single and comp != 1.0:
             UF[a, UF_SHOTF, u] *= comp
         attacks += m
@@ -591,6 +607,7 @@ def _fight(TF, TI, P, PI, SF, UF, UI, RG, SQ, Q, L, LN, RS, ST, AF, kind, rnd, c
                     UF[b, UF_DMG, L[b, L_GROUP, w - n[b] if w >= n[b] else w]] += TF[ty, TF_SAC_DAMAGE]
                 ST[ST_ATTACKS] += m
                 UI[a, UI_SACR, u] = 1
+                UI[a, UI_DIRTY, u] = 1
                 if a == 0:
                     nsac0 += 1
                 else:
@@ -710,6 +727,8 @@ def _fight(TF, TI, P, PI, SF, UF, UI, RG, SQ, Q, L, LN, RS, ST, AF, kind, rnd, c
             om = UF[ua, UF_OM, u]
             mn = UF[ua, UF_MN, u]
             flags = UI[ua, UI_FLAGS, u]
+            if flags & (ON_COMP | ON_GAIN):
+                UI[ua, UI_DIRTY, u] = 1   # its compounding factor or its heal on hit moves
             for _ in range(UI[ua, UI_APR, u]):
                 used += 1
                 x = draw_at(key, ctr + np.uint64(used))
@@ -736,6 +755,7 @@ def _fight(TF, TI, P, PI, SF, UF, UI, RG, SQ, Q, L, LN, RS, ST, AF, kind, rnd, c
                         _stack(RG, UI, ub, R_DOT, t, TF[ty, TF_BURN_PR], TI[ty, TI_BURN_ROUNDS])
                     if flags & ON_SHRED:
                         UF[ub, UF_SHRED, t] += TF[ty, TF_SHRED]
+                        UI[ub, UI_DIRTY, t] = 1
                 if not poison:
                     continue
                 tt = np.uint64(UI[ub, UI_TYPE, t])
@@ -807,15 +827,27 @@ def _fight(TF, TI, P, PI, SF, UF, UI, RG, SQ, Q, L, LN, RS, ST, AF, kind, rnd, c
 def _apply_unit(UF, UI, SQ, s, uu):
     """The end of a round for one unit: damage, death (a sacrificed cultist dies), heal on hit,
     armour shred, and the round's attack and shot counters. Health and death are written with
-    selects rather than branches (which units die is random, a branch would be mispredicted);
-    the fields that only some units ever change (heal on hit, the compounding factor, shred,
-    shots, the sacrifice) are read and reset only where they did change."""
+    selects rather than branches (which units die is random, a branch would be mispredicted).
+    The fields that only some units ever change (heal on hit, the compounding factor, shred,
+    shots, the sacrifice) are read only for units whose ``UI_DIRTY`` says the round changed one:
+    most units of a round read four fields, not ten."""
     u = np.uint64(uu)
     alive = UI[s, UI_ALIVE, u]
-    sac = UI[s, UI_SACR, u]
-    flags = UI[s, UI_FLAGS, u]
     before = UF[s, UF_HP, u]
     hp = before - UF[s, UF_DMG, u]
+    UF[s, UF_DMG, u] = 0.0
+    if UI[s, UI_DIRTY, u] == 0:
+        dies = alive & int(hp <= 0.0)
+        if hp > before:   # only a negative damage factor (a house rule) can heal
+            mx = UF[s, UF_MAXHP, u]
+            hp = hp if hp < mx else mx
+        UF[s, UF_HP, u] = hp if alive == 1 else before
+        UI[s, UI_ALIVE, u] = alive - dies
+        SQ[s, SQ_ALIVE, np.uint64(UI[s, UI_SQUAD, u])] -= dies
+        return
+    UI[s, UI_DIRTY, u] = 0
+    sac = UI[s, UI_SACR, u]
+    flags = UI[s, UI_FLAGS, u]
     dies = alive & (int(hp <= 0.0) | sac)
     healed = hp
     if flags & ON_GAIN:
@@ -827,7 +859,6 @@ def _apply_unit(UF, UI, SQ, s, uu):
     UF[s, UF_HP, u] = after if alive == 1 else before
     UI[s, UI_ALIVE, u] = alive - dies
     SQ[s, SQ_ALIVE, np.uint64(UI[s, UI_SQUAD, u])] -= dies
-    UF[s, UF_DMG, u] = 0.0
     sh = UF[s, UF_SHRED, u]
     if sh != 0.0:
         d = UF[s, UF_DEF, u] - sh
@@ -878,7 +909,7 @@ def _healers_into(TI, UI, L, LN, s, lst, has_heal):
 def _init(S, W):
     TF, NINIT, ITYPE, ISQ, IWD, NSQ, HOME = S[0], S[6], S[7], S[8], S[9], S[11], S[12]
     SF, SQM = S[4], S[5]
-    UF, UI, RG, SQ, NU, ST = W[0], W[1], W[2], W[3], W[7], W[8]
+    UF, UI, RG, SQ, NU, ST, M = W[0], W[1], W[2], W[3], W[7], W[8], W[12]
     for i in range(NST):
         ST[i] = 0
     MS = SQ.shape[2] - 1
@@ -892,6 +923,8 @@ def _init(S, W):
         NU[s] = n
         for u in range(n):
             _init_unit(TF, S[1], SF, SQM, UF, UI, RG, SQ, s, u, ITYPE[s, u], ISQ[s, u], IWD[s, u], 0)
+            if IWD[s, u] == 0:
+                _enlist(SQ, M, s, ISQ[s, u], u)
 
 
 @njit(cache=True)
@@ -901,7 +934,7 @@ def _template(S, cap, max_squads, lcap):
     W = _workspace(cap, max_squads, lcap)
     _init(S, W)
     n = max(S[6][0], S[6][1])
-    return W[0][:, :, :n].copy(), W[1][:, :, :n].copy(), W[3].copy()
+    return W[0][:, :, :n].copy(), W[1][:, :, :n].copy(), W[3].copy(), W[12][:, :, :n].copy()
 
 
 @njit_no_counts
@@ -909,8 +942,8 @@ def _init_from(S, W, T):
     """:func:`_init` by copying the template ``T``; effect rings that a unit used in an earlier
     battle of the workspace are emptied first (its ``UI_RING_END`` still says so)."""
     NINIT = S[6]
-    UF, UI, RG, SQ, NU, ST = W[0], W[1], W[2], W[3], W[7], W[8]
-    UF0, UI0, SQ0 = T
+    UF, UI, RG, SQ, NU, ST, M = W[0], W[1], W[2], W[3], W[7], W[8], W[12]
+    UF0, UI0, SQ0, M0 = T
     for i in range(NST):
         ST[i] = 0
     for s in range(2):
@@ -930,6 +963,9 @@ def _init_from(S, W, T):
         for f in range(NUI):
             for u in range(n):
                 UI[s, f, u] = UI0[s, f, u]
+        for q in range(SQ.shape[2]):
+            for k in range(SQ0[s, SQ_MLEN, q]):
+                M[s, q, k] = M0[s, q, k]
 
 
 @njit_no_counts
@@ -937,8 +973,8 @@ def _volleys(S, W, AF):
     """«Обстрел: отряд атакует авангардный отряд противника до начала боя.» All volleys of both
     sides at once; each unit fires its «число выстрелов при обстреле»."""
     TF, TI, P, PI, SF, NSQ = S[0], S[1], S[2], S[3], S[4], S[11]
-    NINIT, SQR, ACAR = S[6], S[18], S[19]
-    UF, UI, RG, SQ, Q, L, LN, NU, ST, RS, PS, OCC = W
+    ACAR = S[18]
+    UF, UI, RG, SQ, Q, L, LN, NU, ST, RS, PS, OCC, M = W
     KIND, T0 = S[13], S[14]
     any_volley = False
     for s in range(2):
@@ -967,7 +1003,7 @@ def _volleys(S, W, AF):
                     for _ in range(TI[UI[s, UI_TYPE, u], TI_SHOTS]):
                         L[s, L_SHOTS, m] = u
                         m += 1
-            nf = _members(UI, NU, SQR, NINIT, e, tq, L[e, L_FOE])
+            nf = _members(UI, SQ, M, e, tq, L[e, L_FOE])
             LN[e, L_FOE] = nf
             _volley_shots(TF, TI, P, PI, SF, UF, UI, RG, SQ, L, RS, ST, AF, F_VOLLEY, s, m, L_FOE, nf, SQ[e, SQ_COVER, tq] != 0)
     _apply(UF, UI, SQ, NU)
@@ -979,14 +1015,14 @@ def _volleys(S, W, AF):
 def _charge_fight(S, W, AF, s, q, opp, as_defender, first_round):
     """The charger ``q`` of side ``s`` against enemy squad ``opp`` until one is gone."""
     TF, TI, P, PI, SF, NSQ = S[0], S[1], S[2], S[3], S[4], S[11]
-    NINIT, SQR, ACAR, SQM = S[6], S[18], S[19], S[5]
-    UF, UI, RG, SQ, Q, L, LN, NU, ST, RS, PS, OCC = W
+    ACAR, SQM = S[18], S[5]
+    UF, UI, RG, SQ, Q, L, LN, NU, ST, RS, PS, OCC, M = W
     e = 1 - s
     rounds = 0
     r = first_round
     while SQ[s, SQ_ALIVE, q] > 0 and SQ[e, SQ_ALIVE, opp] > 0 and rounds < PI[PI_MAX_CHARGE]:
-        n_s = _members(UI, NU, SQR, NINIT, s, q, L[s, L_PART])
-        n_e = _members(UI, NU, SQR, NINIT, e, opp, L[e, L_PART])
+        n_s = _members(UI, SQ, M, s, q, L[s, L_PART])
+        n_e = _members(UI, SQ, M, e, opp, L[e, L_PART])
         if s == 0:
             if PI[PI_HAS_RING] != 0 or PI[PI_HAS_REGEN] != 0:
                 _tick(TF, PI, UF, UI, RG, SQ, L, n_s, n_e)
@@ -1017,10 +1053,10 @@ def _charge_fight(S, W, AF, s, q, opp, as_defender, first_round):
         _apply_part(UF, UI, SQ, L, LN)
         if s == 0:
             if PI[PI_HAS_RING] != 0 or PI[PI_HAS_SUMMON] != 0:
-                _tock(TF, TI, PI, SF, SQM, UF, UI, RG, SQ, L, NU, ST, n_s, n_e, True)
+                _tock(TF, TI, PI, SF, SQM, UF, UI, RG, SQ, M, L, NU, ST, n_s, n_e, True)
         else:
             if PI[PI_HAS_RING] != 0 or PI[PI_HAS_SUMMON] != 0:
-                _tock(TF, TI, PI, SF, SQM, UF, UI, RG, SQ, L, NU, ST, n_e, n_s, True)
+                _tock(TF, TI, PI, SF, SQM, UF, UI, RG, SQ, M, L, NU, ST, n_e, n_s, True)
         rounds += 1
         r += 1
     return r
@@ -1194,9 +1230,12 @@ def _planning(S, W, AF):
 def _clash(S, W, AF):
     """«Столкновение»: each flank where both sides stand fights; rounds of all flanks count together."""
     TF, TI, P, PI, SF, NSQ = S[0], S[1], S[2], S[3], S[4], S[11]
-    NINIT, SQR, ACAR, SQM = S[6], S[18], S[19], S[5]
-    UF, UI, RG, SQ, Q, L, LN, NU, ST, RS, PS, OCC = W
+    ACAR, SQM = S[18], S[5]
+    UF, UI, RG, SQ, Q, L, LN, NU, ST, RS, PS, OCC, M = W
     has_heal = PI[PI_HAS_HEAL] != 0
+    tick = PI[PI_HAS_RING] != 0 or PI[PI_HAS_REGEN] != 0
+    tock = PI[PI_HAS_RING] != 0 or PI[PI_HAS_SUMMON] != 0
+    MS = SQ.shape[2] - 1
     _occupy(SQ, NSQ, OCC)
     while ST[ST_CLASH] < PI[PI_MAX_CLASH]:
         active = 0
@@ -1205,9 +1244,13 @@ def _clash(S, W, AF):
                 active += 1
         if active == 0:
             break
-        n0 = _living(UI, NU, 0, L[0, L_PART])
-        n1 = _living(UI, NU, 1, L[1, L_PART])
-        if PI[PI_HAS_RING] != 0 or PI[PI_HAS_REGEN] != 0:
+        # the participants of the round (``L_PART``) are needed only by its start and its end
+        n0 = 0
+        n1 = 0
+        if tick or tock:
+            n0 = _members(UI, SQ, M, 0, MS, L[0, L_PART])
+            n1 = _members(UI, SQ, M, 1, MS, L[1, L_PART])
+        if tick:
             _tick(TF, PI, UF, UI, RG, SQ, L, n0, n1)
         _normalise_both(SQ, NSQ, OCC)
         active = 0
@@ -1216,7 +1259,7 @@ def _clash(S, W, AF):
                 active += 1
         if active == 0:
             if PI[PI_HAS_RING] != 0 or PI[PI_HAS_SUMMON] != 0:
-                _tock(TF, TI, PI, SF, SQM, UF, UI, RG, SQ, L, NU, ST, n0, n1, False)
+                _tock(TF, TI, PI, SF, SQM, UF, UI, RG, SQ, M, L, NU, ST, n0, n1, False)
             break
         ST[ST_CLASH] += 1
         ST[ST_ROUNDS] += 1
@@ -1231,13 +1274,13 @@ def _clash(S, W, AF):
             for s in range(2):
                 van = van0 if s == 0 else van1
                 rear = OCC[s, 3 + f]
-                LN[s, L_GROUP] = _members(UI, NU, SQR, NINIT, s, van, L[s, L_GROUP])
+                LN[s, L_GROUP] = _members(UI, SQ, M, s, van, L[s, L_GROUP])
                 LN[s, L_HEAL] = 0
                 LN[s, L_SHOOT] = 0
                 if has_heal:
                     _healers_into(TI, UI, L, LN, s, L_GROUP, SQ[s, SQ_ROLES, van] & ROLE_HEAL)
                 if rear >= 0:
-                    nb = _members(UI, NU, SQR, NINIT, s, rear, L[s, L_FOE])
+                    nb = _members(UI, SQ, M, s, rear, L[s, L_FOE])
                     LN[s, L_FOE] = nb
                     for k in range(nb):
                         u = np.uint64(L[s, L_FOE, k])
@@ -1249,7 +1292,7 @@ def _clash(S, W, AF):
             _fight(TF, TI, P, PI, SF, UF, UI, RG, SQ, Q, L, LN, RS, ST, AF, F_CLASH, ST[ST_ROUNDS], -1, False, 1.0, 1.0, van0, van1)
         _apply_part(UF, UI, SQ, L, LN)
         if PI[PI_HAS_RING] != 0 or PI[PI_HAS_SUMMON] != 0:
-            _tock(TF, TI, PI, SF, SQM, UF, UI, RG, SQ, L, NU, ST, n0, n1, True)
+            _tock(TF, TI, PI, SF, SQM, UF, UI, RG, SQ, M, L, NU, ST, n0, n1, True)
         _normalise_both(SQ, NSQ, OCC)
 
 
@@ -1259,8 +1302,8 @@ def _final(S, W, AF):
     будут истреблены.» «Та команда, у которой на момент фазы завершения осталось меньше выживших
     отрядов (не юнитов), получает штраф +25%.»"""
     TF, TI, P, PI, SF, NSQ = S[0], S[1], S[2], S[3], S[4], S[11]
-    ACAR, SQM = S[19], S[5]
-    UF, UI, RG, SQ, Q, L, LN, NU, ST, RS, PS, OCC = W
+    ACAR, SQM = S[18], S[5]
+    UF, UI, RG, SQ, Q, L, LN, NU, ST, RS, PS, OCC, M = W
     MS = SQ.shape[2] - 1
     c0 = 0
     c1 = 0
@@ -1277,23 +1320,32 @@ def _final(S, W, AF):
     flank1 = P[P_FLANKING] if c1 < c0 else 1.0
     r = 0
     while r < PI[PI_MAX_FINAL]:
-        n0 = _living(UI, NU, 0, L[0, L_PART])
-        n1 = _living(UI, NU, 1, L[1, L_PART])
-        if n0 == 0 or n1 == 0:
-            break
-        if PI[PI_HAS_RING] != 0 or PI[PI_HAS_REGEN] != 0:
-            _tick(TF, PI, UF, UI, RG, SQ, L, n0, n1)
-        for x in range(2):
-            nx = n0 if x == 0 else n1
-            m = 0
-            for k in range(nx):
-                u = np.uint64(L[x, L_PART, k])
-                L[x, L_GROUP, m] = u
-                m += UI[x, UI_ALIVE, u]
-            LN[x, L_GROUP] = m
+        if PI[PI_HAS_RING] != 0 or PI[PI_HAS_REGEN] != 0 or PI[PI_HAS_SUMMON] != 0:
+            n0 = _members(UI, SQ, M, 0, MS, L[0, L_PART])
+            n1 = _members(UI, SQ, M, 1, MS, L[1, L_PART])
+            if n0 == 0 or n1 == 0:
+                break
+            if PI[PI_HAS_RING] != 0 or PI[PI_HAS_REGEN] != 0:
+                _tick(TF, PI, UF, UI, RG, SQ, L, n0, n1)
+            for x in range(2):
+                nx = n0 if x == 0 else n1
+                m = 0
+                for k in range(nx):
+                    u = np.uint64(L[x, L_PART, k])
+                    L[x, L_GROUP, m] = u
+                    m += UI[x, UI_ALIVE, u]
+                LN[x, L_GROUP] = m
+        else:
+            # the fighters are the living: no round start to pass, no end that needs the list
+            n0 = _members(UI, SQ, M, 0, MS, L[0, L_GROUP])
+            n1 = _members(UI, SQ, M, 1, MS, L[1, L_GROUP])
+            LN[0, L_GROUP] = n0
+            LN[1, L_GROUP] = n1
+            if n0 == 0 or n1 == 0:
+                break
         if LN[0, L_GROUP] == 0 or LN[1, L_GROUP] == 0:
             if PI[PI_HAS_RING] != 0 or PI[PI_HAS_SUMMON] != 0:
-                _tock(TF, TI, PI, SF, SQM, UF, UI, RG, SQ, L, NU, ST, n0, n1, False)
+                _tock(TF, TI, PI, SF, SQM, UF, UI, RG, SQ, M, L, NU, ST, n0, n1, False)
             break
         r += 1
         ST[ST_FINAL] += 1
@@ -1309,7 +1361,7 @@ def _final(S, W, AF):
         _fight(TF, TI, P, PI, SF, UF, UI, RG, SQ, Q, L, LN, RS, ST, AF, F_FINAL, ST[ST_ROUNDS], -1, False, flank0, flank1, MS, MS)
         _apply_part(UF, UI, SQ, L, LN)
         if PI[PI_HAS_RING] != 0 or PI[PI_HAS_SUMMON] != 0:
-            _tock(TF, TI, PI, SF, SQM, UF, UI, RG, SQ, L, NU, ST, n0, n1, True)
+            _tock(TF, TI, PI, SF, SQM, UF, UI, RG, SQ, M, L, NU, ST, n0, n1, True)
 
 
 @intrinsic
@@ -1346,10 +1398,10 @@ def _unmanaged(S, W, AF, T):
     :func:`battle` that made them, while ``S``, ``W`` and ``AF`` hold the memory."""
     S2 = (_rf(S[0]), _ri(S[1]), _rf(S[2]), _ri(S[3]), _rf(S[4]), _rf(S[5]), _ri(S[6]), _ri(S[7]), _ri(S[8]),
           _ri(S[9]), _ri(S[10]), _ri(S[11]), _ri(S[12]), _ri(S[13]), _ri(S[14]), _ri(S[15]), _ri(S[16]),
-          _ri(S[17]), _ri(S[18]), _ri(S[19]))
+          _ri(S[17]), _ri(S[18]))
     W2 = (_rf(W[0]), _ri(W[1]), _rf(W[2]), _ri(W[3]), _ri(W[4]), _ri(W[5]), _ri(W[6]), _ri(W[7]), _ri(W[8]),
-          _ru(W[9]), _ri(W[10]), _ri(W[11]))
-    return S2, W2, _rf(AF), (_rf(T[0]), _ri(T[1]), _ri(T[2]))
+          _ru(W[9]), _ri(W[10]), _ri(W[11]), _ri(W[12]))
+    return S2, W2, _rf(AF), (_rf(T[0]), _ri(T[1]), _ri(T[2]), _ri(T[3]))
 
 
 @njit(cache=True)
@@ -1383,7 +1435,8 @@ def _workspace(cap, max_squads, lcap):
     RS = np.zeros(2, dtype=np.uint64)
     PS = np.empty((NPS, 2 * (max_squads + 1)), dtype=np.int64)
     OCC = np.full((2, 6), -1, dtype=np.int64)
-    return (UF, UI, RG, SQ, Q, L, LN, NU, ST, RS, PS, OCC)
+    M = np.empty((2, max_squads + 1, cap), dtype=np.int64)
+    return (UF, UI, RG, SQ, Q, L, LN, NU, ST, RS, PS, OCC, M)
 
 
 @njit_no_counts

@@ -1,12 +1,16 @@
 """A/B timing of versions of the batched simulator's kernel, in one process.
 
 Each argument is a copy of ``src/voevoda/sim/kernel.py`` (a changed one, or the one before a
-change); every copy is loaded as a module of its own, compiled (or loaded from Numba's cache next
-to the copy), and then the copies run the same battles with the same seed, one after the other
-and round after round, on one thread. For each scenario the best time of each copy is printed,
-its speed as a ratio to the first copy, and whether every battle's result (winner, statistics,
-deaths and survivors per type) is identical to the first copy's. Machines here are noisy; only
-ratios taken in one run like this are worth comparing. Run as::
+change) that reads the scenario as ``voevoda.sim.compile`` builds it now; every copy is loaded
+as a module of its own, compiled (or loaded from Numba's cache next to the copy), and then the
+copies run the same battles with the same seed, one after the other and round after round, on
+one thread, in the opposite order every other round. For each scenario it prints each copy's
+best time and its speed as a ratio to the first copy's best, the median (and quartiles) of the
+per-round ratios (each taken between runs a fraction of a second apart, which a drift over minutes
+does not reach), and whether every battle's result (winner, statistics, deaths and survivors per
+type) is identical to the first copy's. Machines here are noisy: two identical copies have come
+out 15% apart by their best times; give a copy of the reference as a third argument to see the
+noise of a run. Run as::
 
     PYTHONPATH=src:. python benchmarks/sim_ab.py OLD.py NEW.py [MORE.py] [--rounds 7] [--threads 1]
 
@@ -67,7 +71,7 @@ def simulate(module: ModuleType, sc: Scenario, n: int, seed: int) -> tuple[float
 def start() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("copies", nargs="+", type=Path, help="kernel copies (.py); the first is the reference")
-    parser.add_argument("--rounds", type=int, default=7, help="rounds of alternating runs (best is kept)")
+    parser.add_argument("--rounds", type=int, default=7, help="rounds of alternating runs")
     parser.add_argument("--threads", type=int, default=1)
     parser.add_argument("--scenario", choices=sorted(SCENARIOS), action="append",
                         help="scenarios to time (default: all)")
@@ -87,20 +91,25 @@ def start() -> None:
         print(f"{path.name}: ready in {time.perf_counter() - t0:.1f} s", flush=True)
     for name, (sc, n) in scenarios.items():
         best = [float("inf")] * len(modules)
-        results: list[tuple[np.ndarray, ...]] = []
-        for _ in range(args.rounds):
-            results = []
-            for i, module in enumerate(modules):
-                seconds, out = simulate(module, sc, n, 12345)
-                best[i] = min(best[i], seconds)
-                results.append(out)
+        ratios: list[list[float]] = [[] for _ in modules]
+        results: list[tuple[np.ndarray, ...]] = [() for _ in modules]
+        for r in range(args.rounds):
+            # forward on even rounds, backward on odd ones: a drift within a round favours no copy
+            order = range(len(modules)) if r % 2 == 0 else range(len(modules) - 1, -1, -1)
+            seconds = [0.0] * len(modules)
+            for i in order:
+                seconds[i], results[i] = simulate(modules[i], sc, n, 12345)
+                best[i] = min(best[i], seconds[i])
+            for i in range(len(modules)):
+                ratios[i].append(seconds[0] / seconds[i])
         attacks = int(results[0][1][:, kernel.ST_ATTACKS].sum())
         print(f"{name} ({n} battles, {attacks / n:.0f} attacks each):")
-        for path, seconds, out in zip(args.copies, best, results, strict=True):
+        for path, t, rs, out in zip(args.copies, best, ratios, results, strict=True):
             same = all(np.array_equal(x, y) for x, y in zip(results[0], out, strict=True))
-            print(f"  {path.name:>24} {seconds * 1e3:8.1f} ms {attacks / seconds / 1e6:7.1f} M attacks/s "
-                  f"ratio {best[0] / seconds:5.3f}  {'same results' if same else 'DIFFERENT results'}", flush=True)
-
+            q1, med, q3 = np.percentile(rs, [25, 50, 75])
+            print(f"  {path.name:>24} {t * 1e3:8.1f} ms {attacks / t / 1e6:7.1f} M attacks/s "
+                  f"best {best[0] / t:5.3f}  per round {med:5.3f} ({q1:.3f}–{q3:.3f})  "
+                  f"{'same results' if same else 'DIFFERENT results'}", flush=True)
 
 if __name__ == "__main__":
     start()

@@ -391,6 +391,20 @@ def _tick(TF, PI, UF, UI, RG, SQ, L, n0, n1):
 
 
 @njit(cache=True, inline="always")
+def _survivors(UI, L, LN, n0, n1):
+    """The fighters of a round: its participants ``L[s, L_PART, :n]`` still alive after its
+    start, listed in ``L_GROUP``."""
+    for s in range(2):
+        n = n0 if s == 0 else n1
+        m = 0
+        for k in range(n):
+            u = np.uint64(L[s, L_PART, k])
+            L[s, L_GROUP, m] = u
+            m += UI[s, UI_ALIVE, u]
+        LN[s, L_GROUP] = m
+
+
+@njit(cache=True, inline="always")
 def _tock(TF, TI, PI, SF, SQM, UF, UI, RG, SQ, M, L, NU, ST, n0, n1, fought):
     """End of a round for the participants: the demonologist's summons («призывает низшего
     демона каждый ход», into its own squad; a summoned unit joins after the round), then each
@@ -1029,15 +1043,7 @@ def _charge_fight(S, W, AF, s, q, opp, as_defender, first_round):
         else:
             if PI[PI_HAS_RING] != 0 or PI[PI_HAS_REGEN] != 0:
                 _tick(TF, PI, UF, UI, RG, SQ, L, n_e, n_s)
-        # the fighters: the participants still alive after the round's start
-        for x in range(2):
-            nx = n_s if x == s else n_e
-            m = 0
-            for k in range(nx):
-                u = np.uint64(L[x, L_PART, k])
-                L[x, L_GROUP, m] = u
-                m += UI[x, UI_ALIVE, u]
-            LN[x, L_GROUP] = m
+        _survivors(UI, L, LN, n_s if s == 0 else n_e, n_e if s == 0 else n_s)
         for x in range(2):
             LN[x, L_SHOOT] = 0
             LN[x, L_HEAL] = 0
@@ -1327,14 +1333,7 @@ def _final(S, W, AF):
                 break
             if PI[PI_HAS_RING] != 0 or PI[PI_HAS_REGEN] != 0:
                 _tick(TF, PI, UF, UI, RG, SQ, L, n0, n1)
-            for x in range(2):
-                nx = n0 if x == 0 else n1
-                m = 0
-                for k in range(nx):
-                    u = np.uint64(L[x, L_PART, k])
-                    L[x, L_GROUP, m] = u
-                    m += UI[x, UI_ALIVE, u]
-                LN[x, L_GROUP] = m
+            _survivors(UI, L, LN, n0, n1)
         else:
             # the fighters are the living: no round start to pass, no end that needs the list
             n0 = _members(UI, SQ, M, 0, MS, L[0, L_GROUP])

@@ -844,7 +844,7 @@ def _apply_unit(UF, UI, SQ, s, uu):
     selects rather than branches (which units die is random, a branch would be mispredicted).
     The fields that only some units ever change (heal on hit, the compounding factor, shred,
     shots, the sacrifice) are read only for units whose ``UI_DIRTY`` says the round changed one:
-    most units of a round read four fields, not ten."""
+    most units of a round read five fields (alive, health, damage, the mark, the squad), not nine."""
     u = np.uint64(uu)
     alive = UI[s, UI_ALIVE, u]
     before = UF[s, UF_HP, u]

@@ -9,7 +9,7 @@ best time and its speed as a ratio to the first copy's best, the median (and qua
 per-round ratios (each taken between runs a fraction of a second apart, which a drift over minutes
 does not reach), and whether every battle's result (winner, statistics, deaths and survivors per
 type) is identical to the first copy's. Machines here are noisy: two identical copies have come
-out 15% apart by their best times; give a copy of the reference as a third argument to see the
+out 21% apart by their best times; give a copy of the reference as a third argument to see the
 noise of a run. Run as::
 
     PYTHONPATH=src:. python benchmarks/sim_ab.py OLD.py NEW.py [MORE.py] [--rounds 7] [--threads 1]

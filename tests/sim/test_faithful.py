@@ -116,3 +116,71 @@ def test_compounding_shots_agree_and_are_detected() -> None:
     types_flat, batched_flat = batched_sample(flat, sides, options, BATCHED_N, "batched/compounding-flat")
     assert types_flat == types
     assert compare(types, engine, batched_flat)
+
+
+def _squads(*positions: tuple[str, dict[str, int]]):
+    from voevoda.rulesets.steel_rose.battle.model import SquadInput
+
+    return tuple(SquadInput(p, units) for p, units in positions)
+
+
+# Each case: the rule, a battle it decides, the house rule that makes it decisive, and the same
+# house rule with the effect taken out. The simulator applies these effects at the end of a round
+# only for units that a hit, a shot or a sacrifice marked (``UI_DIRTY``): a mark left out would
+# read as the effect taken out, and be flagged.
+RARE_EFFECTS = {
+    "heal_on_hit": (
+        "Паладин: «восстанавливают 3 здоровья ... при каждом попадании»",
+        (("empire", (("centre.vanguard", {"paladin": 4}),), ()),
+         ("empire", (("centre.vanguard", {"heavy_infantry": 12}),), ())),
+        {"paladin": {"heal_per_hit": 5, "shred_per_hit": 0}}, {"paladin": {"heal_per_hit": 0, "shred_per_hit": 0}}),
+    "lifesteal": (
+        "Низший демон: «восполняет здоровье в размере половины от итогового урона»",
+        (("void_cult", (("centre.vanguard", {"lesser_demon": 10}),), ()),
+         ("empire", (("centre.vanguard", {"spearman": 8}),), ())),
+        {"lesser_demon": {"lifesteal_percent": 100, "regeneration": 0}},
+        {"lesser_demon": {"lifesteal_percent": 0, "regeneration": 0}}),
+    "melee_shred": (
+        "Архижрец: «Каждая атака архижреца снижает броню на 2»",
+        (("empire", (("centre.vanguard", {"spearman": 16}),), ()), ("empire", (("centre.vanguard", {"paladin": 6}),), ())),
+        {"spearman": {"shred_per_hit": 3}, "paladin": {"heal_per_hit": 0, "shred_per_hit": 0}},
+        {"spearman": {"shred_per_hit": 0}, "paladin": {"heal_per_hit": 0, "shred_per_hit": 0}}),
+    "shot_shred": (
+        "«каждое попадание ... снижает броню» for a shooter's hits as for melee ones (shred on every hit)",
+        (("empire", (("centre.vanguard", {"spearman": 10}), ("centre.rearguard", {"crossbowman": 8})), ()),
+         ("empire", (("centre.vanguard", {"paladin": 6}),), ())),
+        {"crossbowman": {"shred_per_hit": 3}, "paladin": {"heal_per_hit": 0, "shred_per_hit": 0}},
+        {"crossbowman": {"shred_per_hit": 0}, "paladin": {"heal_per_hit": 0, "shred_per_hit": 0}}),
+    "attack_compounding": (
+        "Призрачный зверь: «понижает получаемый урон и повышает исходящий на 5% с каждой атакой»",
+        (("heaven", (("centre.vanguard", {"spectral_beast": 8}),), ()), ("empire", (("centre.vanguard", {"spearman": 24}),), ())),
+        {"spectral_beast": {"attack_compound_percent": 30}}, {"spectral_beast": {"attack_compound_percent": 0}}),
+    "sacrifice": (
+        "Культист: «с шансом 10% пожертвовать собой нанести ровно 7 урона четверым противникам»",
+        (("void_cult", (("centre.vanguard", {"cultist": 12}),), ()), ("empire", (("centre.vanguard", {"spearman": 14}),), ())),
+        {"cultist": {"sacrifice": {"chance_percent": 60, "damage": 7, "targets": 4}}},
+        {"cultist": {"sacrifice": {"chance_percent": 0.001, "damage": 7, "targets": 4}}}),
+}
+
+
+@pytest.mark.parametrize("case", sorted(RARE_EFFECTS))
+def test_rarely_changed_fields_take_effect(case: str) -> None:
+    """Heal on hit, lifesteal, armour shred by blows and by shots, compounding attacks and the
+    cultist's sacrifice (units.toml, quoted per case) agree between the simulator and the engine
+    with each effect made decisive by a house rule, and a simulator run without the effect is
+    flagged."""
+    from voevoda.rulesets.steel_rose.battle.model import SideInput
+
+    rule, (a, b), on, off = RARE_EFFECTS[case]
+    sides = tuple(SideInput(name, faction, _squads(*squads), plan) for name, (faction, squads, plan)
+                  in zip(("A", "B"), (a, b), strict=True))
+    rules_on = load_rules({"units": on})
+    rules_off = load_rules({"units": off})
+    options = BattleOptions()
+    types, batched = batched_sample(rules_on, sides, options, BATCHED_N, f"batched/{case}")
+    engine = engine_sample(rules_on, sides, options, types, ENGINE_N, f"engine/{case}")
+    problems = compare(types, engine, batched)
+    assert not problems, f"{rule}:\n" + "\n".join(problems)
+    types_off, batched_off = batched_sample(rules_off, sides, options, BATCHED_N, f"batched/{case}-off")
+    assert types_off == types
+    assert compare(types, engine, batched_off), f"{rule}: a run without the effect is not told apart"

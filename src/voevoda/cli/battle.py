@@ -44,7 +44,7 @@ def announce_compiling_simulator() -> None:
     from voevoda.sim.batch import needs_compiling  # loads Numba: only here
 
     if needs_compiling():
-        errors.print("Первый расчёт после установки: компилируется пакетный симулятор (около двух минут, один раз)… / "
+        errors.print("Первый расчёт после установки: компилируется пакетный симулятор (от двух до четырёх минут, один раз)… / "
                      "First run after an install: compiling the batched simulator (two to four minutes, once)…",
                      markup=False, highlight=False)
 

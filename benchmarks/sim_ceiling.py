@@ -86,24 +86,48 @@ def _attackers(Q, A, LV, a, bag, count, n_a, key, ctr):
     return m, bag, ctr
 
 
-@njit(cache=True)
-def _lean_battle(key, n0, n1, hp0, def0, atk, apr, mn, om, im, ratio, outnumber, max_rounds,
-                 HP, DMG, DEF, ATK, LV, Q, A, stats):  # type: ignore[no-untyped-def]
-    """One plain battle, units in place (``s * cap + i``) and a list of the living
-    ``LV``. Returns the winner (-1: neither side is gone)."""
-    cap = LV.shape[1]
+@njit(cache=True, inline="always")
+def _deploy(n0, n1, hp0, def0, atk, HP, DMG, DEF, ATK, LV):
+    """Both sides as the battle starts (``X[s, i]``: unit ``i`` of side ``s``), every unit on
+    the list of the living; the units per side, and the empty bags."""
     n = np.zeros(2, np.int64)
-    bn = np.zeros(2, np.int64)
     n[0] = n0
     n[1] = n1
     for s in range(2):
         for i in range(n[s]):
-            u = s * cap + i
-            HP[u] = hp0
-            DMG[u] = 0.0
-            DEF[u] = def0
-            ATK[u] = atk
-            LV[s, i] = u
+            HP[s, i] = hp0
+            DMG[s, i] = 0.0
+            DEF[s, i] = def0
+            ATK[s, i] = atk
+            LV[s, i] = i
+    return n, np.zeros(2, np.int64)
+
+
+@njit(cache=True, inline="always")
+def _strikes(key, ctr, A, m, apr, a, nb, mn, mult, ATK, DEF, DMG, LV, listed):
+    """The attacks of side ``a``'s ``m`` attackers ``A``: a draw each, its high half the target
+    (a place on the enemy's list of the living when ``listed``, else the unit's own place), its
+    low half the attacker's die. Returns the draw counter."""
+    b = 1 - a
+    for i in range(m):
+        die = ATK[a, A[i]]   # the attacker's own die: units of a real battle differ
+        for _ in range(apr):
+            ctr += np.uint64(1)
+            x = draw_at(key, ctr)
+            t = LV[b, below(hi(x), nb)] if listed else below(hi(x), nb)
+            base = 1 + below(lo(x), die) - DEF[b, t]
+            base = base if base > 0.0 else 0.0
+            base = base if base > mn else mn
+            DMG[b, t] += base * mult
+    return ctr
+
+
+@njit(cache=True)
+def _lean_battle(key, n0, n1, hp0, def0, atk, apr, mn, om, im, ratio, outnumber, max_rounds,
+                 HP, DMG, DEF, ATK, LV, Q, A, stats):  # type: ignore[no-untyped-def]
+    """One plain battle, units in place and a list of the living ``LV`` that attacks pick their
+    targets from. Returns the winner (-1: neither side is gone)."""
+    n, bn = _deploy(n0, n1, hp0, def0, atk, HP, DMG, DEF, ATK, LV)
     ctr = np.uint64(0)
     rounds = 0
     attacks = 0
@@ -111,8 +135,7 @@ def _lean_battle(key, n0, n1, hp0, def0, atk, apr, mn, om, im, ratio, outnumber,
         rounds += 1
         count = n[0] if n[0] > n[1] else n[1]
         for a in range(2):
-            b = 1 - a
-            nb = n[b]
+            nb = n[1 - a]
             # the outnumbering penalty of the side attacked
             mult = om * im * (outnumber if ratio * nb <= n[a] else 1.0)
             # the bag: the dead leave it
@@ -120,27 +143,18 @@ def _lean_battle(key, n0, n1, hp0, def0, atk, apr, mn, om, im, ratio, outnumber,
             for i in range(bn[a]):
                 u = Q[a, i]
                 Q[a, m] = u
-                m += HP[u] > 0.0
+                m += HP[a, u] > 0.0
             m, bn[a], ctr = _attackers(Q, A, LV, a, m, count, n[a], key, ctr)
-            for i in range(m):
-                die = ATK[A[i]]   # the attacker's own die: units of a real battle differ
-                for _ in range(apr):
-                    ctr += np.uint64(1)
-                    x = draw_at(key, ctr)
-                    t = LV[b, below(hi(x), nb)]
-                    base = 1 + below(lo(x), die) - DEF[t]
-                    base = base if base > 0.0 else 0.0
-                    base = base if base > mn else mn
-                    DMG[t] += base * mult
+            ctr = _strikes(key, ctr, A, m, apr, a, nb, mn, mult, ATK, DEF, DMG, LV, True)
             attacks += m * apr
         # the end of the round: damage lands, the dead leave the list of the living
         for s in range(2):
             m = 0
             for i in range(n[s]):
                 u = LV[s, i]
-                hp = HP[u] - DMG[u]
-                DMG[u] = 0.0
-                HP[u] = hp
+                hp = HP[s, u] - DMG[s, u]
+                DMG[s, u] = 0.0
+                HP[s, u] = hp
                 LV[s, m] = u
                 m += hp > 0.0
             n[s] = m
@@ -155,18 +169,9 @@ def _moving_battle(key, n0, n1, hp0, def0, atk, apr, mn, om, im, ratio, outnumbe
     """The same battle with the living's data moved together at the end of each round
     (``HP[s, p]`` for the ``p``-th living unit of side ``s``): an attack indexes the data by
     its draw, without a list in between; the bag follows its units to their new places
-    (``LV[s, old]`` holds the new place, or -1). Returns the winner."""
-    n = np.zeros(2, np.int64)
-    bn = np.zeros(2, np.int64)
-    n[0] = n0
-    n[1] = n1
-    for s in range(2):
-        for i in range(n[s]):
-            HP[s, i] = hp0
-            DMG[s, i] = 0.0
-            DEF[s, i] = def0
-            ATK[s, i] = atk
-            LV[s, i] = i
+    (``LV[s, old]`` holds the new place, or -1, until the list is the identity again).
+    Returns the winner."""
+    n, bn = _deploy(n0, n1, hp0, def0, atk, HP, DMG, DEF, ATK, LV)
     ctr = np.uint64(0)
     rounds = 0
     attacks = 0
@@ -174,20 +179,10 @@ def _moving_battle(key, n0, n1, hp0, def0, atk, apr, mn, om, im, ratio, outnumbe
         rounds += 1
         count = n[0] if n[0] > n[1] else n[1]
         for a in range(2):
-            b = 1 - a
-            nb = n[b]
+            nb = n[1 - a]
             mult = om * im * (outnumber if ratio * nb <= n[a] else 1.0)
             m, bn[a], ctr = _attackers(Q, A, LV, a, bn[a], count, n[a], key, ctr)
-            for i in range(m):
-                die = ATK[a, A[i]]
-                for _ in range(apr):
-                    ctr += np.uint64(1)
-                    x = draw_at(key, ctr)
-                    t = below(hi(x), nb)
-                    base = 1 + below(lo(x), die) - DEF[b, t]
-                    base = base if base > 0.0 else 0.0
-                    base = base if base > mn else mn
-                    DMG[b, t] += base * mult
+            ctr = _strikes(key, ctr, A, m, apr, a, nb, mn, mult, ATK, DEF, DMG, LV, False)
             attacks += m * apr
         for s in range(2):
             m = 0
@@ -220,21 +215,21 @@ def _lean(seed, n_battles, chunks, moving, n0, n1, hp0, def0, atk, apr, mn, om, 
     cap = max(n0, n1)
     per = (n_battles + chunks - 1) // chunks
     for c in prange(chunks):
-        HP = np.empty(2 * cap)
-        DMG = np.empty(2 * cap)
-        DEF = np.empty(2 * cap)
-        ATK = np.empty(2 * cap, np.int64)
+        HP = np.empty((2, cap))
+        DMG = np.empty((2, cap))
+        DEF = np.empty((2, cap))
+        ATK = np.empty((2, cap), np.int64)
         LV = np.empty((2, cap), np.int64)
         Q = np.empty((2, cap), np.int64)
         A = np.empty(2 * cap, np.int64)
         for b in range(c * per, min(n_battles, (c + 1) * per)):
+            key = battle_key(seed, b)
             if moving:
-                winner[b] = _moving_battle(battle_key(seed, b), n0, n1, hp0, def0, atk, apr, mn, om, im, ratio,
-                                           outnumber, max_rounds, HP.reshape((2, cap)), DMG.reshape((2, cap)),
-                                           DEF.reshape((2, cap)), ATK.reshape((2, cap)), LV, Q, A, stats[b])
+                winner[b] = _moving_battle(key, n0, n1, hp0, def0, atk, apr, mn, om, im, ratio, outnumber,
+                                           max_rounds, HP, DMG, DEF, ATK, LV, Q, A, stats[b])
             else:
-                winner[b] = _lean_battle(battle_key(seed, b), n0, n1, hp0, def0, atk, apr, mn, om, im, ratio,
-                                         outnumber, max_rounds, HP, DMG, DEF, ATK, LV, Q, A, stats[b])
+                winner[b] = _lean_battle(key, n0, n1, hp0, def0, atk, apr, mn, om, im, ratio, outnumber,
+                                         max_rounds, HP, DMG, DEF, ATK, LV, Q, A, stats[b])
 
 
 def lean_params(sc: Scenario) -> tuple:  # type: ignore[type-arg]

@@ -76,6 +76,8 @@ def start() -> None:
     parser.add_argument("--scenario", choices=sorted(SCENARIOS), action="append",
                         help="scenarios to time (default: all)")
     args = parser.parse_args()
+    if args.rounds < 1 or args.threads < 1:
+        parser.error("--rounds and --threads must be at least 1")
     for path in args.copies:
         if not path.is_file() or path.suffix != ".py":
             parser.error(f"{path}: not a Python file")

@@ -121,6 +121,8 @@ def main() -> None:
     parser.add_argument("--engine-battles", type=int, default=30, help="per-battle engine battles per scenario")
     parser.add_argument("--repeat", type=int, default=3, help="batched runs (best is kept)")
     args = parser.parse_args()
+    if args.battles < 1 or args.engine_battles < 1 or args.repeat < 1:
+        parser.error("--battles, --engine-battles and --repeat must be at least 1")
     rules = load_rules()
     threads = numba.get_num_threads()
     with open("/proc/loadavg", encoding="ascii") as f:

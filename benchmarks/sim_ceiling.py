@@ -258,6 +258,8 @@ def main() -> None:
     parser.add_argument("--battles", type=int, default=10_000)
     parser.add_argument("--repeat", type=int, default=5, help="runs per kernel and thread count (best is kept)")
     args = parser.parse_args()
+    if args.battles < 1 or args.repeat < 1:
+        parser.error("--battles and --repeat must be at least 1")
     sc = compile_battle(load_rules(), plain(100))
     params = lean_params(sc)
     run(sc, 4, "warm-up")

@@ -225,7 +225,7 @@ NPS = 14
 L_GROUP = 0
 L_SHOOT = 1
 L_HEAL = 2
-L_PART = 3
+L_SUMMON = 3  # the summoners among a round's participants
 L_SHOTS = 4
 L_FOE = 5
 L_TOUCH = 6   # the units a round's fights may have changed (groups and rearguard shooters)
@@ -334,17 +334,22 @@ def _enlist(SQ, M, s, q, u):
 
 
 @njit(cache=True, inline="always")
-def _kill(UI, SQ, s, u):
-    UI[s, UI_ALIVE, u] = 0
-    SQ[s, SQ_ALIVE, UI[s, UI_SQUAD, u]] -= 1
+def _living(SQ, NSQ, s):
+    """The living units of side ``s`` (each squad counts its own)."""
+    n = 0
+    for q in range(NSQ[s]):
+        n += SQ[s, SQ_ALIVE, q]
+    return n
 
 
 # --------------------------------------------------------------------------- effects
 
 @njit(cache=True, inline="always")
-def _stack(RG, UI, s, ring, u, per, rounds):
-    """An effect that starts next round and lasts ``rounds`` rounds (stacks add up)."""
-    t = UI[s, UI_TICK, u]
+def _stack(RG, UI, s, ring, u, per, rounds, started):
+    """An effect that starts next round and lasts ``rounds`` rounds (stacks add up). ``started``:
+    1 within a round, whose start has already moved the unit's counter on (the round's own
+    counter is one less); 0 before the first round (volleys)."""
+    t = UI[s, UI_TICK, u] - started
     for j in range(1, rounds + 1):
         if j & RING_MASK != 0:
             RG[s, ring, u, (t + j) & RING_MASK] += per
@@ -353,73 +358,77 @@ def _stack(RG, UI, s, ring, u, per, rounds):
 
 
 @njit(cache=True, inline="always")
-def _tick(TF, PI, UF, UI, RG, SQ, L, n0, n1):
-    """Start of a round for the participants ``L[s, L_PART, :n]``: damage over time, regeneration
-    and healers' stacks; a unit whose health falls to zero dies. The round's ring slot is read
-    and emptied here (no effect of the round lands in its own slot: a stack starts next round),
-    and the round's ranged debuff becomes the factor ``UF_DEBUFF``; a unit whose ring is empty
-    (``UI_RING_END`` behind its counter) skips the ring."""
+def _start(TF, PI, UF, UI, RG, SQ, M, L, LN, s, q, survivors):
+    """Start of a round for its participants, the living units of squad ``q`` of side ``s``
+    (column ``MS``: of the whole side), in one pass over their list ``M[s, q]`` (which drops the
+    dead as :func:`_members` does): damage over time, regeneration and healers' stacks, and a unit
+    whose health falls to zero dies. The round's ring slot is read and emptied here (no effect of
+    the round lands in its own slot: a stack starts next round), the round's ranged debuff becomes
+    the factor ``UF_DEBUFF``, and a unit whose ring is empty (``UI_RING_END`` behind its counter)
+    skips the ring. Each participant's round counter moves on here, so the round's own counter
+    is one less (:func:`_stack`); summoners are listed in ``L_SUMMON`` for :func:`_tock`, and
+    with ``survivors`` the participants still alive become the fighters, ``L_GROUP``. Returns
+    the number of participants."""
     has_ring = PI[PI_HAS_RING] != 0
-    for s in range(2):
-        n = n0 if s == 0 else n1
-        for k in range(n):
-            u = np.uint64(L[s, L_PART, k])
-            if UI[s, UI_ALIVE, u] == 0:
-                continue
-            net = UF[s, UF_REGEN, u]
-            if has_ring:
-                t = UI[s, UI_TICK, u]
-                if t <= UI[s, UI_RING_END, u]:
-                    slot = t & RING_MASK
-                    net += RG[s, R_HEAL, u, slot] - RG[s, R_DOT, u, slot]
-                    d = RG[s, R_DEBUFF, u, slot]
-                    # the ring holds the sum of the logarithms of the stacks' factors
-                    UF[s, UF_DEBUFF, u] = math.exp(d) if d != 0.0 else 1.0
-                    RG[s, R_DOT, u, slot] = 0.0
-                    RG[s, R_HEAL, u, slot] = 0.0
-                    RG[s, R_DEBUFF, u, slot] = 0.0
-                elif UF[s, UF_DEBUFF, u] != 1.0:
-                    UF[s, UF_DEBUFF, u] = 1.0
-            if net == 0.0:
-                continue
+    n = 0
+    m = 0
+    ns = LN[s, L_SUMMON]
+    for k in range(SQ[s, SQ_MLEN, q]):
+        w = M[s, q, k]
+        u = np.uint64(w)
+        if UI[s, UI_ALIVE, u] == 0:
+            continue
+        M[s, q, n] = w
+        n += 1
+        t = UI[s, UI_TICK, u]
+        UI[s, UI_TICK, u] = t + 1
+        if UI[s, UI_SUMMON, u] >= 0:
+            L[s, L_SUMMON, ns] = w
+            ns += 1
+        alive = 1
+        net = UF[s, UF_REGEN, u]
+        if has_ring:
+            if t <= UI[s, UI_RING_END, u]:
+                slot = t & RING_MASK
+                net += RG[s, R_HEAL, u, slot] - RG[s, R_DOT, u, slot]
+                d = RG[s, R_DEBUFF, u, slot]
+                # the ring holds the sum of the logarithms of the stacks' factors
+                UF[s, UF_DEBUFF, u] = math.exp(d) if d != 0.0 else 1.0
+                RG[s, R_DOT, u, slot] = 0.0
+                RG[s, R_HEAL, u, slot] = 0.0
+                RG[s, R_DEBUFF, u, slot] = 0.0
+            elif UF[s, UF_DEBUFF, u] != 1.0:
+                UF[s, UF_DEBUFF, u] = 1.0
+        if net != 0.0:
             hp = UF[s, UF_HP, u] + net
             if hp <= 0.0:
+                alive = 0
                 UI[s, UI_ALIVE, u] = 0
                 SQ[s, SQ_ALIVE, np.uint64(UI[s, UI_SQUAD, u])] -= 1
             mx = UF[s, UF_MAXHP, u]
             UF[s, UF_HP, u] = hp if hp < mx else mx
-
-
-@njit(cache=True, inline="always")
-def _survivors(UI, L, LN, n0, n1):
-    """The fighters of a round: its participants ``L[s, L_PART, :n]`` still alive after its
-    start, listed in ``L_GROUP``."""
-    for s in range(2):
-        n = n0 if s == 0 else n1
-        m = 0
-        for k in range(n):
-            u = np.uint64(L[s, L_PART, k])
-            L[s, L_GROUP, m] = u
-            m += UI[s, UI_ALIVE, u]
+        if survivors:
+            L[s, L_GROUP, m] = w
+            m += alive
+    SQ[s, SQ_MLEN, q] = n
+    LN[s, L_SUMMON] = ns
+    if survivors:
         LN[s, L_GROUP] = m
+    return n
 
 
 @njit(cache=True, inline="always")
-def _tock(TF, TI, PI, SF, SQM, UF, UI, RG, SQ, M, L, NU, ST, n0, n1, fought):
-    """End of a round for the participants: the demonologist's summons («призывает низшего
-    демона каждый ход», into its own squad; a summoned unit joins after the round), then each
-    participant's round counter moves on (``fought``: the round was fought; a round cut short
-    by a finished phase summons nothing)."""
-    summons = fought and PI[PI_HAS_SUMMON] != 0 and PI[PI_SUMMONS] != 0
-    for s in range(2):
-        n = n0 if s == 0 else n1
-        for k in range(n):
-            u = np.uint64(L[s, L_PART, k])
-            if summons and UI[s, UI_SUMMON, u] >= 0 and UI[s, UI_ALIVE, u] == 1:
-                st = UI[s, UI_SUMMON, u]
-                if UI[s, UI_TICK, u] % TI[UI[s, UI_TYPE, u], TI_SUMMON_EVERY] == 0:
-                    _add_unit(TF, TI, SF, SQM, UF, UI, RG, SQ, M, NU, ST, s, st, UI[s, UI_SQUAD, u])
-            UI[s, UI_TICK, u] += 1
+def _tock(TF, TI, PI, SF, SQM, UF, UI, RG, SQ, M, L, LN, NU, ST):
+    """End of a fought round: the demonologist's summons («призывает низшего демона каждый ход»,
+    into its own squad; a summoned unit joins after the round), by the summoners that
+    :func:`_start` listed and that are still alive, on the round's counter (one less than the
+    counter its start moved on). A round cut short by a finished phase summons nothing."""
+    if PI[PI_HAS_SUMMON] != 0 and PI[PI_SUMMONS] != 0:
+        for s in range(2):
+            for k in range(LN[s, L_SUMMON]):
+                u = np.uint64(L[s, L_SUMMON, k])
+                if UI[s, UI_ALIVE, u] == 1 and (UI[s, UI_TICK, u] - 1) % TI[UI[s, UI_TYPE, u], TI_SUMMON_EVERY] == 0:
+                    _add_unit(TF, TI, SF, SQM, UF, UI, RG, SQ, M, NU, ST, s, UI[s, UI_SUMMON, u], UI[s, UI_SQUAD, u])
 
 
 @njit_no_counts
@@ -579,7 +588,7 @@ def _volley_shots(TF, TI, P, PI, SF, UF, UI, RG, SQ, L, RS, ST, AF, kind, a, nsh
             if dr > 0:
                 # просветлённый: «каждое попадание в дальнем бою снижает наносимый урон на 15% на
                 # 3 хода (эффект может складываться)»
-                _stack(RG, UI, b, R_DEBUFF, t, TF[ty, TF_DEBUFF_LOG], dr)
+                _stack(RG, UI, b, R_DEBUFF, t, TF[ty, TF_DEBUFF_LOG], dr, 0 if kind == F_VOLLEY else 1)
             if sh != 0.0:
                 UF[b, UF_SHRED, t] += sh
                 UI[b, UI_DIRTY, t] = 1
@@ -597,7 +606,8 @@ def _fight(TF, TI, P, PI, SF, UF, UI, RG, SQ, Q, L, LN, RS, ST, AF, kind, rnd, c
            flank0, flank1, q0, q1):
     """One pairing of a round: groups ``L_GROUP``, rearguard shooters ``L_SHOOT``, healers
     ``L_HEAL`` of each side; sacrifices, attacks, shots, healers and burps in the engine's
-    order. Damage and effects wait in the accumulators until :func:`_apply`."""
+    order. Damage and effects wait in the accumulators until :func:`_apply`, so every unit of
+    these lists stays alive until the round's end (a sacrificed cultist only stops attacking)."""
     n = (LN[0, L_GROUP], LN[1, L_GROUP])
     nsac0 = 0  # cultists who sacrificed themselves this round, per side
     nsac1 = 0
@@ -611,7 +621,7 @@ def _fight(TF, TI, P, PI, SF, UF, UI, RG, SQ, Q, L, LN, RS, ST, AF, kind, rnd, c
             u = np.uint64(L[a, L_GROUP, k])
             ty = np.uint64(UI[a, UI_TYPE, u])
             pct = TI[ty, TI_SAC_PCT]
-            if pct <= 0 or UI[a, UI_ALIVE, u] == 0:
+            if pct <= 0:
                 continue
             if 1 + below(hi(draw(RS)), 100) <= pct:
                 m = min(TI[ty, TI_SAC_TARGETS], n[b])
@@ -766,7 +776,7 @@ def _fight(TF, TI, P, PI, SF, UF, UI, RG, SQ, Q, L, LN, RS, ST, AF, kind, rnd, c
                     if flags & ON_GAIN:
                         UF[ua, UF_GAIN, u] += TF[ty, TF_HEAL_HIT] + TF[ty, TF_LIFESTEAL] * dmg
                     if flags & ON_BURN:
-                        _stack(RG, UI, ub, R_DOT, t, TF[ty, TF_BURN_PR], TI[ty, TI_BURN_ROUNDS])
+                        _stack(RG, UI, ub, R_DOT, t, TF[ty, TF_BURN_PR], TI[ty, TI_BURN_ROUNDS], 1)
                     if flags & ON_SHRED:
                         UF[ub, UF_SHRED, t] += TF[ty, TF_SHRED]
                         UI[ub, UI_DIRTY, t] = 1
@@ -775,7 +785,7 @@ def _fight(TF, TI, P, PI, SF, UF, UI, RG, SQ, Q, L, LN, RS, ST, AF, kind, rnd, c
                 tt = np.uint64(UI[ub, UI_TYPE, t])
                 if TI[tt, TI_POISON_ROUNDS] > 0 and dmg > 0.0:
                     # заразитель: «При каждом получении урона в ближнем бою отравляет атакующего»
-                    _stack(RG, UI, ua, R_DOT, u, TF[tt, TF_POISON_PR], TI[tt, TI_POISON_ROUNDS])
+                    _stack(RG, UI, ua, R_DOT, u, TF[tt, TF_POISON_PR], TI[tt, TI_POISON_ROUNDS], 1)
         ctr += np.uint64(used)
         SQ[a, SQ_QLEN, qi] = bn
         RS[1] = ctr
@@ -784,12 +794,9 @@ def _fight(TF, TI, P, PI, SF, UF, UI, RG, SQ, Q, L, LN, RS, ST, AF, kind, rnd, c
     # каждый по 1 выстрелу и атакуют вражеский авангард своего фланга.»
     for a in range(2):
         nb = n[1 - a]
-        m = 0
-        for k in range(LN[a, L_SHOOT]):
-            u = np.uint64(L[a, L_SHOOT, k])
-            if UI[a, UI_ALIVE, u] == 1:
-                L[a, L_SHOTS, m] = u
-                m += 1
+        m = LN[a, L_SHOOT]
+        for k in range(m):
+            L[a, L_SHOTS, k] = L[a, L_SHOOT, k]
         if m == 0 or nb == 0:
             continue
         _volley_shots(TF, TI, P, PI, SF, UF, UI, RG, SQ, L, RS, ST, AF, kind, a, m, L_GROUP, nb, False)
@@ -798,21 +805,14 @@ def _fight(TF, TI, P, PI, SF, UF, UI, RG, SQ, Q, L, LN, RS, ST, AF, kind, rnd, c
     for a in range(2):
         if LN[a, L_HEAL] == 0:
             continue
-        m = 0
-        for k in range(n[a]):
-            u = np.uint64(L[a, L_GROUP, k])
-            if UI[a, UI_ALIVE, u] == 1:
-                L[a, L_FOE, m] = u
-                m += 1
+        m = n[a]
         if m == 0:
             continue
         for k in range(LN[a, L_HEAL]):
             h = np.uint64(L[a, L_HEAL, k])
-            if UI[a, UI_ALIVE, h] == 0:
-                continue
             hty = np.uint64(UI[a, UI_TYPE, h])
-            t = np.uint64(L[a, L_FOE, below(hi(draw(RS)), m)])
-            _stack(RG, UI, a, R_HEAL, t, TF[hty, TF_HEAL_PR], TI[hty, TI_HEAL_ROUNDS])
+            t = np.uint64(L[a, L_GROUP, below(hi(draw(RS)), m)])
+            _stack(RG, UI, a, R_HEAL, t, TF[hty, TF_HEAL_PR], TI[hty, TI_HEAL_ROUNDS], 1)
     # Огнеглот: «каждый второй ход (начиная с первого) совершает огненную отрыжку на случайного
     # врага (-6 единиц здоровья за 2 раунда)»
     for a in range(2):
@@ -823,12 +823,12 @@ def _fight(TF, TI, P, PI, SF, UF, UI, RG, SQ, Q, L, LN, RS, ST, AF, kind, rnd, c
             u = np.uint64(L[a, L_GROUP, k])
             ty = np.uint64(UI[a, UI_TYPE, u])
             br = TI[ty, TI_BURP_ROUNDS]
-            if br <= 0 or UI[a, UI_ALIVE, u] == 0 or UI[a, UI_SACR, u] == 1:
+            if br <= 0 or UI[a, UI_SACR, u] == 1:
                 continue
             if (rnd - 1) % TI[ty, TI_BURP_EVERY] != 0:
                 continue
             t = np.uint64(L[b, L_GROUP, below(hi(draw(RS)), n[b])])
-            _stack(RG, UI, b, R_DOT, t, TF[ty, TF_BURP_PR], br)
+            _stack(RG, UI, b, R_DOT, t, TF[ty, TF_BURP_PR], br, 1)
             ST[ST_ATTACKS] += 1
     for a in range(2):
         t0 = LN[a, L_TOUCH] + n[a]
@@ -910,11 +910,12 @@ def _healers_into(TI, UI, L, LN, s, lst, has_heal):
     """Append the healers among ``L[s, lst]`` to ``L_HEAL``."""
     if has_heal == 0:
         return
+    m = LN[s, L_HEAL]
     for k in range(LN[s, lst]):
-        u = np.uint64(L[s, lst, k])
-        if TI[UI[s, UI_TYPE, u], TI_HEAL_ROUNDS] > 0:
-            L[s, L_HEAL, LN[s, L_HEAL]] = u
-            LN[s, L_HEAL] += 1
+        u = L[s, lst, k]
+        L[s, L_HEAL, m] = u
+        m += TI[UI[s, UI_TYPE, np.uint64(u)], TI_HEAL_ROUNDS] > 0
+    LN[s, L_HEAL] = m
 
 
 # --------------------------------------------------------------------------- phases
@@ -1034,16 +1035,16 @@ def _charge_fight(S, W, AF, s, q, opp, as_defender, first_round):
     e = 1 - s
     rounds = 0
     r = first_round
+    start = PI[PI_HAS_RING] != 0 or PI[PI_HAS_REGEN] != 0 or PI[PI_HAS_SUMMON] != 0
     while SQ[s, SQ_ALIVE, q] > 0 and SQ[e, SQ_ALIVE, opp] > 0 and rounds < PI[PI_MAX_CHARGE]:
-        n_s = _members(UI, SQ, M, s, q, L[s, L_PART])
-        n_e = _members(UI, SQ, M, e, opp, L[e, L_PART])
-        if s == 0:
-            if PI[PI_HAS_RING] != 0 or PI[PI_HAS_REGEN] != 0:
-                _tick(TF, PI, UF, UI, RG, SQ, L, n_s, n_e)
+        LN[0, L_SUMMON] = 0
+        LN[1, L_SUMMON] = 0
+        if start:
+            _start(TF, PI, UF, UI, RG, SQ, M, L, LN, s, q, True)
+            _start(TF, PI, UF, UI, RG, SQ, M, L, LN, e, opp, True)
         else:
-            if PI[PI_HAS_RING] != 0 or PI[PI_HAS_REGEN] != 0:
-                _tick(TF, PI, UF, UI, RG, SQ, L, n_e, n_s)
-        _survivors(UI, L, LN, n_s if s == 0 else n_e, n_e if s == 0 else n_s)
+            LN[s, L_GROUP] = _members(UI, SQ, M, s, q, L[s, L_GROUP])
+            LN[e, L_GROUP] = _members(UI, SQ, M, e, opp, L[e, L_GROUP])
         for x in range(2):
             LN[x, L_SHOOT] = 0
             LN[x, L_HEAL] = 0
@@ -1057,12 +1058,7 @@ def _charge_fight(S, W, AF, s, q, opp, as_defender, first_round):
         else:
             _fight(TF, TI, P, PI, SF, UF, UI, RG, SQ, Q, L, LN, RS, ST, AF, F_CHARGE, r, s, as_defender, 1.0, 1.0, opp, q)
         _apply_part(UF, UI, SQ, L, LN)
-        if s == 0:
-            if PI[PI_HAS_RING] != 0 or PI[PI_HAS_SUMMON] != 0:
-                _tock(TF, TI, PI, SF, SQM, UF, UI, RG, SQ, M, L, NU, ST, n_s, n_e, True)
-        else:
-            if PI[PI_HAS_RING] != 0 or PI[PI_HAS_SUMMON] != 0:
-                _tock(TF, TI, PI, SF, SQM, UF, UI, RG, SQ, M, L, NU, ST, n_e, n_s, True)
+        _tock(TF, TI, PI, SF, SQM, UF, UI, RG, SQ, M, L, LN, NU, ST)
         rounds += 1
         r += 1
     return r
@@ -1239,8 +1235,7 @@ def _clash(S, W, AF):
     ACAR, SQM = S[18], S[5]
     UF, UI, RG, SQ, Q, L, LN, NU, ST, RS, PS, OCC, M = W
     has_heal = PI[PI_HAS_HEAL] != 0
-    tick = PI[PI_HAS_RING] != 0 or PI[PI_HAS_REGEN] != 0
-    tock = PI[PI_HAS_RING] != 0 or PI[PI_HAS_SUMMON] != 0
+    start = PI[PI_HAS_RING] != 0 or PI[PI_HAS_REGEN] != 0 or PI[PI_HAS_SUMMON] != 0
     MS = SQ.shape[2] - 1
     _occupy(SQ, NSQ, OCC)
     while ST[ST_CLASH] < PI[PI_MAX_CLASH]:
@@ -1250,22 +1245,18 @@ def _clash(S, W, AF):
                 active += 1
         if active == 0:
             break
-        # the participants of the round (``L_PART``) are needed only by its start and its end
-        n0 = 0
-        n1 = 0
-        if tick or tock:
-            n0 = _members(UI, SQ, M, 0, MS, L[0, L_PART])
-            n1 = _members(UI, SQ, M, 1, MS, L[1, L_PART])
-        if tick:
-            _tick(TF, PI, UF, UI, RG, SQ, L, n0, n1)
+        # every living unit takes part in a clash round
+        LN[0, L_SUMMON] = 0
+        LN[1, L_SUMMON] = 0
+        if start:
+            _start(TF, PI, UF, UI, RG, SQ, M, L, LN, 0, MS, False)
+            _start(TF, PI, UF, UI, RG, SQ, M, L, LN, 1, MS, False)
         _normalise_both(SQ, NSQ, OCC)
         active = 0
         for f in range(3):
             if OCC[0, f] >= 0 and OCC[1, f] >= 0:
                 active += 1
         if active == 0:
-            if PI[PI_HAS_RING] != 0 or PI[PI_HAS_SUMMON] != 0:
-                _tock(TF, TI, PI, SF, SQM, UF, UI, RG, SQ, M, L, NU, ST, n0, n1, False)
             break
         ST[ST_CLASH] += 1
         ST[ST_ROUNDS] += 1
@@ -1288,17 +1279,17 @@ def _clash(S, W, AF):
                 if rear >= 0:
                     nb = _members(UI, SQ, M, s, rear, L[s, L_FOE])
                     LN[s, L_FOE] = nb
+                    m = 0
                     for k in range(nb):
-                        u = np.uint64(L[s, L_FOE, k])
-                        if TI[UI[s, UI_TYPE, u], TI_SHOOTER] != 0:
-                            L[s, L_SHOOT, LN[s, L_SHOOT]] = u
-                            LN[s, L_SHOOT] += 1
+                        u = L[s, L_FOE, k]
+                        L[s, L_SHOOT, m] = u
+                        m += TI[UI[s, UI_TYPE, np.uint64(u)], TI_SHOOTER] != 0
+                    LN[s, L_SHOOT] = m
                     if has_heal:
                         _healers_into(TI, UI, L, LN, s, L_FOE, SQ[s, SQ_ROLES, rear] & ROLE_HEAL)
             _fight(TF, TI, P, PI, SF, UF, UI, RG, SQ, Q, L, LN, RS, ST, AF, F_CLASH, ST[ST_ROUNDS], -1, False, 1.0, 1.0, van0, van1)
         _apply_part(UF, UI, SQ, L, LN)
-        if PI[PI_HAS_RING] != 0 or PI[PI_HAS_SUMMON] != 0:
-            _tock(TF, TI, PI, SF, SQM, UF, UI, RG, SQ, M, L, NU, ST, n0, n1, True)
+        _tock(TF, TI, PI, SF, SQM, UF, UI, RG, SQ, M, L, LN, NU, ST)
         _normalise_both(SQ, NSQ, OCC)
 
 
@@ -1325,15 +1316,16 @@ def _final(S, W, AF):
     flank0 = P[P_FLANKING] if c0 < c1 else 1.0
     flank1 = P[P_FLANKING] if c1 < c0 else 1.0
     r = 0
+    start = PI[PI_HAS_RING] != 0 or PI[PI_HAS_REGEN] != 0 or PI[PI_HAS_SUMMON] != 0
     while r < PI[PI_MAX_FINAL]:
-        if PI[PI_HAS_RING] != 0 or PI[PI_HAS_REGEN] != 0 or PI[PI_HAS_SUMMON] != 0:
-            n0 = _members(UI, SQ, M, 0, MS, L[0, L_PART])
-            n1 = _members(UI, SQ, M, 1, MS, L[1, L_PART])
-            if n0 == 0 or n1 == 0:
+        LN[0, L_SUMMON] = 0
+        LN[1, L_SUMMON] = 0
+        if start:
+            # a round starts only if both sides still have someone (its start may kill)
+            if _living(SQ, NSQ, 0) == 0 or _living(SQ, NSQ, 1) == 0:
                 break
-            if PI[PI_HAS_RING] != 0 or PI[PI_HAS_REGEN] != 0:
-                _tick(TF, PI, UF, UI, RG, SQ, L, n0, n1)
-            _survivors(UI, L, LN, n0, n1)
+            _start(TF, PI, UF, UI, RG, SQ, M, L, LN, 0, MS, True)
+            _start(TF, PI, UF, UI, RG, SQ, M, L, LN, 1, MS, True)
         else:
             # the fighters are the living: no round start to pass, no end that needs the list
             n0 = _members(UI, SQ, M, 0, MS, L[0, L_GROUP])
@@ -1343,8 +1335,6 @@ def _final(S, W, AF):
             if n0 == 0 or n1 == 0:
                 break
         if LN[0, L_GROUP] == 0 or LN[1, L_GROUP] == 0:
-            if PI[PI_HAS_RING] != 0 or PI[PI_HAS_SUMMON] != 0:
-                _tock(TF, TI, PI, SF, SQM, UF, UI, RG, SQ, M, L, NU, ST, n0, n1, False)
             break
         r += 1
         ST[ST_FINAL] += 1
@@ -1359,8 +1349,7 @@ def _final(S, W, AF):
         LN[1, L_TOUCH] = 0
         _fight(TF, TI, P, PI, SF, UF, UI, RG, SQ, Q, L, LN, RS, ST, AF, F_FINAL, ST[ST_ROUNDS], -1, False, flank0, flank1, MS, MS)
         _apply_part(UF, UI, SQ, L, LN)
-        if PI[PI_HAS_RING] != 0 or PI[PI_HAS_SUMMON] != 0:
-            _tock(TF, TI, PI, SF, SQM, UF, UI, RG, SQ, M, L, NU, ST, n0, n1, True)
+        _tock(TF, TI, PI, SF, SQM, UF, UI, RG, SQ, M, L, LN, NU, ST)
 
 
 @intrinsic

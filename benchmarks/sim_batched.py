@@ -43,7 +43,8 @@ from voevoda.core.dice import Dice  # noqa: E402
 from voevoda.rulesets.steel_rose.battle.engine import fight  # noqa: E402
 from voevoda.rulesets.steel_rose.battle.model import SideInput, SquadInput  # noqa: E402
 from voevoda.rulesets.steel_rose.rules import load_rules  # noqa: E402
-from voevoda.sim.batch import run  # noqa: E402
+from voevoda.sim import kernel  # noqa: E402
+from voevoda.sim.batch import Batch, run  # noqa: E402
 from voevoda.sim.compile import compile_battle  # noqa: E402
 from voevoda.sim.rng import battle_key, below, draw_at, hi, lo  # noqa: E402
 
@@ -82,9 +83,23 @@ def plain(n: int) -> tuple[SideInput, SideInput]:
             SideInput("B", "empire", (SquadInput("centre.vanguard", {"spearman": n}),)))
 
 
-def batched(rules, sides, n: int, repeat: int, threads: int) -> tuple[float, int, float, float]:  # type: ignore[no-untyped-def]
+def census(label: str, batch: Batch) -> str:
+    """What the battles asked of the kernel, per battle: rounds by phase, pairings and their
+    fighters, and per attack the fighters and the units' round starts (the kernel's statistics).
+    A battle whose pairings are small, or whose rounds start for many units that do not fight
+    (the rearguards of a clash, say), does more work per attack."""
+    st = batch.stats.mean(axis=0)
+    attacks = st[kernel.ST_ATTACKS]
+    fights = st[kernel.ST_FIGHTS]
+    return (f"{label:>22}: {st[kernel.ST_ROUNDS]:.1f} rounds ({st[kernel.ST_CLASH]:.1f} clash, "
+            f"{st[kernel.ST_FINAL]:.1f} final) and {st[kernel.ST_CHARGE]:.1f} charge rounds; "
+            f"{fights:.1f} pairings of {st[kernel.ST_FIGHTERS] / fights:.1f} fighters; per attack "
+            f"{st[kernel.ST_FIGHTERS] / attacks:.2f} fighters and {st[kernel.ST_STARTS] / attacks:.2f} round starts")
+
+
+def batched(rules, sides, n: int, repeat: int, threads: int) -> tuple[float, int, float, float, Batch]:  # type: ignore[no-untyped-def]
     """Best seconds and attacks of ``n`` battles on ``threads`` threads, the best bare-step rate,
-    and the median share of the bare step. Each run is paired with a bare-step run on the same
+    the median share of the bare step, and the last run's battles. Each run is paired with a bare-step run on the same
     threads just before it, and the share is taken within each pair: these machines' speed drifts
     by half and more within minutes, and a pair taken seconds apart drifts far less."""
     sc = compile_battle(rules, sides)
@@ -103,7 +118,7 @@ def batched(rules, sides, n: int, repeat: int, threads: int) -> tuple[float, int
         best_bare = max(best_bare, bare)
         attacks = batch.attacks
         shares.append(attacks / seconds / bare)
-    return best, attacks, best_bare, statistics.median(shares)
+    return best, attacks, best_bare, statistics.median(shares), batch
 
 
 def engine(rules, sides, n: int) -> tuple[float, int]:  # type: ignore[no-untyped-def]
@@ -136,6 +151,7 @@ def main() -> None:
     print(f"{'battle':>22} {'threads':>7} {'battles':>8} {'seconds':>8} {'attacks/battle':>15} {'attacks/s':>14} "
           f"{'bare/s':>14} {'of bare':>7} {'engine att/s':>13} {'ratio':>7}")
     large = max(1, args.battles // 20)
+    censuses = []
     for label, sides, battles, engine_battles in (
             ("every effect 10v10", scenario(10), args.battles, args.engine_battles),
             ("every effect 100v100", scenario(100), args.battles, args.engine_battles),
@@ -144,14 +160,18 @@ def main() -> None:
         e_seconds, e_attacks = engine(rules, sides, engine_battles)
         e_rate = e_attacks / e_seconds
         for t in sorted({1, threads}):
-            seconds, attacks, bare_t, share = batched(rules, sides, battles, args.repeat, t)
+            seconds, attacks, bare_t, share, batch = batched(rules, sides, battles, args.repeat, t)
             rate = attacks / seconds
             print(f"{label:>22} {t:>7} {battles:>8} {seconds:>8.3f} {attacks / battles:>15.0f} "
                   f"{rate:>14,.0f} {bare_t:>14,.0f} {share:>7.2f} {e_rate:>13,.0f} {rate / e_rate:>6.0f}x", flush=True)
         numba.set_num_threads(threads)
+        censuses.append(census(label, batch))
     print(f"target: attacks/s at least {TARGET_SHARE:.2f} of the bare step on two threads "
           f"({TARGET_SHARE * bare[max(bare)]:,.0f} a second at the bare rate above)")
     print("'of bare' is the median, over the runs, of each run's rate over the bare step timed just before it")
+    print("per battle:")
+    for line in censuses:
+        print(line)
 
 
 if __name__ == "__main__":

@@ -237,7 +237,12 @@ ST_ROUNDS = 1
 ST_CLASH = 2
 ST_FINAL = 3
 ST_OVERFLOW = 4
-NST = 5
+ST_CHARGE = 5     # rounds of charges (each charge counts its own)
+ST_FIGHTS = 6     # pairings fought: a clash round's flanks, a charge round, a final round
+ST_FIGHTERS = 7   # their fighters, summed over the pairings
+ST_STARTS = 8     # round starts passed by units (none in a battle without effects over time,
+                  # regeneration or summons, whose rounds need no start)
+NST = 9
 
 F_CLASH = 0
 F_CHARGE = 1
@@ -358,7 +363,7 @@ def _stack(RG, UI, s, ring, u, per, rounds, started):
 
 
 @njit(cache=True, inline="always")
-def _start(TF, PI, UF, UI, RG, SQ, M, L, LN, s, q, survivors):
+def _start(TF, PI, UF, UI, RG, SQ, M, L, LN, ST, s, q, survivors):
     """Start of a round for its participants, the living units of squad ``q`` of side ``s``
     (column ``MS``: of the whole side), in one pass over their list ``M[s, q]`` (which drops the
     dead as :func:`_members` does): damage over time, regeneration and healers' stacks, and a unit
@@ -412,6 +417,7 @@ def _start(TF, PI, UF, UI, RG, SQ, M, L, LN, s, q, survivors):
             m += alive
     SQ[s, SQ_MLEN, q] = n
     LN[s, L_SUMMON] = ns
+    ST[ST_STARTS] += n
     if survivors:
         LN[s, L_GROUP] = m
     return n
@@ -609,6 +615,8 @@ def _fight(TF, TI, P, PI, SF, UF, UI, RG, SQ, Q, L, LN, RS, ST, AF, kind, rnd, c
     order. Damage and effects wait in the accumulators until :func:`_apply`, so every unit of
     these lists stays alive until the round's end (a sacrificed cultist only stops attacking)."""
     n = (LN[0, L_GROUP], LN[1, L_GROUP])
+    ST[ST_FIGHTS] += 1
+    ST[ST_FIGHTERS] += n[0] + n[1]
     nsac0 = 0  # cultists who sacrificed themselves this round, per side
     nsac1 = 0
     # Культист: «Каждый ход может с шансом 10% пожертвовать собой нанести ровно 7 урона
@@ -1040,8 +1048,8 @@ def _charge_fight(S, W, AF, s, q, opp, as_defender, first_round):
         LN[0, L_SUMMON] = 0
         LN[1, L_SUMMON] = 0
         if start:
-            _start(TF, PI, UF, UI, RG, SQ, M, L, LN, s, q, True)
-            _start(TF, PI, UF, UI, RG, SQ, M, L, LN, e, opp, True)
+            _start(TF, PI, UF, UI, RG, SQ, M, L, LN, ST, s, q, True)
+            _start(TF, PI, UF, UI, RG, SQ, M, L, LN, ST, e, opp, True)
         else:
             LN[s, L_GROUP] = _members(UI, SQ, M, s, q, L[s, L_GROUP])
             LN[e, L_GROUP] = _members(UI, SQ, M, e, opp, L[e, L_GROUP])
@@ -1059,6 +1067,7 @@ def _charge_fight(S, W, AF, s, q, opp, as_defender, first_round):
             _fight(TF, TI, P, PI, SF, UF, UI, RG, SQ, Q, L, LN, RS, ST, AF, F_CHARGE, r, s, as_defender, 1.0, 1.0, opp, q)
         _apply_part(UF, UI, SQ, L, LN)
         _tock(TF, TI, PI, SF, SQM, UF, UI, RG, SQ, M, L, LN, NU, ST)
+        ST[ST_CHARGE] += 1
         rounds += 1
         r += 1
     return r
@@ -1249,8 +1258,8 @@ def _clash(S, W, AF):
         LN[0, L_SUMMON] = 0
         LN[1, L_SUMMON] = 0
         if start:
-            _start(TF, PI, UF, UI, RG, SQ, M, L, LN, 0, MS, False)
-            _start(TF, PI, UF, UI, RG, SQ, M, L, LN, 1, MS, False)
+            _start(TF, PI, UF, UI, RG, SQ, M, L, LN, ST, 0, MS, False)
+            _start(TF, PI, UF, UI, RG, SQ, M, L, LN, ST, 1, MS, False)
         _normalise_both(SQ, NSQ, OCC)
         active = 0
         for f in range(3):
@@ -1324,8 +1333,8 @@ def _final(S, W, AF):
             # a round starts only if both sides still have someone (its start may kill)
             if _living(SQ, NSQ, 0) == 0 or _living(SQ, NSQ, 1) == 0:
                 break
-            _start(TF, PI, UF, UI, RG, SQ, M, L, LN, 0, MS, True)
-            _start(TF, PI, UF, UI, RG, SQ, M, L, LN, 1, MS, True)
+            _start(TF, PI, UF, UI, RG, SQ, M, L, LN, ST, 0, MS, True)
+            _start(TF, PI, UF, UI, RG, SQ, M, L, LN, ST, 1, MS, True)
         else:
             # the fighters are the living: no round start to pass, no end that needs the list
             n0 = _members(UI, SQ, M, 0, MS, L[0, L_GROUP])

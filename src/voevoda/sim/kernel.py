@@ -428,13 +428,13 @@ def _tock(TF, TI, PI, SF, SQM, UF, UI, RG, SQ, M, L, LN, NU, ST):
     """End of a fought round: the demonologist's summons («призывает низшего демона каждый ход»,
     into its own squad; a summoned unit joins after the round), by the summoners that
     :func:`_start` listed and that are still alive, on the round's counter (one less than the
-    counter its start moved on). A round cut short by a finished phase summons nothing."""
-    if PI[PI_HAS_SUMMON] != 0 and PI[PI_SUMMONS] != 0:
-        for s in range(2):
-            for k in range(LN[s, L_SUMMON]):
-                u = np.uint64(L[s, L_SUMMON, k])
-                if UI[s, UI_ALIVE, u] == 1 and (UI[s, UI_TICK, u] - 1) % TI[UI[s, UI_TYPE, u], TI_SUMMON_EVERY] == 0:
-                    _add_unit(TF, TI, SF, SQM, UF, UI, RG, SQ, M, NU, ST, s, UI[s, UI_SUMMON, u], UI[s, UI_SQUAD, u])
+    counter its start moved on). A round cut short by a finished phase summons nothing. Called
+    only where summons can happen (the battle has summoners and the option allows them)."""
+    for s in range(2):
+        for k in range(LN[s, L_SUMMON]):
+            u = np.uint64(L[s, L_SUMMON, k])
+            if UI[s, UI_ALIVE, u] == 1 and (UI[s, UI_TICK, u] - 1) % TI[UI[s, UI_TYPE, u], TI_SUMMON_EVERY] == 0:
+                _add_unit(TF, TI, SF, SQM, UF, UI, RG, SQ, M, NU, ST, s, UI[s, UI_SUMMON, u], UI[s, UI_SQUAD, u])
 
 
 @njit_no_counts
@@ -1044,10 +1044,11 @@ def _charge_fight(S, W, AF, s, q, opp, as_defender, first_round):
     rounds = 0
     r = first_round
     start = PI[PI_HAS_RING] != 0 or PI[PI_HAS_REGEN] != 0 or PI[PI_HAS_SUMMON] != 0
+    summons = PI[PI_HAS_SUMMON] != 0 and PI[PI_SUMMONS] != 0
     while SQ[s, SQ_ALIVE, q] > 0 and SQ[e, SQ_ALIVE, opp] > 0 and rounds < PI[PI_MAX_CHARGE]:
-        LN[0, L_SUMMON] = 0
-        LN[1, L_SUMMON] = 0
         if start:
+            LN[0, L_SUMMON] = 0
+            LN[1, L_SUMMON] = 0
             _start(TF, PI, UF, UI, RG, SQ, M, L, LN, ST, s, q, True)
             _start(TF, PI, UF, UI, RG, SQ, M, L, LN, ST, e, opp, True)
         else:
@@ -1066,7 +1067,8 @@ def _charge_fight(S, W, AF, s, q, opp, as_defender, first_round):
         else:
             _fight(TF, TI, P, PI, SF, UF, UI, RG, SQ, Q, L, LN, RS, ST, AF, F_CHARGE, r, s, as_defender, 1.0, 1.0, opp, q)
         _apply_part(UF, UI, SQ, L, LN)
-        _tock(TF, TI, PI, SF, SQM, UF, UI, RG, SQ, M, L, LN, NU, ST)
+        if summons:
+            _tock(TF, TI, PI, SF, SQM, UF, UI, RG, SQ, M, L, LN, NU, ST)
         ST[ST_CHARGE] += 1
         rounds += 1
         r += 1
@@ -1245,6 +1247,7 @@ def _clash(S, W, AF):
     UF, UI, RG, SQ, Q, L, LN, NU, ST, RS, PS, OCC, M = W
     has_heal = PI[PI_HAS_HEAL] != 0
     start = PI[PI_HAS_RING] != 0 or PI[PI_HAS_REGEN] != 0 or PI[PI_HAS_SUMMON] != 0
+    summons = PI[PI_HAS_SUMMON] != 0 and PI[PI_SUMMONS] != 0
     MS = SQ.shape[2] - 1
     _occupy(SQ, NSQ, OCC)
     while ST[ST_CLASH] < PI[PI_MAX_CLASH]:
@@ -1255,9 +1258,9 @@ def _clash(S, W, AF):
         if active == 0:
             break
         # every living unit takes part in a clash round
-        LN[0, L_SUMMON] = 0
-        LN[1, L_SUMMON] = 0
         if start:
+            LN[0, L_SUMMON] = 0
+            LN[1, L_SUMMON] = 0
             _start(TF, PI, UF, UI, RG, SQ, M, L, LN, ST, 0, MS, False)
             _start(TF, PI, UF, UI, RG, SQ, M, L, LN, ST, 1, MS, False)
         _normalise_both(SQ, NSQ, OCC)
@@ -1298,7 +1301,8 @@ def _clash(S, W, AF):
                         _healers_into(TI, UI, L, LN, s, L_FOE, SQ[s, SQ_ROLES, rear] & ROLE_HEAL)
             _fight(TF, TI, P, PI, SF, UF, UI, RG, SQ, Q, L, LN, RS, ST, AF, F_CLASH, ST[ST_ROUNDS], -1, False, 1.0, 1.0, van0, van1)
         _apply_part(UF, UI, SQ, L, LN)
-        _tock(TF, TI, PI, SF, SQM, UF, UI, RG, SQ, M, L, LN, NU, ST)
+        if summons:
+            _tock(TF, TI, PI, SF, SQM, UF, UI, RG, SQ, M, L, LN, NU, ST)
         _normalise_both(SQ, NSQ, OCC)
 
 
@@ -1326,13 +1330,14 @@ def _final(S, W, AF):
     flank1 = P[P_FLANKING] if c1 < c0 else 1.0
     r = 0
     start = PI[PI_HAS_RING] != 0 or PI[PI_HAS_REGEN] != 0 or PI[PI_HAS_SUMMON] != 0
+    summons = PI[PI_HAS_SUMMON] != 0 and PI[PI_SUMMONS] != 0
     while r < PI[PI_MAX_FINAL]:
-        LN[0, L_SUMMON] = 0
-        LN[1, L_SUMMON] = 0
         if start:
             # a round starts only if both sides still have someone (its start may kill)
             if _living(SQ, NSQ, 0) == 0 or _living(SQ, NSQ, 1) == 0:
                 break
+            LN[0, L_SUMMON] = 0
+            LN[1, L_SUMMON] = 0
             _start(TF, PI, UF, UI, RG, SQ, M, L, LN, ST, 0, MS, True)
             _start(TF, PI, UF, UI, RG, SQ, M, L, LN, ST, 1, MS, True)
         else:
@@ -1358,7 +1363,8 @@ def _final(S, W, AF):
         LN[1, L_TOUCH] = 0
         _fight(TF, TI, P, PI, SF, UF, UI, RG, SQ, Q, L, LN, RS, ST, AF, F_FINAL, ST[ST_ROUNDS], -1, False, flank0, flank1, MS, MS)
         _apply_part(UF, UI, SQ, L, LN)
-        _tock(TF, TI, PI, SF, SQM, UF, UI, RG, SQ, M, L, LN, NU, ST)
+        if summons:
+            _tock(TF, TI, PI, SF, SQM, UF, UI, RG, SQ, M, L, LN, NU, ST)
 
 
 @intrinsic

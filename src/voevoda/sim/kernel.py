@@ -189,6 +189,11 @@ UI_SUMMON = 11   # the type the unit summons, or -1
 UI_DIRTY = 12    # 1: the round changed a rarely changed field of the unit (heal on hit, the compounding
                  # factor, shred, shot counters, the sacrifice), which the end of the round applies
 NUI = 13
+# the fields of a deployed unit that a battle may change (the others hold the type's constants
+# from the unit's entry, or are scratch written before they are read: UF_OM, UF_IM)
+UF_CHANGING = (UF_HP, UF_DEF, UF_CFIN, UF_SHOTC, UF_DMG, UF_GAIN, UF_SHRED, UF_CFNEXT, UF_RSHOT, UF_DEBUFF,
+               UF_CFOUT, UF_SHOTF)
+UI_CHANGING = (UI_ALIVE, UI_TICK, UI_SACR, UI_RING_END, UI_DIRTY)
 R_DOT = 0
 R_HEAL = 1
 R_DEBUFF = 2
@@ -961,9 +966,12 @@ def _template(S, cap, max_squads, lcap):
 
 
 @njit_no_counts
-def _init_from(S, W, T):
+def _init_from(S, W, T, full):
     """:func:`_init` by copying the template ``T``; effect rings that a unit used in an earlier
-    battle of the workspace are emptied first (its ``UI_RING_END`` still says so)."""
+    battle of the workspace are emptied first (its ``UI_RING_END`` still says so). Without
+    ``full`` the workspace holds a battle of the same template already, and only the fields a
+    battle changes (``UF_CHANGING``, ``UI_CHANGING``) are copied: the rest of a deployed unit's
+    row never changes, and summoned units are set up whole as they join."""
     NINIT = S[6]
     UF, UI, RG, SQ, NU, ST, M = W[0], W[1], W[2], W[3], W[7], W[8], W[12]
     UF0, UI0, SQ0, M0 = T
@@ -980,12 +988,20 @@ def _init_from(S, W, T):
                 for r in range(3):
                     for j in range(RING):
                         RG[s, r, u, j] = 0.0
-        for f in range(NUF):
-            for u in range(n):
-                UF[s, f, u] = UF0[s, f, u]
-        for f in range(NUI):
-            for u in range(n):
-                UI[s, f, u] = UI0[s, f, u]
+        if full:
+            for f in range(NUF):
+                for u in range(n):
+                    UF[s, f, u] = UF0[s, f, u]
+            for f in range(NUI):
+                for u in range(n):
+                    UI[s, f, u] = UI0[s, f, u]
+        else:
+            for f in UF_CHANGING:
+                for u in range(n):
+                    UF[s, f, u] = UF0[s, f, u]
+            for f in UI_CHANGING:
+                for u in range(n):
+                    UI[s, f, u] = UI0[s, f, u]
         for q in range(SQ.shape[2]):
             for k in range(SQ0[s, SQ_MLEN, q]):
                 M[s, q, k] = M0[s, q, k]
@@ -1408,15 +1424,16 @@ def _unmanaged(S, W, AF, T):
 
 
 @njit(cache=True)
-def battle(S0, W0, AF0, T0, key):
-    """One whole battle; the statistics are left in ``W[8]``, the units in ``W[0]``/``W[1]``."""
+def battle(S0, W0, AF0, T0, key, full):
+    """One whole battle; the statistics are left in ``W[8]``, the units in ``W[0]``/``W[1]``.
+    ``full``: the workspace has not held a battle of this template yet (:func:`_init_from`)."""
     S, W, AF, T = _unmanaged(S0, W0, AF0, T0)
     RS = W[9]
     RS[0] = key
     RS[1] = np.uint64(0)
     NSQ = S[11]
     SQ = W[3]
-    _init_from(S, W, T)
+    _init_from(S, W, T, full)
     _normalise(SQ, NSQ[0], 0)
     _normalise(SQ, NSQ[1], 1)
     _planning(S, W, AF)
@@ -1479,10 +1496,10 @@ def simulate(S, cap, max_squads, lcap, cap_big, lcap_big, seed, first, n, chunk,
         hi_b = min(n, lo_b + chunk)
         for b in range(lo_b, hi_b):
             key = battle_key(seed, first + b)
-            battle(S, W, AF, T, key)
+            battle(S, W, AF, T, key, b == lo_b)
             if W[8][ST_OVERFLOW] > 0 and cap_big > cap:
                 WB = _workspace(cap_big, max_squads, lcap_big)
-                battle(S, WB, AF, T, key)
+                battle(S, WB, AF, T, key, True)
                 _record(S, WB, b, winner, stats, dead, alive)
             else:
                 _record(S, W, b, winner, stats, dead, alive)

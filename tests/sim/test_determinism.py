@@ -57,6 +57,17 @@ def test_chunking_blocks_and_threads_do_not_change_any_battle(scenario: Scenario
         numba.set_num_threads(threads)
 
 
+def test_a_reused_workspace_starts_every_battle_afresh(rules: Rules) -> None:
+    """A chunk's workspace plays battle after battle, and after its first battle it copies back
+    only the unit fields a battle changes (docs/sim.md, A starting template): the every-effect
+    battle (shred, compounding attacks and shots, debuffs, burning, poison, sacrifices, heals,
+    summons) comes out the same, battle by battle, as when every battle has a fresh workspace."""
+    from benchmarks.steel_rose_battle import scenario as every_effect
+
+    sc = compile_battle(rules, every_effect(10))
+    _same(run(sc, 400, "fresh", chunk=400), run(sc, 400, "fresh", chunk=1))
+
+
 def test_a_battle_depends_on_its_index_alone(scenario: Scenario) -> None:
     """Battles 100..199 run on their own equal the same rows of a run of 0..299."""
     whole = run(scenario, 300, "det")

@@ -4,7 +4,7 @@ Runs one scenario of benchmarks/sim_batched.py on one thread for a few seconds u
 -e cpu-clock`` (a software clock: it works in virtual machines without hardware counters) and maps
 every sample to the compiled function it fell in. The kernel is compiled afresh into a temporary
 cache directory, so that its object code (and with it the symbol table) is at hand; that takes
-about two minutes. Run as::
+two to four minutes. Run as::
 
     PYTHONPATH=src:. python benchmarks/sim_profile.py [--scenario every100] [--seconds 10]
         [--annotate _fight] [--windows 4]
@@ -72,7 +72,7 @@ def _run(scenario: str, seconds: float, workdir: Path) -> tuple[Path, list[tuple
     sides = {"every10": lambda: every(10), "every100": lambda: every(100), "plain100": lambda: plain(100),
              "every2000": lambda: every(2000)}[scenario]()
     sc = compile_battle(load_rules(), sides)
-    print("compiling the kernel (about two minutes)…", file=sys.stderr, flush=True)
+    print("compiling the kernel (two to four minutes)…", file=sys.stderr, flush=True)
     run(sc, 2, "profile/warm-up")
     library = next(iter(kernel.simulate.overloads.values())).library  # type: ignore[attr-defined]
     _, _, payload = library.serialize_using_object_code()

@@ -5,7 +5,8 @@ change) that reads the scenario as ``voevoda.sim.compile`` builds it now; every 
 as a module of its own, compiled (or loaded from Numba's cache next to the copy), and then the
 copies run the same battles with the same seed, one after the other and round after round, on
 one thread, in the opposite order every other round. For each scenario it prints each copy's
-best time and its speed as a ratio to the first copy's best, the median (and quartiles) of the
+best time and its speed (attacks a second, each copy counting its own attacks, so a copy that
+plays the battles differently is compared per attack) as a ratio to the first copy's, the median (and quartiles) of the
 per-round ratios (each taken between runs a fraction of a second apart, which a drift over minutes
 does not reach), and whether every battle's result (winner, statistics, deaths and survivors per
 type) is identical to the first copy's. Machines here are noisy: two identical copies have come
@@ -110,16 +111,16 @@ def start() -> None:
             for i in order:
                 seconds[i], results[i] = simulate(modules[i], sc, n, 12345)
                 best[i] = min(best[i], seconds[i])
+            attacks = [int(out[1][:, kernel.ST_ATTACKS].sum()) for out in results]
             for i in range(len(modules)):
-                ratios[i].append(seconds[0] / seconds[i])
-        attacks = int(results[0][1][:, kernel.ST_ATTACKS].sum())
-        print(f"{name} ({n} battles, {attacks / n:.0f} attacks each):")
-        for path, t, rs, out in zip(args.copies, best, ratios, results, strict=True):
+                ratios[i].append(attacks[i] / seconds[i] / (attacks[0] / seconds[0]))
+        print(f"{name} ({n} battles, {attacks[0] / n:.0f} attacks each by the first copy):")
+        for path, t, rs, out, att in zip(args.copies, best, ratios, results, attacks, strict=True):
             same = _same(results[0], out)
             q1, med, q3 = np.percentile(rs, [25, 50, 75])
-            print(f"  {path.name:>24} {t * 1e3:8.1f} ms {attacks / t / 1e6:7.1f} M attacks/s "
-                  f"best {best[0] / t:5.3f}  per round {med:5.3f} ({q1:.3f}–{q3:.3f})  "
-                  f"{'same results' if same else 'DIFFERENT results'}", flush=True)
+            print(f"  {path.name:>24} {t * 1e3:8.1f} ms {att / t / 1e6:7.1f} M attacks/s "
+                  f"best {att / t / (attacks[0] / best[0]):5.3f}  per round {med:5.3f} ({q1:.3f}–{q3:.3f})  "
+                  f"{'same results' if same else f'DIFFERENT results ({att / n:.0f} attacks each)'}", flush=True)
 
 if __name__ == "__main__":
     start()

@@ -211,6 +211,8 @@ NSQF = 8
 ROLE_SAC = 1
 ROLE_BURP = 2
 ROLE_HEAL = 4
+ROLE_POISON = 8  # poisons whoever strikes it in melee
+ROLE_ON_HIT = 16  # a strike of it has an effect on hit (UI_FLAGS)
 
 # the planning phase's scratch rows (``PS``, 2 * (max_squads + 1) wide): volley targets (one row
 # per side), the charges' sort keys and squads, the moves' squads, destinations, counts and path,
@@ -480,7 +482,8 @@ def _init_unit(TF, TI, SF, SQM, UF, UI, RG, SQ, s, u, ty, q, withdrawn, summoned
     if withdrawn == 0:
         SQ[s, SQ_ALIVE, q] += 1
         roles = (ROLE_SAC if TI[ty, TI_SAC_PCT] > 0 else 0) | (ROLE_BURP if TI[ty, TI_BURP_ROUNDS] > 0 else 0) \
-            | (ROLE_HEAL if TI[ty, TI_HEAL_ROUNDS] > 0 else 0)
+            | (ROLE_HEAL if TI[ty, TI_HEAL_ROUNDS] > 0 else 0) | (ROLE_POISON if TI[ty, TI_POISON_ROUNDS] > 0 else 0) \
+            | (ROLE_ON_HIT if TI[ty, TI_ON_HIT] != 0 else 0)
         SQ[s, SQ_ROLES, q] |= roles
         SQ[s, SQ_ROLES, SQ.shape[2] - 1] |= roles
     UF[s, UF_HP, u] = TF[ty, TF_HEALTH]
@@ -756,6 +759,27 @@ def _fight(TF, TI, P, PI, SF, UF, UI, RG, SQ, Q, L, LN, RS, ST, AF, kind, rnd, c
             A[m] = Q[a, qi, j]
             m += 1
             Q[a, qi, j] = Q[a, qi, bn]
+        # whether a strike at this group may poison the striker, and whether a strike of this
+        # group may have an effect on hit (each group is one squad, or a whole side in the final)
+        poisoned = poison and SQ[b, SQ_ROLES, q1 if a == 0 else q0] & ROLE_POISON != 0
+        if not poisoned and SQ[a, SQ_ROLES, q0 if a == 0 else q1] & ROLE_ON_HIT == 0:
+            # the common case: strikes that only deal damage
+            for k in range(m):
+                u = np.uint64(A[k])
+                atk = UI[ua, UI_ATK, u]
+                om = UF[ua, UF_OM, u]
+                mn = UF[ua, UF_MN, u]
+                for _ in range(UI[ua, UI_APR, u] if atk > 0 else 0):
+                    used += 1
+                    x = draw_at(key, ctr + np.uint64(used))
+                    t = np.uint64(L[b, L_GROUP, below(hi(x), nb)])
+                    roll = 1 + below(lo(x), atk)
+                    base = roll - UF[ub, UF_DEF, t]
+                    base = base if base > 0.0 else 0.0
+                    base = base if base > mn else mn
+                    UF[ub, UF_DMG, t] += base * om * UF[ub, UF_IM, t]
+                    attacks += 1
+            m = 0
         for k in range(m):
             u = np.uint64(A[k])
             atk = UI[ua, UI_ATK, u]
@@ -793,7 +817,7 @@ def _fight(TF, TI, P, PI, SF, UF, UI, RG, SQ, Q, L, LN, RS, ST, AF, kind, rnd, c
                     if flags & ON_SHRED:
                         UF[ub, UF_SHRED, t] += TF[ty, TF_SHRED]
                         UI[ub, UI_DIRTY, t] = 1
-                if not poison:
+                if not poisoned:
                     continue
                 tt = np.uint64(UI[ub, UI_TYPE, t])
                 if TI[tt, TI_POISON_ROUNDS] > 0 and dmg > 0.0:

@@ -763,7 +763,8 @@ def _fight(TF, TI, P, PI, SF, UF, UI, RG, SQ, Q, L, LN, RS, ST, AF, kind, rnd, c
         # group may have an effect on hit (each group is one squad, or a whole side in the final)
         poisoned = poison and SQ[b, SQ_ROLES, q1 if a == 0 else q0] & ROLE_POISON != 0
         if not poisoned and SQ[a, SQ_ROLES, q0 if a == 0 else q1] & ROLE_ON_HIT == 0:
-            # the common case: strikes that only deal damage
+            # the common case: strikes that only deal damage (the strike of the loop below,
+            # written out again: the two sharing an inlined helper compiled 3–13% slower)
             for k in range(m):
                 u = np.uint64(A[k])
                 atk = UI[ua, UI_ATK, u]

@@ -15,8 +15,9 @@ and a die by multiply-shift, a subtraction from a 100-unit health array), at abo
 second on the reference machine's two cores. Machines here differ by 2× and more from session to
 session, and one machine's speed drifts by half within minutes, so the benchmark times that step
 too, just before each batched run on the same threads, and prints each rate also as a share of it
-(the median of the runs' shares): the target is a share of at least 100 / 350 = 0.29 on two
-threads.
+(the median of the runs' shares): as a share, the target is at least 100 / 350 = 0.29 on two
+threads. The benchmark prints both readings of the target; docs/sim.md (*How the 100-million
+target is read*) says which is taken and why: the absolute rate, on the machine it runs on.
 
 "Attacks" counts what the per-battle engine counts: every melee strike, every shot (each unit
 an area shot strikes), every sacrificial strike and every burp. The kernel is compiled (or
@@ -48,8 +49,11 @@ from voevoda.sim.batch import Batch, run  # noqa: E402
 from voevoda.sim.compile import compile_battle  # noqa: E402
 from voevoda.sim.rng import battle_key, below, draw_at, hi, lo  # noqa: E402
 
+TARGET_RATE = 100e6
+"""The target as read (docs/sim.md, *How the 100-million target is read*): 100 million attacks a
+second with every effect in play, on two threads of the machine the benchmark runs on."""
 TARGET_SHARE = 100 / 350
-"""The target, 100 million attacks a second where a bare attack step runs at 350 million."""
+"""The target as a share: 100 million attacks a second where a bare attack step runs at 350 million."""
 
 
 @njit(cache=True, parallel=True)
@@ -152,6 +156,8 @@ def main() -> None:
           f"{'bare/s':>14} {'of bare':>7} {'engine att/s':>13} {'ratio':>7}")
     large = max(1, args.battles // 20)
     censuses = []
+    two_thread_rates: dict[str, float] = {}
+    two_thread_shares: dict[str, float] = {}
     for label, sides, battles, engine_battles in (
             ("every effect 10v10", scenario(10), args.battles, args.engine_battles),
             ("every effect 100v100", scenario(100), args.battles, args.engine_battles),
@@ -164,10 +170,24 @@ def main() -> None:
             rate = attacks / seconds
             print(f"{label:>22} {t:>7} {battles:>8} {seconds:>8.3f} {attacks / battles:>15.0f} "
                   f"{rate:>14,.0f} {bare_t:>14,.0f} {share:>7.2f} {e_rate:>13,.0f} {rate / e_rate:>6.0f}x", flush=True)
+            if t == 2:
+                two_thread_rates[label] = rate
+                two_thread_shares[label] = share
         numba.set_num_threads(threads)
         censuses.append(census(label, batch))
-    print(f"target: attacks/s at least {TARGET_SHARE:.2f} of the bare step on two threads "
-          f"({TARGET_SHARE * bare[max(bare)]:,.0f} a second at the bare rate above)")
+    for label, rate in two_thread_rates.items():
+        if label.startswith("every effect") and "10v10" not in label:
+            verdict = "met" if rate >= TARGET_RATE else "NOT met"
+            print(f"target: {TARGET_RATE:,.0f} attacks/s with every effect on two threads: {verdict} by "
+                  f"{label} ({rate:,.0f})")
+    if not two_thread_rates:
+        print(f"target: {TARGET_RATE:,.0f} attacks/s on two threads: not measured (the runs used "
+              f"{threads} thread{'s' if threads > 1 else ''})")
+    print(f"as a share: attacks/s at least {TARGET_SHARE:.2f} of the bare step on two threads "
+          f"({TARGET_SHARE * bare[max(bare)]:,.0f} a second at the bare rate above)"
+          + "".join(f"; {'met' if sh >= TARGET_SHARE else 'NOT met'} by {label} ({sh:.2f})"
+                    for label, sh in two_thread_shares.items()
+                    if label.startswith("every effect") and "10v10" not in label))
     print("'of bare' is the median, over the runs, of each run's rate over the bare step timed just before it")
     print("per battle:")
     for line in censuses:

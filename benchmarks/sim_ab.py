@@ -5,9 +5,9 @@ change) that reads the scenario as ``voevoda.sim.compile`` builds it now; every 
 as a module of its own, compiled (or loaded from Numba's cache next to the copy), and then the
 copies run the same battles with the same seed, one after the other and round after round, on
 one thread, in the opposite order every other round. For each scenario it prints each copy's
-best time and its speed (attacks a second, each copy counting its own attacks, so a copy that
-plays the battles differently is compared per attack) as a ratio to the first copy's, the median (and quartiles) of the
-per-round ratios (each taken between runs a fraction of a second apart, which a drift over minutes
+best time and its speed (attacks a second, each copy counting its own attacks, so that a copy
+that plays the battles differently is compared per attack) as a ratio to the first copy's, the
+median (and quartiles) of the per-round ratios (each taken between runs a fraction of a second apart, which a drift over minutes
 does not reach), and whether every battle's result (winner, statistics, deaths and survivors per
 type) is identical to the first copy's. Machines here are noisy: two identical copies have come
 out 21% apart by their best times; give a copy of the reference as a third argument to see the

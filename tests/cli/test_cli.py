@@ -147,7 +147,7 @@ def test_a_damaged_save_file_is_refused_naming_the_field(db: str, tmp_path: Path
     assert code == 1 and "public export" in out
 
 
-@pytest.mark.parametrize("ruleset_id", ["ring-of-power", "culture-conquest", "steel-rose"])
+@pytest.mark.parametrize("ruleset_id", ["ring-of-power", "culture-conquest", "steel-rose-battle"])
 def test_a_misspelt_option_is_refused_not_ignored(db: str, tmp_path: Path, ruleset_id: str) -> None:
     """Bad config files get a clear error naming the field: an unknown key is refused with the
     list of known ones, and no game is created."""

@@ -1,7 +1,8 @@
 """The one place where the engine finds games.
 
 Every subpackage of :mod:`voevoda.rulesets` that exposes ``RULESET`` (a
-:class:`~voevoda.core.ruleset.Ruleset` subclass) is found by scanning; a game shipped
+:class:`~voevoda.core.ruleset.Ruleset` subclass), or ``RULESETS`` (several games sharing one
+package and its data), is found by scanning; a game shipped
 in another distribution registers itself under the ``voevoda.rulesets`` entry-point
 group. Adding a game touches no file of the core.
 """
@@ -31,8 +32,11 @@ def available() -> dict[str, type[Ruleset]]:
         if not info.ispkg:
             continue
         module = importlib.import_module(info.name)
-        cls = getattr(module, "RULESET", None)
-        if cls is not None:
+        classes = list(getattr(module, "RULESETS", ()))
+        single = getattr(module, "RULESET", None)
+        if single is not None:
+            classes.append(single)
+        for cls in classes:
             found[cls.id] = cls
     for entry in entry_points(group=ENTRY_POINT_GROUP):
         cls = entry.load()

@@ -45,5 +45,5 @@ def test_house_rules_override_and_are_checked():
         load_rules({"units": {"knight": {"attack": -1}}})
     with pytest.raises(DataError, match="garrison"):
         load_rules({"factions": {"empire": {"garrison": {"1": {"dragon": 3}}}}})
-    ruleset = configure("steel-rose", {}, {"units": {"spearman": {"health": 25}}})
+    ruleset = configure("steel-rose-battle", {}, {"units": {"spearman": {"health": 25}}})
     assert ruleset.rules.units["spearman"].health == 25  # type: ignore[attr-defined]

@@ -21,7 +21,7 @@ BORIS_DEPLOY = "Центральный фланг:\nАвангард - 8 щит�
 
 @pytest.fixture
 def game():
-    rs = configure("steel-rose", CONFIG)
+    rs = configure("steel-rose-battle", CONFIG)
     return rs, rs.setup(["Алиса", "Борис"], Dice.from_text("g"))
 
 
@@ -30,10 +30,20 @@ def deploy(rs, state):
     return rs.resolve(state, orders, Dice.from_text("d")).state
 
 
+def test_one_battle_keeps_its_own_id_and_steel_rose_is_the_campaigns():
+    """The single battle played as a game is ``steel-rose-battle``; the package may offer
+    several games (``RULESETS``), and the registry finds each by its id."""
+    from voevoda.core.registry import available
+    from voevoda.rulesets.steel_rose import SteelRoseBattle
+
+    assert available()["steel-rose-battle"] is SteelRoseBattle
+    assert available().get("steel-rose") is not SteelRoseBattle
+
+
 def test_registered_and_awaits_both_deployments(game):
     """Battle mode asks both sides for a deployment post first."""
     rs, state = game
-    assert rs.id == "steel-rose"
+    assert rs.id == "steel-rose-battle"
     assert set(rs.awaiting(state)) == {"Алиса", "Борис"}
     assert rs.awaiting(state)["Алиса"].kind == "deployment"
 
@@ -159,7 +169,7 @@ def test_core_game_plays_and_verifies():
     from voevoda.core.engine import Game
     from voevoda.core.verify import verify_export
 
-    game = Game.create("steel-rose", "v", ["Алиса", "Борис"], bots=["Алиса", "Борис"], seed="verify")
+    game = Game.create("steel-rose-battle", "v", ["Алиса", "Борис"], bots=["Алиса", "Борис"], seed="verify")
     for _ in range(3):
         if game.outcome() is not None:
             break

@@ -1,12 +1,14 @@
 """Война Стальной Розы (War of the Steel Rose).
 
-For now the battle mode: the battle engine (:mod:`.battle`) behind a two-post-per-side
-decision point. Unit, garrison and battle data live in ``data/*.toml`` (:mod:`.rules`).
-The campaign (economy, buildings, spells, rituals, epochs) will grow beside it.
+Two games share this package and its data (``data/*.toml``, :mod:`.rules`):
+
+* ``steel-rose-battle`` — one battle played as a game, two posts per side (:mod:`.ruleset`),
+  on the battle engine (:mod:`.battle`);
+* ``steel-rose`` — the campaign of five factions (reserved; it grows in :mod:`.campaign`).
 """
 
-from voevoda.rulesets.steel_rose.ruleset import SteelRose
+from voevoda.rulesets.steel_rose.ruleset import SteelRoseBattle
 
-RULESET = SteelRose
+RULESETS = (SteelRoseBattle,)
 
-__all__ = ["RULESET", "SteelRose"]
+__all__ = ["RULESETS", "SteelRoseBattle"]

@@ -1,9 +1,10 @@
-"""Война Стальной Розы, battle mode: two sides, two posts each, one battle.
+"""Война Стальной Розы, one battle played as a game (``steel-rose-battle``): two sides, two
+posts each.
 
 «От каждого игрока требуется лишь 2 поста: 1 с расстановкой и 1 с планированием.» The game
 waits for both deployments, shows each side the other's deployment, waits for both plans,
-then computes the battle. The campaign (economy, buildings, spells, rituals, epochs) will
-add phases around this one; the battle itself lives in :mod:`.battle` and takes plain data.
+then computes the battle. The campaign (``steel-rose``, :mod:`.campaign`) fights its battles
+through the same engine; the battle itself lives in :mod:`.battle` and takes plain data.
 
 Config::
 
@@ -47,11 +48,11 @@ DEMO_SIDES: list[dict[str, Any]] = [
 ]
 
 
-class SteelRose(Ruleset):
-    id: ClassVar[str] = "steel-rose"
+class SteelRoseBattle(Ruleset):
+    id: ClassVar[str] = "steel-rose-battle"
     version: ClassVar[str] = "0.1"
-    title_ru: ClassVar[str] = "Война Стальной Розы (битва)"
-    title_en: ClassVar[str] = "War of the Steel Rose (battle)"
+    title_ru: ClassVar[str] = "Война Стальной Розы (одна битва)"
+    title_en: ClassVar[str] = "War of the Steel Rose (one battle)"
     min_players: ClassVar[int] = 2
     max_players: ClassVar[int] = 2
 

@@ -25,7 +25,9 @@ from voevoda.core import registry
 from voevoda.core.dice import Dice, HashChain
 from voevoda.core.errors import GameError, OrdersRejected
 from voevoda.core.journal import Entry, GameRecord, canonical_json
+from voevoda.core.markup import Block, BulletList, Document, Paragraph, Spoiler, render
 from voevoda.core.ruleset import (
+    CORE_CONFIG_KEYS,
     GM,
     PUBLIC,
     Event,
@@ -37,6 +39,7 @@ from voevoda.core.ruleset import (
     State,
     Viewer,
 )
+from voevoda.core.words import read_genders
 
 
 @dataclass
@@ -67,11 +70,14 @@ class Step:
 ENGINE_EVENTS = frozenset({"default_orders", "gm_edit", "rollback"})
 
 
-def _engine_note(event: Event, lang: str) -> str:
+def _engine_note(event: Event, lang: str, ruleset: Ruleset) -> str:
     data = event.data
     if event.kind == "default_orders":
-        return (f"Игрок {data['player']} не прислал приказов: применены приказы по умолчанию."
-                if lang == "ru" else f"{data['player']} sent no orders: default orders were applied.")
+        if lang == "ru":
+            names = ruleset.player_names(lang)
+            return (f"{names.act(data['player'], 'не прислал')} приказов: "
+                    "применены приказы по умолчанию.")
+        return f"{data['player']} sent no orders: default orders were applied."
     if event.kind == "gm_edit":
         return (f"Правка ведущего (шаг {data['step']}): {data['reason']}"
                 if lang == "ru" else f"GM edit (step {data['step']}): {data['reason']}")
@@ -126,11 +132,12 @@ class Game:
             raise GameError(f"боты не из числа игроков: {', '.join(unknown)}",
                             f"bots that are not players: {', '.join(unknown)}")
         known = ruleset_cls(config, house_rules).config_keys()
-        unknown_keys = sorted(set(config or {}) - known) if known is not None else []
+        unknown_keys = sorted(set(config or {}) - known - CORE_CONFIG_KEYS) if known is not None else []
         if unknown_keys:
             listed = ", ".join(sorted(known or ())) or "—"
             raise GameError(f"неизвестные настройки: {', '.join(unknown_keys)} (есть: {listed})",
                             f"unknown config keys: {', '.join(unknown_keys)} (known: {listed})")
+        read_genders((config or {}).get("genders"), players)
         secret = _new_secret(seed)
         chain = HashChain(secret)
         record = GameRecord(
@@ -180,26 +187,57 @@ class Game:
             events.extend(self.gm_log)
         return events
 
-    def report(self, viewer: Viewer, turn: int | None = None, fmt: ReportFormat = "text",
-               lang: str = "ru") -> str:
-        """A viewer's report, built from that viewer's view and events alone: the engine's
-        own notes (default orders, GM edits and rollbacks), the ruleset's report, and the
-        revealed dice seeds of the steps it covers."""
+    def turns_resolved(self) -> list[int]:
+        """The turns that have at least one resolved step, in order."""
+        return sorted({step.turn for step in self.steps})
+
+    def state_after(self, turn: int) -> State:
+        """The state as it was when the last step of ``turn`` had been resolved (with any GM
+        edit made before the next step): each step keeps the state it started from."""
+        last = max((i for i, step in enumerate(self.steps) if step.turn == turn), default=None)
+        if last is None:
+            raise self._no_turn(turn)
+        return self.steps[last + 1].state_before if last + 1 < len(self.steps) else self.state
+
+    def _no_turn(self, turn: int) -> GameError:
+        done = self.turns_resolved()
+        if not done:
+            return GameError(f"ход {turn} ещё не рассчитан: ни один ход не рассчитан",
+                             f"turn {turn} has not been resolved: no turn has been resolved yet")
+        span = f"{done[0]}–{done[-1]}" if len(done) > 1 else str(done[0])
+        return GameError(f"хода {turn} нет среди рассчитанных (рассчитаны: {span})",
+                         f"turn {turn} is not among the resolved ones (resolved: {span})")
+
+    def report_document(self, viewer: Viewer, turn: int | None = None, lang: str = "ru") -> Document:
+        """A viewer's report of ``turn`` (default: the last resolved) as a document, built from
+        that viewer's view *as it was after that turn* and the events of the turn it may see:
+        the engine's own notes (default orders, GM edits and rollbacks), the ruleset's report,
+        and at the foot, once, the revealed dice seeds of the steps it covers."""
         self._check_viewer(viewer)
         if turn is None and self.steps:
             turn = self.steps[-1].turn
+        state = self.state if turn is None else self.state_after(turn)
         events = self.events_for(viewer, turn)
-        notes = [_engine_note(e, lang) for e in events if e.kind in ENGINE_EVENTS]
-        body = self.ruleset.report(self.view(viewer), [e for e in events if e.kind not in ENGINE_EVENTS],
-                                   viewer, fmt, lang, turn=turn)
-        lines = [*notes, body, ""] if notes else [body, ""]
-        head = "Кости (проверяемые)" if lang == "ru" else "Dice (verifiable)"
-        lines.append(f"[b]{head}[/b]" if fmt == "bbcode" else f"## {head}" if fmt == "markdown" else f"-- {head} --")
-        lines.append(("обязательство: " if lang == "ru" else "commitment: ") + self.record.commitment)
-        for step in self.steps:
-            if turn is None or step.turn == turn:
-                lines.append(("шаг" if lang == "ru" else "step") + f" {step.number}: {step.seed}")
-        return "\n".join(lines)
+        notes = [_engine_note(e, lang, self.ruleset) for e in events if e.kind in ENGINE_EVENTS]
+        body = self.ruleset.document(self.ruleset.view(state, viewer),
+                                     [e for e in events if e.kind not in ENGINE_EVENTS], viewer, lang, turn=turn)
+        doc = Document(body.title, [])
+        if notes:
+            doc.blocks.append(BulletList(list(notes)))
+        doc.blocks.extend(body.blocks)
+        ru = lang == "ru"
+        seeds = [("шаг" if ru else "step") + f" {step.number}: {step.seed}"
+                 for step in self.steps if turn is None or step.turn == turn]
+        dice: list[Block] = [Paragraph(("обязательство: " if ru else "commitment: ") + self.record.commitment)]
+        if seeds:
+            dice.append(BulletList(list(seeds)))
+        doc.blocks.append(Spoiler("Кости (проверяемые)" if ru else "Dice (verifiable)", dice))
+        return doc
+
+    def report(self, viewer: Viewer, turn: int | None = None, fmt: ReportFormat = "text",
+               lang: str = "ru", flavour: str | None = None) -> str:
+        """:meth:`report_document` rendered in ``fmt`` (and ``flavour``, docs/reports.md)."""
+        return render(self.report_document(viewer, turn, lang), fmt, flavour)
 
     def map_svg(self, viewer: Viewer, lang: str = "ru") -> str | None:
         return self.ruleset.map_svg(self.view(viewer), viewer, lang)

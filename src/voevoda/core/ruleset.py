@@ -18,6 +18,8 @@ from typing import Any, ClassVar, Literal
 
 from voevoda.core.dice import Dice, Stream
 from voevoda.core.errors import Problem
+from voevoda.core.markup import Document, Paragraph, render
+from voevoda.core.words import Names
 
 State = dict[str, Any]
 """Plain JSON-serialisable data; identical state serialises to identical bytes."""
@@ -28,7 +30,11 @@ Viewer = str
 PUBLIC: Viewer = "public"
 GM: Viewer = "gm"
 
-ReportFormat = Literal["text", "bbcode", "markdown"]
+ReportFormat = Literal["text", "bbcode", "markdown", "telegram"]
+
+CORE_CONFIG_KEYS = frozenset({"genders"})
+"""Config keys every game accepts besides its own: ``genders`` ({player: "m" | "f"}), the
+grammatical gender of players whose names do not show it (see :mod:`voevoda.core.words`)."""
 
 
 @dataclass(frozen=True)
@@ -177,12 +183,26 @@ class Ruleset(ABC):
         ruleset has no computer opponent."""
         return None
 
+    def player_names(self, lang: str = "ru") -> Names:
+        """How reports name this game's players: declined, with the genders of the config."""
+        return Names(self.config.get("genders"), lang)
+
+    def document(self, view: Mapping[str, Any], events: Sequence[Event], viewer: Viewer,
+                 lang: str = "ru", turn: int | None = None) -> Document:
+        """A readable report of ``events`` for ``viewer`` (already cut to what it may see) as
+        a :class:`~voevoda.core.markup.Document`; ``turn`` is the turn the events belong to
+        (``None``: the whole game) and ``view`` the viewer's view as it was after it. A ruleset
+        builds its reports here; the engine adds its own notes and the dice, and renders the
+        document in the format asked for (docs/reports.md)."""
+        if type(self).report is not Ruleset.report:
+            text = self.report(view, events, viewer, "text", lang, turn)
+            return Document(None, [Paragraph(line) for line in text.split("\n") if line.strip()])
+        return Document(None, [Paragraph(f"{e.kind}: {dict(e.data)}") for e in events])
+
     def report(self, view: Mapping[str, Any], events: Sequence[Event], viewer: Viewer,
                fmt: ReportFormat = "text", lang: str = "ru", turn: int | None = None) -> str:
-        """A readable report of ``events`` for ``viewer`` (already cut to what it may see);
-        ``turn`` is the turn the events belong to (``None``: the whole game)."""
-        lines = [f"{e.kind}: {dict(e.data)}" for e in events]
-        return "\n".join(lines)
+        """:meth:`document` rendered in ``fmt``."""
+        return render(self.document(view, events, viewer, lang, turn), fmt)
 
     def map_svg(self, view: Mapping[str, Any], viewer: Viewer, lang: str = "ru") -> str | None:
         """An SVG map drawn from ``view`` alone, or ``None`` when the game has no map."""

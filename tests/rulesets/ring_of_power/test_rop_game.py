@@ -162,7 +162,7 @@ def test_report_and_map() -> None:
     bb = ruleset.report(view, mine, "A", fmt="bbcode", lang="en")
     assert "[b]" in bb and "Battle at 0506" in bb and "[list]" in bb
     md = ruleset.report(view, mine, "A", fmt="markdown")
-    assert md.startswith("## ")
+    assert md.startswith("# ")
     svg = ruleset.map_svg(view, "A")
     assert svg is not None and svg.startswith("<svg") and svg.count("<polygon") >= 400 and "0506" in svg
     state, events = play(ruleset, state, {})

@@ -7,7 +7,7 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 from typing import Any
 
-from voevoda.core.markup import Markup
+from voevoda.core.markup import Document
 from voevoda.core.ruleset import Event
 from voevoda.rulesets.ring_of_power.orders import TREASURY
 from voevoda.rulesets.ring_of_power.rules import Rules
@@ -29,16 +29,6 @@ ITEMS = {
     "tax": ("налог (удержан)", "tax (withheld)"),
     "upkeep": ("содержание отрядов", "upkeep of units"),
 }
-
-
-class _Fmt(Markup):
-    """The core's markup, with the section and list names this report uses."""
-
-    def section(self, text: str) -> str:
-        return "\n" + self.heading(text, 2)
-
-    def wrap_list(self, lines: list[str]) -> list[str]:
-        return self.items(lines)
 
 
 def units_text(units: Mapping[str, int], rules: Rules, lang: str) -> str:
@@ -207,24 +197,23 @@ def statement_lines(entries: Sequence[Mapping[str, Any]], lang: str) -> list[str
 
 
 def render(view: Mapping[str, Any], events: Sequence[Event], viewer: str, rules: Rules,
-           fmt: str = "text", lang: str = "ru", turn: int | None = None) -> str:
-    f = _Fmt(fmt)
+           lang: str = "ru", turn: int | None = None) -> Document:
     ru = lang == "ru"
     shown = [e for e in events if e.visible_to(viewer)]
     turns = [turn] if turn is not None else (sorted({int(e.data.get("turn", 0)) for e in shown})
                                              or [int(view.get("turn", 1)) - 1])
     title = ("Кольцо Власти" if ru else "Ring of Power") + (f" — ход {turns[-1]}" if ru else f" — turn {turns[-1]}")
     who = {"gm": "ГМ" if ru else "GM", "public": "все" if ru else "everyone"}.get(viewer, viewer)
-    lines = [f.heading(f"{title} — {who}")]
+    doc = Document(f"{title} — {who}")
     if view.get("me"):
         me = view["me"]
-        lines.append(f.section("Казна" if ru else "Treasury"))
+        doc.heading("Казна" if ru else "Treasury")
         statements = [e for e in shown if e.kind == "statement" and e.data.get("player") == viewer]
         entries = statements[-1].data["entries"] if statements else me.get("statement", [])
-        lines.extend(f.wrap_list([f.item(x) for x in statement_lines(entries, lang)]))
-        lines.append(f.bold(f"В казне: {me['money']}" if ru else f"In the treasury: {me['money']}")
-                     + (f"; доход {me['last_income']}, налог к уплате {me['tax_due']}" if ru
-                        else f"; income {me['last_income']}, tax due {me['tax_due']}"))
+        doc.bullets(statement_lines(entries, lang))
+        doc.paragraph((f"В казне: {me['money']}" if ru else f"In the treasury: {me['money']}")
+                      + (f"; доход {me['last_income']}, налог к уплате {me['tax_due']}" if ru
+                         else f"; income {me['last_income']}, tax due {me['tax_due']}"))
     groups = [
         ("Бои" if ru else "Battles", {"battle"}),
         ("Захваты и потери земель" if ru else "Captures and lost land", {"captured", "tax_unpaid", "eliminated"}),
@@ -239,18 +228,18 @@ def render(view: Mapping[str, Any], events: Sequence[Event], viewer: str, rules:
     for name, kinds in groups:
         body = [x for x in (event_line(e, rules, lang, viewer) for e in shown if e.kind in kinds) if x]
         if body:
-            lines.append(f.section(name))
-            lines.extend(f.wrap_list([f.item(x) for x in body]))
+            doc.heading(name)
+            doc.bullets(body)
     if view.get("me") is not None:
         own = [u for u in view.get("units", []) if u.get("owner") == viewer]
         if own:
-            lines.append(f.section("Ваши отряды" if ru else "Your units"))
+            doc.heading("Ваши отряды" if ru else "Your units")
             by_hex: dict[str, dict[str, int]] = {}
             for u in own:
                 by_hex.setdefault(u["hex"], {}).setdefault(u["type"], 0)
                 by_hex[u["hex"]][u["type"]] += 1
-            lines.extend(f.wrap_list([f.item(f"{h}: {units_text(c, rules, lang)}") for h, c in sorted(by_hex.items())]))
+            doc.bullets([f"{h}: {units_text(c, rules, lang)}" for h, c in sorted(by_hex.items())])
         mine = sorted(h for h, v in view.get("holdings", {}).items() if v["owner"] == viewer)
-        lines.append(f.section("Ваши владения" if ru else "Your holdings"))
-        lines.append(", ".join(mine) or "—")
-    return "\n".join(lines).strip() + "\n"
+        doc.heading("Ваши владения" if ru else "Your holdings")
+        doc.paragraph(", ".join(mine) or "—")
+    return doc

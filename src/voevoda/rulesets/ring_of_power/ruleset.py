@@ -12,6 +12,7 @@ from typing import Any
 
 from voevoda.core.dice import Dice, Stream
 from voevoda.core.errors import GameError, ParseError, Problem, illegal
+from voevoda.core.markup import Document
 from voevoda.core.ruleset import (
     GM,
     PUBLIC,
@@ -19,7 +20,6 @@ from voevoda.core.ruleset import (
     Order,
     Outcome,
     Prompt,
-    ReportFormat,
     Resolution,
     Ruleset,
     State,
@@ -368,9 +368,9 @@ class RingOfPower(Ruleset):
     def bot(self, view: Mapping[str, Any], player: str, stream: Stream) -> str | None:
         return bot_module.write_orders(view, player, stream, self.rules, self.options)
 
-    def report(self, view: Mapping[str, Any], events: Sequence[Event], viewer: Viewer,
-               fmt: ReportFormat = "text", lang: str = "ru", turn: int | None = None) -> str:
-        return report_module.render(view, events, viewer, self.rules, fmt, lang, turn)
+    def document(self, view: Mapping[str, Any], events: Sequence[Event], viewer: Viewer,
+                 lang: str = "ru", turn: int | None = None) -> Document:
+        return report_module.render(view, events, viewer, self.rules, lang, turn)
 
     def map_svg(self, view: Mapping[str, Any], viewer: Viewer, lang: str = "ru") -> str | None:
         return svgmap.render(view, self.rules, lang)

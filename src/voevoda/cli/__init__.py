@@ -154,20 +154,79 @@ def report(
     name: Annotated[str, typer.Argument(help="game name")],
     turn: Annotated[int | None, typer.Option("--turn", help="turn number (default: the last resolved)")] = None,
     viewer: Annotated[str, typer.Option("--as", help="player name, public or gm")] = PUBLIC,
-    fmt: Annotated[str, typer.Option("--format", help="text, bbcode or markdown")] = "text",
+    fmt: Annotated[str, typer.Option("--format", help="text, bbcode, markdown or telegram")] = "text",
+    flavour: Annotated[str | None, typer.Option(
+        "--flavour", help="bbcode: generic, phpbb, vbulletin, xenforo, smf, ipb; markdown: github, discord")] = None,
     lang: Annotated[str, typer.Option("--lang", help="ru or en")] = "ru",
+    every: Annotated[bool, typer.Option("--all", help="every player's report and the public one, "
+                                                      "one file each, into the folder -o")] = False,
+    output: Annotated[Path | None, typer.Option("-o", "--output", help="file (or, with --all, folder) to write")] = None,
     db: DbOption = None,
 ) -> None:
-    """A turn report for one viewer. / Отчёт о ходе."""
+    """A turn report for one viewer, or for all of them. / Отчёт о ходе."""
     def action() -> None:
-        if fmt not in ("text", "bbcode", "markdown"):
-            raise GameError(f"формат «{fmt}» не поддерживается (text, bbcode, markdown)",
-                            f"format '{fmt}' is not supported (text, bbcode, markdown)")
+        from voevoda.core.markup import check_format
+
+        try:
+            check_format(fmt, flavour)
+        except ValueError as exc:
+            raise GameError(f"--format/--flavour: {exc}", f"--format/--flavour: {exc}") from exc
         if lang not in ("ru", "en"):
             raise GameError("язык: ru или en", "language: ru or en")
         game = _store(db).load(name)
-        sys.stdout.write(game.report(viewer, turn, fmt, lang) + "\n")  # type: ignore[arg-type,unused-ignore]
+        if every:
+            if output is None:
+                raise GameError("--all пишет файлы: укажите папку -o", "--all writes files: name a folder with -o")
+            written = _write_all_reports(game, output, turn, fmt, flavour, lang)
+            for path in written:
+                console.print(f"→ {path}", markup=False)
+            return
+        text = game.report(viewer, turn, fmt, lang, flavour)  # type: ignore[arg-type,unused-ignore]
+        if output is not None:
+            _write_file(output, text)
+            console.print(f"→ {output}", markup=False)
+        else:
+            sys.stdout.write(text)
     run_guarded(action)
+
+
+REPORT_SUFFIX = {"text": ".txt", "bbcode": ".bbcode.txt", "markdown": ".md", "telegram": ".telegram.html"}
+
+
+def _file_stem(viewer: str, taken: set[str]) -> str:
+    """A file name for a player's report: the name itself where the file system allows it."""
+    import re
+
+    stem = re.sub(r"[^\w\-. ]", "_", viewer).strip(" .") or "player"
+    candidate, k = stem, 2
+    while candidate.casefold() in taken:
+        candidate, k = f"{stem}-{k}", k + 1
+    taken.add(candidate.casefold())
+    return candidate
+
+
+def _write_all_reports(game: Game, folder: Path, turn: int | None, fmt: str, flavour: str | None,
+                       lang: str) -> list[Path]:
+    """One report per player and a public one, each built from that viewer's view alone."""
+    try:
+        folder.mkdir(parents=True, exist_ok=True)
+    except OSError as exc:
+        raise DataError(f"{folder}: {exc.strerror}") from exc
+    taken: set[str] = {PUBLIC}
+    written = []
+    for viewer in [*game.record.players, PUBLIC]:
+        stem = PUBLIC if viewer == PUBLIC else _file_stem(viewer, taken)
+        path = folder / (stem + REPORT_SUFFIX[fmt])
+        _write_file(path, game.report(viewer, turn, fmt, lang, flavour))  # type: ignore[arg-type,unused-ignore]
+        written.append(path)
+    return written
+
+
+def _write_file(path: Path, text: str) -> None:
+    try:
+        path.write_text(text, encoding="utf-8")
+    except OSError as exc:
+        raise DataError(f"{path}: {exc.strerror}") from exc
 
 
 @app.command(name="map")

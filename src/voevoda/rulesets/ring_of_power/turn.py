@@ -427,18 +427,25 @@ class Turn:
         for s in self.supporters:
             if any(p != s.player for p in self.entered.get(s.hex, set())):
                 s.cut = True
-        # Stacks crossing one edge in opposite directions meet on it.
-        done: set[int] = set()
-        for m1, from1 in moved:
-            for m2, from2 in moved:
-                if (m1.index < m2.index and m1.player != m2.player and m1.alive and m2.alive
-                        and m1.hex == from2 and m2.hex == from1 and m1.index not in done and m2.index not in done):
-                    done |= {m1.index, m2.index}
-                    sides = {m1.player: [u for u in self.s["units"] if u["id"] in m1.units],
-                             m2.player: [u for u in self.s["units"] if u["id"] in m2.units]}
-                    self.fight(f"{from1}|{from2}", sides, tick, [from1, from2])
-                    for m in (m1, m2):
-                        m.path = []
+        # Stacks crossing one edge in opposite directions meet on it: every stack that crossed
+        # that edge this step, in either direction, fights there, one side per player.
+        crossings: dict[tuple[str, str], list[tuple[Mover, str]]] = defaultdict(list)
+        for m, came_from in moved:
+            crossings[(min(came_from, m.hex), max(came_from, m.hex))].append((m, came_from))
+        for (a, b), crossers in sorted(crossings.items()):
+            one_way = {m.player for m, came_from in crossers if came_from == a}
+            other_way = {m.player for m, came_from in crossers if came_from == b}
+            if not one_way or not other_way or (one_way == other_way and len(one_way) == 1):
+                continue
+            sides: dict[str, list[dict[str, Any]]] = defaultdict(list)
+            for m, _ in sorted(crossers, key=lambda mc: mc[0].index):
+                if m.alive:
+                    sides[m.player].extend(u for u in self.s["units"] if u["id"] in m.units)
+            if len(sides) < 2:
+                continue
+            self.fight(f"{a}|{b}", dict(sides), tick, [a, b])
+            for m, _ in crossers:
+                m.path = []
         # Stacks of different players in one hex.
         by_hex: dict[str, dict[str, list[dict[str, Any]]]] = defaultdict(lambda: defaultdict(list))
         for u in self.s["units"]:
@@ -497,7 +504,8 @@ class Turn:
                 fighters.extend(Fighter(u["id"], self.rules.units[u["type"]].strength, 1) for u in helping)
                 helpers.append({"player": s.player, "hex": s.hex, "units": counts(helping)})
             fighting.append(Side(player, fighters))
-            detail.append({"player": player, "units": counts(own), "supporters": helpers})
+            detail.append({"player": player, "units": counts(own),
+                           "supporters": sorted(helpers, key=lambda h: (h["player"], h["hex"]))})
         result = battle(fighting, self.options.combat_order)
         dead = [u for u in self.s["units"] if u["id"] in set(result.killed)]
         losses: dict[str, dict[str, int]] = defaultdict(dict)
@@ -602,28 +610,28 @@ class Turn:
         отдан приказ на сбор пешек, в этот гекс входит отряд другого игрока, приказ не будет
         выполнен.» «максимальный доход ... будет окончательно и бесповоротно понижен на 20% за
         каждую пешку.» A failed raise returns the pawns' price; the order's own 1 is spent."""
-        for p in alive_players(self.s):
-            for order in self.accepted[p]:
-                if order.kind != "raise":
-                    continue
-                hex_, n = order.args["hex"], int(order.args["count"])
-                reason = None
-                if owner(self.s, hex_) != p:
-                    reason = "not_yours"
-                elif any(q != p for q in self.entered.get(hex_, set())) or any(
-                        u["owner"] != p for u in units_at(self.s, hex_)):
-                    reason = "enemy"
-                elif not commandable(self.unit_types(units_at(self.s, hex_, p)) + ["pawn"] * n, self.rules):
-                    reason = "command"
-                if reason:
-                    self.money(p, self.rules.prices.raise_per_pawn * n, "raise_refund", hex=hex_)
-                    self.event("raise_failed", {"player": p, "hex": hex_, "count": n, "reason": reason},
-                               players=[p])
-                    continue
-                for _ in range(n):
-                    self.new_unit(p, "pawn", hex_)
-                self.s["depletion"][hex_] = int(self.s["depletion"].get(hex_, 0)) + n
-                self.event("raised", {"player": p, "hex": hex_, "count": n}, players=[p])
+        # In the order of the hexes, so that the new pawns' numbers never depend on the seats.
+        raises = sorted(((p, o) for p in alive_players(self.s) for o in self.accepted[p] if o.kind == "raise"),
+                        key=lambda po: (po[1].args["hex"], po[0], po[1].line))
+        for p, order in raises:
+            hex_, n = order.args["hex"], int(order.args["count"])
+            reason = None
+            if owner(self.s, hex_) != p:
+                reason = "not_yours"
+            elif any(q != p for q in self.entered.get(hex_, set())) or any(
+                    u["owner"] != p for u in units_at(self.s, hex_)):
+                reason = "enemy"
+            elif not commandable(self.unit_types(units_at(self.s, hex_, p)) + ["pawn"] * n, self.rules):
+                reason = "command"
+            if reason:
+                self.money(p, self.rules.prices.raise_per_pawn * n, "raise_refund", hex=hex_)
+                self.event("raise_failed", {"player": p, "hex": hex_, "count": n, "reason": reason},
+                           players=[p])
+                continue
+            for _ in range(n):
+                self.new_unit(p, "pawn", hex_)
+            self.s["depletion"][hex_] = int(self.s["depletion"].get(hex_, 0)) + n
+            self.event("raised", {"player": p, "hex": hex_, "count": n}, players=[p])
 
     # 7 -------------------------------------------------------------------------------------
     def condottieri(self) -> None:
@@ -677,7 +685,7 @@ class Turn:
         """«Деньги будут перечислены от плательщика к получателю в указанной сумме, и
         получатель получит уведомление о том, сколько денег пришло, от кого и по какому
         поводу.» Money sent this turn arrives after every order of the turn is paid."""
-        for payer, order in self.transfers:
+        for payer, order in sorted(self.transfers, key=lambda po: (po[0], po[1].line)):
             amount = int(order.args["amount"])
             to = order.args["to"]
             reason = order.args.get("reason") or None
@@ -728,19 +736,25 @@ class Turn:
 
     # 11 ------------------------------------------------------------------------------------
     def economy(self) -> None:
-        """Income, then tax, then upkeep.
+        """Income, then tax, then upkeep, each for every player from one snapshot.
 
         «Необходимо каждый ход перечислять 10% своего дохода на уплату налогов. Неуплата
         налога карается отъемом владения.» «Если денег на содержание отрядов не хватает,
-        они убираются с доски.»"""
+        они убираются с доски.» Orders are simultaneous, so no player's seized holding or
+        deserting units may change another player's income of the same turn: every income
+        is counted before any tax is judged or any upkeep paid."""
         pct = self.rules.tax.percent
-        for p in alive_players(self.s):
-            player = self.s["players"][p]
-            per_hex = income_of(self.s, self.rules, p)
+        players = alive_players(self.s)
+        incomes = {p: income_of(self.s, self.rules, p) for p in players}
+        for p in players:
+            per_hex = incomes[p]
             total = sum(per_hex.values())
             if total:
                 self.money(p, total, "income")
             self.event("income", {"player": p, "total": total, "holdings": per_hex}, players=[p])
+        for p in players:
+            player = self.s["players"][p]
+            total = sum(incomes[p].values())
             if self.options.tax_mode == "withheld":
                 tax = percent_up(total, pct)
                 if tax:
@@ -752,6 +766,7 @@ class Turn:
                     self.seize(p, due, paid)
                 player["tax_due"] = percent_up(total, pct)
             player["last_income"] = total
+        for p in players:
             self.upkeep(p)
 
     def seize(self, player: str, due: int, paid: int) -> None:
@@ -808,10 +823,10 @@ class Turn:
         if rings:
             self.s["outcome"] = {"winners": sorted(rings), "reason": "ring", "ring": rings, "scores": scores}
         elif len(alive) <= 1 and len(self.s["seats"]) > 1:
-            self.s["outcome"] = {"winners": alive, "reason": "last", "ring": {}, "scores": scores}
+            self.s["outcome"] = {"winners": sorted(alive), "reason": "last", "ring": {}, "scores": scores}
         elif self.options.max_turns is not None and self.t >= self.options.max_turns:
             best = max((scores[p] for p in alive), default=0.0)
-            self.s["outcome"] = {"winners": [p for p in alive if scores[p] == best], "reason": "turns",
+            self.s["outcome"] = {"winners": sorted(p for p in alive if scores[p] == best), "reason": "turns",
                                  "ring": {}, "scores": scores}
         if self.s["outcome"] is not None:
             self.s["phase"] = "over"

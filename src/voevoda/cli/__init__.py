@@ -17,8 +17,8 @@ from typing import Annotated, Any
 import typer
 from rich.table import Table
 
-from voevoda.cli.common import DbOption, console, read_text_argument, run_guarded
-from voevoda.core import registry
+from voevoda.cli.common import DbOption, console, print_text, read_text_argument, run_guarded
+from voevoda.core import outputs, registry
 from voevoda.core.dice import Dice
 from voevoda.core.engine import Game
 from voevoda.core.errors import DataError, GameError
@@ -77,9 +77,7 @@ def new(
         created = Game.create(ruleset, game, names, bots=_split_names(bots), config=options,
                               house_rules=overrides, seed=seed, auto_resolve=auto_resolve)
         _store(db).create(created)
-        console.print(f"[green]создана игра / created game[/green] {game} ({ruleset})")
-        console.print(f"обязательство / commitment: {created.record.commitment}")
-        _print_status(created)
+        print_text(outputs.created_text(created))
     run_guarded(action)
 
 
@@ -91,7 +89,8 @@ def order(
     check: Annotated[bool, typer.Option("--check", help="only check, store nothing")] = False,
     db: DbOption = None,
 ) -> None:
-    """Post orders; echoes what was understood, or every error (exit 1). / Отдать приказы."""
+    """Post orders; echoes what was understood and the poster's status, or every error (exit 1).
+    / Отдать приказы."""
     def action() -> None:
         text = read_text_argument(file)
         store = _store(db)
@@ -101,18 +100,19 @@ def order(
         else:
             with store.change(name) as game:
                 orders = game.submit(player, text, at=_now())
-        console.print(f"[green]принято / accepted[/green] ({len(orders)}):")
-        for item in orders:
-            console.print(f"  {item.line}: {game.ruleset.describe(item, 'ru')}")
-        if not check:
-            _print_status(game)
+        print_text(outputs.order_echo(game, player, orders, check))
     run_guarded(action)
 
 
 @app.command()
-def status(name: Annotated[str, typer.Argument(help="game name")], db: DbOption = None) -> None:
-    """Turn, phase and who is awaited. / Ход, фаза и чьих приказов ждут."""
-    run_guarded(lambda: _print_status(_store(db).load(name)))
+def status(
+    name: Annotated[str, typer.Argument(help="game name")],
+    viewer: Annotated[str, typer.Option("--as", help="player name, public or gm")] = PUBLIC,
+    db: DbOption = None,
+) -> None:
+    """Turn, phase and who is awaited; a player sees his own prompt, the game master every
+    prompt. / Ход, фаза и чьих приказов ждут."""
+    run_guarded(lambda: print_text(outputs.status_text(_store(db).load(name), viewer)))
 
 
 @app.command()
@@ -125,10 +125,7 @@ def resolve(
     def action() -> None:
         with _store(db).change(name) as game:
             step = game.resolve(force=force, at=_now())
-        console.print(f"[green]шаг / step {step.number}[/green] (ход / turn {step.turn}) seed {step.seed}")
-        if step.defaulted:
-            console.print(f"приказы по умолчанию / default orders: {', '.join(step.defaulted)}")
-        _print_status(game)
+        print_text(outputs.resolution_text(game, step))
     run_guarded(action)
 
 
@@ -141,11 +138,11 @@ def show(
 ) -> None:
     """Print the state as a viewer sees it. / Показать состояние глазами игрока."""
     def action() -> None:
-        view = _store(db).load(name).view(viewer)
+        game = _store(db).load(name)
         if as_json:
-            sys.stdout.write(json.dumps(view, ensure_ascii=False, indent=2, sort_keys=True) + "\n")
+            sys.stdout.write(outputs.show_json(game, viewer))
         else:
-            console.print_json(data=view)
+            console.print_json(outputs.show_text(game, viewer))
     run_guarded(action)
 
 
@@ -165,14 +162,7 @@ def report(
 ) -> None:
     """A turn report for one viewer, or for all of them. / Отчёт о ходе."""
     def action() -> None:
-        from voevoda.core.markup import check_format
-
-        try:
-            check_format(fmt, flavour)
-        except ValueError as exc:
-            raise GameError(f"--format/--flavour: {exc}", f"--format/--flavour: {exc}") from exc
-        if lang not in ("ru", "en"):
-            raise GameError("язык: ru или en", "language: ru or en")
+        outputs.check_options(fmt=fmt, lang=lang, flavour=flavour)
         game = _store(db).load(name)
         if every:
             if output is None:
@@ -181,7 +171,7 @@ def report(
             for path in written:
                 console.print(f"→ {path}", markup=False)
             return
-        text = game.report(viewer, turn, fmt, lang, flavour)  # type: ignore[arg-type,unused-ignore]
+        text = outputs.report_text(game, viewer, turn, fmt, lang, flavour)
         if output is not None:
             _write_file(output, text)
             console.print(f"→ {output}", markup=False)
@@ -217,7 +207,7 @@ def _write_all_reports(game: Game, folder: Path, turn: int | None, fmt: str, fla
     for viewer in [*game.record.players, PUBLIC]:
         stem = PUBLIC if viewer == PUBLIC else _file_stem(viewer, taken)
         path = folder / (stem + REPORT_SUFFIX[fmt])
-        _write_file(path, game.report(viewer, turn, fmt, lang, flavour))  # type: ignore[arg-type,unused-ignore]
+        _write_file(path, outputs.report_text(game, viewer, turn, fmt, lang, flavour))
         written.append(path)
     return written
 
@@ -239,9 +229,8 @@ def map_command(
 ) -> None:
     """Draw the map as a viewer sees it. / Карта глазами игрока."""
     def action() -> None:
-        if lang not in ("ru", "en"):
-            raise GameError("язык: ru или en", "language: ru or en")
-        svg = _store(db).load(name).map_svg(viewer, lang)
+        outputs.check_options(lang=lang)
+        svg = outputs.map_svg(_store(db).load(name), viewer, lang)
         if svg is None:
             raise GameError("у этой игры нет карты", "this game has no map")
         output.write_text(svg, encoding="utf-8")
@@ -255,8 +244,7 @@ def rollback(name: Annotated[str, typer.Argument(help="game name")], db: DbOptio
     def action() -> None:
         with _store(db).change(name) as game:
             step = game.rollback(at=_now())
-        console.print(f"откат шага / rolled back step {step.number} (ход / turn {step.turn})")
-        _print_status(game)
+        print_text(outputs.rollback_text(game, step))
     run_guarded(action)
 
 
@@ -283,8 +271,8 @@ def games(db: DbOption = None) -> None:
     """List stored games. / Список игр."""
     def action() -> None:
         table = Table("game", "ruleset", "step")
-        for game_name, ruleset_id, step in _store(db).names():
-            table.add_row(game_name, ruleset_id, str(step))
+        for row in outputs.games_lines(_store(db).names()):
+            table.add_row(*row)
         console.print(table)
     run_guarded(action)
 
@@ -298,8 +286,7 @@ def export(
 ) -> None:
     """Export a game (journal, seeds, rolls, state). / Выгрузить игру."""
     def action() -> None:
-        data = _store(db).load(name).export(public=public)
-        output.write_text(json.dumps(data, ensure_ascii=False, indent=1, sort_keys=True), encoding="utf-8")
+        output.write_text(outputs.export_text(_store(db).load(name), PUBLIC if public else GM), encoding="utf-8")
         console.print(f"выгружено / exported: {output}")
     run_guarded(action)
 
@@ -387,20 +374,6 @@ def demo(
     from voevoda.cli.demo import run_demo
 
     run_guarded(lambda: run_demo(_store(db), turns))
-
-
-def _print_status(game: Game) -> None:
-    turn, phase = game.ruleset.progress(game.state)
-    console.print(f"игра / game [bold]{game.record.name}[/bold] ({game.record.ruleset}), "
-                  f"ход / turn {turn}, фаза / phase {phase}, шаг / step {game.step_number}")
-    result = game.outcome()
-    if result is not None:
-        console.print(f"[bold]игра окончена / game over[/bold]: {', '.join(result.winners) or '—'} "
-                      f"({result.reason_ru} / {result.reason_en})")
-        return
-    for player, prompt in game.awaiting().items():
-        mark = "✓" if player in game.pending else "…"
-        console.print(f"  {mark} {player}: {prompt.text_ru} / {prompt.text_en}")
 
 
 def _now() -> str:

@@ -22,6 +22,12 @@ DbOption = Annotated[
 ]
 
 
+def print_text(text: str) -> None:
+    """Print an output of :mod:`voevoda.core.outputs` as it is: never read as markup, never
+    wrapped."""
+    console.print(text, markup=False, highlight=False, soft_wrap=True)
+
+
 def fail(message: str) -> NoReturn:
     errors.print(f"[red]ошибка / error:[/red] {message}", markup=True)
     raise typer.Exit(1)
@@ -42,18 +48,10 @@ def read_text_argument(source: str) -> str:
 
 def run_guarded(action: Callable[[], None]) -> None:
     """Run a command body; known errors become a message and exit status 1."""
+    from voevoda.core.outputs import error_text
+
     try:
         action()
-    except OrdersRejected as exc:
-        errors.print("[red]приказы не приняты / orders rejected:[/red]")
-        for problem in exc.problems:
-            errors.print("  " + problem.both(), markup=False)
-        if exc.understood:
-            errors.print("понято / understood:")
-            for line in exc.understood:
-                errors.print("  " + line, markup=False)
+    except (OrdersRejected, GameError, DataError) as exc:
+        errors.print(error_text(exc), markup=False, highlight=False, soft_wrap=True)
         raise typer.Exit(1) from exc
-    except GameError as exc:
-        fail(f"{exc.message_ru}\n  {exc.message_en}")
-    except DataError as exc:
-        fail(str(exc))

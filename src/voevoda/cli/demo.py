@@ -6,10 +6,11 @@ from __future__ import annotations
 import contextlib
 import sys
 
-from voevoda.cli.common import console
-from voevoda.core import registry
+from voevoda.cli.common import console, print_text
+from voevoda.core import outputs, registry
 from voevoda.core.engine import Game
 from voevoda.core.errors import GameError
+from voevoda.core.ruleset import GM, PUBLIC
 from voevoda.store import Store
 
 STEP_LIMIT = 2_000
@@ -56,11 +57,10 @@ def run_demo(store: Store, turns: int) -> None:
         store.create(game)
         played = sorted({step.turn for step in game.steps})
         for turn in played:
-            sys.stdout.write(game.report("public", turn) + "\n\n")
+            sys.stdout.write(outputs.report_text(game, PUBLIC, turn) + "\n\n")
+        first = game.record.players[0]
         if played:
-            first = game.record.players[0]
             console.rule(f"{first}: отчёт / report", style="dim")
-            sys.stdout.write(game.report(first, played[-1]) + "\n")
-        turn, phase = game.ruleset.progress(game.state)
-        console.print(f"сохранено как / stored as «{name}»: ход / turn {turn}, фаза / phase {phase}; "
-                      f"`voevoda report {name} --as {game.record.players[0]}`", markup=False, soft_wrap=True)
+            sys.stdout.write(outputs.report_text(game, first, played[-1]) + "\n")
+        print_text(outputs.status_text(game, GM))
+        print_text(f"сохранено как / stored as «{name}»: `voevoda report {name} --as {first}`")

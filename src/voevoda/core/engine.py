@@ -391,12 +391,14 @@ class Game:
     def export(self, public: bool = False) -> dict[str, Any]:
         """The journal plus what replay derives from it, for ``verify`` and ``replay --check``.
 
-        The public export leaves out the secret, the posts and every hidden event or
-        sealed roll: it carries what any player may check, the seeds and public rolls.
+        The public export leaves out the secret, the posts, the secret parts of the config
+        (``Ruleset.public_config``) and every hidden event or sealed roll: it carries what any
+        player may check, the seeds and public rolls.
         """
         game = self.record.model_dump(mode="json")
         if public:
             game = {k: v for k, v in game.items() if k not in ("secret", "entries")}
+            game["config"] = self.ruleset.public_config()
         steps = []
         for s in self.steps:
             events = [e.to_json() for e in s.events if not public or e.visible_to(PUBLIC)]

@@ -214,6 +214,12 @@ class Ruleset(ABC):
         error rather than silently ignored. ``None`` accepts any key."""
         return None
 
+    def public_config(self) -> dict[str, Any]:
+        """The part of the game's config that anyone may read: the public export carries this
+        instead of the config. Named options are rules and public; a ruleset whose config holds
+        a secret (Steel Rose: each side's army) cuts it here."""
+        return copy.deepcopy(self.config)
+
     def hidden_markers(self, state: State, viewer: Viewer) -> list[str]:
         """Strings that name things ``viewer`` may not see (an enemy stack's id in fog, a
         rival's treasury as ``"treasury:Boris=120"``...), each unique enough that finding

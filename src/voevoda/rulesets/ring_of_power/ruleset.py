@@ -317,13 +317,21 @@ class RingOfPower(Ruleset):
         return Resolution(new_state, rejected + events)
 
     def awaiting(self, state: State) -> dict[str, Prompt]:
+        """Every living player, at once. Works on the state and on any view: a player's
+        treasury and tax due appear in his own prompt only where the given data shows them
+        (the state and the game master's view show all; a player's view shows his own, in
+        ``me``), so a status built from a view names no other player's money (R34)."""
         if state.get("outcome") is not None:
             return {}
         prompts: dict[str, Prompt] = {}
         for p in alive_players(state):
-            me = state["players"][p]
-            ru = f"Ход {state['turn']}: ваши приказы. Казна {me['money']}, налог к уплате {me['tax_due']}."
-            en = f"Turn {state['turn']}: your orders. Treasury {me['money']}, tax due {me['tax_due']}."
+            ru = f"Ход {state['turn']}: ваши приказы."
+            en = f"Turn {state['turn']}: your orders."
+            me = state["players"][p] if "money" in state["players"][p] else (
+                state["me"] if state.get("you") == p else None)
+            if me is not None:
+                ru += f" Казна {me['money']}, налог к уплате {me['tax_due']}."
+                en += f" Treasury {me['money']}, tax due {me['tax_due']}."
             if state.get("offer") and state["offer"]["turn"] == state["turn"]:
                 ru += f" Кондотьеры ({state['offer']['size']}) ждут ставок."
                 en += f" A band of {state['offer']['size']} condottieri awaits bids."

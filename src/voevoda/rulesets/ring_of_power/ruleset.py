@@ -25,6 +25,7 @@ from voevoda.core.ruleset import (
     State,
     Viewer,
 )
+from voevoda.core.words import counted
 from voevoda.rulesets.ring_of_power import bot as bot_module
 from voevoda.rulesets.ring_of_power import report as report_module
 from voevoda.rulesets.ring_of_power import svgmap
@@ -39,7 +40,7 @@ from voevoda.rulesets.ring_of_power.state import (
     units_at,
     visible_hexes,
 )
-from voevoda.rulesets.ring_of_power.turn import Turn, next_offer
+from voevoda.rulesets.ring_of_power.turn import Turn, next_offer, stacks_at_raising
 from voevoda.rulesets.ring_of_power.views import gm_view, player_view, public_view
 
 RULE = "003"
@@ -147,10 +148,16 @@ class RingOfPower(Ruleset):
         raised: set[str] = set()
         raised_total = 0
         bid_seen = False
+        sound: list[Order] = []
         for order in orders:
-            for ru, en, rule in self._check(state, board, seen, player, order):
+            found = self._check(state, board, seen, player, order)
+            for ru, en, rule in found:
                 problems.append(illegal(ru, en, line=order.line or None, column=1 if order.line else None,
                                         order=order.text or order.kind, rule=rule))
+            if not found:
+                sound.append(order)
+        problems.extend(self._check_raising(state, player, sound))
+        for order in orders:
             a = order.args
             if order.kind in UNIT_ORDERS:
                 h = str(a.get("from", a.get("hex")))
@@ -180,6 +187,29 @@ class RingOfPower(Ruleset):
                     problems.append(illegal("одна ставка за ход", "one bid a turn", line=order.line or None,
                                             column=1, order=order.text, rule=_rule("Найм Кондотьеров")))
                 bid_seen = True
+        return sorted(problems, key=lambda pr: pr.line or 0)
+
+    def _check_raising(self, state: State, player: str, orders: Sequence[Order]) -> list[Problem]:
+        """«Пешка – ... Может командовать только двумя другими такими же пешками»: the new
+        pawns join the stack that will stand in the hex at the raising step, after this
+        post's own disbanding and moves (docs/rulings, raising)."""
+        raises = [o for o in orders if o.kind == "raise"]
+        if not raises:
+            return []
+        forecast = stacks_at_raising(state, player, orders, self.rules, self.options)
+        problems: list[Problem] = []
+        for order in raises:
+            hex_, n = str(order.args["hex"]), int(order.args["count"])
+            there = forecast.get(hex_, [])
+            if commandable(there + ["pawn"] * n, self.rules):
+                continue
+            problems.append(illegal(
+                f"отряды, которые будут стоять в {hex_} после ходов этого поста, не смогут командовать ещё "
+                f"{counted(n, 'пешка', case='ablt')}",
+                f"the units that will stand in {hex_} after this post's moves could not command "
+                f"{counted(n, 'more pawn', 'en')}",
+                line=order.line or None, column=1 if order.line else None, order=order.text or order.kind,
+                rule=_rule("Фишки")))
         return problems
 
     def _check(self, state: State, board: Board, seen: set[str], player: str,
@@ -244,10 +274,6 @@ class RingOfPower(Ruleset):
                 if not 1 <= n <= self.rules.income.max_raise:
                     out.append((f"можно поднять от 1 до {self.rules.income.max_raise} пешек",
                                 f"1 to {self.rules.income.max_raise} pawns may be raised", _rule(section)))
-                elif not commandable([u["type"] for u in units_at(state, a["hex"], player)] + ["pawn"] * n,
-                                     self.rules):
-                    out.append((f"отряды в {a['hex']} не смогут командовать ещё {n} пешками",
-                                f"the units in {a['hex']} could not command {n} more pawns", _rule("Фишки")))
         elif kind == "upgrade":
             section = "Приказ на улучшение пешек"
             if on_board(a["hex"]) and own_units(a["hex"], section):

@@ -18,6 +18,7 @@ Each step is a method that quotes the rule it implements.
 
 from __future__ import annotations
 
+import copy
 from collections import defaultdict
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
@@ -859,6 +860,30 @@ class Turn:
                 audience = tuple(sorted(who))
             out.append(Event(e.kind, {"turn": self.t, **e.data}, audience))
         return out
+
+
+def stacks_at_raising(state: Mapping[str, Any], player: str, orders: Sequence[Order], rules: Rules,
+                      options: Options) -> dict[str, list[str]]:
+    """Where ``player``'s units will stand when pawns are raised (after disbanding and
+    movement), hex -> unit types, if his own orders go as written.
+
+    «в любом подконтрольном ему владении игрок может создать за 1 ход до 3 пешек» and the
+    new pawns join the stack that stands there *then*, so the order check judges command
+    capacity on this forecast rather than on the units standing in the hex now. Only what
+    the player knows goes into it: his own units, money and orders; other players' units
+    and the Chupacabra are left out (a battle or an encounter can still change the outcome,
+    and the raising step checks again)."""
+    own = copy.deepcopy(dict(state))
+    own["units"] = [u for u in own["units"] if u["owner"] == player]
+    own["chupacabras"] = []
+    turn = Turn(own, {player: list(orders)}, Dice(b"forecast"), rules, options)
+    turn.pay_orders()
+    turn.disband()
+    turn.movement()
+    table: dict[str, list[str]] = defaultdict(list)
+    for u in own["units"]:
+        table[str(u["hex"])].append(str(u["type"]))
+    return dict(table)
 
 
 def next_offer(state: Mapping[str, Any], rules: Rules, dice: Dice, turn: int) -> dict[str, Any] | None:

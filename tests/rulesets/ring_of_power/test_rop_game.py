@@ -119,15 +119,27 @@ def test_elimination_and_last_player() -> None:
     assert ruleset.outcome(state).winners == ("A",)  # type: ignore[union-attr]
 
 
-def test_condottieri_tie_is_a_public_roll() -> None:
+def test_condottieri_tie_is_a_sealed_roll() -> None:
     """003 «Владения»: the band goes to «тот игрок, который больше всех заплатит»; equal bids
-    are settled by a public roll recorded in the event, and the loser gets his money back."""
+    are ordered by a roll on the sealed stream (docs/dice.md «Sealed rolls»: a sealed bid's
+    tie-break), the public event names only the winner and his price, and the loser is told
+    privately that he lost the draw and gets his money back."""
     ruleset, state = make_game(holdings={"0101": "A", "2020": "B"}, offer={"id": 1, "turn": 1, "size": 3, "upkeep": 2})
-    state, events = play(ruleset, state, {"A": "ставка 30 0101", "B": "ставка 30 2020"})
+    orders = {p: ruleset.parse(f"ставка 30 {h}", p, state) for p, h in (("A", "0101"), ("B", "2020"))}
+    dice = Dice.from_text("tie")
+    events = ruleset.resolve(state, orders, dice).events
+    records = dice.records()
+    assert "condottieri/1/tie" in [r["label"] for r in records if r["sealed"]]
+    assert not [r for r in records if not r["sealed"] and "condottieri" in str(r["label"])]
     (hired,) = [e for e in events if e.kind == "condottieri_hired"]
-    assert hired.data["ties"] == {"30": [hired.data["player"], *[p for p in "AB" if p != hired.data["player"]]]}
+    assert hired.audience == ("*",) and hired.data == {"turn": 1, "player": hired.data["player"], "amount": 30,
+                                                       "size": 3, "upkeep": 2}
     loser = "B" if hired.data["player"] == "A" else "A"
-    assert not [u for u in state["units"] if u["owner"] == loser]
+    (lost,) = [e for e in events if e.kind == "bid_lost"]
+    assert lost.audience == (loser,) and lost.data["reason"] == "draw" and lost.data["amount"] == 30
+    new_state = ruleset.resolve(state, orders, Dice.from_text("tie")).state
+    assert not [u for u in new_state["units"] if u["owner"] == loser]
+    assert new_state["players"][loser]["money"] == 100 + 10
 
 
 def test_offers_follow_the_schedule() -> None:

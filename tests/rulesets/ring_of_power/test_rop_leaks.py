@@ -9,6 +9,7 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from voevoda.core.dice import Dice
+from voevoda.core.engine import Game
 from voevoda.rulesets.ring_of_power import RingOfPower
 from voevoda.rulesets.ring_of_power.state import visible_hexes
 
@@ -56,3 +57,28 @@ def test_views_hold_only_what_may_be_seen(seed: int, players: int) -> None:
             if e.kind.startswith("chupacabra_") and e.kind != "chupacabra_multiplied":
                 assert e.audience == ()
         state = result.state
+
+
+def _public_bid_game(anna_bid: int, boris_bid: int) -> dict[str, object]:
+    """A game whose first turn is an auction of condottieri: both players move their stacks
+    out of their start holdings and bid for the band there."""
+    game = Game.create("ring-of-power", "auction", ["Анна", "Борис"], seed="auction",
+                       house_rules={"condottieri": {"first_offer_turn": 1}})
+    game.submit("Анна", f"ход 0303 0403\nставка {anna_bid} 0303")
+    game.submit("Борис", f"ход 1818 1817\nставка {boris_bid} 1818")
+    game.resolve()
+    return game.export(public=True)
+
+
+def test_public_export_holds_no_losing_bid_and_no_tie_break() -> None:
+    """Leak 6 (issue 15): 003 «Найм Кондотьеров» with sealed bids (docs/rulings 28) — the
+    public export of a turn where two equal bids were drawn is byte-identical to the one
+    where the loser bid less: no losing amount, no tie-break label, no roll of the draw
+    (it is on the sealed stream, docs/dice.md «Sealed rolls»)."""
+    tied = _public_bid_game(30, 30)
+    (hired,) = [e for s in tied["steps"] for e in s["events"] if e["kind"] == "condottieri_hired"]  # type: ignore[index]
+    winner = hired["data"]["player"]
+    clear = _public_bid_game(*{"Анна": (30, 12), "Борис": (12, 30)}[winner])
+    dumped = json.dumps(tied, ensure_ascii=False, sort_keys=True)
+    assert "/tie" not in dumped and '"ties"' not in dumped
+    assert dumped == json.dumps(clear, ensure_ascii=False, sort_keys=True)

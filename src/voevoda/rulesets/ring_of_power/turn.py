@@ -638,8 +638,13 @@ class Turn:
     def condottieri(self) -> None:
         """«Кондотьеры приходят группами по 3-5 отрядов и принимают сторону того игрока,
         который больше всех заплатит.» Bids are sealed; the highest pays, the others get
-        their money back; a tie is settled by a public roll. The band comes to the hex named
-        in the bid, which must still be the bidder's and hold none of his other units."""
+        their money back. Equal bids are ordered by a roll on the **sealed** stream
+        ``condottieri/<offer>/tie`` (docs/dice.md: a sealed bid's tie-break must not be
+        computable from the published seed), drawn only for the bids that the band reaches.
+        The band comes to the hex named in the bid, which must still be the bidder's and hold
+        none of his other units; if it cannot, the next bid wins. Only the winner and his
+        price are made public: a losing bid, and whether the winner was drawn among equal
+        bids, stay with their bidders."""
         offer = self.s["offer"]
         if offer is None or offer["turn"] != self.t:
             return
@@ -647,37 +652,37 @@ class Turn:
         if not bids:
             self.event("condottieri_left", {"size": offer["size"]}, public=True)
             return
-        amounts = sorted({int(o.args["amount"]) for _, o in bids}, reverse=True)
-        ranked: list[tuple[str, Order]] = []
-        tie_rolls: dict[str, list[str]] = {}
-        for amount in amounts:
-            group = sorted([b for b in bids if int(b[1].args["amount"]) == amount], key=lambda b: (b[0], b[1].line))
-            if len(group) > 1:
-                stream = self.dice.stream(f"condottieri/{offer['id']}/tie/{amount}")
-                shuffled = [int(str(i)) for i in stream.shuffle(list(range(len(group))))]
-                group = [group[i] for i in shuffled]
-                tie_rolls[str(amount)] = [g[0] for g in group]
-            ranked.extend(group)
         winner: tuple[str, Order] | None = None
-        for p, order in ranked:
-            hex_ = order.args["hex"]
-            mine = units_at(self.s, hex_, p)
-            fits = (owner(self.s, hex_) == p and not any(u["owner"] != p for u in units_at(self.s, hex_))
-                    and commandable(self.unit_types(mine) + ["condottiere"] * int(offer["size"]), self.rules))
-            if winner is None and fits:
-                winner = (p, order)
-                continue
-            self.money(p, int(order.args["amount"]), "bid_refund", hex=hex_)
-            self.event("bid_lost", {"player": p, "amount": order.args["amount"],
-                                    "reason": "outbid" if winner is not None else "hex"}, players=[p])
+        for amount in sorted({int(o.args["amount"]) for _, o in bids}, reverse=True):
+            group = sorted([b for b in bids if int(b[1].args["amount"]) == amount], key=lambda b: (b[0], b[1].line))
+            drawn = winner is None and len(group) > 1
+            if drawn:
+                stream = self.dice.stream(f"condottieri/{offer['id']}/tie", sealed=True)
+                group = [group[int(str(i))] for i in stream.shuffle(list(range(len(group))))]
+            for p, order in group:
+                hex_ = order.args["hex"]
+                mine = units_at(self.s, hex_, p)
+                fits = (owner(self.s, hex_) == p and not any(u["owner"] != p for u in units_at(self.s, hex_))
+                        and commandable(self.unit_types(mine) + ["condottiere"] * int(offer["size"]), self.rules))
+                if winner is None and fits:
+                    winner = (p, order)
+                    continue
+                if winner is None:
+                    reason = "hex"
+                elif drawn and int(winner[1].args["amount"]) == amount:
+                    reason = "draw"
+                else:
+                    reason = "outbid"
+                self.money(p, amount, "bid_refund", hex=hex_)
+                self.event("bid_lost", {"player": p, "amount": amount, "reason": reason}, players=[p])
         if winner is None:
             self.event("condottieri_left", {"size": offer["size"]}, public=True)
             return
         p, order = winner
         for _ in range(int(offer["size"])):
             self.new_unit(p, "condottiere", order.args["hex"], int(offer["upkeep"]))
-        self.event("condottieri_hired", {"player": p, "amount": order.args["amount"], "size": offer["size"],
-                                         "upkeep": offer["upkeep"], "ties": tie_rolls}, public=True)
+        self.event("condottieri_hired", {"player": p, "amount": int(order.args["amount"]), "size": offer["size"],
+                                         "upkeep": offer["upkeep"]}, public=True)
         self.event("condottieri_arrived", {"player": p, "hex": order.args["hex"], "size": offer["size"]},
                    players=[p], hexes=[order.args["hex"]])
 

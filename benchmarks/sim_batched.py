@@ -1,4 +1,4 @@
-"""Batched simulator benchmark: attacks per second, batched against the per-battle engine.
+"""Batched simulator benchmark: attacks per second, batched against the exact engine.
 
 Both run the same battles — the every-effect scenarios of benchmarks/steel_rose_battle.py
 (10v10 and 100v100: all manoeuvres, area volleys, charges through defenders, healers,
@@ -19,7 +19,7 @@ too, just before each batched run on the same threads, and prints each rate also
 threads. The benchmark prints both readings of the target; docs/sim.md (*How the 100-million
 target is read*) says which is taken and why: the absolute rate, on the machine it runs on.
 
-"Attacks" counts what the per-battle engine counts: every melee strike, every shot (each unit
+"Attacks" counts what the exact engine counts: every melee strike, every shot (each unit
 an area shot strikes), every sacrificial strike and every burp. The kernel is compiled (or
 loaded from Numba's cache) before anything is timed.
 """
@@ -137,7 +137,7 @@ def engine(rules, sides, n: int) -> tuple[float, int]:  # type: ignore[no-untype
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--battles", type=int, default=10_000, help="batched battles per scenario")
-    parser.add_argument("--engine-battles", type=int, default=30, help="per-battle engine battles per scenario")
+    parser.add_argument("--engine-battles", type=int, default=30, help="exact engine battles per scenario")
     parser.add_argument("--repeat", type=int, default=3, help="batched runs (best is kept)")
     args = parser.parse_args()
     if args.battles < 1 or args.engine_battles < 1 or args.repeat < 1:

@@ -28,16 +28,6 @@ console = Console()
 errors = Console(stderr=True)
 
 
-def announce_compiling() -> None:
-    """Say so on stderr before the first battle after an install compiles the battle engine."""
-    from voevoda.rulesets.steel_rose.battle.fast import needs_compiling  # loads Numba: only here
-
-    if needs_compiling():
-        errors.print("Первая битва после установки: компилируется движок боя (две-три минуты, один раз)… / "
-                     "First battle after an install: compiling the battle engine (two or three minutes, once)…",
-                     markup=False, highlight=False)
-
-
 def announce_compiling_simulator() -> None:
     """Say so on stderr before the first odds or balance run after an install compiles the batched
     simulator."""
@@ -90,7 +80,6 @@ def battle_command(
     battle, rules, sides = _load(file)
     seed_text = seed if seed is not None else battle.seed if battle.seed is not None else file.name
     dice = Dice.from_text(seed_text)
-    announce_compiling()
     result = fight(rules, sides, dice, options=battle.options).to_json()
     if chart is not None:
         try:
@@ -122,7 +111,7 @@ def odds_command(
     seed: Annotated[str | None, typer.Option("--seed", help="Dice seed text / зерно костей")] = None,
     as_json: Annotated[bool, typer.Option("--json", help="Print the odds as JSON")] = False,
     engine: Annotated[str, typer.Option("--engine", help="batched (Numba simulator, default) or exact "
-                                                         "(the per-battle engine with recorded dice)")] = "batched",
+                                                         "(the exact engine with recorded dice)")] = "batched",
 ) -> None:
     """Win odds (95% interval) and mean losses per unit type. / Шансы на победу и средние потери."""
     if n < 1:
@@ -164,12 +153,11 @@ def odds_command(
 
 def _exact_odds(battle: BattleFile, rules: Rules, sides: tuple[SideInput, SideInput], n: int, seed_text: str,
                 advance: Any) -> dict[str, Any]:
-    """The odds from ``n`` battles of the per-battle engine (battle ``i`` rolls the dice of
+    """The odds from ``n`` battles of the exact engine (battle ``i`` rolls the dice of
     ``Dice.from_text(f"{seed}/{i}")``, so any one of them can be replayed with ``voevoda battle``)."""
     wins = [0, 0]
     draws = 0
     losses: list[dict[str, int]] = [{}, {}]
-    announce_compiling()
     for i in range(n):
         result = fight(rules, sides, Dice.from_text(f"{seed_text}/{i}"), options=battle.options)
         if result.winner is None:

@@ -46,10 +46,6 @@ def run_demo(store: Store, turns: int) -> None:
         if ruleset_id.startswith("toy-"):
             continue
         console.rule(f"{cls.title_ru} / {cls.title_en} ({ruleset_id})")
-        if ruleset_id == "steel-rose-battle":
-            from voevoda.cli.battle import announce_compiling
-
-            announce_compiling()
         game = play_demo_game(ruleset_id, turns)
         name = game.record.name
         with contextlib.suppress(GameError):

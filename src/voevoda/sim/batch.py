@@ -8,8 +8,10 @@ the integer totals of :class:`Batch` are bit-identical.
 
 from __future__ import annotations
 
+import os
 from collections.abc import Callable
 from dataclasses import dataclass
+from typing import Any
 
 import numba
 import numpy as np
@@ -57,9 +59,17 @@ class Batch:
 def needs_compiling() -> bool:
     """True when the simulator's kernel is not in Numba's cache yet: the next run compiles it
     (two to four minutes, once per install), and tools say so first."""
-    from voevoda.rulesets.steel_rose.battle.fast import not_compiled_yet
-
     return not_compiled_yet(kernel.simulate)
+
+
+def not_compiled_yet(dispatcher: Any) -> bool:
+    """True when a ``cache=True`` Numba function is neither compiled in this process nor in
+    Numba's cache, so its next call compiles it."""
+    if dispatcher.signatures:
+        return False
+    cache: Any = getattr(dispatcher, "_cache", None)  # Numba's FunctionCache (no public API)
+    index = getattr(getattr(cache, "_cache_file", None), "_index_path", None)
+    return isinstance(index, str) and not os.path.exists(index)
 
 
 def seed64(seed: str | int) -> int:

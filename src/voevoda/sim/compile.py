@@ -1,10 +1,10 @@
 """A battle description compiled to the kernel's arrays.
 
 The unit table comes from the Steel Rose package's own loader (:func:`load_rules`, house rules
-included) and mirrors the per-battle engine's :class:`UnitTable` field by field; a battle's
+included) and mirrors the exact engine's :class:`UnitTable` field by field; a battle's
 deployments, plans, gunpowder and options become small integer arrays. Everything that is the
 same in every battle of a batch (powder supply, which manoeuvre each squad carries out, the
-free position change) is decided here once, exactly as the per-battle engine decides it.
+free position change) is decided here once, exactly as the exact engine decides it.
 """
 
 from __future__ import annotations
@@ -16,12 +16,12 @@ import numpy.typing as npt
 
 from voevoda.core.errors import DataError
 from voevoda.rulesets.steel_rose.battle import field as fld
-from voevoda.rulesets.steel_rose.battle import unit_fields as uf
 from voevoda.rulesets.steel_rose.battle.engine import unit_table
 from voevoda.rulesets.steel_rose.battle.model import BattleOptions, SideInput
-from voevoda.rulesets.steel_rose.battle.unit_fields import unit_fields
 from voevoda.rulesets.steel_rose.rules import Rules
 from voevoda.sim import kernel as k
+from voevoda.sim import unit_fields as uf
+from voevoda.sim.unit_fields import unit_fields
 
 SMALL_ROUNDS = 48
 """Rounds of summons the first workspace of a battle has room for (see :func:`compile_battle`)."""
@@ -86,7 +86,7 @@ class Scenario:
 
 def _manoeuvres(side: SideInput, nsq: int) -> tuple[list[int], list[int], list[int], list[int]]:
     """Which manoeuvre each squad carries out: the first one written for it; a second «смена
-    позиции» is the free one (griffin riders, sabretooths) — as the per-battle engine reads it."""
+    позиции» is the free one (griffin riders, sabretooths) — as the exact engine reads it."""
     homes = [sq.position for sq in side.squads]
     kind = [k.K_NONE] * nsq
     t0 = [-1] * nsq

@@ -12,7 +12,7 @@ Layout (``s`` a side, ``u`` a unit, ``q`` a squad):
 * ``TF[type, TF_*]`` / ``TI[type, TI_*]``: the unit table (float and integer fields).
 * ``UF[s, UF_*, u]`` / ``UI[s, UI_*, u]``: unit state; ``RG[s, ring, u, slot]`` the effect rings
   (damage over time, healers' regeneration, ranged debuffs) indexed by the unit's own round
-  counter, as in the per-battle engine.
+  counter, as in the exact engine.
 * ``SQ[s, SQ_*, q]``: squad state; squad ``MS`` (one past the last) holds the final melee's queue.
 * ``Q[s, q, :]``: each squad's bag of attackers («каждый юнит из отряда рано или поздно атакует»):
   the fighters that have not attacked since the bag was last filled. A round takes the whole bag
@@ -46,7 +46,8 @@ from numba.core import cgutils
 from numba.extending import intrinsic
 from numba.np.numpy_support import carray
 
-from voevoda.rulesets.steel_rose.battle.unit_fields import (
+from voevoda.sim.rng import battle_key, below, draw, draw_at, hi, lo
+from voevoda.sim.unit_fields import (
     ON_BURN,
     ON_COMP,
     ON_GAIN,
@@ -96,7 +97,6 @@ from voevoda.rulesets.steel_rose.battle.unit_fields import (
     TI_SUMMON_EVERY,
     TI_SUMMON_TYPE,
 )
-from voevoda.sim.rng import battle_key, below, draw, draw_at, hi, lo
 
 njit_no_counts = njit(cache=True, _nrt=False)  # type: ignore[call-overload]
 """``njit`` for a function that allocates nothing and is not inlined: compiled without Numba's
@@ -110,7 +110,7 @@ without it would refuse to compile the kernel, not run it differently."""
 RING = 8
 RING_MASK = RING - 1
 
-# unit table fields: voevoda.rulesets.steel_rose.battle.unit_fields
+# unit table fields: voevoda.sim.unit_fields
 
 # battle numbers and options
 P_FATIGUE = 0        # outgoing damage lost per fatigue level (fraction)
@@ -538,7 +538,7 @@ def _volley_shots(TF, TI, P, PI, SF, UF, UI, RG, SQ, L, RS, ST, AF, kind, a, nsh
     """Shots ``L[a, L_SHOTS, :nshots]`` (one entry per shot) at the enemy list ``foe``. A cannon's
     or a Fire Hail's shot strikes a share of the squad: «задевает 20% вражеского отряда, но
     минимум 1 и максимум 5 юнитов» (one die for the shot, each struck unit takes it: a random unit
-    and the ones after it in the squad's order, as the per-battle engine strikes them).
+    and the ones after it in the squad's order, as the exact engine strikes them).
 
     The damage of a shot: «Защита. Вычитается из любого получаемого урона... Штрафы и бонусы к
     урону применяются после вычитания защиты»; shields (taken from shots), cover, the squad's

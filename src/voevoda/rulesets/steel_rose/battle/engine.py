@@ -19,16 +19,15 @@ of a fight is simultaneous (every attack of the round sees the state at its star
 round is a handful of array operations whatever the squads' sizes. Dice are drawn in bulk
 with :meth:`Stream.roll_many`; every face is recorded in its stream.
 
-This NumPy engine is the reference implementation. :func:`fight` runs, by default, the same
-battle compiled with Numba (:mod:`.compiled`, :mod:`.fast`), which gives the same result, events
-and dice to the last bit (docs/steel_rose/battle.md §5.4, tests/rulesets/steel_rose/
-test_compiled.py); ``fight(..., engine="reference")`` runs this one.
+This is the one exact engine: ``voevoda battle``, ``voevoda odds --engine exact`` and the
+rulesets run it. The batched simulator (:mod:`voevoda.sim`) plays the same rules many battles at
+once with other dice, for odds and balance; tests/sim/test_faithful.py checks that the two
+agree in distribution.
 """
 
 from __future__ import annotations
 
 import math
-from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -295,49 +294,15 @@ class Side:
 
 class BattleResult:
     """The outcome of a battle: the winner (``None``: nobody, or both sides, survived), the
-    attacks made, and the report: ``events``, ``summary`` and ``timeline``. The compiled engine
-    builds the report when it is first read (:meth:`deferred`)."""
+    attacks made, and the report: ``events``, ``summary`` and ``timeline``."""
 
-    def __init__(self, winner: int | None, events: list[dict[str, Any]] | None = None,
-                 summary: dict[str, Any] | None = None, timeline: list[dict[str, Any]] | None = None,
-                 attacks: int = 0) -> None:
+    def __init__(self, winner: int | None, events: list[dict[str, Any]], summary: dict[str, Any],
+                 timeline: list[dict[str, Any]], attacks: int = 0) -> None:
         self.winner = winner
         self.attacks = attacks
-        self._events = events
-        self._summary = summary
-        self._timeline = timeline
-        self._build: Callable[[], tuple[list[dict[str, Any]], dict[str, Any], list[dict[str, Any]]]] | None = None
-
-    @classmethod
-    def deferred(cls, winner: int | None, attacks: int,
-                 build: Callable[[], tuple[list[dict[str, Any]], dict[str, Any], list[dict[str, Any]]]]
-                 ) -> BattleResult:
-        result = cls(winner, attacks=attacks)
-        result._build = build
-        return result
-
-    def _report(self) -> None:
-        if self._build is not None:
-            self._events, self._summary, self._timeline = self._build()
-            self._build = None
-
-    @property
-    def events(self) -> list[dict[str, Any]]:
-        self._report()
-        assert self._events is not None
-        return self._events
-
-    @property
-    def summary(self) -> dict[str, Any]:
-        self._report()
-        assert self._summary is not None
-        return self._summary
-
-    @property
-    def timeline(self) -> list[dict[str, Any]]:
-        self._report()
-        assert self._timeline is not None
-        return self._timeline
+        self.events = events
+        self.summary = summary
+        self.timeline = timeline
 
     def to_json(self) -> dict[str, Any]:
         return {"winner": self.winner, "summary": self.summary, "events": self.events,
@@ -1282,24 +1247,9 @@ class Battle:
         return {self.table.ids[i]: int(c) for i, c in enumerate(counts.tolist()) if c}
 
 
-ENGINES = ("compiled", "reference")
-
-
 def fight(rules: Rules, sides: tuple[SideInput, SideInput], dice: Dice, label: str = "steel-rose/battle",
-          options: BattleOptions | None = None, engine: str = "compiled") -> BattleResult:
+          options: BattleOptions | None = None) -> BattleResult:
     """The whole battle: deployments and plans of both sides in, result and event log out.
-
-    ``engine="compiled"`` (the default) runs the Numba battle of :mod:`.compiled`, which gives
-    the same result, events and dice as this module's :class:`Battle` (``engine="reference"``),
-    checked by ``tests/rulesets/steel_rose/test_compiled.py``; inputs it does not take (a squad
-    deployed outside the six positions, a move to a cell that is not one) go to the reference."""
-    if engine not in ENGINES:
-        raise ValueError(f"unknown battle engine {engine!r} (known: {', '.join(ENGINES)})")
-    if engine == "compiled":
-        from voevoda.rulesets.steel_rose.battle import fast
-
-        try:
-            return fast.run(rules, sides, dice, label, options or BattleOptions())
-        except fast.Unsupported:
-            pass
+    Every die is drawn from ``dice`` under ``label`` (docs/steel_rose/battle.md §6) and recorded
+    there, so ``voevoda verify`` re-derives the battle."""
     return Battle(rules, sides, dice, label, options).run()

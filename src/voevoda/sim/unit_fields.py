@@ -1,10 +1,10 @@
-"""The unit table as the two compiled battles read it: one number per field and unit type.
+"""The unit table as the batched simulator reads it: one number per field and unit type.
 
-The compiled per-battle engine (:mod:`.compiled`) and the batched simulator
-(:mod:`voevoda.sim.kernel`) index the same fields by the same constants, and both tables come
-from :func:`unit_fields`, built from the reference engine's :class:`~.engine.UnitTable` (itself
-built from the validated rules data). The engine reads them field-major (``TF[field, type]``),
-the simulator type-major (``tf[type, field]``, the transpose).
+:func:`unit_fields` builds it from the exact engine's
+:class:`~voevoda.rulesets.steel_rose.battle.engine.UnitTable` (itself built from the validated
+rules data, house rules included), so that both read every ability from the same numbers. The
+kernel (:mod:`voevoda.sim.kernel`) reads it type-major (``tf[type, field]``, the transpose of
+what :func:`unit_fields` returns).
 """
 
 from __future__ import annotations

@@ -222,19 +222,30 @@ def _write_file(path: Path, text: str) -> None:
 @app.command(name="map")
 def map_command(
     name: Annotated[str, typer.Argument(help="game name")],
-    output: Annotated[Path, typer.Option("-o", "--output", help="SVG file to write")],
+    output: Annotated[Path, typer.Option("-o", "--output", help="file to write: .svg, or .png for a picture")],
     viewer: Annotated[str, typer.Option("--as", help="player name, public or gm")] = PUBLIC,
+    turn: Annotated[int | None, typer.Option("--turn", help="the map as it was after this turn")] = None,
+    png: Annotated[bool, typer.Option("--png", help="write a PNG whatever the file is called")] = False,
+    zoom: Annotated[float, typer.Option("--zoom", help="PNG scale (1 = the SVG's own size)")] = 1.0,
     lang: Annotated[str, typer.Option("--lang", help="ru or en")] = "ru",
     db: DbOption = None,
 ) -> None:
-    """Draw the map as a viewer sees it. / Карта глазами игрока."""
+    """Draw the map as a viewer sees it, as SVG or PNG. / Карта глазами игрока."""
     def action() -> None:
         outputs.check_options(lang=lang)
-        svg = outputs.map_svg(_store(db).load(name), viewer, lang)
-        if svg is None:
+        if not 0.1 <= zoom <= 8:
+            raise GameError("--zoom: от 0.1 до 8", "--zoom: from 0.1 to 8")
+        as_png = png or output.suffix.lower() == ".png"
+        game = _store(db).load(name)
+        picture = (outputs.map_png(game, viewer, lang, turn, zoom) if as_png
+                   else outputs.map_svg(game, viewer, lang, turn))
+        if picture is None:
             raise GameError("у этой игры нет карты", "this game has no map")
-        output.write_text(svg, encoding="utf-8")
-        console.print(f"карта / map: {output}")
+        try:
+            output.write_bytes(picture if isinstance(picture, bytes) else picture.encode("utf-8"))
+        except OSError as exc:
+            raise DataError(f"{output}: {exc.strerror}") from exc
+        console.print(f"карта / map: {output}", markup=False)
     run_guarded(action)
 
 

@@ -239,8 +239,18 @@ class Game:
         """:meth:`report_document` rendered in ``fmt`` (and ``flavour``, docs/reports.md)."""
         return render(self.report_document(viewer, turn, lang), fmt, flavour)
 
-    def map_svg(self, viewer: Viewer, lang: str = "ru") -> str | None:
-        return self.ruleset.map_svg(self.view(viewer), viewer, lang)
+    def map_svg(self, viewer: Viewer, lang: str = "ru", turn: int | None = None) -> str | None:
+        """The viewer's map after ``turn`` (default: now), from that viewer's view of the state
+        then and the events of that turn it may see (last turn's moves and battles)."""
+        self._check_viewer(viewer)
+        if turn is None:
+            state = self.state
+            shown = self.steps[-1].turn if self.steps else None
+        else:
+            state = self.state_after(turn)
+            shown = turn
+        events = [e for e in self.events_for(viewer, shown) if e.kind not in ENGINE_EVENTS] if shown else []
+        return self.ruleset.map_svg(self.ruleset.view(state, viewer), viewer, lang, events, turn)
 
     def _check_viewer(self, viewer: Viewer) -> None:
         if viewer not in (GM, PUBLIC) and viewer not in self.record.players:

@@ -163,15 +163,30 @@ def report_text(game: Game, viewer: Viewer, turn: int | None = None, fmt: str = 
 
 # -- maps -----------------------------------------------------------------------------------
 
-def _langs(game: Game, viewer: Viewer, posts: Sequence[str]) -> Iterable[Params]:
-    return [{"lang": lang} for lang in LANGS]
+def _map_variants(game: Game, viewer: Viewer, posts: Sequence[str]) -> Iterable[Params]:
+    turns: list[int | None] = [None, *sorted({step.turn for step in game.steps})]
+    return [{"lang": lang, "turn": turn} for lang in LANGS for turn in turns]
 
 
-@channel("map", "voevoda map GAME --as VIEWER -o FILE.svg --lang L", variants=_langs)
-def map_svg(game: Game, viewer: Viewer, lang: str = "ru") -> str | None:
-    """The viewer's map as SVG, or ``None`` when the game has no map."""
+def _png_variants(game: Game, viewer: Viewer, posts: Sequence[str]) -> Iterable[Params]:
+    return [{"lang": "ru"}]
+
+
+@channel("map", "voevoda map GAME --as VIEWER -o FILE.svg --lang L --turn N", variants=_map_variants)
+def map_svg(game: Game, viewer: Viewer, lang: str = "ru", turn: int | None = None) -> str | None:
+    """The viewer's map as SVG (after ``turn``, default now), or ``None`` when the game has no
+    map (docs/maps.md)."""
     check_options(lang=lang)
-    return game.map_svg(viewer, lang)
+    return game.map_svg(viewer, lang, turn)
+
+
+@channel("map png", "voevoda map GAME --as VIEWER -o FILE.png (or --png) --zoom Z", variants=_png_variants)
+def map_png(game: Game, viewer: Viewer, lang: str = "ru", turn: int | None = None, zoom: float = 1.0) -> bytes | None:
+    """The same map as a PNG picture, rendered with the fonts shipped in the package."""
+    from voevoda.core.maps import to_png
+
+    svg = map_svg(game, viewer, lang, turn)
+    return None if svg is None else to_png(svg, zoom)
 
 
 # -- the list of games ------------------------------------------------------------------------

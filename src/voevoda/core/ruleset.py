@@ -204,8 +204,11 @@ class Ruleset(ABC):
         """:meth:`document` rendered in ``fmt``."""
         return render(self.document(view, events, viewer, lang, turn), fmt)
 
-    def map_svg(self, view: Mapping[str, Any], viewer: Viewer, lang: str = "ru") -> str | None:
-        """An SVG map drawn from ``view`` alone, or ``None`` when the game has no map."""
+    def map_svg(self, view: Mapping[str, Any], viewer: Viewer, lang: str = "ru",
+                events: Sequence[Event] = (), turn: int | None = None) -> str | None:
+        """An SVG map drawn from ``view`` and ``events`` (the events of the last resolved turn,
+        or of ``turn``, that the viewer may see) alone, or ``None`` when the game has no map.
+        :mod:`voevoda.core.maps` frames it with a title, the turn and a legend (docs/maps.md)."""
         return None
 
     def config_keys(self) -> frozenset[str] | None:

@@ -406,8 +406,9 @@ class RingOfPower(Ruleset):
                  lang: str = "ru", turn: int | None = None) -> Document:
         return report_module.render(view, events, viewer, self.rules, lang, turn)
 
-    def map_svg(self, view: Mapping[str, Any], viewer: Viewer, lang: str = "ru") -> str | None:
-        return svgmap.render(view, self.rules, lang)
+    def map_svg(self, view: Mapping[str, Any], viewer: Viewer, lang: str = "ru",
+                events: Sequence[Event] = (), turn: int | None = None) -> str | None:
+        return svgmap.render(view, self.rules, lang, events, self.player_names(lang), turn)
 
     def config_keys(self) -> frozenset[str]:
         return frozenset(Options.model_fields)

@@ -337,7 +337,8 @@ class SteelRoseBattle(Ruleset):
                 lines.append(f"{who}:\n" + write_deployment(squads, self.rules, lang))
         return "\n\n".join(lines)
 
-    def map_svg(self, view: Mapping[str, Any], viewer: str, lang: str = "ru") -> str | None:
+    def map_svg(self, view: Mapping[str, Any], viewer: str, lang: str = "ru",
+                events: Sequence[Event] = (), turn: int | None = None) -> str | None:
         """The battlefield with the deployments ``view`` shows; after the battle, each side's
         strength through it."""
         if view.get("result"):

@@ -96,7 +96,8 @@ class Twenty(Ruleset):
             return []
         return [name for player, name in state["pile_names"].items() if player != viewer]
 
-    def map_svg(self, view: Mapping[str, Any], viewer: str, lang: str = "ru") -> str | None:
+    def map_svg(self, view: Mapping[str, Any], viewer: str, lang: str = "ru",
+                events: Sequence[Event] = (), turn: int | None = None) -> str | None:
         rows = "".join(f'<text y="{20 * (i + 1)}">{p}: {view["piles"].get(p, "?")} '
                        f'{view["pile_names"].get(p, "")}</text>' for i, p in enumerate(view["seats"]))
         return '<svg xmlns="http://www.w3.org/2000/svg">' + rows + "</svg>"

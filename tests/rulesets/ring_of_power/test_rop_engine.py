@@ -52,5 +52,5 @@ def test_a_report_is_headed_with_the_turn_it_covers() -> None:
     for _ in range(3):
         game.resolve()
     for turn in (1, 2, 3):
-        assert f"Кольцо Власти — ход {turn} — все" in game.report("public", turn)
-        assert f"Ring of Power — turn {turn} — Анна" in game.report("Анна", turn, lang="en")
+        assert f"Кольцо Власти, ход {turn}: летопись" in game.report("public", turn)
+        assert f"Ring of Power, turn {turn}: report for Анна" in game.report("Анна", turn, lang="en")

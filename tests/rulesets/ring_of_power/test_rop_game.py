@@ -170,7 +170,7 @@ def test_report_and_map() -> None:
     view = ruleset.view(state, "A")
     mine = [e for e in events if e.visible_to("A")]
     text = ruleset.report(view, mine, "A")
-    assert "Бой в 0506" in text and "−3" not in text and "-3" in text and "Казна" in text
+    assert "Бой в 0506" in text and "−3" in text and "Казна" in text   # a minus sign, not a hyphen
     bb = ruleset.report(view, mine, "A", fmt="bbcode", lang="en")
     assert "[b]" in bb and "Battle at 0506" in bb and "[list]" in bb
     md = ruleset.report(view, mine, "A", fmt="markdown")
@@ -179,4 +179,4 @@ def test_report_and_map() -> None:
     assert svg is not None and svg.startswith("<svg") and svg.count("<polygon") >= 400 and "0506" in svg
     state, events = play(ruleset, state, {})
     text = ruleset.report(ruleset.view(state, "A"), [e for e in events if e.visible_to("A")], "A")
-    assert "захватил 0506" in text
+    assert "Вы захватили 0506" in text

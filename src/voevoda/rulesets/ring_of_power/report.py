@@ -1,14 +1,25 @@
-"""A player's turn report: money statement, battles, captures and the rest, in Russian or
-English, as plain text, BBCode (forums) or Markdown. Built from a view and the events
-that viewer may see, nothing else."""
+"""A player's turn report and the public chronicle, built from a view and the events that
+viewer may see, nothing else («Каждый ход игрок будет получать выписку по денежным
+операциям, где будет указано сколько он кому заплатил и сколько от кого получил»).
+
+A player reads what he needs to write his next orders: his treasury from the opening to the
+closing balance, the income of each holding with the reason for every reduction, battles and
+captures, other players' units seen coming into or standing in his holdings, what became of
+his orders and bids, and where his units stand. The public chronicle tells the turn: battles
+and captures (as the option ``chronicle`` allows), relations, condottieri, players out.
+Everything is a :class:`~voevoda.core.markup.Document`, worded through
+:mod:`voevoda.core.words` (docs/reports.md).
+"""
 
 from __future__ import annotations
 
+from collections import defaultdict
 from collections.abc import Mapping, Sequence
 from typing import Any
 
-from voevoda.core.markup import Document
+from voevoda.core.markup import Document, Inline, Item, bold
 from voevoda.core.ruleset import Event
+from voevoda.core.words import Names, counted, join_and, number, percent
 from voevoda.rulesets.ring_of_power.orders import TREASURY
 from voevoda.rulesets.ring_of_power.rules import Rules
 
@@ -20,7 +31,7 @@ ITEMS = {
     "raise_refund": ("возврат за несобранных пешек", "refund for pawns not raised"),
     "upgrade": ("улучшение пешек", "pawn upgrade"),
     "transfer": ("перевод", "transfer"),
-    "fee": ("комиссия за перевод", "transfer fee"),
+    "fee": ("комиссия за перевод (10%)", "transfer fee (10%)"),
     "refund": ("возврат за распущенные отряды", "refund for disbanded units"),
     "bid": ("ставка за кондотьеров", "bid for condottieri"),
     "bid_refund": ("возврат ставки", "bid returned"),
@@ -30,216 +41,570 @@ ITEMS = {
     "upkeep": ("содержание отрядов", "upkeep of units"),
 }
 
+class Words:
+    """The words of this report in one language: coins, units, players."""
 
-def units_text(units: Mapping[str, int], rules: Rules, lang: str) -> str:
-    if not units:
-        return "—"
-    parts = []
-    for kind, n in sorted(units.items(), key=lambda kv: -rules.units[kv[0]].strength):
-        name = rules.units[kind].name(lang).lower()
-        parts.append(f"{name} ×{n}" if n > 1 else name)
-    return ", ".join(parts)
+    def __init__(self, rules: Rules, lang: str, names: Names, viewer: str) -> None:
+        self.rules = rules
+        self.lang = lang
+        self.ru = lang == "ru"
+        self.names = names
+        self.viewer = viewer
+
+    def t(self, ru: str, en: str) -> str:
+        return ru if self.ru else en
+
+    def coins(self, n: float, case: str = "nomn") -> str:
+        return counted(n, "монета", case=case) if self.ru else counted(n, "coin", "en")
+
+    def unit_name(self, kind: str) -> str:
+        name = self.rules.units[kind].name(self.lang)
+        return name[:1].lower() + name[1:]
+
+    def units(self, counts: Mapping[str, int], case: str = "nomn") -> str:
+        """«ферзь, офицер и 2 пешки»: strongest first, one without its number."""
+        ordered = sorted(counts.items(), key=lambda kv: (-self.rules.units[kv[0]].strength, kv[0]))
+        parts = []
+        for kind, n in ordered:
+            if not n:
+                continue
+            name = self.unit_name(kind)
+            if n == 1 and self.ru:
+                parts.append(counted(1, name, self.lang, case=case).split(" ", 1)[1])
+            else:
+                parts.append(counted(n, name, self.lang, case=case))
+        return join_and(parts, self.lang) or self.t("никого", "nobody")
+
+    def who(self, player: str | None, case: str = "nomn") -> str:
+        """A player's name in ``case``; the Treasury; «вы» for the viewer himself."""
+        if player is None:
+            return self.t("никто", "nobody")
+        if player == TREASURY:
+            return self.t({"nomn": "казна", "gent": "казны", "datv": "казне", "accs": "казну"}.get(case, "казна"),
+                          "the Treasury")
+        if player == self.viewer:
+            return self.t({"nomn": "вы", "gent": "вас", "datv": "вам", "accs": "вас", "ablt": "вами",
+                           "loct": "вас"}[case], {"gent": "your"}.get(case, "you"))
+        return self.names.case(player, case)
+
+    def act(self, player: str, verb_ru: str, verb_en: str, you_ru: str | None = None) -> str:
+        """«Анна захватила», «Вы захватили» (``you_ru``), "Anna captured"."""
+        if player == self.viewer:
+            return ("Вы " + (you_ru or verb_ru)) if self.ru else f"You {verb_en}"
+        if not self.ru:
+            return f"{player} {verb_en}"
+        return self.names.act(player, verb_ru)
 
 
-def _who(name: str | None, lang: str) -> str:
-    if name is None:
-        return "никто" if lang == "ru" else "nobody"
-    if name == TREASURY and lang != "ru":
-        return "the Treasury"
+# -- the report ----------------------------------------------------------------------------------
+
+def render(view: Mapping[str, Any], events: Sequence[Event], viewer: str, rules: Rules,
+           lang: str = "ru", turn: int | None = None, names: Names | None = None) -> Document:
+    names = names or Names(lang=lang)
+    w = Words(rules, lang, names, viewer)
+    shown = [e for e in events if e.visible_to(viewer)]
+    turn = turn if turn is not None else max((int(e.data.get("turn", 0)) for e in shown),
+                                             default=int(view.get("turn", 1)) - 1)
+    game = w.t("Кольцо Власти", "Ring of Power")
+    if viewer == "public":
+        title = w.t(f"{game}, ход {turn}: летопись", f"{game}, turn {turn}: the chronicle")
+    elif viewer == "gm":
+        title = w.t(f"{game}, ход {turn}: отчёт ведущему", f"{game}, turn {turn}: the game master's report")
+    else:
+        title = w.t(f"{game}, ход {turn}: отчёт для {names.case(viewer, 'gent')}",
+                    f"{game}, turn {turn}: report for {viewer}")
+    doc = Document(title)
+    by_kind: dict[str, list[Mapping[str, Any]]] = defaultdict(list)
+    for e in shown:
+        by_kind[e.kind].append(e.data)
+    me = view.get("me")
+    if me is not None:
+        _treasury(doc, w, me, by_kind, viewer)
+        _income(doc, w, by_kind, viewer)
+    _battles(doc, w, by_kind, viewer)
+    _land(doc, w, by_kind, view, viewer)
+    if me is not None:
+        _intruders(doc, w, view, by_kind, viewer)
+        _own_units(doc, w, view, by_kind, viewer)
+        _orders(doc, w, by_kind, viewer)
+    _condottieri(doc, w, by_kind, viewer)
+    _chupacabra(doc, w, by_kind, viewer)
+    _relations(doc, w, by_kind)
+    _end(doc, w, by_kind)
+    if not doc.blocks:
+        doc.paragraph(w.t("За этот ход не случилось ничего, о чём знают все.",
+                          "Nothing happened this turn that everyone knows of."))
+    return doc
+
+
+def _treasury(doc: Document, w: Words, me: Mapping[str, Any], by_kind: Mapping[str, list[Mapping[str, Any]]],
+              viewer: str) -> None:
+    statements = [d for d in by_kind.get("statement", []) if d.get("player") == viewer]
+    entries = list(statements[-1]["entries"]) if statements else list(me.get("statement", []))
+    closing = int(statements[-1]["money"]) if statements else int(me["money"])
+    opening = closing - sum(int(e["amount"]) for e in entries)
+    doc.heading(w.t("Казна", "Treasury"))
+    doc.paragraph(w.t("На начало хода: ", "At the start of the turn: "), bold(w.coins(opening)), ".")
+    if entries:
+        rows = [[number(int(e["amount"]), w.lang, signed=True), _entry_text(w, e)] for e in entries]
+        doc.table([w.t("Сумма", "Amount"), w.t("Статья", "Item")], rows, align="rl")
+    else:
+        doc.paragraph(w.t("Денежных операций не было.", "No money came in or went out."))
+    doc.paragraph(w.t("На конец хода: ", "At the end of the turn: "), bold(w.coins(closing)), ".")
+    due = int(me.get("tax_due", 0))
+    if due:
+        doc.paragraph(w.t(f"Налог к уплате в следующий ход: {w.coins(due)} — переводом в казну "
+                          f"(«налог {due}»; перевод стоит ещё 10%). Неуплата карается отъёмом владения.",
+                          f"Tax due next turn: {w.coins(due)}, as a transfer to the Treasury ('tax {due}'; "
+                          "a transfer costs 10% more). Unpaid tax costs a holding."))
+
+
+def _quoted(w: Words, text: str) -> str:
+    return f"«{text}»" if w.ru else f"“{text}”"
+
+
+def _entry_text(w: Words, e: Mapping[str, Any]) -> str:
+    item = str(e["item"])
+    name = ITEMS.get(item, (item, item))[0 if w.ru else 1]
+    hex_ = str(e.get("hex") or "")
+    reason = " " + _quoted(w, str(e["reason"])) if e.get("reason") else ""
+    if item == "transfer":
+        return w.t(f"перевод {w.who(str(e['to']), 'datv')}{reason}", f"transfer to {w.who(str(e['to']))}{reason}")
+    if item == "fee":
+        return w.t(f"комиссия 10% за перевод {w.who(str(e['to']), 'datv')}",
+                   f"10% fee on the transfer to {w.who(str(e['to']))}")
+    if item == "incoming":
+        return w.t(f"поступление от {w.who(str(e['from']), 'gent')}{reason}", f"received from {e['from']}{reason}")
+    if item == "upgrade" and e.get("count"):
+        pawns = counted(int(e["count"]), "пешка", w.lang) if w.ru else counted(int(e["count"]), "pawn", "en")
+        return w.t(f"улучшение {counted(int(e['count']), 'пешка', case='gent')} в {hex_}",
+                   f"upgrading {pawns} in {hex_}")
+    if hex_:
+        where = (w.t("из ", "from ") if item in ("move", "support") else w.t("в ", "in ")) + hex_
+        return f"{name} {where}"
     return name
 
 
-def event_line(e: Event, rules: Rules, lang: str, viewer: str) -> str | None:
-    d = dict(e.data)
-    ru = lang == "ru"
-    k = e.kind
-    if k == "battle":
-        sides = []
-        for s in d["sides"]:
-            helpers = ""
-            if s["supporters"]:
-                names = "; ".join(f"{h['player']} из {h['hex']}: {units_text(h['units'], rules, lang)}" if ru
-                                  else f"{h['player']} from {h['hex']}: {units_text(h['units'], rules, lang)}"
-                                  for h in s["supporters"])
-                helpers = f" + поддержка ({names})" if ru else f" + support ({names})"
-            sides.append(f"{s['player']} [{s['strength']}]: {units_text(s['units'], rules, lang)}{helpers}")
-        where = d["where"].replace("|", "–")
-        losses = "; ".join(f"{p}: {units_text(v, rules, lang)}" for p, v in sorted(d["losses"].items()))
-        winner = _who(d["winner"], lang)
-        if ru:
-            return (f"Бой в {where} (шаг {d['tick']}): " + " против ".join(sides)
-                    + f". Выжил: {winner}. Потери: {losses or 'нет'}.")
-        return (f"Battle at {where} (step {d['tick']}): " + " against ".join(sides)
-                + f". Survivor: {winner}. Losses: {losses or 'none'}.")
-    if k == "captured":
-        before = d.get("from")
-        if ru:
-            return f"{d['player']} захватил {d['hex']}" + (f" у {before}." if before else ".")
-        return f"{d['player']} captured {d['hex']}" + (f" from {before}." if before else ".")
-    if k == "moved":
-        return (f"{d['player']}: отряды прошли {d['from']} → {d['to']}: {units_text(d['units'], rules, lang)}." if ru
-                else f"{d['player']}'s units went {d['from']} → {d['to']}: {units_text(d['units'], rules, lang)}.")
-    if k == "blocked":
-        return (f"Отряды из {d['at']} не смогли присоединить своих в {d['next']} и остановились." if ru
-                else f"The units at {d['at']} could not take along their own in {d['next']} and stopped.")
-    if k == "joined":
-        return (f"В {d['hex']} отряды объединились и двинулись дальше вместе." if ru
-                else f"In {d['hex']} the units joined and went on together.")
-    if k == "unpaid":
-        o = d["order"]
-        return (f"Не хватило денег на приказ «{o['text'] or o['kind']}»: нужно {d['cost']}, в казне {d['money']}." if ru
-                else f"Not enough money for '{o['text'] or o['kind']}': it costs {d['cost']}, the treasury has {d['money']}.")
-    if k == "order_rejected":
-        o = d["order"]
-        return (f"Приказ «{o['text'] or o['kind']}» отклонён как недопустимый." if ru
-                else f"The order '{o['text'] or o['kind']}' was rejected as illegal.")
-    if k == "disbanded":
-        return (f"В {d['hex']} распущены: {units_text(d['units'], rules, lang)}; возврат {d['refund']}." if ru
-                else f"Disbanded in {d['hex']}: {units_text(d['units'], rules, lang)}; refund {d['refund']}.")
-    if k == "raised":
-        return (f"В {d['hex']} собрано пешек: {d['count']}." if ru else f"{d['count']} pawn(s) raised in {d['hex']}.")
-    if k == "raise_failed":
-        why = {"enemy": ("в гекс вошёл чужой отряд", "another player's unit entered the hex"),
-               "not_yours": ("гекс больше не ваш", "the hex is no longer yours"),
-               "command": ("отряды в гексе не смогут ими командовать", "the units there could not command them")}
-        reason = why[d["reason"]][0 if ru else 1]
-        return (f"Сбор пешек в {d['hex']} не выполнен: {reason}; деньги за пешек возвращены." if ru
-                else f"No pawns raised in {d['hex']}: {reason}; their price was returned.")
-    if k == "upgrade_started":
-        return (f"Пешки в {d['hex']} ({d['count']}) станут офицерами к ходу {d['ready']}." if ru
-                else f"{d['count']} pawn(s) in {d['hex']} will be officers by turn {d['ready']}.")
-    if k == "promoted":
-        return f"Пешка в {d['hex']} стала офицером." if ru else f"A pawn in {d['hex']} became an officer."
-    if k == "chupacabra":
-        what = {"ate": ("Чупакабра сожрала отряды {p} в {h}: {u}.", "The Chupacabra ate {p}'s units in {h}: {u}."),
-                "killed": ("Отряды {p} загнали и убили Чупакабру в {h}!", "{p}'s units hunted down the Chupacabra in {h}!"),
-                "spared": ("Отряды {p} наткнулись на Чупакабру в {h}, но она их не тронула.",
-                           "{p}'s units ran into the Chupacabra in {h}, and she left them be.")}[d["outcome"]]
-        return what[0 if ru else 1].format(p=d["player"], h=d["hex"], u=units_text(d.get("units", {}), rules, lang))
-    if k == "chupacabra_multiplied":
-        return (f"Чупакабр стало больше: теперь их {d['count']}." if ru
-                else f"The Chupacabras multiply: there are {d['count']} now.")
-    if k in ("chupacabra_moved", "chupacabra_reborn", "chupacabra_born"):
-        if viewer != "gm":
-            return None
-        if k == "chupacabra_moved":
-            return (f"[ГМ] Чупакабра №{d['id']}: {d['from']} → {d['to']}." if ru
-                    else f"[GM] Chupacabra #{d['id']}: {d['from']} → {d['to']}.")
-        if k == "chupacabra_reborn":
-            return (f"[ГМ] Чупакабра №{d['id']} возродилась в {d['hex']}." if ru
-                    else f"[GM] Chupacabra #{d['id']} is reborn in {d['hex']}.")
-        return (f"[ГМ] Родилась Чупакабра №{d['id']} в {d['hex']}." if ru
-                else f"[GM] Chupacabra #{d['id']} is born in {d['hex']}.")
-    if k == "condottieri_offered":
-        return (f"Отряд кондотьеров ({d['size']}, содержание {d['upkeep']} за каждого) ждёт ставок в ход {d['bids_turn']}."
-                if ru else
-                f"A band of {d['size']} condottieri (upkeep {d['upkeep']} each) takes bids in turn {d['bids_turn']}.")
-    if k == "condottieri_hired":
-        return (f"Кондотьеры ({d['size']}) перешли на сторону {d['player']} за {d['amount']}." if ru
-                else f"The condottieri ({d['size']}) sided with {d['player']} for {d['amount']}.")
-    if k == "condottieri_arrived":
-        return (f"Кондотьеры {d['player']} пришли в {d['hex']}." if ru
-                else f"{d['player']}'s condottieri arrived in {d['hex']}.")
-    if k == "condottieri_left":
-        return "Кондотьеры ушли, никого не найдя." if ru else "The condottieri left with no master."
-    if k == "bid_lost":
-        return (f"Ставка {d['amount']} не выиграла; деньги возвращены." if ru
-                else f"The bid of {d['amount']} did not win; the money was returned.")
-    if k == "transfer":
-        reason = f" ({d['reason']})" if d.get("reason") else ""
-        return (f"Перевод {d['amount']} от {d['from']} к {d['to']}{reason}." if ru
-                else f"Transfer of {d['amount']} from {d['from']} to {d['to']}{reason}.")
-    if k == "tax_unpaid":
+def _income(doc: Document, w: Words, by_kind: Mapping[str, list[Mapping[str, Any]]], viewer: str) -> None:
+    incomes = [d for d in by_kind.get("income", []) if d.get("player") == viewer]
+    if not incomes:
+        return
+    d = incomes[-1]
+    detail: Mapping[str, Mapping[str, Any]] = d.get("detail") or {}
+    items: list[Inline | Item] = []
+    for hex_, amount in sorted(d["holdings"].items()):
+        info = detail.get(hex_)
+        items.append(_holding_line(w, hex_, int(amount), info))
+    doc.heading(w.t("Доход с владений", "Income from holdings"))
+    doc.bullets(items)
+    doc.paragraph(w.t("Итого: ", "In all: "), bold(w.coins(int(d["total"]))), ".")
+
+
+def _holding_line(w: Words, hex_: str, amount: int, info: Mapping[str, Any] | None) -> str:
+    head = f"{hex_}: {w.coins(amount)}"
+    if info is None:
+        return head
+    if info.get("blocked") == "enemy":
+        return head + w.t(" — в гексе чужой отряд: пока его не прогонят, дохода нет",
+                          " — another player's unit stands there: no income until it is driven out")
+    if info.get("blocked") == "chupacabra":
+        return head + w.t(" — в гексе Чупакабра: дохода нет", " — the Chupacabra is there: no income")
+    reasons = [_reason(w, r) for r in info.get("reasons", [])]
+    if not reasons:
+        return head + w.t(" (полный доход)", " (the full income)")
+    return head + w.t(f" из {info['base']} — ", f" of {info['base']} — ") + "; ".join(reasons)
+
+
+def _reason(w: Words, r: Mapping[str, Any]) -> str:
+    pct = percent(int(r["percent"]), w.lang, signed=True)
+    why = r["why"]
+    if why in ("hostile", "victim", "mutual"):
+        other = str(r["player"])
+        near = (counted(int(r["holdings"]), "соседнее владение") if w.ru
+                else counted(int(r["holdings"]), "neighbouring holding", "en"))
+        if why == "hostile":
+            return w.t(f"ваша вражда к {w.who(other, 'datv')}, {near} ({pct})",
+                       f"your hostility to {other}, {near} ({pct})")
+        if why == "victim":
+            return w.t(f"вражда {w.who(other, 'gent')} к вам, {near} ({pct})",
+                       f"{other}'s hostility to you, {near} ({pct})")
+        return w.t(f"взаимная вражда с {w.who(other, 'ablt')}, {near} ({pct})",
+                   f"mutual hostility with {other}, {near} ({pct})")
+    if why == "unit":
+        return w.t(f"в гексе {w.units({str(r['type']): int(r['count'])})} ({pct})",
+                   f"{w.units({str(r['type']): int(r['count'])})} in the hex ({pct})")
+    return w.t(f"пешек, собранных здесь: {int(r['pawns'])} ({pct} навсегда)",
+               f"{counted(int(r['pawns']), 'pawn', 'en')} raised here ({pct} for good)")
+
+
+def _battles(doc: Document, w: Words, by_kind: Mapping[str, list[Mapping[str, Any]]], viewer: str) -> None:
+    items: list[Inline | Item] = []
+    known: set[tuple[int, tuple[str, ...]]] = set()
+    for d in by_kind.get("battle", []):
+        known.add((int(d["tick"]), tuple(sorted(s["player"] for s in d["sides"]))))
+        items.append(_battle_item(w, d))
+    news = [d for d in by_kind.get("battle_news", [])
+            if (int(d["tick"]), tuple(sorted(d["sides"]))) not in known]
+    for d in news:
+        items.append(_battle_news(w, d))
+    if items:
+        doc.heading(w.t("Бои", "Battles"))
+        doc.bullets(items)
+
+
+def _side_text(w: Words, s: Mapping[str, Any], case: str) -> str:
+    text = f"{w.who(s['player'], case)} ({w.units(s['units'])}"
+    for h in s.get("supporters", []):
+        whose = w.t("ваша поддержка", "your support") if h["player"] == w.viewer else w.t(
+            f"поддержка {w.who(h['player'], 'gent')}", f"support from {h['player']}")
+        text += w.t(f"; {whose} из {h['hex']}: {w.units(h['units'])}",
+                    f"; {whose} in {h['hex']}: {w.units(h['units'])}")
+    return text + w.t(f"; сила {s['strength']})", f"; strength {s['strength']})")
+
+
+def _battle_item(w: Words, d: Mapping[str, Any]) -> Item:
+    where = str(d["where"])
+    place = (w.t(f"на границе {where.replace('|', ' и ')}", f"on the edge between {where.replace('|', ' and ')}")
+             if "|" in where else w.t(f"в {where}", f"at {where}"))
+    sides = list(d["sides"])
+    first = _side_text(w, sides[0], "nomn")
+    rest = [_side_text(w, s, "gent" if w.ru else "nomn") for s in sides[1:]]
+    head = w.t(f"Бой {place} (шаг {d['tick']} движения): ", f"Battle {place} (step {d['tick']} of movement): ")
+    head += first + w.t(" против ", " against ") + w.t(" и ", " and ").join(rest) + "."
+    winner = d.get("winner")
+    children: list[Inline | Item] = []
+    if winner is None:
+        children.append(w.t("Не выжил никто.", "Nobody survived."))
+    else:
+        children.append(w.act(str(winner), "победил", "won", "победили") + ".")
+    losses = d.get("losses", {})
+    involved = [s["player"] for s in sides]
+    involved += sorted({h["player"] for s in sides for h in s.get("supporters", [])} - set(involved))
+    for p in involved:
+        lost = losses.get(p)
+        if p == w.viewer:
+            children.append(w.t(f"Ваши потери: {w.units(lost)}.", f"You lost {w.units(lost)}.") if lost
+                            else w.t("Вы обошлись без потерь.", "You lost nothing."))
+        elif lost:
+            children.append(w.t(f"Потери {w.who(p, 'gent')}: {w.units(lost)}.", f"{p} lost {w.units(lost)}."))
+        else:
+            children.append(w.t(f"{w.names.act(p, 'обошёлся')} без потерь.", f"{p} lost nothing."))
+    return Item(head, children)
+
+
+def _battle_news(w: Words, d: Mapping[str, Any]) -> str:
+    sides = list(d["sides"])
+    place = w.t(f" в {d['where']}", f" at {d['where']}") if d.get("where") else ""
+    head = w.t(f"{w.who(sides[0]).capitalize()} и {' и '.join(w.who(s) for s in sides[1:])} сошлись в бою{place}",
+               f"{' and '.join(sides)} fought{place}")
+    winner = d.get("winner")
+    result = (w.t("не выжил никто", "nobody survived") if winner is None else
+              w.t(f"{'победили вы' if winner == w.viewer else 'победа за ' + w.who(str(winner), 'ablt')}",
+                  f"{winner} won"))
+    lost = [w.t(f"{w.who(p) if p != w.viewer else 'ваши'} — {counted(int(k), 'отряд')}",
+                f"{p} {counted(int(k), 'unit', 'en')}")
+            for p, k in d.get("lost", {}).items() if k]
+    tail = w.t(f"; потери: {', '.join(lost)}", f"; lost: {', '.join(lost)}") if lost else ""
+    return f"{head}: {result}{tail}."
+
+
+def _land(doc: Document, w: Words, by_kind: Mapping[str, list[Mapping[str, Any]]], view: Mapping[str, Any],
+          viewer: str) -> None:
+    items: list[Inline | Item] = []
+    known: set[tuple[str, str | None]] = set()
+    for d in by_kind.get("captured", []):
+        p, before = str(d["player"]), d.get("from")
+        known.add((p, before))
+        if p == viewer:
+            items.append(w.t(f"Вы захватили {d['hex']}" + (f" у {w.who(before, 'gent')}" if before else "") + ".",
+                             f"You captured {d['hex']}" + (f" from {before}" if before else "") + "."))
+        elif before == viewer:
+            items.append(w.t(f"{w.names.act(p, 'захватил')} ваше владение {d['hex']}.",
+                             f"{p} captured your holding {d['hex']}."))
+        else:
+            items.append(w.t(f"{w.names.act(p, 'захватил')} {d['hex']}" + (f" у {w.who(before, 'gent')}" if before
+                                                                            else "") + ".",
+                             f"{p} captured {d['hex']}" + (f" from {before}" if before else "") + "."))
+    news: dict[tuple[str, str | None], list[str]] = defaultdict(list)
+    for d in by_kind.get("capture_news", []):
+        p, before = str(d["player"]), d.get("from")
+        if (p, before) not in known:
+            news[(p, before)].append(str(d.get("where") or ""))
+    for (p, before), places in news.items():
+        whom = w.t(f" у {w.who(before, 'gent')}", f" from {before}") if before else ""
+        where = [x for x in places if x]
+        what = (w.t("владение", "a holding") if len(places) == 1 else
+                counted(len(places), "владение") if w.ru else counted(len(places), "holding", "en"))
+        at = f" ({', '.join(where)})" if where else ""
+        items.append(w.t(f"{w.act(p, 'захватил', 'captured', 'захватили')} {what}{whom}{at}.",
+                         f"{p} captured {what}{whom}{at}."))
+    for d in by_kind.get("tax_unpaid", []):
+        if d.get("player") != viewer and viewer != "gm":
+            continue
+        who = "" if d.get("player") == viewer else f"{d['player']}: "
         seized = d.get("seized")
-        if ru:
-            return (f"Налог не уплачен ({d['paid']} из {d['due']})"
-                    + (f": владение {seized} отнято в казну." if seized else "."))
-        return f"Tax unpaid ({d['paid']} of {d['due']})" + (f": holding {seized} seized by the crown." if seized else ".")
-    if k == "deserted":
-        return (f"Не хватило денег на содержание, ушли: {units_text(d['units'], rules, lang)}." if ru
-                else f"Upkeep could not be paid; gone: {units_text(d['units'], rules, lang)}.")
-    if k == "hostility":
-        if ru:
-            return f"{d['player']}: вражда к {', '.join(d['hostile']) or 'никому'}."
-        return f"{d['player']} is hostile to {', '.join(d['hostile']) or 'nobody'}."
-    if k == "eliminated":
-        return f"{d['player']} выбыл из игры." if ru else f"{d['player']} is out of the game."
-    if k == "game_over":
-        names = ", ".join(d["winners"]) or ("никто" if ru else "nobody")
-        if d["reason"] == "ring":
-            return f"Кольцо Власти собрано! Победа: {names}." if ru else f"The Ring of Power is assembled! Winner: {names}."
-        return f"Игра окончена. Победа: {names}." if ru else f"The game is over. Winner: {names}."
-    if k == "income":
-        if viewer not in ("gm", d["player"]):
-            return None
-        parts = ", ".join(f"{h}: {v}" for h, v in sorted(d["holdings"].items()))
-        return (f"Доход {d['player']}: {d['total']} ({parts})." if ru
-                else f"{d['player']}'s income: {d['total']} ({parts}).")
-    return None
-
-
-def statement_lines(entries: Sequence[Mapping[str, Any]], lang: str) -> list[str]:
-    out = []
-    for e in entries:
-        name = ITEMS.get(str(e["item"]), (str(e["item"]), str(e["item"])))[0 if lang == "ru" else 1]
-        detail = []
-        if e.get("hex"):
-            detail.append(str(e["hex"]))
-        if e.get("to"):
-            detail.append("→ " + _who(str(e["to"]), lang))
-        if e.get("from"):
-            detail.append(("от " if lang == "ru" else "from ") + str(e["from"]))
-        if e.get("reason"):
-            detail.append(f"«{e['reason']}»")
-        extra = f" ({', '.join(detail)})" if detail else ""
-        out.append(f"{int(e['amount']):+d}  {name}{extra}")
-    return out
-
-
-def render(view: Mapping[str, Any], events: Sequence[Event], viewer: str, rules: Rules,
-           lang: str = "ru", turn: int | None = None) -> Document:
-    ru = lang == "ru"
-    shown = [e for e in events if e.visible_to(viewer)]
-    turns = [turn] if turn is not None else (sorted({int(e.data.get("turn", 0)) for e in shown})
-                                             or [int(view.get("turn", 1)) - 1])
-    title = ("Кольцо Власти" if ru else "Ring of Power") + (f" — ход {turns[-1]}" if ru else f" — turn {turns[-1]}")
-    who = {"gm": "ГМ" if ru else "GM", "public": "все" if ru else "everyone"}.get(viewer, viewer)
-    doc = Document(f"{title} — {who}")
-    if view.get("me"):
-        me = view["me"]
-        doc.heading("Казна" if ru else "Treasury")
-        statements = [e for e in shown if e.kind == "statement" and e.data.get("player") == viewer]
-        entries = statements[-1].data["entries"] if statements else me.get("statement", [])
-        doc.bullets(statement_lines(entries, lang))
-        doc.paragraph((f"В казне: {me['money']}" if ru else f"In the treasury: {me['money']}")
-                      + (f"; доход {me['last_income']}, налог к уплате {me['tax_due']}" if ru
-                         else f"; income {me['last_income']}, tax due {me['tax_due']}"))
-    groups = [
-        ("Бои" if ru else "Battles", {"battle"}),
-        ("Захваты и потери земель" if ru else "Captures and lost land", {"captured", "tax_unpaid", "eliminated"}),
-        ("Отряды" if ru else "Units", {"moved", "blocked", "joined", "disbanded", "raised", "raise_failed",
-                                       "upgrade_started", "promoted", "deserted", "condottieri_arrived"}),
-        ("Чупакабра" if ru else "The Chupacabra", {"chupacabra", "chupacabra_multiplied", "chupacabra_moved",
-                                                   "chupacabra_reborn", "chupacabra_born"}),
-        ("Приказы и деньги" if ru else "Orders and money", {"unpaid", "order_rejected", "transfer", "bid_lost", "income"}),
-        ("Империя" if ru else "The Empire", {"hostility", "condottieri_offered", "condottieri_hired",
-                                             "condottieri_left", "game_over"}),
-    ]
-    for name, kinds in groups:
-        body = [x for x in (event_line(e, rules, lang, viewer) for e in shown if e.kind in kinds) if x]
-        if body:
-            doc.heading(name)
-            doc.bullets(body)
+        items.append(who + w.t(f"Налог не уплачен ({d['paid']} из {d['due']})"
+                               + (f": корона отняла владение {seized}." if seized else "."),
+                               f"Tax unpaid ({d['paid']} of {d['due']})"
+                               + (f": the crown seized {seized}." if seized else ".")))
+    for d in by_kind.get("eliminated", []):
+        items.append(w.act(str(d["player"]), "выбыл из игры", "is out of the game", "выбыли из игры") + ".")
+    if items:
+        doc.heading(w.t("Земли", "Land"))
+        doc.bullets(items)
     if view.get("me") is not None:
-        own = [u for u in view.get("units", []) if u.get("owner") == viewer]
-        if own:
-            doc.heading("Ваши отряды" if ru else "Your units")
-            by_hex: dict[str, dict[str, int]] = {}
-            for u in own:
-                by_hex.setdefault(u["hex"], {}).setdefault(u["type"], 0)
-                by_hex[u["hex"]][u["type"]] += 1
-            doc.bullets([f"{h}: {units_text(c, rules, lang)}" for h, c in sorted(by_hex.items())])
         mine = sorted(h for h, v in view.get("holdings", {}).items() if v["owner"] == viewer)
-        doc.heading("Ваши владения" if ru else "Your holdings")
-        doc.paragraph(", ".join(mine) or "—")
-    return doc
+        doc.paragraph(w.t("Ваши владения", "Your holdings") + f" ({len(mine)}): " + (", ".join(mine) or "—") + ".")
+
+
+def _intruders(doc: Document, w: Words, view: Mapping[str, Any], by_kind: Mapping[str, list[Mapping[str, Any]]],
+               viewer: str) -> None:
+    """«Вражеский отряд ... пришедший во владение ... не позволяет ни одному игроку получать
+    доход с этого владения» and «Захват происходит в два хода»: who came in, who stands."""
+    mine = {h for h, v in view.get("holdings", {}).items() if v["owner"] == viewer}
+    items: list[Inline | Item] = []
+    for d in by_kind.get("marched", []):
+        if d["player"] != viewer and d["to"] in mine:
+            items.append(w.t(f"В ваше владение {d['to']} из {d['from']} вошли отряды {w.who(d['player'], 'gent')}: "
+                             f"{w.units(d['units'])} (шаг {d['tick']} движения).",
+                             f"{d['player']}'s units came into your holding {d['to']} from {d['from']}: "
+                             f"{w.units(d['units'])} (step {d['tick']} of movement)."))
+    standing: dict[tuple[str, str], dict[str, int]] = defaultdict(lambda: defaultdict(int))
+    for u in view.get("units", []):
+        if u["owner"] != viewer and u["hex"] in mine:
+            standing[(u["hex"], u["owner"])][u["type"]] += 1
+    for (hex_, p), kinds in sorted(standing.items()):
+        items.append(w.t(f"В вашем владении {hex_} стоят отряды {w.who(p, 'gent')}: {w.units(kinds)}. Дохода с него "
+                         f"нет; если их не уничтожить, владение перейдёт к {w.who(p, 'datv')}.",
+                         f"{p}'s units stand in your holding {hex_}: {w.units(kinds)}. It yields nothing; unless "
+                         f"they are destroyed, the holding will pass to {p}."))
+    if items:
+        doc.heading(w.t("Чужие отряды в ваших владениях", "Other players' units in your holdings"))
+        doc.bullets(items)
+
+
+def _own_units(doc: Document, w: Words, view: Mapping[str, Any], by_kind: Mapping[str, list[Mapping[str, Any]]],
+               viewer: str) -> None:
+    items: list[Inline | Item] = []
+    for d in by_kind.get("moved", []):
+        if d["player"] == viewer:
+            items.append(w.t(f"Отряды из {d['from']} дошли до {d['to']}: {w.units(d['units'])}.",
+                             f"The units from {d['from']} reached {d['to']}: {w.units(d['units'])}."))
+    for d in by_kind.get("blocked", []):
+        if d["player"] == viewer:
+            items.append(w.t(f"Отряды в {d['at']} не смогли присоединить ваши отряды в {d['next']} "
+                             "(не хватает командования) и остановились.",
+                             f"The units at {d['at']} could not take along your units in {d['next']} "
+                             "(not enough command) and stopped."))
+    for d in by_kind.get("joined", []):
+        if d["player"] == viewer:
+            items.append(w.t(f"В {d['hex']} отряды объединились и пошли дальше вместе.",
+                             f"In {d['hex']} the units joined and went on together."))
+    for d in by_kind.get("disbanded", []):
+        if d["player"] == viewer:
+            items.append(w.t(f"В {d['hex']} распущены {w.units(d['units'])}; возвращено {w.coins(int(d['refund']))}.",
+                             f"Disbanded in {d['hex']}: {w.units(d['units'])}; {w.coins(int(d['refund']))} returned."))
+    for d in by_kind.get("raised", []):
+        if d["player"] == viewer:
+            items.append(w.t(f"В {d['hex']} собрано: {w.units({'pawn': int(d['count'])})}.",
+                             f"Raised in {d['hex']}: {w.units({'pawn': int(d['count'])})}."))
+    why = {"enemy": ("в гекс вошёл чужой отряд", "another player's unit entered the hex"),
+           "not_yours": ("гекс больше не ваш", "the hex is no longer yours"),
+           "command": ("стоящие там отряды не смогли бы ими командовать", "the units there could not command them")}
+    for d in by_kind.get("raise_failed", []):
+        if d["player"] == viewer:
+            reason = why.get(str(d["reason"]), (str(d["reason"]), str(d["reason"])))
+            items.append(w.t(f"Сбор пешек в {d['hex']} не состоялся: {reason[0]}; цена пешек возвращена.",
+                             f"No pawns raised in {d['hex']}: {reason[1]}; their price was returned."))
+    for d in by_kind.get("upgrade_started", []):
+        if d["player"] == viewer:
+            items.append(w.t(f"{w.units({'pawn': int(d['count'])}).capitalize()} в {d['hex']} станут офицерами "
+                             f"к ходу {d['ready']}.",
+                             f"{w.units({'pawn': int(d['count'])}).capitalize()} in {d['hex']} will be officers "
+                             f"by turn {d['ready']}."))
+    promoted: dict[str, int] = defaultdict(int)
+    for d in by_kind.get("promoted", []):
+        if d["player"] == viewer:
+            promoted[str(d["hex"])] += 1
+    for hex_, k in sorted(promoted.items()):
+        items.append(w.t(f"В {hex_} стали офицерами: {w.units({'pawn': k})}.",
+                         f"In {hex_} {w.units({'pawn': k})} became officers."))
+    for d in by_kind.get("deserted", []):
+        if d["player"] == viewer:
+            items.append(w.t(f"Денег на содержание не хватило, ушли: {w.units(d['units'])}.",
+                             f"Upkeep could not be paid; gone: {w.units(d['units'])}."))
+    for d in by_kind.get("condottieri_arrived", []):
+        if d["player"] == viewer:
+            items.append(w.t(f"Кондотьеры пришли в {d['hex']}: {w.units({'condottiere': int(d['size'])})}.",
+                             f"The condottieri arrived in {d['hex']}: {w.units({'condottiere': int(d['size'])})}."))
+    own = [u for u in view.get("units", []) if u.get("owner") == viewer]
+    by_hex: dict[str, dict[str, int]] = defaultdict(lambda: defaultdict(int))
+    for u in own:
+        by_hex[u["hex"]][u["type"]] += 1
+    if items or by_hex:
+        doc.heading(w.t("Ваши отряды", "Your units"))
+        doc.bullets(items)
+        doc.paragraph(w.t("Где стоят: ", "Where they stand: ")
+                      + ("; ".join(f"{h} — {w.units(c)}" for h, c in sorted(by_hex.items())) or w.t("нигде", "nowhere"))
+                      + ".")
+
+
+def _orders(doc: Document, w: Words, by_kind: Mapping[str, list[Mapping[str, Any]]], viewer: str) -> None:
+    items: list[Inline | Item] = []
+    for d in by_kind.get("unpaid", []):
+        if d["player"] != viewer:
+            continue
+        o = d["order"]
+        items.append(w.t(f"Приказ «{o['text'] or o['kind']}» не выполнен: его цена — {w.coins(int(d['cost']))}, "
+                         f"а в казне к тому времени — только {number(int(d['money']))} "
+                         "(приказы оплачиваются по порядку).",
+                         f"The order '{o['text'] or o['kind']}' was not carried out: it costs "
+                         f"{w.coins(int(d['cost']))}, the treasury had {w.coins(int(d['money']))} "
+                         "(orders are paid in the order written)."))
+    for d in by_kind.get("order_rejected", []):
+        if d["player"] != viewer:
+            continue
+        o = d["order"]
+        items.append(w.t(f"Приказ «{o['text'] or o['kind']}» отклонён: на момент расчёта он нарушал правила.",
+                         f"The order '{o['text'] or o['kind']}' was rejected: it broke the rules when the turn "
+                         "was resolved."))
+    for d in by_kind.get("transfer", []):
+        reason = f" ({_quoted(w, str(d['reason']))})" if d.get("reason") else ""
+        if d["from"] == viewer:
+            items.append(w.t(f"Вы перевели {w.who(d['to'], 'datv')} {w.coins(int(d['amount']))}{reason}.",
+                             f"You sent {d['to']} {w.coins(int(d['amount']))}{reason}."))
+        elif d["to"] == viewer:
+            items.append(w.t(f"{w.names.act(d['from'], 'перевёл')} вам {w.coins(int(d['amount']))}{reason}.",
+                             f"{d['from']} sent you {w.coins(int(d['amount']))}{reason}."))
+        else:
+            items.append(w.t(f"Перевод {w.coins(int(d['amount']), 'gent')} от {w.who(d['from'], 'gent')} "
+                             f"{w.who(d['to'], 'datv')}{reason}.",
+                             f"{d['from']} sent {d['to']} {w.coins(int(d['amount']))}{reason}."))
+    if items:
+        doc.heading(w.t("Приказы и переводы", "Orders and transfers"))
+        doc.bullets(items)
+
+
+def _condottieri(doc: Document, w: Words, by_kind: Mapping[str, list[Mapping[str, Any]]], viewer: str) -> None:
+    items: list[Inline | Item] = []
+    hired = by_kind.get("condottieri_hired", [])
+    for d in hired:
+        band = (counted(int(d["size"]), "кондотьер", case="accs") if w.ru
+                else counted(int(d["size"]), "condottiere", "en"))
+        items.append(w.t(f"{w.act(str(d['player']), 'нанял', 'hired', 'наняли')} {band} "
+                         f"за {w.coins(int(d['amount']), 'accs')}; содержание — "
+                         f"{w.coins(int(d['upkeep']))} за каждого в ход.",
+                         f"{w.act(str(d['player']), 'нанял', 'hired')} {band} for {w.coins(int(d['amount']))}; "
+                         f"upkeep {w.coins(int(d['upkeep']))} each a turn."))
+    winner = hired[-1] if hired else None
+    for d in by_kind.get("bid_lost", []):
+        if d["player"] != viewer:
+            continue
+        amount = w.coins(int(d["amount"]))
+        reason = str(d.get("reason"))
+        if reason == "draw" and winner is not None:
+            text = w.t(f"Ваша ставка {amount} равна ставке {w.who(str(winner['player']), 'gent')}; жребий "
+                       f"(на скрытых костях) выпал {w.who(str(winner['player']), 'datv')}.",
+                       f"Your bid of {amount} equalled {winner['player']}'s; the draw (on the sealed dice) went "
+                       f"to {winner['player']}.")
+        elif reason == "outbid" and winner is not None:
+            text = w.t(f"Ваша ставка {amount} проиграла: {w.names.act(str(winner['player']), 'предложил')} "
+                       f"больше — {w.coins(int(winner['amount']), 'accs')}.",
+                       f"Your bid of {amount} lost: {winner['player']} offered more, {w.coins(int(winner['amount']))}.")
+        elif reason == "hex":
+            text = w.t(f"Ваша ставка {amount} не прошла: в названный гекс кондотьеры встать не могут (он не ваш, "
+                       "в нём чужие отряды или ваши отряды там не уживутся с кондотьерами).",
+                       f"Your bid of {amount} failed: the condottieri cannot stand in the hex it named (not yours, "
+                       "other players' units there, or your units there cannot share it with them).")
+        else:
+            text = w.t(f"Ваша ставка {amount} не выиграла.", f"Your bid of {amount} did not win.")
+        items.append(text + w.t(" Деньги возвращены.", " The money was returned."))
+    for _ in by_kind.get("condottieri_left", []):
+        items.append(w.t("Кондотьеры ушли: подходящих ставок не было.", "The condottieri left: no bid they could take."))
+    for d in by_kind.get("condottieri_offered", []):
+        band = counted(int(d["size"]), "кондотьер") if w.ru else counted(int(d["size"]), "condottiere", "en")
+        items.append(w.t(f"В ход {d['bids_turn']} ждёт ставок отряд: {band}, содержание — {w.coins(int(d['upkeep']))} "
+                         "за каждого в ход. Ставка: «ставка СУММА ГЕКС».",
+                         f"In turn {d['bids_turn']} a band takes bids: {band}, upkeep {w.coins(int(d['upkeep']))} each "
+                         "a turn. Bid with 'bid AMOUNT HEX'."))
+    if items:
+        doc.heading(w.t("Кондотьеры", "Condottieri"))
+        doc.bullets(items)
+
+
+def _chupacabra(doc: Document, w: Words, by_kind: Mapping[str, list[Mapping[str, Any]]], viewer: str) -> None:
+    items: list[Inline | Item] = []
+    for d in by_kind.get("chupacabra", []):
+        p, hex_ = str(d["player"]), d["hex"]
+        whose = w.t("ваши отряды", "your units") if p == viewer else w.t(f"отряды {w.who(p, 'gent')}",
+                                                                          f"{p}'s units")
+        if d["outcome"] == "ate":
+            items.append(w.t(f"Чупакабра сожрала {whose} в {hex_}: {w.units(d.get('units', {}))}.",
+                             f"The Chupacabra ate {whose} in {hex_}: {w.units(d.get('units', {}))}."))
+        elif d["outcome"] == "killed":
+            items.append(w.t(f"{whose.capitalize()} загнали и убили Чупакабру в {hex_}! Она возродится в другом тумане.",
+                             f"{whose.capitalize()} hunted down the Chupacabra in {hex_}! She will return in another fog."))
+        else:
+            items.append(w.t(f"{whose.capitalize()} наткнулись на Чупакабру в {hex_}, но она их не тронула.",
+                             f"{whose.capitalize()} ran into the Chupacabra in {hex_}, and she left them be."))
+    for d in by_kind.get("chupacabra_multiplied", []):
+        items.append(w.t(f"Чупакабр стало больше: теперь их {d['count']}.",
+                         f"The Chupacabras multiply: there are {d['count']} now."))
+    if viewer == "gm":
+        for d in by_kind.get("chupacabra_moved", []):
+            items.append(w.t(f"[ГМ] Чупакабра №{d['id']}: {d['from']} → {d['to']}.",
+                             f"[GM] Chupacabra #{d['id']}: {d['from']} → {d['to']}."))
+        for d in by_kind.get("chupacabra_reborn", []):
+            items.append(w.t(f"[ГМ] Чупакабра №{d['id']} возродилась в {d['hex']}.",
+                             f"[GM] Chupacabra #{d['id']} is reborn in {d['hex']}."))
+        for d in by_kind.get("chupacabra_born", []):
+            items.append(w.t(f"[ГМ] Родилась Чупакабра №{d['id']} в {d['hex']}.",
+                             f"[GM] Chupacabra #{d['id']} is born in {d['hex']}."))
+    if items:
+        doc.heading(w.t("Чупакабра", "The Chupacabra"))
+        doc.bullets(items)
+
+
+def _relations(doc: Document, w: Words, by_kind: Mapping[str, list[Mapping[str, Any]]]) -> None:
+    items: list[Inline | Item] = []
+    for d in by_kind.get("hostility", []):
+        p = str(d["player"])
+        declared = list(d.get("declared", []))
+        lifted = list(d.get("lifted", []))
+        parts = []
+        if declared:
+            parts.append(w.t(f"{w.act(p, 'объявил', 'declared', 'объявили')} вражду "
+                             f"{join_and([w.who(x, 'datv') for x in declared])}",
+                             f"{w.act(p, 'объявил', 'declared')} hostility to {join_and(declared, 'en')}"))
+        if lifted:
+            verb = w.t("отказался", "gave up") if p != w.viewer else w.t("отказались", "gave up")
+            text = w.t(f"от вражды к {join_and([w.who(x, 'datv') for x in lifted])}",
+                       f"hostility to {join_and(lifted, 'en')}")
+            if parts:
+                parts.append(w.t(f"{w.names.verb(p, verb) if p != w.viewer else verb} {text}", f"{verb} {text}"))
+            else:
+                parts.append(w.t(f"{w.act(p, 'отказался', 'gave up', 'отказались')} {text}",
+                                 f"{w.act(p, 'gave up', 'gave up')} {text}"))
+        if parts:
+            items.append(w.t(" и ", " and ").join(parts) + ".")
+    if items:
+        doc.heading(w.t("Отношения", "Relations"))
+        doc.bullets(items)
+
+
+def _end(doc: Document, w: Words, by_kind: Mapping[str, list[Mapping[str, Any]]]) -> None:
+    for d in by_kind.get("game_over", []):
+        winners = list(d.get("winners", []))
+        names = join_and([w.names.case(p) for p in winners], w.lang) or w.t("никто", "nobody")
+        if d.get("reason") == "ring":
+            text = w.t(f"Кольцо Власти собрано! Победа: {names}.", f"The Ring of Power is assembled! Winner: {names}.")
+        elif d.get("reason") == "last":
+            text = w.t(f"Остался последний игрок. Победа: {names}.", f"One player is left. Winner: {names}.")
+        else:
+            text = w.t(f"Игра окончена: больше всех владений. Победа: {names}.",
+                       f"The game is over: the most holdings. Winner: {names}.")
+        doc.heading(w.t("Конец игры", "The end"))
+        doc.paragraph(bold(text))
+
+
+__all__ = ["ITEMS", "Words", "render"]

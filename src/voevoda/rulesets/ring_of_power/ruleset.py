@@ -404,7 +404,7 @@ class RingOfPower(Ruleset):
 
     def document(self, view: Mapping[str, Any], events: Sequence[Event], viewer: Viewer,
                  lang: str = "ru", turn: int | None = None) -> Document:
-        return report_module.render(view, events, viewer, self.rules, lang, turn)
+        return report_module.render(view, events, viewer, self.rules, lang, turn, self.player_names(lang))
 
     def map_svg(self, view: Mapping[str, Any], viewer: Viewer, lang: str = "ru",
                 events: Sequence[Event] = (), turn: int | None = None) -> str | None:

@@ -96,7 +96,12 @@ class PendingEvent:
 
 
 def income_of(state: Mapping[str, Any], rules: Rules, player: str) -> dict[str, int]:
-    """Each holding's income this turn.
+    """Each holding's income this turn (see :func:`income_breakdown`)."""
+    return {h: int(b["amount"]) for h, b in income_breakdown(state, rules, player).items()}
+
+
+def income_breakdown(state: Mapping[str, Any], rules: Rules, player: str) -> dict[str, dict[str, Any]]:
+    """Each holding's income this turn, and why it is what it is.
 
     «Если игрок 1 выбирает враждебное отношение к игроку 2, то владение игрока 1 начинает
     приносить больше дохода на 10% за каждое соседнее владение враждебного игрока 2. У
@@ -105,6 +110,12 @@ def income_of(state: Mapping[str, Any], rules: Rules, player: str) -> dict[str, 
     the units in a holding change its income by the table's «Влияние на доходность»;
     each pawn raised there lowers «максимальный доход» by 20% for good; and «Вражеский
     отряд, включая Чупакабру ... не позволяет ни одному игроку получать доход».
+
+    Per holding: ``base``, ``percent`` (after hostility and units), ``ceiling`` (per cent of
+    the maximum left after raising), ``amount``, ``blocked`` (``"enemy"``, ``"chupacabra"``
+    or ``None``) and ``reasons``: ``{"why": "hostile" | "victim" | "mutual", "player",
+    "holdings", "percent"}``, ``{"why": "unit", "type", "count", "percent"}`` and ``{"why":
+    "raised", "pawns", "percent"}``, which the report turns into words.
     """
     board = board_of(state)
     cfg = rules.income
@@ -113,13 +124,16 @@ def income_of(state: Mapping[str, Any], rules: Rules, player: str) -> dict[str, 
     for u in state["units"]:
         by_hex[u["hex"]].append(u)
     monsters = {c["hex"] for c in state["chupacabras"] if c["hex"] is not None}
-    result: dict[str, int] = {}
+    result: dict[str, dict[str, Any]] = {}
     for h in holdings_of(state, player):
         present = by_hex.get(h, [])
-        if h in monsters or any(u["owner"] != player for u in present):
-            result[h] = 0
+        base = int(state["map"]["income"].get(h, cfg.base))
+        blocked = "chupacabra" if h in monsters else "enemy" if any(u["owner"] != player for u in present) else None
+        if blocked:
+            result[h] = {"base": base, "percent": 0, "ceiling": 100, "amount": 0, "blocked": blocked, "reasons": []}
             continue
         pct = 100
+        relations: dict[tuple[str, str], int] = defaultdict(int)
         for n in board.neighbours(h):
             other = owner(state, n)
             if other is None or other == player:
@@ -127,15 +141,28 @@ def income_of(state: Mapping[str, Any], rules: Rules, player: str) -> dict[str, 
             mine, theirs = other in hostile[player], player in hostile.get(other, set())
             if mine and theirs:
                 pct -= cfg.mutual_loss
+                relations[("mutual", other)] += 1
             elif mine:
                 pct += cfg.hostile_gain
+                relations[("hostile", other)] += 1
             elif theirs:
                 pct -= cfg.victim_loss
+                relations[("victim", other)] += 1
+        step = {"mutual": -cfg.mutual_loss, "hostile": cfg.hostile_gain, "victim": -cfg.victim_loss}
+        reasons: list[dict[str, Any]] = [{"why": why, "player": other, "holdings": k, "percent": step[why] * k}
+                                         for (why, other), k in sorted(relations.items())]
+        kinds: dict[str, int] = defaultdict(int)
         for u in present:
             pct += rules.units[u["type"]].income_influence
-        ceiling = max(0, 100 - cfg.raise_penalty * int(state["depletion"].get(h, 0)))
-        base = int(state["map"]["income"].get(h, cfg.base))
-        result[h] = base * max(0, pct) * ceiling // 10000
+            kinds[str(u["type"])] += 1
+        reasons += [{"why": "unit", "type": t, "count": k, "percent": rules.units[t].income_influence * k}
+                    for t, k in sorted(kinds.items()) if rules.units[t].income_influence]
+        raised = int(state["depletion"].get(h, 0))
+        ceiling = max(0, 100 - cfg.raise_penalty * raised)
+        if raised:
+            reasons.append({"why": "raised", "pawns": raised, "percent": ceiling - 100})
+        result[h] = {"base": base, "percent": max(0, pct), "ceiling": ceiling,
+                     "amount": base * max(0, pct) * ceiling // 10000, "blocked": None, "reasons": reasons}
     return result
 
 
@@ -169,6 +196,16 @@ class Turn:
     def event(self, kind: str, data: dict[str, Any], players: Sequence[str] = (), hexes: Sequence[str] = (),
               public: bool = False, gm_only: bool = False) -> None:
         self.pending.append(PendingEvent(kind, data, set(players), list(hexes), public, gm_only))
+
+    def news(self, kind: str, data: dict[str, Any], where: str) -> None:
+        """What the public chronicle tells of a battle or a capture (option ``chronicle``,
+        docs/rulings/ring_of_power.md): ``names`` who and with what result, ``full`` also
+        where, ``none`` nothing."""
+        if self.options.chronicle == "none":
+            return
+        if self.options.chronicle == "full":
+            data = {**data, "where": where}
+        self.event(kind, data, public=True)
 
     def money(self, player: str, amount: int, item: str, **detail: Any) -> None:
         """Move money in or out of a treasury and write it in the player's statement."""
@@ -525,6 +562,8 @@ class Turn:
         self.event("battle", {"where": where, "hexes": hexes, "tick": tick, "sides": detail,
                               "winner": result.winner, "losses": {p: dict(sorted(v.items())) for p, v in losses.items()}},
                    players=sorted(involved), hexes=hexes + supporter_hexes)
+        self.news("battle_news", {"tick": tick, "sides": sorted(sides), "winner": result.winner,
+                                  "lost": {p: sum(v.values()) for p, v in sorted(losses.items())}}, where)
 
     # 5 -------------------------------------------------------------------------------------
     def encounter(self, monster: dict[str, Any], player: str, hex_: str) -> None:
@@ -732,6 +771,7 @@ class Turn:
                 self.s["holdings"][h] = {"owner": p, "since": self.t}
                 self.event("captured", {"player": p, "hex": h, "from": before},
                            players=[p] + ([before] if before else []), hexes=[h])
+                self.news("capture_news", {"player": p, "from": before}, h)
         self.s["camps"] = {h: dict(sorted(v.items())) for h, v in sorted(camps.items())}
 
     # 10 ------------------------------------------------------------------------------------
@@ -757,13 +797,15 @@ class Turn:
         is counted before any tax is judged or any upkeep paid."""
         pct = self.rules.tax.percent
         players = alive_players(self.s)
-        incomes = {p: income_of(self.s, self.rules, p) for p in players}
+        details = {p: income_breakdown(self.s, self.rules, p) for p in players}
+        incomes = {p: {h: int(b["amount"]) for h, b in details[p].items()} for p in players}
         for p in players:
             per_hex = incomes[p]
             total = sum(per_hex.values())
             if total:
                 self.money(p, total, "income")
-            self.event("income", {"player": p, "total": total, "holdings": per_hex}, players=[p])
+            self.event("income", {"player": p, "total": total, "holdings": per_hex, "detail": details[p]},
+                       players=[p])
         for p in players:
             player = self.s["players"][p]
             total = sum(incomes[p].values())

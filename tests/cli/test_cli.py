@@ -52,10 +52,16 @@ def test_a_whole_cycle(db: str, tmp_path: Path) -> None:
     assert code == 0 and json.loads(out)["turn"] == 2
     code, out = run("report", "g", "--as", "public", "--format", "bbcode", "--db", db)
     assert code == 0 and "[b]" in out
-    export = tmp_path / "g.json"
-    assert run("export", "g", "-o", str(export), "--db", db)[0] == 0
-    code, out = run("verify", str(export))
+    public = tmp_path / "public.json"
+    code, out = run("export", "g", "-o", str(public), "--db", db)
+    assert code == 0 and "public" in out
+    code, out = run("verify", str(public))
     assert code == 0 and "everything matches" in out
+    export = tmp_path / "g.json"
+    code, out = run("export", "g", "--full", "-o", str(export), "--db", db)
+    assert code == 0 and "secret" in out  # the stderr notice says what the file holds
+    code, out = run("verify", str(export))
+    assert code == 0 and "everything matches" in out and "journal replayed" in out
     code, out = run("replay", str(export), "--check")
     assert code == 0 and "byte for byte" in out
     code, out = run("import", str(export), "--name", "g2", "--db", db)
@@ -87,9 +93,9 @@ def test_verify_reports_a_tampered_roll(db: str, tmp_path: Path) -> None:
 
 def test_rollback_and_edit(db: str, tmp_path: Path) -> None:
     new_guess(db)
-    assert run("rollback", "g", "--db", db)[0] == 1
+    assert run("rollback", "g", "--reason", "test", "--db", db)[0] == 1
     run("resolve", "g", "--force", "--db", db)
-    code, out = run("rollback", "g", "--db", db)
+    code, out = run("rollback", "g", "--reason", "wrong die", "--db", db)
     assert code == 0 and "step 1" in out
     patch = tmp_path / "patch.json"
     patch.write_text(json.dumps([{"op": "replace", "path": "/scores/Бо", "value": 2}]), encoding="utf-8")
@@ -99,6 +105,8 @@ def test_rollback_and_edit(db: str, tmp_path: Path) -> None:
     assert json.loads(out)["scores"]["Бо"] == 2
     code, out = run("report", "g", "--as", "gm", "--db", db)
     assert "award from last game" in out
+    code, out = run("report", "g", "--as", "public", "--db", db)
+    assert "award from last game" in out and "wrong die" in out
 
 
 def test_bad_arguments_get_clear_errors(db: str, tmp_path: Path) -> None:
@@ -133,7 +141,7 @@ def test_a_damaged_save_file_is_refused_naming_the_field(db: str, tmp_path: Path
     """Bad save files get a clear error that names the field, and nothing is stored."""
     new_guess(db)
     export = tmp_path / "g.json"
-    run("export", "g", "-o", str(export), "--db", db)
+    run("export", "g", "--full", "-o", str(export), "--db", db)
     data = json.loads(export.read_text(encoding="utf-8"))
     data["game"]["players"] = "Анна"
     data["game"]["entries"] = [{"kind": "teleport"}]
@@ -142,7 +150,7 @@ def test_a_damaged_save_file_is_refused_naming_the_field(db: str, tmp_path: Path
     assert code == 1 and "players" in out and "entries.0.kind" in out
     assert "broken" not in run("games", "--db", db)[1]
     public = tmp_path / "public.json"
-    run("export", "g", "--public", "-o", str(public), "--db", db)
+    run("export", "g", "-o", str(public), "--db", db)
     code, out = run("import", str(public), "--db", db)
     assert code == 1 and "public export" in out
 

@@ -93,7 +93,7 @@ def test_ring_of_power_status_shows_a_player_only_his_own_treasury(db: str) -> N
     assert "✓ Борис (приказы получены / posted)" in out and len(TREASURY.findall(out)) == 1
     code, out = run("resolve", "r", "--force", "--db", db)
     assert code == 0 and len(TREASURY.findall(out)) == 3
-    code, out = run("rollback", "r", "--db", db)
+    code, out = run("rollback", "r", "--reason", "recount", "--db", db)
     assert code == 0 and len(TREASURY.findall(out)) == 3
 
 

@@ -151,18 +151,54 @@ def test_the_docs_snippet_checks_compact_records(tmp_path: Path, monkeypatch: py
     """The published snippet handles compact records too, and fails on a forged digest."""
     import json
 
-    dice = Dice(HashChain(b"\x05" * 32, 10).seed(1))
-    dice.stream("big").roll_many(1200, 10)
+    from voevoda.core.engine import record_digest
+
     chain = HashChain(b"\x05" * 32, 10)
-    export = {"game": {"commitment": chain.commitment},
-              "steps": [{"number": 1, "seed": chain.seed(1).hex(), "dice": dice.records()}]}
+    dice = Dice(chain.seed(1))
+    dice.stream("big").roll_many(1200, 10)
+    setup = {"number": 0, "seed": chain.commitment, "dice": []}
+    setup["digest"] = record_digest(setup, "")
+    step = {"number": 1, "turn": 1, "phase": "battle", "seed": chain.seed(1).hex(), "defaulted": [],
+            "actions": [], "events": [], "dice": dice.records()}
+    step["digest"] = record_digest(step, str(setup["digest"]))
+    export = {"game": {"commitment": chain.commitment}, "setup": setup, "steps": [step]}
     snippet = re.search(r"```python\n(.*?)```", DOCS.read_text(encoding="utf-8"), re.S)
     assert snippet is not None
     code = compile(snippet.group(1), "docs/dice.md", "exec")
     monkeypatch.chdir(tmp_path)
     (tmp_path / "game.json").write_text(json.dumps(export), encoding="utf-8")
     exec(code, {})
-    export["steps"][0]["dice"][0]["digest"] = "1" * 64  # type: ignore[index]
+    step["dice"][0]["digest"] = "1" * 64  # type: ignore[index]
     (tmp_path / "game.json").write_text(json.dumps(export), encoding="utf-8")
     with pytest.raises(AssertionError):
         exec(code, {})
+
+
+def test_the_docs_snippet_catches_a_forged_game(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """The snippet is a whole verifier (docs/dice.md §5–§6): a dropped step, a changed event or a
+    quote that contradicts its dice all fail it."""
+    import json
+
+    from tests.core.test_engine import played_game
+
+    game = played_game()
+    snippet = re.search(r"```python\n(.*?)```", DOCS.read_text(encoding="utf-8"), re.S)
+    assert snippet is not None
+    code = compile(snippet.group(1), "docs/dice.md", "exec")
+    monkeypatch.chdir(tmp_path)
+    honest = json.loads(json.dumps(game.export(public=True)))
+
+    def run(export: dict[str, object]) -> None:
+        (tmp_path / "game.json").write_text(json.dumps(export), encoding="utf-8")
+        exec(code, {})
+
+    run(honest)
+    dropped = json.loads(json.dumps(honest))
+    del dropped["steps"][1]
+    with pytest.raises(AssertionError, match="steps must run"):
+        run(dropped)
+    quoted = json.loads(json.dumps(honest))
+    played = next(e for e in quoted["steps"][0]["events"] if e["kind"] == "played")
+    played["data"]["omen"] = played["data"]["omen"] % 6 + 1
+    with pytest.raises(AssertionError, match="digest"):
+        run(quoted)

@@ -25,7 +25,7 @@ def played_game() -> Game:
         game.resolve()
         turns += 1
         if turns == 2:
-            game.rollback()
+            game.rollback("a scoring mistake")
             game.resolve()
     return game
 
@@ -98,7 +98,7 @@ def test_rollback_then_resolve_rolls_the_same_dice() -> None:
     game.submit(player, "roll 3")
     first = game.resolve()
     state_after = canonical_json(game.state)
-    game.rollback()
+    game.rollback("a scoring mistake")
     assert game.step_number == 0 and player in game.pending
     second = game.resolve()
     assert second.seed == first.seed and second.dice == first.dice
@@ -108,7 +108,7 @@ def test_rollback_then_resolve_rolls_the_same_dice() -> None:
 
 def test_rollback_needs_a_resolved_step() -> None:
     with pytest.raises(GameError):
-        new_game().rollback()
+        new_game().rollback("nothing")
 
 
 def test_force_uses_default_orders_and_the_chronicle_says_so() -> None:
@@ -123,7 +123,9 @@ def test_force_uses_default_orders_and_the_chronicle_says_so() -> None:
 
 
 def test_edit_needs_a_reason_and_is_audited_in_the_gm_log() -> None:
-    """GM actions: «edit state with a reason (an audited event shown in the GM log)»."""
+    """GM actions: «edit state with a reason (an audited event shown in the GM log)»; issue 16:
+    «every rollback, reopening and edit appears (with its reason) in the public chronicle» — the
+    patch itself (which may name hidden things) stays in the GM log."""
     game = new_game()
     player = game.state["seats"][0]
     with pytest.raises(GameError):
@@ -133,9 +135,12 @@ def test_edit_needs_a_reason_and_is_audited_in_the_gm_log() -> None:
     assert game.record.entries == []
     game.edit([{"op": "replace", "path": f"/piles/{player}", "value": 5}], "lost die found under the table")
     assert game.state["piles"][player] == 5
-    log = [e for e in game.events_for("gm") if e.kind == "gm_edit"]
-    assert log[0].data["reason"] == "lost die found under the table"
-    assert not [e for e in game.events_for(player) if e.kind == "gm_edit"]
+    log = [e for e in game.events_for("gm") if e.kind == "gm_patch"]
+    assert log[0].data["reason"] == "lost die found under the table" and log[0].data["patch"]
+    public = [e for e in game.events_for("public") if e.kind == "gm_edit"]
+    assert [e.data["reason"] for e in public] == ["lost die found under the table"]
+    assert not [e for e in game.events_for(player) if e.kind == "gm_patch"]
+    assert "lost die found under the table" in game.report("public")
     replayed = Game(game.record)
     assert replayed.state["piles"][player] == 5
 
@@ -181,7 +186,8 @@ def test_export_verifies_and_tampering_is_caught() -> None:
     result = verify_export(export)
     assert result.ok and result.replayed and result.rolls > 0
     public = verify_export(game.export(public=True))
-    assert public.ok and not public.replayed and public.rolls == len(game.steps)
+    seating = len(game.record.players) - 1  # the setup's Fisher-Yates draws, public
+    assert public.ok and not public.replayed and public.rolls == len(game.steps) + seating
     assert all(not record["sealed"] for step in game.export(public=True)["steps"] for record in step["dice"])
     without_secret = game.export()
     del without_secret["game"]["secret"]

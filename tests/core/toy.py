@@ -12,7 +12,7 @@ import re
 from collections.abc import Mapping, Sequence
 from typing import Any
 
-from voevoda.core.dice import Dice, Stream
+from voevoda.core.dice import CITED, Dice, Stream
 from voevoda.core.errors import ParseError, Problem, illegal, invalid
 from voevoda.core.ruleset import GM, Event, Order, Outcome, Prompt, Resolution, Ruleset, State
 
@@ -62,11 +62,14 @@ class Twenty(Ruleset):
     def resolve(self, state: State, orders: Mapping[str, Sequence[Order]], dice: Dice) -> Resolution:
         player = state["seats"][state["current"]]
         count = orders[player][0].args["dice"] if orders[player] else 1
-        faces = dice.stream(f"pile/{player}", sealed=True).rolls(count, 6)
+        pile = dice.stream(f"pile/{player}", sealed=True)
+        faces = pile.rolls(count, 6)
         state["piles"][player] += sum(faces)
-        omen = dice.stream("omen").roll(6)  # a public die, so public exports have rolls to check
-        events = [Event("rolled", {"player": player, "faces": faces}, (player,)),
-                  Event("played", {"player": player, "dice": count, "omen": omen})]
+        omens = dice.stream("omen")  # a public die, so public exports have rolls to check
+        omen = omens.roll(6)
+        # Each event cites the dice it quotes, so `verify` can hold the quote to the dice.
+        events = [Event("rolled", {"player": player, "faces": faces, CITED: [pile.cite("/faces")]}, (player,)),
+                  Event("played", {"player": player, "dice": count, "omen": omen, CITED: [omens.cite("/omen")]})]
         if state["piles"][player] >= 20:
             state["winner"] = player
             state["phase"] = "over"
@@ -170,3 +173,6 @@ class Guess(Ruleset):
 
     def outcome(self, state: State) -> Outcome | None:
         return Outcome((state["winner"],), "угадал трижды", "guessed three times") if state["winner"] else None
+
+    def bot(self, view: Mapping[str, Any], player: str, stream: Stream) -> str | None:
+        return f"guess {stream.roll(6)}"

@@ -17,14 +17,15 @@ from typing import Annotated, Any
 import typer
 from rich.table import Table
 
-from voevoda.cli.common import DbOption, console, print_text, read_text_argument, run_guarded
+from voevoda.cli.common import DbOption, console, errors, print_text, read_text_argument, run_guarded
 from voevoda.core import outputs, registry
 from voevoda.core.dice import Dice
-from voevoda.core.engine import Game
+from voevoda.core.engine import Game, RollbackReport, Step
 from voevoda.core.errors import DataError, GameError
-from voevoda.core.journal import GameRecord, canonical_json
+from voevoda.core.journal import GameRecord
 from voevoda.core.rulesdata import read_house_rules
-from voevoda.core.ruleset import GM, PUBLIC
+from voevoda.core.ruleset import GM, PUBLIC, Order
+from voevoda.core.verify import replay_problems
 
 app = typer.Typer(
     name="voevoda",
@@ -68,7 +69,7 @@ def new(
     db: DbOption = None,
 ) -> None:
     """Create a game. / Создать игру."""
-    def action() -> None:
+    def action() -> Game:
         names = _split_names(players)
         if not names:
             raise GameError("нужен хотя бы один игрок (--players A,B)", "at least one player is needed (--players A,B)")
@@ -77,8 +78,9 @@ def new(
         created = Game.create(ruleset, game, names, bots=_split_names(bots), config=options,
                               house_rules=overrides, seed=seed, auto_resolve=auto_resolve)
         _store(db).create(created)
-        print_text(outputs.created_text(created))
-    run_guarded(action)
+        return created
+
+    run_guarded(action, lambda created: print_text(outputs.created_text(created)))
 
 
 @app.command()
@@ -87,21 +89,30 @@ def order(
     player: Annotated[str, typer.Option("--player", help="who posts")],
     file: Annotated[str, typer.Argument(help="file with the post, or - for standard input")] = "-",
     check: Annotated[bool, typer.Option("--check", help="only check, store nothing")] = False,
+    step: Annotated[int | None, typer.Option("--step", min=1,
+                                             help="the step the post is for (default: the current one)")] = None,
     db: DbOption = None,
 ) -> None:
     """Post orders; echoes what was understood and the poster's status, or every error (exit 1).
-    / Отдать приказы."""
-    def action() -> None:
+    / Отдать приказы.
+
+    A post is for one step: if that step is resolved before the post is stored, the post is
+    refused (nothing stored) and must be sent again for the new step."""
+    def action() -> tuple[Game, list[Order], int]:
         text = read_text_argument(file)
         store = _store(db)
         if check:
             game = store.load(name)
-            orders = game.check(player, text)
-        else:
-            with store.change(name) as game:
-                orders = game.submit(player, text, at=_now())
-        print_text(outputs.order_echo(game, player, orders, check))
-    run_guarded(action)
+            return game, game.check(player, text), game.step_number + 1
+        meant = step if step is not None else store.current_step(name) + 1
+        with store.change(name) as game:
+            orders = game.submit(player, text, at=_now(), step=meant)
+        return game, orders, meant
+
+    def show(result: tuple[Game, list[Order], int]) -> None:
+        game, orders, meant = result
+        print_text(outputs.order_echo(game, player, orders, check, step=meant))
+    run_guarded(action, show)
 
 
 @app.command()
@@ -119,14 +130,22 @@ def status(
 def resolve(
     name: Annotated[str, typer.Argument(help="game name")],
     force: Annotated[bool, typer.Option("--force", help="resolve without the missing posts (default orders)")] = False,
+    step: Annotated[int | None, typer.Option("--step", min=1,
+                                             help="the step to resolve (default: the current one)")] = None,
     db: DbOption = None,
 ) -> None:
-    """Resolve the current step. / Рассчитать ход."""
-    def action() -> None:
-        with _store(db).change(name) as game:
-            step = game.resolve(force=force, at=_now())
-        print_text(outputs.resolution_text(game, step))
-    run_guarded(action)
+    """Resolve the current step. / Рассчитать ход.
+
+    The step is named before the game is locked: of two resolutions of one step racing each
+    other, the second is refused with «already resolved»."""
+    def action() -> tuple[Game, Step]:
+        store = _store(db)
+        meant = step if step is not None else store.current_step(name) + 1
+        with store.change(name) as game:
+            resolved = game.resolve(force=force, at=_now(), step=meant)
+        return game, resolved
+
+    run_guarded(action, lambda result: print_text(outputs.resolution_text(*result)))
 
 
 @app.command()
@@ -250,31 +269,91 @@ def map_command(
 
 
 @app.command()
-def rollback(name: Annotated[str, typer.Argument(help="game name")], db: DbOption = None) -> None:
-    """Undo the last resolved step (its posts become pending again). / Откатить ход."""
-    def action() -> None:
+def rollback(
+    name: Annotated[str, typer.Argument(help="game name")],
+    reason: Annotated[str, typer.Option("--reason", help="why; shown in the public chronicle")],
+    db: DbOption = None,
+) -> None:
+    """Undo the last resolved step; its posts stand again, frozen. / Откатить ход.
+
+    Lists exactly what was undone. The step's seed is public, so its posts cannot be
+    changed unless the GM reopens a named player's post (`voevoda reopen`)."""
+    def action() -> tuple[Game, RollbackReport]:
         with _store(db).change(name) as game:
-            step = game.rollback(at=_now())
-        print_text(outputs.rollback_text(game, step))
-    run_guarded(action)
+            undone = game.rollback(reason, at=_now())
+        return game, undone
+
+    run_guarded(action, lambda result: print_text(outputs.rollback_text(*result)))
+
+
+@app.command()
+def reopen(
+    name: Annotated[str, typer.Argument(help="game name")],
+    player: Annotated[str, typer.Option("--player", help="whose frozen post to reopen")],
+    reason: Annotated[str, typer.Option("--reason", help="why; shown in the public chronicle")],
+    db: DbOption = None,
+) -> None:
+    """Let a player change a post frozen by a rollback. / Открыть замороженный приказ."""
+    def action() -> tuple[Game, int]:
+        with _store(db).change(name) as game:
+            step = game.reopen(player, reason, at=_now())
+        return game, step
+
+    run_guarded(action, lambda result: print_text(outputs.reopen_text(result[0], player, result[1])))
 
 
 @app.command()
 def edit(
     name: Annotated[str, typer.Argument(help="game name")],
     patch: Annotated[Path, typer.Option("--patch", help="RFC 6902 JSON Patch file")],
-    reason: Annotated[str, typer.Option("--reason", help="why; shown in the GM log")],
+    reason: Annotated[str, typer.Option("--reason", help="why; shown in the public chronicle")],
     db: DbOption = None,
 ) -> None:
-    """Edit the state with a reason (audited). / Правка состояния ведущим."""
+    """Edit the state with a reason (validated, audited). / Правка состояния ведущим.
+
+    The result must pass the game's state schema and invariants, else nothing is stored."""
     def action() -> None:
         operations = _read_json(patch)
-        if not isinstance(operations, list):
+        if not isinstance(operations, list) or not all(isinstance(op, dict) for op in operations):
             raise DataError(f"{patch}: a JSON Patch is a list of operations")
         with _store(db).change(name) as game:
             game.edit(operations, reason, at=_now())
-        console.print("[green]правка внесена / edit applied[/green]")
-    run_guarded(action)
+
+    run_guarded(action, lambda _: print_text("правка внесена / edit applied"))
+
+
+@app.command()
+def reveal(name: Annotated[str, typer.Argument(help="game name")], db: DbOption = None) -> None:
+    """Publish the secret of a finished game: sealed rolls and bots become checkable. / Раскрыть секрет."""
+    def action() -> str:
+        with _store(db).change(name) as game:
+            secret: str = game.reveal(at=_now())
+        return secret
+
+    run_guarded(action, lambda secret: print_text(
+        f"секрет / secret: {secret}\n`voevoda export` теперь выгружает всю игру; `voevoda verify` проверит "
+        f"закрытые броски и ботов / `voevoda export` now writes the whole game; `voevoda verify` checks the "
+        f"sealed rolls and the bots"))
+
+
+@app.command()
+def delete(
+    name: Annotated[str, typer.Argument(help="game name")],
+    yes: Annotated[bool, typer.Option("--yes", help="do not ask for confirmation")] = False,
+    db: DbOption = None,
+) -> None:
+    """Delete a game and its journal for good (asks for the game's name). / Удалить игру."""
+    def action() -> None:
+        store = _store(db)
+        store.current_step(name)  # a missing game is an error before anything is asked
+        if not yes:
+            typed = typer.prompt(f"Удалить игру навсегда? Введите её имя / Delete the game for good? "
+                                 f"Type its name ({name})", default="", show_default=False)
+            if typed.strip() != name:
+                raise GameError("имя не совпало: ничего не удалено", "the name did not match: nothing deleted")
+        store.delete(name)
+
+    run_guarded(action, lambda _: print_text(f"удалена игра / deleted game {name}"))
 
 
 @app.command()
@@ -292,69 +371,108 @@ def games(db: DbOption = None) -> None:
 def export(
     name: Annotated[str, typer.Argument(help="game name")],
     output: Annotated[Path, typer.Option("-o", "--output", help="JSON file to write")],
-    public: Annotated[bool, typer.Option("--public", help="leave out the secret, posts and hidden events")] = False,
+    full: Annotated[bool, typer.Option("--full", help="the game master's backup: secret, every post, hidden "
+                                                      "events and sealed rolls")] = False,
+    public: Annotated[bool, typer.Option("--public", hidden=True, help="the default")] = False,
     db: DbOption = None,
 ) -> None:
-    """Export a game (journal, seeds, rolls, state). / Выгрузить игру."""
+    """Export a game: the public record by default, the GM's backup with --full. / Выгрузить игру.
+
+    The public export (setup record, step seeds, public rolls and events, GM actions) is what
+    any player may hold and check with `voevoda verify`. After `voevoda reveal` it is the
+    whole game."""
     def action() -> None:
-        output.write_text(outputs.export_text(_store(db).load(name), PUBLIC if public else GM), encoding="utf-8")
-        console.print(f"выгружено / exported: {output}")
-    run_guarded(action)
+        if full and public:
+            raise GameError("--full или --public, не оба", "--full or --public, not both")
+        _write_file(output, outputs.export_text(_store(db).load(name), GM if full else PUBLIC))
+
+    def show(_: None) -> None:
+        if full:
+            errors.print("внимание / note: полная выгрузка содержит секрет игры, все приказы, скрытые события и "
+                         "закрытые броски — только для ведущего / the full export holds the game's secret, every "
+                         "post, hidden events and sealed rolls: for the game master only", markup=False)
+        print_text(f"выгружено / exported ({'полная / full' if full else 'открытая / public'}): {output}")
+    run_guarded(action, show)
 
 
 @app.command(name="import")
 def import_command(
-    file: Annotated[Path, typer.Argument(help="an export made by `voevoda export`")],
+    file: Annotated[Path, typer.Argument(help="a full export made by `voevoda export --full`")],
     name: Annotated[str | None, typer.Option("--name", help="store under another name")] = None,
     db: DbOption = None,
 ) -> None:
     """Import an exported game (replayed and checked first). / Загрузить игру."""
-    def action() -> None:
-        record = _record_from_export(file)
+    def action() -> tuple[GameRecord, Game]:
+        data, record = _record_from_export(file)
+        problems = replay_problems(data)
+        if problems:
+            raise DataError(f"{file}: " + "; ".join(problems[:5]))
         if name:
             record.name = name
-        game = _store(db).import_record(record)
-        console.print(f"[green]загружено / imported[/green] {record.name}, шагов / steps: {game.step_number}")
-    run_guarded(action)
+        return record, _store(db).import_record(record)
+
+    run_guarded(action, lambda result: print_text(
+        f"загружено / imported {result[0].name}, шагов / steps: {result[1].step_number}"))
 
 
 @app.command()
 def replay(
-    file: Annotated[Path, typer.Argument(help="an export made by `voevoda export`")],
-    check: Annotated[bool, typer.Option("--check", help="compare the replayed state with the export")] = False,
+    file: Annotated[Path, typer.Argument(help="a full export (`voevoda export --full`)")],
+    check: Annotated[bool, typer.Option("--check", help="compare every step and the final state with the export")]
+    = False,
 ) -> None:
-    """Rebuild a game from its journal. / Переиграть журнал."""
+    """Rebuild a game from its journal. / Переиграть журнал.
+
+    With --check every step is compared with the export: seed, rolls, events, sealed
+    records, GM actions, digest, then the final state."""
     def action() -> None:
-        data = _read_json(file)
-        game = Game(_record_from_export(file))
-        console.print(f"шагов / steps: {game.step_number}, ход / turn: {game.ruleset.progress(game.state)[0]}")
+        data, record = _record_from_export(file)
+        game = Game(record)
+        print_text(f"шагов / steps: {game.step_number}, ход / turn: {game.ruleset.progress(game.state)[0]}")
         if check:
-            same = canonical_json(game.state) == canonical_json(data.get("state"))
-            if not same:
-                raise GameError("состояние после переигровки отличается от выгрузки",
-                                "the replayed state differs from the exported one")
-            console.print("[green]состояние совпадает байт в байт / state identical byte for byte[/green]")
+            problems = replay_problems(data)
+            if problems:
+                for problem in problems:
+                    errors.print("✗ " + problem, markup=False)
+                raise GameError("переигровка расходится с выгрузкой", "the replay differs from the export")
+            print_text(f"каждый шаг и состояние совпадают байт в байт / every step and the state identical "
+                       f"byte for byte ({game.step_number})")
     run_guarded(action)
 
 
 @app.command()
-def verify(file: Annotated[Path, typer.Argument(help="an export made by `voevoda export`")]) -> None:
-    """Re-derive every roll of an exported game. / Проверить все броски."""
+def verify(
+    file: Annotated[Path, typer.Argument(help="an export made by `voevoda export`")],
+    commitment: Annotated[str | None, typer.Option("--commitment", help="the commitment you saved when the game "
+                                                                        "was created (hex)")] = None,
+) -> None:
+    """Check an exported game end to end: seeds, rolls, records, replay. / Проверить игру."""
     def action() -> None:
         from voevoda.core.verify import verify_export
 
-        result = verify_export(_read_json(file))
-        console.print(f"шагов / steps: {result.steps}; бросков проверено / rolls checked: {result.rolls}")
+        if commitment is not None and not _is_hex64(commitment.strip().lower()):
+            raise DataError("--commitment: 64 hexadecimal digits expected")
+        result = verify_export(_read_json(file), commitment)
+        if result.malformed:
+            raise DataError(f"{file}: " + "; ".join(p.removeprefix("malformed export: ") for p in result.problems))
+        lines = [f"шагов / steps: {result.steps}; бросков проверено / rolls checked: {result.rolls}; "
+                 f"ссылок на кости / dice citations: {result.citations}"]
         if result.sealed_unchecked:
-            console.print(f"скрытых бросков, ждущих секрета / sealed rolls awaiting the secret: "
-                          f"{result.sealed_unchecked}")
+            lines.append(f"скрытых бросков, ждущих секрета / sealed rolls awaiting the secret: "
+                         f"{result.sealed_unchecked}")
+        if commitment is not None:
+            lines.append("обязательство сверено / commitment compared")
         if result.replayed:
-            console.print("журнал переигран / journal replayed")
+            lines.append(f"журнал переигран, постов ботов проверено / journal replayed, bot posts checked: "
+                         f"{result.bots_checked}")
+        lines.append(f"последняя запись / last record: {result.last_digest} (сравните с последним отчётом / "
+                     f"compare it with the last report)")
+        lines.extend("✗ " + problem for problem in result.problems)
+        if result.ok:
+            lines.append("всё сходится / everything matches")
+        print_text("\n".join(lines))
         if not result.ok:
-            for problem in result.problems:
-                console.print(f"[red]✗[/red] {problem}")
             raise typer.Exit(1)
-        console.print("[green]всё сходится / everything matches[/green]")
     run_guarded(action)
 
 
@@ -393,24 +511,45 @@ def _now() -> str:
     return now()
 
 
+MAX_FILE_BYTES = 512 * 1024 * 1024
+
+
 def _read_json(path: Path) -> Any:
     try:
+        if path.stat().st_size > MAX_FILE_BYTES:
+            raise DataError(f"{path}: larger than {MAX_FILE_BYTES // 2**20} MB")
         return json.loads(path.read_text(encoding="utf-8"))
     except OSError as exc:
         raise DataError(f"{path}: {exc.strerror}") from exc
+    except UnicodeDecodeError as exc:
+        raise DataError(f"{path}: not UTF-8 text (byte {exc.start})") from exc
     except json.JSONDecodeError as exc:
         raise DataError(f"{path}: line {exc.lineno}, column {exc.colno}: {exc.msg}") from exc
+    except RecursionError as exc:
+        raise DataError(f"{path}: nested too deeply") from exc
+    except ValueError as exc:  # a number of more than 4300 digits
+        raise DataError(f"{path}: {exc}") from exc
 
 
-def _record_from_export(path: Path) -> GameRecord:
+def _is_hex64(text: str) -> bool:
+    return len(text) == 64 and all(c in "0123456789abcdef" for c in text)
+
+
+def _record_from_export(path: Path) -> tuple[dict[str, Any], GameRecord]:
+    """A full export, read within bounds, and its journal as a validated record."""
     from voevoda.core.rulesdata import validate
+    from voevoda.core.verify import shape_problems
 
     data = _read_json(path)
-    if not isinstance(data, dict) or "game" not in data:
+    if not isinstance(data, dict) or not isinstance(data.get("game"), dict):
         raise DataError(f"{path}: not a voevoda export (no 'game' field)")
     if "secret" not in data["game"] or "entries" not in data["game"]:
-        raise DataError(f"{path}: a public export has no journal; only `voevoda verify` reads it")
-    return validate(GameRecord, data["game"], f"{path}: game")
+        raise DataError(f"{path}: a public export has no journal; only `voevoda verify` reads it "
+                        f"(`voevoda export --full` writes the game master's backup)")
+    shape = shape_problems(data)
+    if shape:
+        raise DataError(f"{path}: " + "; ".join(shape))
+    return data, validate(GameRecord, data["game"], f"{path}: game")
 
 
 def _register_extensions() -> None:

@@ -3,10 +3,11 @@ into a clear two-language message with exit status 1."""
 
 from __future__ import annotations
 
+import contextlib
 import sys
 from collections.abc import Callable
 from pathlib import Path
-from typing import Annotated, NoReturn
+from typing import Annotated, Any, NoReturn, TypeVar
 
 import typer
 from rich.console import Console
@@ -46,12 +47,27 @@ def read_text_argument(source: str) -> str:
         raise DataError(f"{path}: not UTF-8 text (byte {exc.start})") from exc
 
 
-def run_guarded(action: Callable[[], None]) -> None:
-    """Run a command body; known errors become a message and exit status 1."""
+ResultT = TypeVar("ResultT")
+
+
+def run_guarded(action: Callable[[], ResultT], then: Callable[[ResultT], Any] | None = None) -> None:
+    """Run a command body; known errors become a message and exit status 1.
+
+    ``then`` prints what ``action`` did, after it has been committed: whatever goes wrong
+    while printing (a closed pipe, text the terminal cannot show) is said on stderr and the
+    command still succeeds, so that a stored post is never reported as refused."""
     from voevoda.core.outputs import error_text
 
     try:
-        action()
+        result = action()
     except (OrdersRejected, GameError, DataError) as exc:
         errors.print(error_text(exc), markup=False, highlight=False, soft_wrap=True)
         raise typer.Exit(1) from exc
+    if then is None:
+        return
+    try:
+        then(result)
+    except Exception as exc:  # the change is committed: output must not turn it into a failure
+        with contextlib.suppress(Exception):  # stderr itself may be gone; the exit status still says success
+            errors.print(f"сохранено, но вывод не удался / stored, but the output failed: "
+                         f"{type(exc).__name__}: {exc}", markup=False)

@@ -16,9 +16,9 @@ from __future__ import annotations
 
 import hashlib
 import hmac
-from collections.abc import Iterator
+from collections.abc import Iterator, Mapping
 from dataclasses import dataclass, field
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 
 if TYPE_CHECKING:
     import numpy as np
@@ -30,6 +30,12 @@ DEFAULT_CHAIN_LENGTH = 10_000
 _DRAW_BYTES = 8
 COMPACT_AFTER = 1000
 """A stream with more draws than this is recorded as runs of dice plus a digest of its faces."""
+MAX_CHAIN_LENGTH = 100_000
+"""The longest hash chain a game may have (and so the most steps): a file claiming more is refused."""
+MAX_SIDES = 2**32
+"""The most sides a recorded die may have."""
+CITED = "dice_refs"
+"""The key of an event's data that cites the dice its other fields quote (docs/dice.md §5)."""
 
 
 def commitment_of(seed: bytes) -> str:
@@ -167,6 +173,22 @@ class Stream:
             result[i], result[j] = result[j], result[i]
         return result
 
+    def cite(self, field: str, start: int = 0, count: int | None = None, step: int | None = None) -> dict[str, object]:
+        """A citation for an event: the value at JSON pointer ``field`` of the event's data
+        quotes the faces of draws ``start .. start + count - 1`` of this stream (all draws
+        from ``start`` when ``count`` is None). ``step`` names another step's stream (0 for
+        setup rolls quoted by a later event). Put the citations, a list, under
+        ``data[CITED]``; ``voevoda verify`` checks every one (docs/dice.md §5)."""
+        stop = len(self.faces) if count is None else start + count
+        if not 0 <= start <= stop <= len(self.faces):
+            raise ValueError(f"{self.label}: draws {start}..{stop - 1} were not drawn")
+        ref: dict[str, object] = {"field": field, "label": self.label, "from": start, "count": stop - start}
+        if self.sealed:
+            ref["sealed"] = True
+        if step is not None:
+            ref["step"] = step
+        return ref
+
     def record(self) -> dict[str, object]:
         """The journal form of this stream: every face with its die, or, past
         ``COMPACT_AFTER`` draws, the dice as runs and a SHA-256 digest of the faces
@@ -186,6 +208,12 @@ class Stream:
             "sides": self.sides[0] if uniform else list(self.sides),
             "faces": list(self.faces),
         }
+
+
+def pointer(*parts: str | int) -> str:
+    """An RFC 6901 JSON pointer to a field of an event's data, for :meth:`Stream.cite`:
+    ``pointer("faces", "Анна")`` is ``/faces/Анна`` (``~`` and ``/`` in a part escaped)."""
+    return "".join("/" + str(part).replace("~", "~0").replace("/", "~1") for part in parts)
 
 
 def faces_digest(faces: list[int]) -> str:
@@ -252,6 +280,39 @@ class Dice:
         return [s.record() for s in sorted(self, key=lambda s: (s.sealed, s.label)) if s.count]
 
 
+def rederive(seed: bytes, label: str, record: Mapping[str, Any]) -> list[int]:
+    """The faces a record's dice give under ``seed``: from its ``sides`` (one die or one
+    per face) or its ``runs``. The record's shape must have been validated."""
+    stream = Stream(seed, label)
+    if "runs" in record:
+        for die, count in record["runs"]:
+            stream.roll_many(int(count), int(die))
+        return stream.faces
+    faces = record["faces"]
+    sides_field = record["sides"]
+    if isinstance(sides_field, list):
+        for die in sides_field:
+            stream.roll(int(die))
+    else:
+        stream.roll_many(len(faces), int(sides_field))
+    return stream.faces
+
+
+def record_problems(label: str, record: Mapping[str, Any], derived: list[int]) -> list[str]:
+    """Where a record disagrees with the faces its dice re-derive to."""
+    if "digest" in record:
+        if len(derived) != record_size(dict(record)) or faces_digest(derived) != record["digest"]:
+            return [f"{label}: {record_size(dict(record))} rolls do not re-derive to the recorded digest"]
+        return []
+    sides_field = record["sides"]
+    problems = []
+    for index, (seen, expected) in enumerate(zip(record["faces"], derived, strict=True)):
+        if expected != seen:
+            die = sides_field[index] if isinstance(sides_field, list) else sides_field
+            problems.append(f"{label}[{index}]: d{die} recorded {seen}, re-derived {expected}")
+    return problems
+
+
 def check_records(seed: bytes, sealed_seed: bytes | None, records: list[dict[str, object]]) -> list[str]:
     """Re-derive every recorded face; return a line per mismatch (empty when all agree)."""
     problems: list[str] = []
@@ -262,21 +323,5 @@ def check_records(seed: bytes, sealed_seed: bytes | None, records: list[dict[str
         if key is None:
             problems.append(f"{label}: sealed stream, but the sealed seed is not known")
             continue
-        stream = Stream(key, label, sealed)
-        if "digest" in record:
-            runs = record.get("runs", [])
-            assert isinstance(runs, list)
-            for die, count in runs:
-                stream.roll_many(int(count), int(die))
-            if len(stream.faces) != record_size(record) or faces_digest(stream.faces) != record["digest"]:
-                problems.append(f"{label}: {record_size(record)} rolls do not re-derive to the recorded digest")
-            continue
-        faces = record["faces"]
-        assert isinstance(faces, list)
-        sides_field = record["sides"]
-        sides = sides_field if isinstance(sides_field, list) else [sides_field] * len(faces)
-        for index, (die, seen) in enumerate(zip(sides, faces, strict=True)):
-            expected = stream.roll(int(die))
-            if expected != seen:
-                problems.append(f"{label}[{index}]: d{die} recorded {seen}, re-derived {expected}")
+        problems.extend(record_problems(label, record, rederive(key, label, record)))
     return problems

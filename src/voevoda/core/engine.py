@@ -1,18 +1,23 @@
 """The turn loop, the same for every game.
 
 ``Game`` replays a :class:`~voevoda.core.journal.GameRecord` into its current state and
-offers the actions a game needs: submit a post, resolve the step, roll back, edit the
-state with a reason. Every action first appends to the journal and then applies the
-same code that replay uses, so a stored game and its replay cannot diverge.
+offers the actions a game needs: submit a post, resolve the step, roll back, reopen a
+frozen post, edit the state with a reason, reveal the secret when the game is over. Every
+action first appends to the journal and then applies the same code that replay uses, so a
+stored game and its replay cannot diverge.
 
 A step is one call of the ruleset's ``resolve``. Step ``k`` (from 1) draws its dice
 from link ``k`` of the hash chain; re-resolving a step after a rollback therefore rolls
-the very same dice, so a game master cannot re-roll a turn he did not like.
+the very same dice, so a game master cannot re-roll a turn he did not like. Since the
+seed of a rolled-back step has been published, the posts of that step stand frozen after
+the rollback: only the game master can reopen a named player's post, with a reason that
+the public chronicle shows (docs/dice.md «Rollbacks»).
 """
 
 from __future__ import annotations
 
 import copy
+import hashlib
 import secrets as secrets_module
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
@@ -41,6 +46,8 @@ from voevoda.core.ruleset import (
 )
 from voevoda.core.words import read_genders
 
+EXPORT_FORMAT = "voevoda-export/2"
+
 
 @dataclass
 class Submission:
@@ -54,7 +61,13 @@ class Submission:
 
 @dataclass
 class Step:
-    """One resolved step, as replay rebuilds it."""
+    """One resolved step, as replay rebuilds it.
+
+    ``actions`` are the game master's public actions (rollbacks, reopenings, edits) since
+    the step before; ``digest`` chains the step's public record to the one before
+    (docs/dice.md §6). Sealed records are in ``dice`` but not in the public record: even a
+    keyed digest of them would differ between two games that differ only in hidden things.
+    """
 
     number: int
     turn: int
@@ -65,47 +78,130 @@ class Step:
     events: list[Event]
     dice: list[dict[str, Any]]
     state_before: State = field(repr=False)
+    actions: list[Event] = field(default_factory=list)
+    digest: str = ""
 
 
-ENGINE_EVENTS = frozenset({"default_orders", "gm_edit", "rollback"})
+@dataclass
+class SetupRecord:
+    """The rolls of ``setup`` (seating, starting positions, cultures): drawn from the
+    commitment ``s_0`` itself and recorded as "step 0" of the game."""
+
+    seed: str
+    dice: list[dict[str, Any]]
+    digest: str
+
+
+@dataclass
+class RollbackReport:
+    """Exactly what a rollback undid."""
+
+    step: Step
+    returned: list[str]
+    """Players whose posts of the step stand again, frozen."""
+    defaulted: list[str]
+    """Players who had sent nothing: frozen too, they get default orders again."""
+    discarded_posts: list[str]
+    """Players whose posts for the next step were dropped."""
+    discarded_edits: list[str]
+    """Reasons of the state edits made after the step, undone with it."""
+
+
+ENGINE_EVENTS = frozenset({"default_orders", "gm_post", "gm_edit", "gm_patch", "rollback", "reopen", "reveal"})
+ACTIONS = frozenset({"gm_edit", "rollback", "reopen", "reveal"})
+
+
+def _names(names: Sequence[str], lang: str) -> str:
+    return ", ".join(names) if names else ("никого" if lang == "ru" else "nobody")
 
 
 def _engine_note(event: Event, lang: str, ruleset: Ruleset) -> str:
     data = event.data
+    ru = lang == "ru"
     if event.kind == "default_orders":
-        if lang == "ru":
+        if ru:
             names = ruleset.player_names(lang)
             return (f"{names.act(data['player'], 'не прислал')} приказов: "
                     "применены приказы по умолчанию.")
         return f"{data['player']} sent no orders: default orders were applied."
+    if event.kind == "gm_post":
+        return (f"Приказы за компьютерного игрока {data['player']} отдал ведущий (шаг {data['step']})."
+                if ru else f"The GM posted the orders of the computer player {data['player']} (step {data['step']}).")
     if event.kind == "gm_edit":
-        return (f"Правка ведущего (шаг {data['step']}): {data['reason']}"
-                if lang == "ru" else f"GM edit (step {data['step']}): {data['reason']}")
-    return (f"Ведущий откатил шаг {data['step']} (ход {data['turn']})."
-            if lang == "ru" else f"The GM rolled back step {data['step']} (turn {data['turn']}).")
+        return (f"Правка ведущего после шага {data['step']}: {data['reason']}"
+                if ru else f"GM edit after step {data['step']}: {data['reason']}")
+    if event.kind == "gm_patch":
+        return (f"Правка (для ведущего): {canonical_json(data['patch'])}"
+                if ru else f"Edit (GM only): {canonical_json(data['patch'])}")
+    if event.kind == "reopen":
+        return (f"Ведущий открыл приказ игрока {data['player']} на шаг {data['step']}: {data['reason']}"
+                if ru else f"The GM reopened {data['player']}'s post for step {data['step']}: {data['reason']}")
+    if event.kind == "reveal":
+        return (f"Игра окончена; ведущий раскрыл секрет игры: {data['secret']}"
+                if ru else f"The game is over; the GM revealed the game's secret: {data['secret']}")
+    reason = data.get("reason") or "—"
+    parts_ru = [f"Ведущий откатил шаг {data['step']} (ход {data['turn']}): {reason}.",
+                f"Приказы снова стоят и заморожены: {_names(data['returned'], 'ru')}."]
+    parts_en = [f"The GM rolled back step {data['step']} (turn {data['turn']}): {reason}.",
+                f"Posts standing again, frozen: {_names(data['returned'], 'en')}."]
+    if data["defaulted"]:
+        parts_ru.append(f"Снова без приказов (приказы по умолчанию): {_names(data['defaulted'], 'ru')}.")
+        parts_en.append(f"Again without posts (default orders): {_names(data['defaulted'], 'en')}.")
+    if data["discarded_posts"]:
+        parts_ru.append(f"Отменены приказы на следующий шаг: {_names(data['discarded_posts'], 'ru')}.")
+        parts_en.append(f"Posts for the next step dropped: {_names(data['discarded_posts'], 'en')}.")
+    for edit in data["discarded_edits"]:
+        parts_ru.append(f"Отменена правка: {edit}.")
+        parts_en.append(f"Edit undone: {edit}.")
+    return " ".join(parts_ru if ru else parts_en)
 
 
 def _new_secret(seed_text: str | None) -> bytes:
     if seed_text is None:
         return secrets_module.token_bytes(32)
-    import hashlib
-
     return hashlib.sha256(("voevoda-secret:" + seed_text).encode("utf-8")).digest()
 
 
-class Game:
-    """A game rebuilt from its journal, with the actions that extend the journal."""
+def record_digest(public_record: Mapping[str, Any], previous: str) -> str:
+    """SHA-256 of the canonical JSON of a step's public record (without ``digest``), with
+    ``previous`` set to the digest of the record before (docs/dice.md §6)."""
+    body = {k: v for k, v in public_record.items() if k != "digest"}
+    body["previous"] = previous
+    return hashlib.sha256(canonical_json(body).encode("utf-8")).hexdigest()
 
-    def __init__(self, record: GameRecord) -> None:
+
+def public_events(events: Sequence[Event]) -> list[dict[str, Any]]:
+    return [e.to_json() for e in events if e.visible_to(PUBLIC)]
+
+
+def public_dice(records: Sequence[Mapping[str, Any]]) -> list[dict[str, Any]]:
+    return [dict(r) for r in records if not r.get("sealed")]
+
+
+class Game:
+    """A game rebuilt from its journal, with the actions that extend the journal.
+
+    With ``check_bots`` replay also re-runs every computer opponent's post from the seat's
+    view and sealed stream and lists each post that differs in ``bot_problems``.
+    """
+
+    def __init__(self, record: GameRecord, *, check_bots: bool = False) -> None:
         self.record = record
         self.ruleset: Ruleset = registry.configure(record.ruleset, record.config, record.house_rules)
         self.chain = HashChain(bytes.fromhex(record.secret), record.chain_length)
         if self.chain.commitment != record.commitment:
             raise GameError("обязательство игры не совпадает с её секретом",
                             "the game's commitment does not match its secret")
+        self.check_bots = check_bots
+        self.bot_problems: list[str] = []
         self.steps: list[Step] = []
         self.pending: dict[str, Submission] = {}
+        self.frozen: dict[str, int] = {}
+        """Players whose post for a rolled-back step stands frozen: player → step."""
+        self.actions: list[Event] = []
+        """Public GM actions since the last step."""
         self.gm_log: list[Event] = []
+        self.revealed = False
         self.state: State = self._setup()
         for index, entry in enumerate(record.entries):
             try:
@@ -113,6 +209,9 @@ class Game:
             except OrdersRejected as exc:
                 raise GameError(f"журнал повреждён: запись {index + 1} не принимается ({exc})",
                                 f"the journal is corrupt: entry {index + 1} is refused ({exc})") from exc
+            except GameError as exc:
+                raise GameError(f"журнал повреждён: запись {index + 1} не применяется ({exc.message_ru})",
+                                f"the journal is corrupt: entry {index + 1} does not apply ({exc.message_en})") from exc
 
     # -- creation ---------------------------------------------------------------
 
@@ -152,13 +251,22 @@ class Game:
 
     def _setup(self) -> State:
         dice = Dice(self.chain.seed(0), self.chain.sealed_seed(0))
-        return self.ruleset.setup(self.record.players, dice)
+        state = self.ruleset.setup(self.record.players, dice)
+        records = dice.records()
+        body: dict[str, Any] = {"number": 0, "seed": dice.seed.hex(), "dice": public_dice(records)}
+        self.setup = SetupRecord(dice.seed.hex(), records, record_digest(body, ""))
+        return state
 
     # -- reading ------------------------------------------------------------------
 
     @property
     def step_number(self) -> int:
+        """How many steps have been resolved; the next post is for step ``step_number + 1``."""
         return len(self.steps)
+
+    @property
+    def last_digest(self) -> str:
+        return self.steps[-1].digest if self.steps else self.setup.digest
 
     def awaiting(self) -> dict[str, Prompt]:
         if self.outcome() is not None:
@@ -166,8 +274,8 @@ class Game:
         return self.ruleset.awaiting(self.state)
 
     def waiting_for(self) -> list[str]:
-        """Awaited players who have not posted yet."""
-        return [p for p in self.awaiting() if p not in self.pending]
+        """Awaited players who have not posted yet (a frozen post counts as posted)."""
+        return [p for p in self.awaiting() if p not in self.pending and p not in self.frozen]
 
     def outcome(self) -> Outcome | None:
         return self.ruleset.outcome(self.state)
@@ -177,12 +285,19 @@ class Game:
         return self.ruleset.view(self.state, viewer)
 
     def events_for(self, viewer: Viewer, turn: int | None = None) -> list[Event]:
+        """The events ``viewer`` may see (of ``turn``, or of the whole game): the game
+        master's public actions before each step, the step's events, and the actions since
+        the last step (shown with the last step's turn)."""
         self._check_viewer(viewer)
         events: list[Event] = []
         for step in self.steps:
             if turn is not None and step.turn != turn:
                 continue
+            events.extend(e for e in step.actions if e.visible_to(viewer))
             events.extend(e for e in step.events if e.visible_to(viewer))
+        last_turn = self.steps[-1].turn if self.steps else None
+        if turn is None or turn == last_turn:
+            events.extend(e for e in self.actions if e.visible_to(viewer))
         if viewer == GM:
             events.extend(self.gm_log)
         return events
@@ -211,8 +326,8 @@ class Game:
     def report_document(self, viewer: Viewer, turn: int | None = None, lang: str = "ru") -> Document:
         """A viewer's report of ``turn`` (default: the last resolved) as a document, built from
         that viewer's view *as it was after that turn* and the events of the turn it may see:
-        the engine's own notes (default orders, GM edits and rollbacks), the ruleset's report,
-        and at the foot, once, the revealed dice seeds of the steps it covers."""
+        the engine's own notes (default orders, GM actions with their reasons), the ruleset's
+        report, and at the foot, once, the dice trail (:meth:`dice_trail`)."""
         self._check_viewer(viewer)
         if turn is None and self.steps:
             turn = self.steps[-1].turn
@@ -225,14 +340,25 @@ class Game:
         if notes:
             doc.blocks.append(BulletList(list(notes)))
         doc.blocks.extend(body.blocks)
-        ru = lang == "ru"
-        seeds = [("шаг" if ru else "step") + f" {step.number}: {step.seed}"
-                 for step in self.steps if turn is None or step.turn == turn]
-        dice: list[Block] = [Paragraph(("обязательство: " if ru else "commitment: ") + self.record.commitment)]
-        if seeds:
-            dice.append(BulletList(list(seeds)))
-        doc.blocks.append(Spoiler("Кости (проверяемые)" if ru else "Dice (verifiable)", dice))
+        doc.blocks.append(self.dice_trail(turn, lang))
         return doc
+
+    def dice_trail(self, turn: int | None, lang: str = "ru") -> Block:
+        """The foot of a report: the commitment, the setup record (in the first report) and
+        each covered step's seed and record digest, which a player keeps to check a later
+        export against (docs/dice.md §6)."""
+        ru = lang == "ru"
+        dice: list[Block] = [Paragraph(("обязательство: " if ru else "commitment: ") + self.record.commitment)]
+        lines: list[str] = []
+        first_turn = self.steps[0].turn if self.steps else None
+        if turn is None or turn == first_turn:
+            lines.append(("настройка (шаг 0), запись " if ru else "setup (step 0), record ") + self.setup.digest)
+        for step in self.steps:
+            if turn is None or step.turn == turn:
+                lines.append(f"шаг {step.number}: зерно {step.seed}, запись {step.digest}" if ru
+                             else f"step {step.number}: seed {step.seed}, record {step.digest}")
+        dice.append(BulletList(list(lines)))
+        return Spoiler("Кости (проверяемые)" if ru else "Dice (verifiable)", dice)
 
     def report(self, viewer: Viewer, turn: int | None = None, fmt: ReportFormat = "text",
                lang: str = "ru", flavour: str | None = None) -> str:
@@ -267,23 +393,57 @@ class Game:
         if player not in self.awaiting():
             raise GameError(f"от игрока «{player}» сейчас ничего не ждут",
                             f"nothing is awaited from '{player}' now")
+        if player in self.frozen:
+            step = self.frozen[player]
+            raise GameError(
+                f"приказ игрока «{player}» на шаг {step} заморожен после отката: зерно этого шага уже "
+                f"опубликовано; изменить приказ можно, только если ведущий его откроет (voevoda reopen)",
+                f"{player}'s post for step {step} stands frozen after the rollback: the step's seed has "
+                f"been published; it can change only if the GM reopens it (voevoda reopen)")
         orders = self.ruleset.parse(text, player, self.state)
         problems = self.ruleset.validate(self.state, player, orders)
         if problems:
             raise OrdersRejected(problems, [self.ruleset.describe(o) for o in orders])
         return orders
 
-    def submit(self, player: str, text: str, source: str = "player", at: str | None = None) -> list[Order]:
-        """Accept a post (replacing the player's earlier post of this step)."""
+    def check_step_for_post(self, step: int) -> None:
+        """A post is written for a step; refuse it once that step has been resolved."""
+        current = self.step_number + 1
+        if step < current:
+            raise GameError(
+                f"шаг {step} уже рассчитан: приказ не сохранён; пришлите его снова для шага {current}",
+                f"step {step} has already been resolved: the post was not stored; post again for step {current}")
+        if step > current:
+            raise GameError(f"шаг {step} ещё не наступил (сейчас шаг {current})",
+                            f"step {step} has not come yet (the current step is {current})")
+
+    def submit(self, player: str, text: str, source: str = "player", at: str | None = None,
+               step: int | None = None) -> list[Order]:
+        """Accept a post for step ``step`` (default: the current one), replacing the
+        player's earlier post of this step. A post for a computer opponent's seat that
+        does not come from the opponent itself is the game master's, and is marked so."""
+        if step is not None:
+            self.check_step_for_post(step)
+        if source == "player" and player in self.record.bots:
+            source = "gm"
         orders = self.check(player, text)
-        entry = Entry(kind="submit", player=player, text=text, source=source, at=at)  # type: ignore[arg-type]
+        entry = Entry(kind="submit", player=player, text=text, source=source,  # type: ignore[arg-type]
+                      at=at, step=self.step_number + 1)
         self.record.entries.append(entry)
         self.pending[player] = Submission(player, text, orders, source)
         if self.record.auto_resolve and not self.waiting_for():
             self.resolve(at=at)
         return orders
 
-    def resolve(self, force: bool = False, at: str | None = None) -> Step:
+    def resolve(self, force: bool = False, at: str | None = None, step: int | None = None) -> Step:
+        """Resolve the current step; ``step`` names the step the caller means to resolve,
+        and a step already resolved is refused («already resolved»)."""
+        number = self.step_number + 1
+        if step is not None and step != number:
+            if step < number:
+                raise GameError(f"шаг {step} уже рассчитан", f"step {step} is already resolved")
+            raise GameError(f"шаг {step} ещё не наступил (сейчас шаг {number})",
+                            f"step {step} has not come yet (the current step is {number})")
         if self.outcome() is not None:
             raise GameError("игра окончена", "the game is over")
         missing = self.waiting_for()
@@ -292,24 +452,69 @@ class Game:
                             f"still waiting for: {', '.join(missing)} (use --force to resolve without them)")
         if not self.awaiting() and not force:
             raise GameError("нечего решать", "nothing to resolve")
-        self.record.entries.append(Entry(kind="resolve", force=force, at=at, source="gm"))
-        step = self._resolve(force)
+        self.record.entries.append(Entry(kind="resolve", force=force, at=at, source="gm", step=number))
+        resolved = self._resolve(force)
         self.play_bots(at=at)
-        return step
+        return resolved
 
-    def rollback(self, at: str | None = None) -> Step:
+    def rollback(self, reason: str, at: str | None = None) -> RollbackReport:
+        """Undo the last resolved step. Its posts stand again, frozen (their step's seed is
+        public now); posts already sent for the next step and edits made since are
+        dropped; the report lists each."""
+        self._check_open()
+        if not reason.strip():
+            raise GameError("откат требует причины", "a rollback needs a reason")
         if not self.steps:
             raise GameError("нечего откатывать: ни один ход ещё не решён",
                             "nothing to roll back: no step has been resolved")
-        self.record.entries.append(Entry(kind="rollback", source="gm", at=at))
-        return self._rollback()
+        self.record.entries.append(Entry(kind="rollback", reason=reason, source="gm", at=at))
+        return self._rollback(reason)
+
+    def reopen(self, player: str, reason: str, at: str | None = None) -> int:
+        """Let ``player`` post again for the rolled-back step; returns that step."""
+        self._check_open()
+        if not reason.strip():
+            raise GameError("открытие приказа требует причины", "reopening a post needs a reason")
+        if player not in self.record.players:
+            raise GameError(f"нет игрока «{player}»", f"no player '{player}'")
+        if player not in self.frozen:
+            raise GameError(f"приказ игрока «{player}» не заморожен", f"{player}'s post is not frozen")
+        step = self.frozen[player]
+        self.record.entries.append(Entry(kind="reopen", player=player, reason=reason, source="gm", at=at))
+        self._reopen(player, reason)
+        return step
 
     def edit(self, patch: list[dict[str, Any]], reason: str, at: str | None = None) -> None:
-        """Change the state by an RFC 6902 JSON Patch; the reason goes to the GM log."""
+        """Change the state by an RFC 6902 JSON Patch. The result must pass the ruleset's
+        state schema and invariants (``Ruleset.check_state``), else nothing changes; the
+        reason goes to the public chronicle, the patch to the GM log."""
+        self._check_open()
         if not reason.strip():
             raise GameError("правка состояния требует причины", "a state edit needs a reason")
         self._edit(patch, reason)  # validate before journaling
         self.record.entries.append(Entry(kind="edit", patch=patch, reason=reason, source="gm", at=at))
+
+    def reveal(self, at: str | None = None) -> str:
+        """Publish the game's secret once the game is over: every sealed roll and every
+        computer opponent's post become checkable (``voevoda verify``)."""
+        if self.outcome() is None:
+            raise GameError("секрет раскрывают только после окончания игры",
+                            "the secret is revealed only after the game is over")
+        if self.revealed:
+            raise GameError("секрет уже раскрыт", "the secret is already revealed")
+        self.record.entries.append(Entry(kind="reveal", source="gm", at=at))
+        self._reveal()
+        return self.record.secret
+
+    def bot_post(self, player: str) -> str:
+        """What the computer opponent in ``player``'s seat writes now: from that seat's view
+        and the sealed stream ``bot/<player>`` of the coming step, nothing else."""
+        stream = Dice(self.chain.sealed_seed(self.step_number + 1)).stream(f"bot/{player}")
+        text = self.ruleset.bot(self.view(player), player, stream)
+        if text is None:
+            raise GameError(f"у правил «{self.record.ruleset}» нет компьютерного игрока",
+                            f"ruleset '{self.record.ruleset}' has no computer opponent")
+        return text
 
     def play_bots(self, at: str | None = None, limit: int = 100_000) -> None:
         """Let every awaited computer opponent post; with auto-resolve, keep resolving
@@ -318,35 +523,62 @@ class Game:
             for player in self.waiting_for():
                 if player not in self.record.bots:
                     continue
-                stream = Dice(self.chain.sealed_seed(self.step_number + 1)).stream(f"bot/{player}")
-                text = self.ruleset.bot(self.view(player), player, stream)
-                if text is None:
-                    raise GameError(f"у правил «{self.record.ruleset}» нет компьютерного игрока",
-                                    f"ruleset '{self.record.ruleset}' has no computer opponent")
-                entry = Entry(kind="submit", player=player, text=text, source="bot", at=at)
+                entry = Entry(kind="submit", player=player, text=self.bot_post(player), source="bot", at=at,
+                              step=self.step_number + 1)
                 self._apply_submit(entry)
                 self.record.entries.append(entry)
             if not (self.record.auto_resolve and self.awaiting() and not self.waiting_for()):
                 return
-            self.record.entries.append(Entry(kind="resolve", source="gm", at=at))
+            self.record.entries.append(Entry(kind="resolve", source="gm", at=at, step=self.step_number + 1))
             self._resolve(False)
         raise GameError("компьютерные игроки не закончили игру за отведённое число шагов",
                         "computer opponents did not finish within the step limit")
+
+    def _check_open(self) -> None:
+        if self.revealed:
+            raise GameError("секрет игры раскрыт: игра закрыта для изменений",
+                            "the game's secret is revealed: the game is closed to changes")
 
     # -- the code replay shares with live play ---------------------------------------
 
     def _apply(self, entry: Entry) -> None:
         if entry.kind == "submit":
+            if entry.step is not None and entry.step != self.step_number + 1:
+                raise GameError(f"приказ на шаг {entry.step} стоит в журнале при шаге {self.step_number + 1}",
+                                f"a post for step {entry.step} stands where step {self.step_number + 1} is current")
             self._apply_submit(entry)
         elif entry.kind == "resolve":
+            if entry.step is not None and entry.step != self.step_number + 1:
+                raise GameError(f"расчёт шага {entry.step} стоит в журнале при шаге {self.step_number + 1}",
+                                f"the resolution of step {entry.step} stands where step {self.step_number + 1} "
+                                f"is current")
+            if self.outcome() is not None:
+                raise GameError("игра окончена", "the game is over")
             self._resolve(entry.force)
         elif entry.kind == "rollback":
-            self._rollback()
+            if not self.steps:
+                raise GameError("нечего откатывать", "nothing to roll back")
+            self._rollback(entry.reason or "")
         elif entry.kind == "edit":
             self._edit(entry.patch or [], entry.reason or "")
+        elif entry.kind == "reopen":
+            if entry.player not in self.frozen:
+                raise GameError("открывается не замороженный приказ", "a post that is not frozen is reopened")
+            assert entry.player is not None
+            self._reopen(entry.player, entry.reason or "")
+        elif entry.kind == "reveal":
+            if self.outcome() is None:
+                raise GameError("секрет раскрыт до конца игры", "the secret is revealed before the game is over")
+            self._reveal()
 
     def _apply_submit(self, entry: Entry) -> None:
         assert entry.player is not None and entry.text is not None
+        if self.check_bots and entry.source == "bot":
+            expected = self.bot_post(entry.player)
+            if expected != entry.text:
+                self.bot_problems.append(
+                    f"step {self.step_number + 1}: {entry.player}'s post is not what the computer opponent "
+                    f"writes from its view and sealed stream")
         orders = self.check(entry.player, entry.text)
         self.pending[entry.player] = Submission(entry.player, entry.text, orders, entry.source)
 
@@ -357,7 +589,7 @@ class Game:
         for player in awaited:
             if player in self.pending:
                 submissions[player] = self.pending[player]
-            elif force:
+            elif force or player in self.frozen:
                 orders = self.ruleset.default_orders(self.state, player)
                 submissions[player] = Submission(player, "", orders, "default")
                 defaulted.append(player)
@@ -371,54 +603,113 @@ class Game:
         events: list[Event] = []
         for player in defaulted:
             events.append(Event("default_orders", {"player": player, "turn": turn, "phase": phase}))
+        for player, submission in submissions.items():
+            if submission.source == "gm":
+                events.append(Event("gm_post", {"player": player, "turn": turn, "step": number}))
         events.extend(resolution.events)
         # A state must stay plain data: fail loudly here, not at save time.
         canonical_json(resolution.state)
-        step = Step(number, turn, phase, dice.seed.hex(), submissions, defaulted, events, dice.records(), before)
+        records = dice.records()
+        step = Step(number, turn, phase, dice.seed.hex(), submissions, defaulted, events, records, before,
+                    actions=self.actions)
+        step.digest = record_digest(self.step_json(step, public=True), self.last_digest)
         self.steps.append(step)
         self.state = resolution.state
         self.pending = {}
+        self.frozen = {}
+        self.actions = []
         return step
 
-    def _rollback(self) -> Step:
+    def _rollback(self, reason: str) -> RollbackReport:
         step = self.steps.pop()
+        report = RollbackReport(
+            step=step,
+            returned=sorted(p for p, s in step.submissions.items() if s.source != "default"),
+            defaulted=sorted(step.defaulted),
+            discarded_posts=sorted(self.pending),
+            discarded_edits=[str(e.data["reason"]) for e in self.actions if e.kind == "gm_edit"],
+        )
         self.state = step.state_before
         self.pending = {p: s for p, s in step.submissions.items() if s.source != "default"}
-        self.gm_log.append(Event("rollback", {"step": step.number, "turn": step.turn}, ()))
-        return step
+        self.frozen = {p: step.number for p in step.submissions}
+        event = Event("rollback", {"step": step.number, "turn": step.turn, "reason": reason,
+                                   "returned": report.returned, "defaulted": report.defaulted,
+                                   "discarded_posts": report.discarded_posts,
+                                   "discarded_edits": report.discarded_edits})
+        self.actions = [*step.actions, *self.actions, event]
+        return report
+
+    def _reopen(self, player: str, reason: str) -> None:
+        step = self.frozen.pop(player)
+        self.actions.append(Event("reopen", {"player": player, "step": step, "reason": reason}))
 
     def _edit(self, patch: list[dict[str, Any]], reason: str) -> None:
         try:
             new_state = jsonpatch.apply_patch(self.state, patch, in_place=False)
             canonical_json(new_state)
-        except (jsonpatch.JsonPatchException, jsonpatch.JsonPointerException, TypeError, ValueError) as exc:
+        except (jsonpatch.JsonPatchException, jsonpatch.JsonPointerException, TypeError, ValueError,
+                KeyError, IndexError, AttributeError) as exc:
             raise GameError(f"правка не применяется: {exc}", f"the edit does not apply: {exc}") from exc
+        problems = self.ruleset.check_state(new_state)
+        if problems:
+            shown = problems[:5]
+            more = f" (+{len(problems) - 5})" if len(problems) > 5 else ""
+            raise GameError(
+                "правка оставляет недопустимое состояние, ничего не изменено: "
+                + "; ".join(p.format("ru") for p in shown) + more,
+                "the edit leaves a state the rules cannot resolve, nothing changed: "
+                + "; ".join(p.format("en") for p in shown) + more)
         self.state = new_state
-        self.gm_log.append(Event("gm_edit", {"patch": patch, "reason": reason, "step": self.step_number}, ()))
+        turn = self.ruleset.progress(new_state)[0]
+        self.actions.append(Event("gm_edit", {"step": self.step_number, "turn": turn, "reason": reason}))
+        self.gm_log.append(Event("gm_patch", {"patch": patch, "reason": reason, "step": self.step_number}, ()))
+
+    def _reveal(self) -> None:
+        self.revealed = True
+        self.actions.append(Event("reveal", {"secret": self.record.secret, "step": self.step_number}))
 
     # -- export ------------------------------------------------------------------------
+
+    def step_json(self, step: Step, public: bool) -> dict[str, Any]:
+        """A step as exports carry it; the public form is what the step's digest covers."""
+        events = public_events(step.events) if public else [e.to_json() for e in step.events]
+        actions = public_events(step.actions) if public else [e.to_json() for e in step.actions]
+        dice = public_dice(step.dice) if public else [dict(d) for d in step.dice]
+        body: dict[str, Any] = {"number": step.number, "turn": step.turn, "phase": step.phase, "seed": step.seed,
+                                "defaulted": list(step.defaulted), "actions": actions, "events": events,
+                                "dice": dice}
+        if step.digest:
+            body["digest"] = step.digest
+        return body
+
+    def setup_json(self, public: bool) -> dict[str, Any]:
+        dice = public_dice(self.setup.dice) if public else [dict(d) for d in self.setup.dice]
+        return {"number": 0, "seed": self.setup.seed, "dice": dice, "digest": self.setup.digest}
 
     def export(self, public: bool = False) -> dict[str, Any]:
         """The journal plus what replay derives from it, for ``verify`` and ``replay --check``.
 
         The public export leaves out the secret, the posts, the secret parts of the config
         (``Ruleset.public_config``) and every hidden event or sealed roll: it carries what any
-        player may check, the seeds and public rolls.
+        player may check — the setup record, every
+        step's seed, public rolls, public events and the game master's actions, each step
+        chained to the one before by its digest. Once the game is over and its secret
+        revealed (``reveal``), nothing stays hidden: the public export is the whole game,
+        secret and journal included.
         """
-        game = self.record.model_dump(mode="json")
+        public = public and not self.revealed
+        game = self.record.model_dump(mode="json", exclude_none=True)
         if public:
             game = {k: v for k, v in game.items() if k not in ("secret", "entries")}
             game["config"] = self.ruleset.public_config()
-        steps = []
-        for s in self.steps:
-            events = [e.to_json() for e in s.events if not public or e.visible_to(PUBLIC)]
-            dice = [d for d in s.dice if not public or not d.get("sealed")]
-            steps.append({"number": s.number, "turn": s.turn, "phase": s.phase, "seed": s.seed,
-                          "defaulted": s.defaulted, "events": events, "dice": dice})
         return {
+            "format": EXPORT_FORMAT,
             "game": game,
             "engine_version": __version__,
             "public": public,
-            "steps": steps,
+            "revealed": self.revealed,
+            "setup": self.setup_json(public),
+            "steps": [self.step_json(s, public) for s in self.steps],
+            "actions": public_events(self.actions) if public else [e.to_json() for e in self.actions],
             "state": self.view(PUBLIC) if public else self.state,
         }

@@ -12,14 +12,24 @@ import hashlib
 import json
 from typing import Any, Literal
 
-from pydantic import BaseModel, Field, field_validator
+from pydantic import BaseModel, ConfigDict, Field, field_validator
 
-from voevoda.core.dice import DEFAULT_CHAIN_LENGTH
+from voevoda.core.dice import DEFAULT_CHAIN_LENGTH, MAX_CHAIN_LENGTH
 
 FORMAT = "voevoda-game/1"
 
-EntryKind = Literal["submit", "resolve", "rollback", "edit"]
+EntryKind = Literal["submit", "resolve", "rollback", "edit", "reopen", "reveal"]
 Source = Literal["player", "bot", "gm"]
+
+HEX64 = r"^[0-9a-f]{64}$"
+MAX_ENTRIES = 200_000
+"""The most journal entries a stored or imported game may hold."""
+MAX_TEXT = 1_000_000
+"""The longest text a journal entry may carry (a post; posts themselves have a tighter limit)."""
+MAX_REASON = 2_000
+MAX_PATCH_OPERATIONS = 1_000
+MAX_NAME = 200
+MAX_PLAYERS = 64
 
 
 def canonical_json(value: Any) -> str:
@@ -32,34 +42,43 @@ def state_hash(state: Any) -> str:
 
 
 class Entry(BaseModel):
-    """One line of the journal."""
+    """One line of the journal.
+
+    ``step`` is the step a ``submit`` is for and the step a ``resolve`` resolves; replay
+    refuses a journal whose entries disagree with the steps they fall in (entries
+    written before step numbers were recorded have none and are not checked).
+    """
+
+    model_config = ConfigDict(extra="forbid")
 
     kind: EntryKind
-    player: str | None = None
-    text: str | None = None
+    player: str | None = Field(default=None, max_length=MAX_NAME)
+    text: str | None = Field(default=None, max_length=MAX_TEXT)
     source: Source = "player"
     force: bool = False
-    patch: list[dict[str, Any]] | None = None
-    reason: str | None = None
-    at: str | None = Field(default=None, description="wall-clock time, informational; replay ignores it")
+    patch: list[dict[str, Any]] | None = Field(default=None, max_length=MAX_PATCH_OPERATIONS)
+    reason: str | None = Field(default=None, max_length=MAX_REASON)
+    step: int | None = Field(default=None, ge=1, le=MAX_CHAIN_LENGTH)
+    at: str | None = Field(default=None, max_length=64,
+                           description="wall-clock time, informational; replay ignores it")
 
 
 class GameRecord(BaseModel):
     """A whole game as it is stored, exported and replayed."""
 
     format: str = FORMAT
-    name: str
-    ruleset: str
-    ruleset_version: str
+    name: str = Field(min_length=1, max_length=MAX_NAME)
+    ruleset: str = Field(max_length=64)
+    ruleset_version: str = Field(max_length=64)
     config: dict[str, Any] = Field(default_factory=dict)
     house_rules: dict[str, Any] = Field(default_factory=dict)
-    players: list[str]
-    bots: list[str] = Field(default_factory=list)
+    players: list[str] = Field(max_length=MAX_PLAYERS)
+    bots: list[str] = Field(default_factory=list, max_length=MAX_PLAYERS)
     auto_resolve: bool = False
-    secret: str = Field(description="hex; known to the game master only")
-    chain_length: int = DEFAULT_CHAIN_LENGTH
-    commitment: str
-    entries: list[Entry] = Field(default_factory=list)
+    secret: str = Field(pattern=HEX64, description="hex; known to the game master only")
+    chain_length: int = Field(default=DEFAULT_CHAIN_LENGTH, ge=1, le=MAX_CHAIN_LENGTH)
+    commitment: str = Field(pattern=HEX64)
+    entries: list[Entry] = Field(default_factory=list, max_length=MAX_ENTRIES)
 
     @field_validator("format")
     @classmethod
@@ -74,6 +93,6 @@ class GameRecord(BaseModel):
         if len(set(value)) != len(value):
             raise ValueError("player names must be distinct")
         for name in value:
-            if not name or name in ("gm", "public") or name != name.strip():
-                raise ValueError(f"'{name}' cannot be a player name")
+            if not name or name in ("gm", "public") or name != name.strip() or len(name) > MAX_NAME:
+                raise ValueError(f"'{name[:MAX_NAME]}' cannot be a player name")
         return value

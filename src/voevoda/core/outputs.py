@@ -32,7 +32,7 @@ from collections.abc import Callable, Iterable, Iterator, Sequence
 from dataclasses import dataclass
 from typing import Any, TypeVar
 
-from voevoda.core.engine import Game, Step
+from voevoda.core.engine import Game, RollbackReport, Step
 from voevoda.core.errors import DataError, GameError, OrdersRejected
 from voevoda.core.markup import FLAVOURS, FORMATS, check_format
 from voevoda.core.ruleset import GM, PUBLIC, Order, Viewer
@@ -204,7 +204,7 @@ def games_text(game: Game, viewer: Viewer) -> str:
 
 # -- exports --------------------------------------------------------------------------------
 
-@channel("export --public", "voevoda export GAME --public -o FILE")
+@channel("export --public", "voevoda export GAME -o FILE")
 def export_text(game: Game, viewer: Viewer) -> str:
     """The export ``viewer`` may hold: the full game (secret, posts, state) for the game master,
     the public export for everyone else."""
@@ -214,10 +214,12 @@ def export_text(game: Game, viewer: Viewer) -> str:
 
 # -- posts: echo and errors ---------------------------------------------------------------------
 
-def order_echo(game: Game, player: str, orders: Sequence[Order], check: bool) -> str:
-    """What the author of an accepted post reads: each understood order, then (when it was
-    stored) the author's status."""
-    lines = [f"{'проверено / checked' if check else 'принято / accepted'} ({len(orders)}):"]
+def order_echo(game: Game, player: str, orders: Sequence[Order], check: bool, step: int | None = None) -> str:
+    """What the author of an accepted post reads: each understood order (and the step the post
+    is for, when given), then (when it was stored) the author's status."""
+    head = "проверено / checked" if check else "принято / accepted"
+    where = f", шаг / step {step}" if step is not None else ""
+    lines = [f"{head} ({len(orders)}){where}:"]
     lines.extend(f"  {item.line}: {game.ruleset.describe(item, 'ru')}" for item in orders)
     if not check:
         lines.append(status_text(game, player))
@@ -272,23 +274,41 @@ def order_text(game: Game, viewer: Viewer, text: str) -> str:
 def resolution_text(game: Game, step: Step) -> str:
     """What ``resolve`` prints for the game master: the step, its seed, who got default orders,
     then the game master's status."""
-    lines = [f"шаг / step {step.number} (ход / turn {step.turn}) seed {step.seed}"]
+    lines = [f"шаг / step {step.number} (ход / turn {step.turn}) seed {step.seed}",
+             f"запись / record {step.digest}"]
     if step.defaulted:
         lines.append(f"приказы по умолчанию / default orders: {', '.join(step.defaulted)}")
     lines.append(status_text(game, GM))
     return "\n".join(lines)
 
 
-def rollback_text(game: Game, step: Step) -> str:
-    """What ``rollback`` prints for the game master."""
-    return (f"откат шага / rolled back step {step.number} (ход / turn {step.turn})\n"
-            + status_text(game, GM))
+def rollback_text(game: Game, undone: RollbackReport) -> str:
+    """What ``rollback`` prints for the game master: exactly what it undid, then his status."""
+    step = undone.step
+    lines = [f"откат шага / rolled back step {step.number} (ход / turn {step.turn})",
+             f"  приказы стоят, заморожены / posts standing, frozen: {', '.join(undone.returned) or '—'}"]
+    if undone.defaulted:
+        lines.append(f"  без приказов, заморожены (приказы по умолчанию) / without posts, frozen (default orders): "
+                     f"{', '.join(undone.defaulted)}")
+    if undone.discarded_posts:
+        lines.append(f"  отменены приказы на шаг {step.number + 1} / dropped posts for step {step.number + 1}: "
+                     f"{', '.join(undone.discarded_posts)}")
+    lines.extend(f"  отменена правка / edit undone: {reason}" for reason in undone.discarded_edits)
+    lines.append(status_text(game, GM))
+    return "\n".join(lines)
+
+
+def reopen_text(game: Game, player: str, step: int) -> str:
+    """What ``reopen`` prints for the game master."""
+    return f"открыт приказ / reopened the post of {player}, шаг / step {step}\n" + status_text(game, GM)
 
 
 def created_text(game: Game) -> str:
-    """What ``new`` prints for the game master: the name, the commitment, the status."""
+    """What ``new`` prints for the game master: the name, the commitment and the setup record's
+    digest (docs/dice.md §6), the status."""
     return (f"создана игра / created game {game.record.name} ({game.record.ruleset})\n"
-            f"обязательство / commitment: {game.record.commitment}\n" + status_text(game, GM))
+            f"обязательство / commitment: {game.record.commitment}\n"
+            f"запись настройки / setup record: {game.setup.digest}\n" + status_text(game, GM))
 
 
 def check_options(fmt: str = "text", lang: str = "ru", flavour: str | None = None) -> None:
@@ -303,5 +323,5 @@ def check_options(fmt: str = "text", lang: str = "ru", flavour: str | None = Non
 
 __all__ = ["CHANNELS", "FORMATS", "LANGS", "Channel", "channel", "check_options", "created_text", "error_text", "export_text",
            "games_lines", "games_text", "map_svg", "order_check_text", "order_echo", "order_reply",
-           "order_text", "report_text", "resolution_text", "rollback_text", "show_json", "show_text",
+           "order_text", "reopen_text", "report_text", "resolution_text", "rollback_text", "show_json", "show_text",
            "status_text", "walk"]

@@ -16,6 +16,8 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any, ClassVar, Literal
 
+from pydantic import BaseModel, ValidationError
+
 from voevoda.core.dice import Dice, Stream
 from voevoda.core.errors import Problem
 from voevoda.core.markup import Document, Paragraph, render
@@ -103,6 +105,32 @@ class Outcome:
     def to_json(self) -> dict[str, Any]:
         return {"winners": list(self.winners), "reason_ru": self.reason_ru,
                 "reason_en": self.reason_en, "scores": dict(self.scores)}
+
+
+@dataclass(frozen=True)
+class StateProblem:
+    """Why a state cannot be resolved: the field (a JSON pointer) and what is wrong."""
+
+    field: str
+    message_ru: str
+    message_en: str
+
+    def format(self, lang: str = "ru") -> str:
+        return f"{self.field or '/'}: {self.message_ru if lang == 'ru' else self.message_en}"
+
+
+def schema_problems(model: type[BaseModel], state: Any) -> list[StateProblem]:
+    """``state`` validated against ``model`` (strict: no string where a number belongs);
+    one problem per failing field."""
+    try:
+        model.model_validate(state, strict=True)
+    except ValidationError as exc:
+        problems = []
+        for err in exc.errors(include_url=False):
+            pointer = "".join("/" + str(part).replace("~", "~0").replace("/", "~1") for part in err["loc"])
+            problems.append(StateProblem(pointer, f"недопустимое значение ({err['msg']})", str(err["msg"])))
+        return problems
+    return []
 
 
 @dataclass
@@ -228,6 +256,25 @@ class Ruleset(ABC):
         rival's treasury as ``"treasury:Boris=120"``...), each unique enough that finding
         it in an output means a leak. The generic leak test plays random games and asserts
         that no output made for ``viewer`` (view JSON, reports, map) contains any of them."""
+        return []
+
+    state_model: ClassVar[type[BaseModel] | None] = None
+    """The shape of this game's state as Pydantic models (strict types and bounds); a GM
+    ``edit`` whose result does not validate is refused with the field named."""
+
+    def check_state(self, state: State) -> list[StateProblem]:
+        """Everything that makes ``state`` one this ruleset cannot resolve: the schema of
+        ``state_model`` first, then :meth:`state_invariants` (cross-field rules: a unit in
+        a hex that exists, a player who is seated, ...). Empty when the state is sound."""
+        if self.state_model is not None:
+            problems = schema_problems(self.state_model, state)
+            if problems:
+                return problems
+        return list(self.state_invariants(state))
+
+    def state_invariants(self, state: State) -> list[StateProblem]:
+        """Rules between fields that a schema cannot state; called on a state that
+        passed ``state_model``."""
         return []
 
     def demo_script(self, players: Sequence[str]) -> list[dict[str, str]]:

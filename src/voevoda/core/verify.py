@@ -1,23 +1,152 @@
-"""Checking an exported game: the chain of seeds, every roll, and the replay.
+"""Checking an exported game: the chain of seeds, every roll, every record, the replay.
 
-A player holding an export checks three things, each reported separately:
+A player holding a public export checks, each reported separately (docs/dice.md §6–§7):
 
-1. every revealed step seed hashes, ``step`` times with SHA-256, to the commitment
-   published when the game was created;
-2. every recorded roll re-derives from its step seed and label (the procedure of
-   :func:`voevoda.core.dice.face`); rolls on sealed streams need the game secret,
-   which the game master publishes when the game ends;
-3. when the secret is in the export, replaying the journal reproduces the same
-   rolls, the same events and the same final state, byte for byte.
+1. the export is well formed and within bounds (a malformed file is refused with the field
+   named, before anything is computed);
+2. the setup record uses the commitment as its seed, steps run 1, 2, …, n without a gap, and
+   each step's seed hashes with SHA-256 to the seed of the step before (step 1's to the
+   commitment), so every seed is link ``k`` of the committed chain;
+3. every recorded roll re-derives from its seed and label; rolls on sealed streams need the
+   game secret, published when the game ends (``voevoda reveal``);
+4. every event that quotes dice cites them (``dice_refs``) and quotes exactly the faces the
+   dice give;
+5. every record's digest covers its content and the digest of the record before, so a step
+   or a record taken out, added or changed breaks the chain from there on — and the digests
+   printed at the foot of each report let a player hold an export to what was published;
+6. with the secret and the journal (the game master's export, or a public export after the
+   reveal), replaying the journal gives the same setup, the same steps (seeds, rolls — sealed
+   ones included —, events, actions, digests), the same final state, and every computer opponent's post is
+   what that opponent writes from its view and sealed stream.
 """
 
 from __future__ import annotations
 
+import hashlib
 from dataclasses import dataclass, field
-from typing import Any
+from typing import Any, Literal
 
-from voevoda.core.dice import HashChain, check_records, record_size, verify_link
-from voevoda.core.journal import GameRecord, canonical_json
+from pydantic import BaseModel, ConfigDict, Field, ValidationError, model_validator
+
+from voevoda.core.bounds import EXPORT_INT, plain_problem
+from voevoda.core.dice import (
+    CITED,
+    COMPACT_AFTER,
+    MAX_CHAIN_LENGTH,
+    MAX_SIDES,
+    HashChain,
+    record_problems,
+    record_size,
+    rederive,
+)
+from voevoda.core.journal import HEX64, canonical_json
+
+MAX_RECORD_DRAWS = 5_000_000
+"""The most draws one record may claim (a big battle draws a few hundred thousand)."""
+MAX_TOTAL_DRAWS = 20_000_000
+"""The most draws ``verify`` re-derives for one export."""
+MAX_LISTED_FACES = 100 * COMPACT_AFTER
+MAX_EVENTS = 200_000
+MAX_RECORDS = 100_000
+MAX_LABEL = 500
+
+
+class _Strict(BaseModel):
+    model_config = ConfigDict(strict=True, extra="ignore")
+
+
+class DiceRecordModel(_Strict):
+    """One stream's record: every face with its die, or runs of dice and a digest."""
+
+    label: str = Field(max_length=MAX_LABEL)
+    sealed: bool = False
+    sides: int | list[int] | None = None
+    faces: list[int] | None = Field(default=None, max_length=MAX_LISTED_FACES)
+    runs: list[tuple[int, int]] | None = Field(default=None, max_length=MAX_LISTED_FACES)
+    count: int | None = Field(default=None, ge=0, le=MAX_RECORD_DRAWS)
+    digest: str | None = Field(default=None, pattern=HEX64)
+
+    @model_validator(mode="after")
+    def _one_form(self) -> DiceRecordModel:
+        if self.digest is not None or self.runs is not None or self.count is not None:
+            if self.digest is None or self.runs is None or self.count is None:
+                raise ValueError("a compact record needs runs, count and digest together")
+            total = 0
+            for index, (die, run) in enumerate(self.runs):
+                if not 1 <= die <= MAX_SIDES:
+                    raise ValueError(f"runs[{index}]: a die of {die} sides (1 to {MAX_SIDES})")
+                if not 1 <= run <= MAX_RECORD_DRAWS:
+                    raise ValueError(f"runs[{index}]: a run of {run} draws (1 to {MAX_RECORD_DRAWS:,})")
+                total += run
+                if total > MAX_RECORD_DRAWS:
+                    raise ValueError(f"runs: more than {MAX_RECORD_DRAWS:,} draws")
+            if total != self.count:
+                raise ValueError(f"runs add up to {total} draws, count says {self.count}")
+            return self
+        if self.faces is None or self.sides is None:
+            raise ValueError("a record needs sides and faces (or runs, count and digest)")
+        dice = self.sides if isinstance(self.sides, list) else [self.sides]
+        if isinstance(self.sides, list) and len(self.sides) != len(self.faces):
+            raise ValueError(f"sides lists {len(self.sides)} dice for {len(self.faces)} faces")
+        for index, die in enumerate(dice):
+            if not 1 <= die <= MAX_SIDES:
+                raise ValueError(f"sides[{index}]: a die of {die} sides (1 to {MAX_SIDES})")
+        return self
+
+    def draws(self) -> int:
+        return self.count if self.count is not None else len(self.faces or [])
+
+
+class EventModel(_Strict):
+    kind: str = Field(max_length=200)
+    audience: list[str] = Field(default_factory=lambda: ["*"], max_length=200)
+    data: dict[str, Any] = Field(default_factory=dict)
+
+
+class CitationModel(_Strict):
+    field: str = Field(max_length=1000)
+    label: str = Field(max_length=MAX_LABEL)
+    start: int = Field(alias="from", ge=0, le=MAX_RECORD_DRAWS)
+    count: int = Field(ge=1, le=MAX_LISTED_FACES)
+    sealed: bool = False
+    step: int | None = Field(default=None, ge=0, le=MAX_CHAIN_LENGTH)
+
+
+class SetupModel(_Strict):
+    number: Literal[0]
+    seed: str = Field(pattern=HEX64)
+    dice: list[DiceRecordModel] = Field(max_length=MAX_RECORDS)
+    digest: str = Field(pattern=HEX64)
+
+
+class StepModel(_Strict):
+    number: int = Field(ge=1, le=MAX_CHAIN_LENGTH)
+    turn: int = Field(ge=-EXPORT_INT, le=EXPORT_INT)
+    phase: str = Field(max_length=200)
+    seed: str = Field(pattern=HEX64)
+    defaulted: list[str] = Field(default_factory=list, max_length=200)
+    actions: list[EventModel] = Field(default_factory=list, max_length=MAX_EVENTS)
+    events: list[EventModel] = Field(max_length=MAX_EVENTS)
+    dice: list[DiceRecordModel] = Field(max_length=MAX_RECORDS)
+    digest: str = Field(pattern=HEX64)
+
+
+class HeaderModel(_Strict):
+    model_config = ConfigDict(strict=True, extra="allow")
+
+    commitment: str = Field(pattern=HEX64)
+    chain_length: int = Field(ge=1, le=MAX_CHAIN_LENGTH)
+    secret: str | None = Field(default=None, pattern=HEX64)
+
+
+class ExportModel(_Strict):
+    format: Literal["voevoda-export/2"]
+    game: HeaderModel
+    public: bool
+    revealed: bool = False
+    setup: SetupModel
+    steps: list[StepModel] = Field(max_length=MAX_CHAIN_LENGTH)
+    actions: list[EventModel] = Field(default_factory=list, max_length=MAX_EVENTS)
 
 
 @dataclass
@@ -25,7 +154,11 @@ class VerifyReport:
     steps: int = 0
     rolls: int = 0
     sealed_unchecked: int = 0
+    citations: int = 0
     replayed: bool = False
+    bots_checked: int = 0
+    malformed: bool = False
+    last_digest: str = ""
     problems: list[str] = field(default_factory=list)
 
     @property
@@ -33,52 +166,237 @@ class VerifyReport:
         return not self.problems
 
 
-def verify_export(export: dict[str, Any]) -> VerifyReport:
+def shape_problems(export: Any) -> list[str]:
+    """What makes ``export`` malformed (bounds first, then the schema), each naming the
+    field; empty when it can be checked."""
+    if not isinstance(export, dict):
+        return ["(root): an export is a JSON object"]
+    problem = plain_problem(export, max_int=EXPORT_INT)
+    if problem:
+        return [problem]
+    try:
+        model = ExportModel.model_validate(export)
+    except ValidationError as exc:
+        return [f"{'.'.join(str(p) for p in err['loc']) or '(root)'}: {err['msg']}"
+                for err in exc.errors(include_url=False)[:20]]
+    total = sum(r.draws() for r in model.setup.dice) + sum(r.draws() for s in model.steps for r in s.dice)
+    if total > MAX_TOTAL_DRAWS:
+        return [f"dice: the export claims {total:,} rolls; verify re-derives at most {MAX_TOTAL_DRAWS:,}"]
+    if len(model.steps) > model.game.chain_length:
+        return [f"steps: {len(model.steps)} steps in a chain of {model.game.chain_length}"]
+    return []
+
+
+def _pointer(data: Any, pointer: str) -> Any:
+    """The value at an RFC 6901 JSON pointer, or KeyError."""
+    if pointer == "":
+        return data
+    if not pointer.startswith("/"):
+        raise KeyError(pointer)
+    for raw in pointer[1:].split("/"):
+        part = raw.replace("~1", "/").replace("~0", "~")
+        if isinstance(data, dict):
+            data = data[part]
+        elif isinstance(data, list) and part.isdecimal() and len(part) < 10:
+            data = data[int(part)]
+        else:
+            raise KeyError(pointer)
+    return data
+
+
+class _Checker:
+    def __init__(self, export: dict[str, Any], report: VerifyReport) -> None:
+        self.export = export
+        self.report = report
+        self.chain: HashChain | None = None
+        # (step, label, sealed) -> re-derived faces, for citations
+        self.derived: dict[tuple[int, str, bool], list[int]] = {}
+
+    def problem(self, text: str) -> None:
+        self.report.problems.append(text)
+
+    def records(self, where: str, number: int, seed: bytes, records: list[dict[str, Any]]) -> None:
+        sealed_seed = self.chain.sealed_seed(number) if self.chain is not None else None
+        for record in records:
+            label = str(record["label"])
+            sealed = bool(record.get("sealed"))
+            key = sealed_seed if sealed else seed
+            if key is None:
+                self.report.sealed_unchecked += record_size(record)
+                continue
+            faces = rederive(key, label, record)
+            self.report.rolls += len(faces)
+            self.report.problems.extend(f"{where}: {p}" for p in record_problems(label, record, faces))
+            self.derived[(number, label, sealed)] = faces
+
+    def citations(self, where: str, number: int, events: list[dict[str, Any]]) -> None:
+        for event in events:
+            data = event.get("data", {})
+            refs = data.get(CITED)
+            if refs is None:
+                continue
+            kind = event.get("kind")
+            if not isinstance(refs, list):
+                self.problem(f"{where}: event '{kind}': {CITED} is not a list")
+                continue
+            for index, raw in enumerate(refs):
+                try:
+                    ref = CitationModel.model_validate(raw)
+                except ValidationError as exc:
+                    err = exc.errors(include_url=False)[0]
+                    self.problem(f"{where}: event '{kind}': {CITED}.{index}."
+                                 f"{'.'.join(str(p) for p in err['loc'])}: {err['msg']}")
+                    continue
+                self.citation(where, number, str(kind), data, ref)
+
+    def citation(self, where: str, number: int, kind: str, data: dict[str, Any], ref: CitationModel) -> None:
+        source = number if ref.step is None else ref.step
+        if source > number:
+            self.problem(f"{where}: event '{kind}' cites the dice of a later step ({source})")
+            return
+        faces = self.derived.get((source, ref.label, ref.sealed))
+        if faces is None:
+            if ref.sealed and self.chain is None:
+                self.report.sealed_unchecked += ref.count
+                return
+            self.problem(f"{where}: event '{kind}' cites '{ref.label}' of step {source}, which has no record")
+            return
+        try:
+            value = _pointer(data, ref.field)
+        except (KeyError, IndexError):
+            self.problem(f"{where}: event '{kind}' cites dice for {ref.field}, which it does not have")
+            return
+        quoted = value if isinstance(value, list) else [value]
+        expected = faces[ref.start : ref.start + ref.count]
+        self.report.citations += 1
+        if len(expected) != ref.count:
+            self.problem(f"{where}: event '{kind}' cites draws {ref.start}..{ref.start + ref.count - 1} "
+                         f"of '{ref.label}', which has {len(faces)}")
+        elif quoted != expected:
+            self.problem(f"{where}: event '{kind}' quotes {quoted} at {ref.field}; "
+                         f"the dice of '{ref.label}' give {expected}")
+
+
+def _public_record(body: dict[str, Any]) -> dict[str, Any]:
+    """The part of an exported step (or setup) that its digest covers: public events,
+    actions and dice only (a full export holds hidden ones too)."""
+    from voevoda.core.engine import public_dice
+
+    def public(events: list[dict[str, Any]]) -> list[dict[str, Any]]:
+        return [e for e in events if "*" in e.get("audience", ["*"])]
+
+    result = dict(body)
+    result["dice"] = public_dice(body.get("dice", []))
+    for key in ("events", "actions"):
+        if key in body:
+            result[key] = public(body[key])
+    return result
+
+
+def verify_export(export: Any, commitment: str | None = None) -> VerifyReport:
+    """Check an export (parsed JSON) as a sceptical player would; ``commitment`` is the
+    commitment the player saved when the game was created."""
+    from voevoda.core.engine import record_digest
+
     report = VerifyReport()
-    game = export.get("game", {})
-    commitment = str(game.get("commitment", ""))
-    secret_hex = game.get("secret")
-    chain = HashChain(bytes.fromhex(secret_hex), int(game.get("chain_length", 0))) if secret_hex else None
-    if chain is not None and chain.commitment != commitment:
-        report.problems.append("the secret does not produce the published commitment")
-    for step in export.get("steps", []):
+    shape = shape_problems(export)
+    if shape:
+        report.malformed = True
+        report.problems.extend(f"malformed export: {p}" for p in shape)
+        return report
+    checker = _Checker(export, report)
+    game = export["game"]
+    published = str(game["commitment"])
+    if commitment is not None and commitment.strip().lower() != published:
+        report.problems.append(f"the export's commitment {published} is not the one you saved "
+                               f"({commitment.strip()})")
+    secret = game.get("secret")
+    if secret is not None:
+        chain = HashChain(bytes.fromhex(secret), int(game["chain_length"]))
+        if chain.commitment != published:
+            report.problems.append("the secret does not produce the published commitment")
+        else:
+            checker.chain = chain
+
+    setup = export["setup"]
+    if setup["seed"] != published:
+        report.problems.append("setup: its seed is not the commitment (setup rolls use s_0 itself)")
+    checker.records("setup", 0, bytes.fromhex(setup["seed"]), setup["dice"])
+    if record_digest(_public_record(setup), "") != setup["digest"]:
+        report.problems.append("setup: the record digest does not match its content")
+    previous_digest = str(setup["digest"])
+    previous_seed = bytes.fromhex(published)
+    chain_broken = False
+    for index, step in enumerate(export["steps"], start=1):
         report.steps += 1
         number = int(step["number"])
-        seed_hex = str(step["seed"])
-        if not verify_link(seed_hex, number, commitment):
-            report.problems.append(f"step {number}: seed does not hash to the commitment")
+        where = f"step {number}"
+        if number != index:
+            report.problems.append(f"steps: entry {index} is step {number}; steps must run 1, 2, … "
+                                   f"without a gap (a step is missing, added or out of order)")
+        if number > int(game["chain_length"]):
+            report.problems.append(f"{where}: beyond the chain of {game['chain_length']} links")
+            chain_broken = True
             continue
-        sealed_seed = chain.sealed_seed(number) if chain is not None else None
-        records = list(step.get("dice", []))
-        for record in records:
-            if record.get("sealed") and sealed_seed is None:
-                report.sealed_unchecked += record_size(record)
-            else:
-                report.rolls += record_size(record)
-        checkable = records if sealed_seed is not None else [r for r in records if not r.get("sealed")]
-        report.problems.extend(f"step {number}: {p}" for p in check_records(bytes.fromhex(seed_hex), sealed_seed,
-                                                                             checkable))
-    if secret_hex and "entries" in game:
-        report.problems.extend(_replay_problems(export))
+        seed = bytes.fromhex(step["seed"])
+        if not chain_broken and hashlib.sha256(seed).digest() != previous_seed:
+            link = "the commitment" if index == 1 else f"the seed of step {index - 1}"
+            report.problems.append(f"{where}: seed does not hash to {link}, so it is not link {index} "
+                                   f"of the committed chain")
+            chain_broken = True
+        previous_seed = seed
+        if record_digest(_public_record(step), previous_digest) != step["digest"]:
+            report.problems.append(f"{where}: the record digest does not match its content and the "
+                                   f"digest of the record before")
+        previous_digest = str(step["digest"])
+        checker.records(where, number, seed, step["dice"])
+        checker.citations(where, number, step["events"])
+    report.last_digest = previous_digest
+    if checker.chain is not None and "entries" in game:
+        report.problems.extend(replay_problems(export, report))
         report.replayed = True
     return report
 
 
-def _replay_problems(export: dict[str, Any]) -> list[str]:
+def replay_problems(export: dict[str, Any], report: VerifyReport | None = None) -> list[str]:
+    """Replay the journal of an export that carries one and compare everything, step by
+    step, with what the export records."""
     from voevoda.core.engine import Game
+    from voevoda.core.errors import DataError, GameError
+    from voevoda.core.journal import GameRecord
 
-    problems: list[str] = []
-    game = Game(GameRecord.model_validate(export["game"]))
+    public = bool(export.get("public"))
+    try:
+        record = GameRecord.model_validate(export["game"])
+        game = Game(record, check_bots=True)
+    except ValidationError as exc:
+        err = exc.errors(include_url=False)[0]
+        return [f"game.{'.'.join(str(p) for p in err['loc'])}: {err['msg']}"]
+    except GameError as exc:
+        return [f"the journal does not replay: {exc.message_en}"]
+    except DataError as exc:
+        return [f"the journal does not replay: {exc}"]
+    problems: list[str] = list(game.bot_problems)
+    if report is not None:
+        report.bots_checked = sum(1 for e in record.entries if e.source == "bot")
+    if canonical_json(game.setup_json(public)) != canonical_json(export.get("setup")):
+        problems.append("setup: replay gives other setup rolls than recorded")
     stored_steps = export.get("steps", [])
     if len(stored_steps) != len(game.steps):
         problems.append(f"replay gives {len(game.steps)} steps, the export has {len(stored_steps)}")
     for step, stored in zip(game.steps, stored_steps, strict=False):
-        if step.seed != stored["seed"]:
-            problems.append(f"step {step.number}: replay uses another seed")
-        if canonical_json(step.dice) != canonical_json(stored.get("dice", [])):
-            problems.append(f"step {step.number}: replay rolls other dice than recorded")
-        if canonical_json([e.to_json() for e in step.events]) != canonical_json(stored.get("events", [])):
-            problems.append(f"step {step.number}: replay gives other events than recorded")
-    if "state" in export and canonical_json(game.state) != canonical_json(export["state"]):
+        replayed = game.step_json(step, public)
+        for key, what in (("seed", "another seed"), ("dice", "other dice"), ("events", "other events"),
+                          ("actions", "other game-master actions"),
+                          ("defaulted", "other default orders"), ("digest", "another record digest")):
+            if canonical_json(replayed.get(key)) != canonical_json(stored.get(key)):
+                problems.append(f"step {step.number}: replay gives {what} than recorded")
+        if (replayed["turn"], replayed["phase"]) != (stored.get("turn"), stored.get("phase")):
+            problems.append(f"step {step.number}: replay gives another turn or phase than recorded")
+    actions = [e.to_json() for e in game.actions if not public or e.visible_to("public")]
+    if canonical_json(actions) != canonical_json(export.get("actions", [])):
+        problems.append("replay gives other game-master actions after the last step than recorded")
+    state = game.view("public") if public else game.state
+    if "state" in export and canonical_json(state) != canonical_json(export["state"]):
         problems.append("replay does not reproduce the exported state")
     return problems

@@ -124,6 +124,13 @@ class Store:
             row = self._row(session, name, lock=False)
             return Game(self._record(session, row))
 
+    def current_step(self, name: str) -> int:
+        """How many steps the game has resolved, as last committed (read without the lock:
+        a caller names the step it means before taking the lock, and the engine refuses the
+        action if another process resolved that step meanwhile)."""
+        with self.sessions() as session:
+            return self._row(session, name, lock=False).step
+
     def stored_state(self, name: str) -> tuple[str, str]:
         """The cached state (canonical JSON) and its hash, as last committed."""
         with self.sessions() as session:

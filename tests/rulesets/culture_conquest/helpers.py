@@ -27,6 +27,10 @@ class ScriptedStream:
         self.drawn.append(face)
         return face
 
+    def cite(self, field: str, start: int = 0, count: int | None = None, step: int | None = None) -> dict[str, object]:
+        stop = len(self.drawn) if count is None else start + count
+        return {"field": field, "label": self.label, "from": start, "count": stop - start, "step": step}
+
 
 class ScriptedDice:
     """``script`` maps a label without its turn prefix (``"A/growth"``) to faces."""

@@ -9,7 +9,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import Any
 
-from voevoda.core.dice import Dice
+from voevoda.core.dice import CITED, Dice, pointer
 
 from .data import Tables
 from .game import Game, Options, new_player
@@ -43,8 +43,11 @@ def new_game(players: Sequence[str], dice: Dice, tables: Tables, options: Option
     state["order"] = turn_order(g, list(players))
     choosers = []
     for name in state["order"]:
-        face = g.dice.stream(f"setup/{name}/culture").roll(tables.cultures.die)
-        g.emit("culture_roll", {"player": name, "die": tables.cultures.die, "faces": [face]})
+        stream = g.dice.stream(f"setup/{name}/culture")
+        face = stream.roll(tables.cultures.die)
+        # The setup's events are told in step 1; they cite the setup dice (step 0) they quote.
+        g.emit("culture_roll", {"player": name, "die": tables.cultures.die, "faces": [face],
+                                CITED: [stream.cite("/faces", step=0)]})
         if face >= tables.cultures.choose_from:
             choosers.append(name)
         else:
@@ -75,5 +78,6 @@ def turn_order(g: Game, players: list[str]) -> list[str]:
         return result
 
     order = settle(list(players), 0)
-    g.emit("turn_order", {"order": order, "die": die, "faces": {n: rolls[n] for n in players}})
+    cited = [g.dice.stream(f"setup/{n}/order").cite(pointer("faces", n), step=0) for n in players]
+    g.emit("turn_order", {"order": order, "die": die, "faces": {n: rolls[n] for n in players}, CITED: cited})
     return order

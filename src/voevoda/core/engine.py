@@ -26,9 +26,9 @@ from typing import Any
 import jsonpatch
 
 from voevoda import __version__
-from voevoda.core import registry
+from voevoda.core import posts, registry
 from voevoda.core.dice import Dice, HashChain
-from voevoda.core.errors import GameError, OrdersRejected
+from voevoda.core.errors import GameError, OrdersRejected, Problem, warning
 from voevoda.core.journal import Entry, GameRecord, canonical_json
 from voevoda.core.markup import Block, BulletList, Document, Paragraph, Spoiler, render
 from voevoda.core.ruleset import (
@@ -57,6 +57,23 @@ class Submission:
     text: str
     orders: list[Order]
     source: str = "player"
+    at: str | None = None
+
+
+@dataclass
+class Receipt:
+    """What an accepted (or checked) post amounts to, for its echo to its author: the orders
+    understood, the lines not read as orders, the lines set aside (quotes, spoilers), notes on
+    the markup, the ruleset's warnings (what the rules expect and the post leaves out), and the
+    earlier post of this step that it replaces."""
+
+    player: str
+    orders: list[Order]
+    prose: list[posts.PostLine] = field(default_factory=list)
+    hidden: list[int] = field(default_factory=list)
+    notes: list[Problem] = field(default_factory=list)
+    warnings: list[Problem] = field(default_factory=list)
+    replaced: Submission | None = None
 
 
 @dataclass
@@ -417,23 +434,55 @@ class Game:
             raise GameError(f"шаг {step} ещё не наступил (сейчас шаг {current})",
                             f"step {step} has not come yet (the current step is {current})")
 
-    def submit(self, player: str, text: str, source: str = "player", at: str | None = None,
-               step: int | None = None) -> list[Order]:
-        """Accept a post for step ``step`` (default: the current one), replacing the
-        player's earlier post of this step. A post for a computer opponent's seat that
-        does not come from the opponent itself is the game master's, and is marked so."""
+    def check_post(self, player: str, text: str) -> Receipt:
+        """:meth:`check` with everything the echo needs; raises OrdersRejected carrying the
+        lines not read as orders too. A new post over the size limit is refused here (a journal
+        replayed is not: what was accepted once stays readable)."""
+        posts.check_size(text)
+        try:
+            orders = self.check(player, text)
+        except OrdersRejected as rejected:
+            if not rejected.prose:
+                rejected.prose = [f"{line.number}: {line.text}" for line in self._prose(player, text)]
+            raise
+        post = self.ruleset.read_post(text, player, self.state)
+        warnings = self.ruleset.warnings(self.state, player, orders)
+        if not orders and post.prose:
+            warnings.insert(0, warning(
+                "в посте нет ни одного приказа: ни одна строка не начинается как приказ",
+                "the post holds no order: no line begins like an order"))
+        return Receipt(player, orders, list(post.prose), list(post.hidden), list(post.notes), warnings,
+                       self.pending.get(player))
+
+    def _prose(self, player: str, text: str) -> tuple[posts.PostLine, ...]:
+        try:
+            return self.ruleset.read_post(text, player, self.state).prose
+        except OrdersRejected:
+            return ()
+
+    def post(self, player: str, text: str, source: str = "player", at: str | None = None,
+             step: int | None = None) -> Receipt:
+        """Accept a post for step ``step`` (default: the current one), replacing the player's
+        earlier post of this step; the receipt says what was understood and what it replaced.
+        A post for a computer opponent's seat that does not come from the opponent itself is
+        the game master's, and is marked so."""
         if step is not None:
             self.check_step_for_post(step)
         if source == "player" and player in self.record.bots:
             source = "gm"
-        orders = self.check(player, text)
+        receipt = self.check_post(player, text)
         entry = Entry(kind="submit", player=player, text=text, source=source,  # type: ignore[arg-type]
                       at=at, step=self.step_number + 1)
         self.record.entries.append(entry)
-        self.pending[player] = Submission(player, text, orders, source)
+        self.pending[player] = Submission(player, text, receipt.orders, source, at)
         if self.record.auto_resolve and not self.waiting_for():
             self.resolve(at=at)
-        return orders
+        return receipt
+
+    def submit(self, player: str, text: str, source: str = "player", at: str | None = None,
+               step: int | None = None) -> list[Order]:
+        """Accept a post (see :meth:`post`) and give the orders understood."""
+        return self.post(player, text, source, at, step).orders
 
     def resolve(self, force: bool = False, at: str | None = None, step: int | None = None) -> Step:
         """Resolve the current step; ``step`` names the step the caller means to resolve,
@@ -580,7 +629,7 @@ class Game:
                     f"step {self.step_number + 1}: {entry.player}'s post is not what the computer opponent "
                     f"writes from its view and sealed stream")
         orders = self.check(entry.player, entry.text)
-        self.pending[entry.player] = Submission(entry.player, entry.text, orders, entry.source)
+        self.pending[entry.player] = Submission(entry.player, entry.text, orders, entry.source, entry.at)
 
     def _resolve(self, force: bool) -> Step:
         awaited = self.awaiting()

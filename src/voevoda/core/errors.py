@@ -11,7 +11,8 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Literal
 
-ProblemKind = Literal["invalid", "illegal", "ambiguous"]
+ProblemKind = Literal["invalid", "illegal", "ambiguous", "warning"]
+"""``warning`` is never a reason to refuse: something the rules expect that a post leaves out."""
 
 
 @dataclass(frozen=True)
@@ -73,6 +74,11 @@ def ambiguous(ru: str, en: str, line: int | None = None, column: int | None = No
     return Problem("ambiguous", ru, en, line, column, order, rule)
 
 
+def warning(ru: str, en: str, line: int | None = None, column: int | None = None,
+            order: str | None = None, rule: str | None = None) -> Problem:
+    return Problem("warning", ru, en, line, column, order, rule)
+
+
 class VoevodaError(Exception):
     """Base of every error the engine raises on purpose."""
 
@@ -83,6 +89,8 @@ class OrdersRejected(VoevodaError):
 
     problems: list[Problem]
     understood: list[str] = field(default_factory=list)
+    prose: list[str] = field(default_factory=list)
+    """Lines of the post not read as orders, as «N: text» (filled in by the engine)."""
 
     def __str__(self) -> str:
         return "\n".join(p.both() for p in self.problems)

@@ -18,6 +18,7 @@ from typing import Any, ClassVar, Literal
 
 from pydantic import BaseModel, ValidationError
 
+from voevoda.core import posts
 from voevoda.core.dice import Dice, Stream
 from voevoda.core.errors import Problem
 from voevoda.core.markup import Document, Paragraph, render
@@ -201,6 +202,31 @@ class Ruleset(ABC):
     def progress(self, state: State) -> tuple[int, str]:
         """Turn number and phase name, for status lines."""
         return int(state.get("turn", 0)), str(state.get("phase", ""))
+
+    # -- posts in (docs/posts.md) -------------------------------------------------------------
+
+    def post_options(self) -> posts.PostOptions:
+        """How this game reads posts: ``PostOptions(bold_only=True)`` for a game that counts
+        only bold text (New Worlds)."""
+        return posts.PostOptions()
+
+    def begins_order(self, line: str, player: str, state: State) -> bool:
+        """Whether ``line`` (one line of a post, markup read through and stripped) begins like
+        an order this player could give now. Lines that do not are prose (a greeting, a
+        signature, the template's headings): echoed as "not read as orders", never refused.
+        Say yes for anything that starts with an order's keyword or shape, so that a malformed
+        order is still an error. The default takes every line as an order."""
+        return True
+
+    def read_post(self, text: str, player: str, state: State) -> posts.Post:
+        """A post read through the core (markup, quotes, spoilers, positions, prose): what
+        ``parse`` should read its order lines from (``post.orders``)."""
+        return posts.read(text, self.post_options(), lambda line: self.begins_order(line, player, state))
+
+    def warnings(self, state: State, player: str, orders: Sequence[Order]) -> list[Problem]:
+        """Things the rules expect that an accepted post leaves out (a tax still owed, a squad
+        without a manoeuvre): shown with the echo, never a reason to refuse the post."""
+        return []
 
     def describe(self, order: Order, lang: str = "ru") -> str:
         """One line echoing an understood order back to its author."""

@@ -3,7 +3,12 @@
 What a post may say depends on what the player is asked (``state["pending"]``); the
 syntax of each answer is in ``docs/culture_conquest.md``. Names of cultures,
 technologies, resources, wonders and leaders are accepted in Russian, in English or as
-their identifiers, in any letter case, with ё written as е.
+their identifiers, in any letter case, with ё written as е; an unknown one gets the nearest
+names as a suggestion.
+
+The core reads the post first (docs/posts.md): markup read through, quotes and spoilers set
+aside. A line that does not begin like an answer to the question asked (:meth:`Reader.begins`)
+is prose: echoed as not read, never refused.
 """
 
 from __future__ import annotations
@@ -12,7 +17,9 @@ import re
 from collections.abc import Mapping, Sequence
 from typing import Any
 
+from voevoda.core import posts
 from voevoda.core.errors import ParseError, Problem, ambiguous, invalid
+from voevoda.core.posts import NumberError, did_you_mean, is_digits, read_int, suggest
 from voevoda.core.ruleset import Order
 
 from .data import Tables
@@ -60,6 +67,29 @@ class Names:
     def find(self, text: str) -> str | None:
         return self.index.get(norm(text))
 
+    def near(self, text: str) -> tuple[str, str]:
+        """The Russian and English tails that suggest the names nearest to ``text``."""
+        return did_you_mean(suggest(text, self.index, limit=2))
+
+
+HEADS: dict[str, tuple[str, ...]] = {
+    "culture": ("культура", "culture"),
+    "industrial": ("ресурс", "resource"),
+    "assign": tuple(w for words in CATEGORY_WORDS.values() for w in words) + ("без", "no", "keep"),
+    "attack": ("мир", "не", "peace", "no", "напасть", "атаковать", "attack"),
+    "ally": ("нейтралитет", "никого", "neutral", "none", "за", "join", "support", "поддержать",
+             "нападающего", "нападающих", "attacker", "attackers", "обороняющегося", "защитника",
+             "defender", "defenders"),
+    "tribute": ("дань", "tribute"),
+    "offer": ("конец", "не", "без", "no", "done", "pass", "предложить", "offer"),
+    "reply": ("принять", "принимаю", "да", "accept", "yes", "отклонить", "отказ", "нет", "decline", "reject"),
+    "build": ("ничего", "nothing", "none", "город", "city", "ресурс", "resource", "чудо", "wonder",
+              "промресурс", "промышленность", "industry", "industrial"),
+    "research": ("пропустить", "ничего", "pass", "nothing", "выбрать", "выбираю", "choose", "купить",
+                 "покупаю", "buy"),
+}
+"""The words an answer to each question begins with (docs/culture_conquest.md)."""
+
 
 class Reader:
     """Parses posts for one configured ruleset (the tables fix the names)."""
@@ -75,6 +105,35 @@ class Reader:
 
     # -- entry ---------------------------------------------------------------------
 
+    def begins(self, line: str, state: Mapping[str, Any]) -> bool:
+        """Whether a line begins like an answer to the question asked: its first word is one
+        an answer begins with (or a typo of one), a number, a word followed by a number, or a
+        name the answer may give bare (a culture, an industrial resource, a player)."""
+        pending = state.get("pending")
+        if not pending:
+            return True
+        low = norm(line.split("#", 1)[0].split("//", 1)[0])
+        if not low:
+            return False
+        if low[0].isdigit():
+            return True
+        kind = str(pending["kind"])
+        words = [w.strip(",;:.!?") for w in low.split()]
+        first = words[0]
+        heads = HEADS.get(kind, ())
+        if first in heads or suggest(first, heads, limit=1, cutoff=0.8):
+            return True
+        if len(words) > 1 and is_digits(words[1]):
+            return True  # «колесницы 3»: an answer with a wrong word, not prose
+        bare: list[str] = []
+        if kind == "culture":
+            bare = list(self.cultures.index)
+        elif kind == "industrial":
+            bare = list(self.industrial.index)
+        elif kind in ("attack", "ally"):
+            bare = [norm(p) for p in state.get("order", ())]
+        return any(low == name or low.startswith(name + " ") or low.startswith(name + ",") for name in bare)
+
     def parse(self, text: str, player: str, state: Mapping[str, Any]) -> list[Order]:
         pending = state.get("pending")
         if not pending or player not in pending["players"]:
@@ -83,20 +142,28 @@ class Reader:
         reader = getattr(self, "_" + kind)
         orders: list[Order] = []
         problems: list[Problem] = []
-        for number, raw in enumerate(text.splitlines(), start=1):
-            line = raw.split("#", 1)[0].split("//", 1)[0].rstrip()
+        post = posts.read(text, begins_order=lambda line: self.begins(line, state))
+        for source in post.orders:
+            number = source.number
+            line = source.text.split("#", 1)[0].split("//", 1)[0].rstrip()
             if not line.strip():
                 continue
-            column = len(line) - len(line.lstrip()) + 1
+            lead = len(line) - len(line.lstrip())
             try:
                 order = reader(line.strip(), player, state, pending)
             except LineProblem as exc:
-                problems.append(Problem(exc.kind, exc.ru, exc.en, number, column + exc.offset,
+                problems.append(Problem(exc.kind, exc.ru, exc.en, number, source.column(lead + exc.offset),
                                         line.strip()))
                 continue
             orders.append(Order(order[0], order[1], number, line.strip()))
         if not orders and not problems:
-            problems.append(invalid("пустой ответ", "an empty answer", 1, 1))
+            if post.prose:
+                problems.append(invalid(
+                    "в посте нет ответа: ни одна строка не начинается как ответ на вопрос (см. подсказку)",
+                    "the post holds no answer: no line begins like an answer to the question (see the prompt)",
+                    post.prose[0].number, post.prose[0].column(0)))
+            else:
+                problems.append(invalid("пустой ответ", "an empty answer", 1, 1))
         if problems:
             raise ParseError(problems, [o.text for o in orders])
         return orders
@@ -108,7 +175,8 @@ class Reader:
         rest = _after(line, ("культура", "culture"))
         key = self.cultures.find(rest)
         if key is None:
-            raise LineProblem("invalid", f"нет культуры «{rest}»", f"no culture '{rest}'", len(line) - len(rest))
+            ru, en = self.cultures.near(rest)
+            raise LineProblem("invalid", f"нет культуры «{rest}»{ru}", f"no culture '{rest}'{en}", len(line) - len(rest))
         return "culture", {"culture": key}
 
     def _industrial(self, line: str, player: str, state: Mapping[str, Any], pending: Mapping[str, Any]
@@ -116,8 +184,9 @@ class Reader:
         rest = _after(line, ("ресурс", "resource"))
         key = self.industrial.find(rest)
         if key is None:
-            raise LineProblem("invalid", f"нет промышленного ресурса «{rest}»",
-                              f"no industrial resource '{rest}'", len(line) - len(rest))
+            ru, en = self.industrial.near(rest)
+            raise LineProblem("invalid", f"нет промышленного ресурса «{rest}»{ru}",
+                              f"no industrial resource '{rest}'{en}", len(line) - len(rest))
         return "industrial", {"resource": key}
 
     def _assign(self, line: str, player: str, state: Mapping[str, Any], pending: Mapping[str, Any]
@@ -130,13 +199,13 @@ class Reader:
         while i < len(tokens):
             word, at = tokens[i]
             category = _category(word)
-            if category is None or i + 1 >= len(tokens) or not tokens[i + 1][0].isdigit():
+            if category is None or i + 1 >= len(tokens) or not is_digits(tokens[i + 1][0]):
                 raise LineProblem("invalid", f"ожидалось «категория число», например «армия 3», а не «{word}»",
                                   f"expected 'category number', e.g. 'army 3', not '{word}'", at)
             if category in pop:
                 raise LineProblem("ambiguous", f"категория «{word}» названа дважды",
                                   f"category '{word}' is named twice", at)
-            pop[category] = int(tokens[i + 1][0])
+            pop[category] = _int(*tokens[i + 1])
             i += 2
         return "assign", {"pop": pop}
 
@@ -176,10 +245,10 @@ class Reader:
             key = _category(word)
             if norm(word) in GENERAL_WORDS:
                 key = "generals"
-            if key not in ("army", "fleet", "generals") or i + 1 >= len(tokens) or not tokens[i + 1][0].isdigit():
+            if key not in ("army", "fleet", "generals") or i + 1 >= len(tokens) or not is_digits(tokens[i + 1][0]):
                 raise LineProblem("invalid", "ожидалось «армия N», «флот N» или «генерал N»",
                                   "expected 'army N', 'fleet N' or 'general N'", at)
-            args[key] = int(tokens[i + 1][0])
+            args[key] = _int(*tokens[i + 1])
             i += 2
         return "ally", args
 
@@ -198,7 +267,8 @@ class Reader:
                     return "tribute", {"kind": "city", "target": _city(state, pending["defender"], name)}
                 key = self.resources.find(name)
                 if key is None:
-                    raise LineProblem("invalid", f"нет ресурса «{name}»", f"no resource '{name}'", 0)
+                    ru, en = self.resources.near(name)
+                    raise LineProblem("invalid", f"нет ресурса «{name}»{ru}", f"no resource '{name}'{en}", 0)
                 return "tribute", {"kind": "resource", "target": key}
         raise LineProblem("invalid", "дань: монеты, город <название>, население или ресурс <название>",
                           "tribute: coins, city <name>, population or resource <name>", 0)
@@ -236,10 +306,10 @@ class Reader:
     def _item(self, text: str, at: int) -> dict[str, Any]:
         words = text.split(None, 1)
         first = norm(words[0])
-        if first.isdigit() and len(words) == 2:
+        if is_digits(first) and len(words) == 2:
             for kind, names in AMOUNT_WORDS.items():
                 if norm(words[1]) in names:
-                    return {"kind": kind, "amount": int(first)}
+                    return {"kind": kind, "amount": _int(first, at)}
         for kind, names in KEY_WORDS.items():
             if first in names and len(words) == 2:
                 name = words[1].strip()
@@ -248,7 +318,8 @@ class Reader:
                 table = {"tech": self.techs, "leader": self.leaders, "resource": self.resources}[kind]
                 key = table.find(name)
                 if key is None:
-                    raise LineProblem("invalid", f"неизвестное название «{name}»", f"unknown name '{name}'", at)
+                    ru, en = table.near(name)
+                    raise LineProblem("invalid", f"неизвестное название «{name}»{ru}", f"unknown name '{name}'{en}", at)
                 return {"kind": kind, "key": key}
         raise LineProblem("invalid", f"не понял «{text}» (например: 10 монет, технология Философия)",
                           f"cannot read '{text}' (e.g. 10 coins, tech Philosophy)", at)
@@ -269,11 +340,11 @@ class Reader:
             return "build", {"project": None}
         head, _, rest = line.strip().partition(" ")
         head = norm(head)
-        numbers = re.findall(r"(?<!\S)\d+(?!\S)", rest)
+        numbers = [w for w in rest.split() if is_digits(w)]
         if len(numbers) != 1:
             raise LineProblem("invalid", "укажите одно число — сколько труда вложить",
                               "give one number: how much labour to put in", len(head) + 1)
-        amount = int(numbers[0])
+        amount = _int(numbers[0], len(head) + 1 + rest.find(numbers[0]))
         name = " ".join(w for w in rest.split() if w != numbers[0]).strip()
         if head in ("город", "city"):
             return "build", {"project": "city", "target": None, "name": name or None, "labour": amount}
@@ -282,13 +353,15 @@ class Reader:
         if head in ("чудо", "wonder"):
             key = self.wonders.find(name)
             if key is None:
-                raise LineProblem("invalid", f"нет чуда «{name}»", f"no wonder '{name}'", len(head) + 1)
+                ru, en = self.wonders.near(name)
+                raise LineProblem("invalid", f"нет чуда «{name}»{ru}", f"no wonder '{name}'{en}", len(head) + 1)
             return "build", {"project": "wonder", "target": key, "name": None, "labour": amount}
         if head in ("промресурс", "промышленность", "industry", "industrial"):
             key = self.industrial.find(name)
             if key is None:
-                raise LineProblem("invalid", f"нет промышленного ресурса «{name}»",
-                                  f"no industrial resource '{name}'", len(head) + 1)
+                ru, en = self.industrial.near(name)
+                raise LineProblem("invalid", f"нет промышленного ресурса «{name}»{ru}",
+                                  f"no industrial resource '{name}'{en}", len(head) + 1)
             return "build", {"project": "industrial", "target": key, "name": None, "labour": amount}
         raise LineProblem("invalid", "стройка: город, чудо, ресурс или промресурс",
                           "build: city, wonder, resource or industry", 0)
@@ -305,7 +378,8 @@ class Reader:
             raise LineProblem("invalid", "исследования: выбрать <технология> или купить <технология>",
                               "research: choose <technology> or buy <technology>", 0)
         if key is None:
-            raise LineProblem("invalid", f"нет технологии «{rest}»", f"no technology '{rest}'", len(head) + 1)
+            ru, en = self.techs.near(rest)
+            raise LineProblem("invalid", f"нет технологии «{rest}»{ru}", f"no technology '{rest}'{en}", len(head) + 1)
         return "research", {"pick" if head in ("выбрать", "выбираю", "choose") else "buy": key}
 
 
@@ -314,6 +388,14 @@ class LineProblem(Exception):
         super().__init__(en)
         self.kind: Any = kind
         self.ru, self.en, self.offset = ru, en, max(0, offset)
+
+
+def _int(token: str, at: int) -> int:
+    """A number of a post, through the core's bounded reader."""
+    try:
+        return read_int(token)
+    except NumberError as exc:
+        raise LineProblem("invalid", exc.ru, exc.en, at) from exc
 
 
 def _after(line: str, heads: Sequence[str]) -> str:
@@ -335,7 +417,8 @@ def _category(word: str) -> str | None:
 def _player(state: Mapping[str, Any], text: str, at: int) -> str:
     found = [p for p in state["order"] if norm(p) == norm(text)]
     if not found:
-        raise LineProblem("invalid", f"нет игрока «{text}»", f"no player '{text}'", at)
+        ru, en = did_you_mean(suggest(text, [str(p) for p in state["order"]], limit=2))
+        raise LineProblem("invalid", f"нет игрока «{text}»{ru}", f"no player '{text}'{en}", at)
     return str(found[0])
 
 

@@ -61,6 +61,9 @@ class CultureConquest(Ruleset):
         g.state["carry_events"] = [e.to_json() for e in g.events]
         return g.state
 
+    def begins_order(self, line: str, player: str, state: State) -> bool:
+        return self.reader.begins(line, state)
+
     def parse(self, text: str, player: str, state: State) -> list[Order]:
         orders = self.reader.parse(text, player, state)
         _, problems = choice_from_orders(state["pending"]["kind"], orders)

@@ -16,8 +16,11 @@ lines (docs/ring_of_power.md)::
     мир Боб                         neutral Bob
     ставка 40 0303                  bid 40 0303   (for the condottieri on offer)
 
-Blank lines and lines starting with ``#`` or ``//`` are skipped. Every line that
-cannot be read is reported with its line and column; the rest is understood.
+The core reads the post first (docs/posts.md): BBCode and Markdown are read through, quotes
+and spoilers set aside. A line that does not begin like an order (:func:`begins_order`: a
+keyword, a hex, an arrow, the payment form) is prose — a greeting, a signature, a ``#``
+comment — and is echoed as not read. Every order line that cannot be read is reported with
+the line and column the player typed it at; the rest is understood.
 """
 
 from __future__ import annotations
@@ -27,6 +30,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 
 from voevoda.core.errors import Problem, invalid
+from voevoda.core.posts import NumberError, PostLine, did_you_mean, is_digits, read_int, suggest
 from voevoda.core.ruleset import Order
 
 TREASURY = "Казна"
@@ -72,15 +76,50 @@ _DOC_KEYS = {
 
 @dataclass
 class _Line:
-    number: int
-    text: str
+    """An order line: its text (markup read through) and where each character was typed."""
+
+    source: PostLine
+
+    @property
+    def number(self) -> int:
+        return self.source.number
+
+    @property
+    def text(self) -> str:
+        return self.source.text
 
     def problem(self, column: int, ru: str, en: str) -> Problem:
-        return invalid(ru, en, line=self.number, column=column, order=self.text.strip())
+        """A problem at ``column`` (1-based, in ``text``), reported where the player typed it."""
+        return invalid(ru, en, line=self.number, column=self.source.column(column - 1), order=self.text.strip())
 
 
 def _is_hex(token: str) -> bool:
-    return len(token) == 4 and token.isdigit()
+    return len(token) == 4 and is_digits(token)
+
+
+_LEADING_WORD = re.compile(r"[^\W\d_]+")
+
+
+def begins_order(text: str) -> bool:
+    """Whether a line of a post begins like an order: a keyword (or a word one typo away from
+    one), a hex or any number, an arrow, the document's payment form («Плательщик: …»), or an
+    unknown word followed by a hex («прыгать 0101»: an order misspelt, not prose)."""
+    stripped = text.strip()
+    if not stripped:
+        return False
+    if stripped[0].isdigit() or "->" in stripped or "→" in stripped:
+        return True
+    low = stripped.casefold()
+    if any(low.startswith(k) for k in _DOC_KEYS["payer"]):
+        return True
+    first = _LEADING_WORD.match(low)
+    if first is None or first.end() < len(low) and low[first.end()] not in " \t:.,;-–—":
+        return False
+    word = first.group(0)
+    if word in KEYWORDS or suggest(word, KEYWORDS, limit=1, cutoff=0.8):
+        return True
+    words = stripped.split()
+    return len(words) > 1 and _is_hex(words[1].strip(".,;:"))
 
 
 def _match_names(text: str, names: Sequence[str]) -> tuple[str | None, str]:
@@ -112,15 +151,14 @@ class PostReader:
         self.players = list(players)
         self.author = author
 
-    def read(self, text: str) -> tuple[list[Order], list[Problem]]:
+    def read(self, lines: Sequence[PostLine]) -> tuple[list[Order], list[Problem]]:
+        """Read the order lines of a post (``Post.orders``, see :func:`begins_order`)."""
         orders: list[Order] = []
         problems: list[Problem] = []
-        for number, raw in enumerate(text.splitlines(), start=1):
-            stripped = raw.strip()
-            if not stripped or stripped.startswith("#") or stripped.startswith("//"):
+        for source in lines:
+            if not source.text.strip():
                 continue
-            line = _Line(number, raw)
-            result = self._line(line)
+            result = self._line(_Line(source))
             if isinstance(result, Problem):
                 problems.append(result)
             else:
@@ -141,12 +179,13 @@ class PostReader:
             return self._move(line, first.start())
         kind = KEYWORDS.get(word)
         if kind is None:
+            ru, en = did_you_mean(suggest(word, KEYWORDS, limit=2))
             return line.problem(
                 first.start() + 1,
-                f"не понимаю приказ «{first.group(0)}»; приказы: ход, поддержка, роспуск, сбор, улучшить, "
-                "перевод, налог, вражда, мир, ставка",
-                f"unknown order '{first.group(0)}'; orders: move, support, disband, raise, upgrade, "
-                "transfer, tax, hostile, neutral, bid",
+                f"не понимаю приказ «{first.group(0)}»{ru or ';'} {'П' if ru else 'п'}риказы: ход, поддержка, "
+                "роспуск, сбор, улучшить, перевод, налог, вражда, мир, ставка",
+                f"unknown order '{first.group(0)}'{en or ';'} {'O' if en else 'o'}rders: move, support, disband, "
+                "raise, upgrade, transfer, tax, hostile, neutral, bid",
             )
         rest_at = first.end()
         handler = getattr(self, f"_{kind}")
@@ -201,8 +240,11 @@ class PostReader:
                 continue
             if _is_hex(token):
                 hexes.append(token)
-            elif token.isdigit() and count != "none":
-                numbers.append(int(token))
+            elif is_digits(token) and count != "none":
+                try:
+                    numbers.append(read_int(token))
+                except NumberError as exc:
+                    return self._syntax(line, kind, m.start() + 1, exc.ru, exc.en)
             else:
                 return self._syntax(line, kind, m.start() + 1, f"не понимаю «{token}»", f"cannot read '{token}'")
         if len(hexes) != 1:
@@ -230,9 +272,12 @@ class PostReader:
         if not m:
             return self._syntax(line, kind, len(line.text) + 1, "нужна сумма", "an amount is needed")
         token = m.group(1)
-        if not token.isdigit():
+        if not is_digits(token):
             return self._syntax(line, kind, rest_at + m.start(1) + 1, f"«{token}» — не сумма", f"'{token}' is not an amount")
-        return int(token), rest_at + m.end(1)
+        try:
+            return read_int(token), rest_at + m.end(1)
+        except NumberError as exc:
+            return self._syntax(line, kind, rest_at + m.start(1) + 1, exc.ru, exc.en)
 
     def _transfer(self, line: _Line, rest_at: int) -> Order | Problem:
         got = self._amount(line, rest_at, "transfer")
@@ -296,10 +341,14 @@ class PostReader:
             return line.problem(recipient_col, f"нет получателя «{recipient_text}» (игрок или Казна)",
                                 f"no recipient '{recipient_text}' (a player or the Treasury)")
         amount_text, amount_col = values["amount"]
-        if not amount_text.isdigit():
+        if not is_digits(amount_text):
             return line.problem(amount_col, f"«{amount_text}» — не сумма", f"'{amount_text}' is not an amount")
+        try:
+            amount = read_int(amount_text)
+        except NumberError as exc:
+            return line.problem(amount_col, exc.ru, exc.en)
         reason = values.get("reason", ("", 0))[0]
-        return Order("transfer", {"amount": int(amount_text), "to": recipient, "reason": reason, "payer": payer},
+        return Order("transfer", {"amount": amount, "to": recipient, "reason": reason, "payer": payer},
                      line.number, line.text.strip())
 
     def _names(self, line: _Line, rest_at: int, kind: str) -> Order | Problem:

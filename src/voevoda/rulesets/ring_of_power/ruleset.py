@@ -11,7 +11,7 @@ from collections.abc import Mapping, Sequence
 from typing import Any
 
 from voevoda.core.dice import Dice, Stream
-from voevoda.core.errors import GameError, ParseError, Problem, illegal
+from voevoda.core.errors import GameError, ParseError, Problem, illegal, warning
 from voevoda.core.markup import Document
 from voevoda.core.ruleset import (
     GM,
@@ -30,7 +30,13 @@ from voevoda.rulesets.ring_of_power import bot as bot_module
 from voevoda.rulesets.ring_of_power import report as report_module
 from voevoda.rulesets.ring_of_power import svgmap
 from voevoda.rulesets.ring_of_power.board import Board
-from voevoda.rulesets.ring_of_power.orders import TREASURY, TREASURY_ALIASES, PostReader, describe
+from voevoda.rulesets.ring_of_power.orders import (
+    TREASURY,
+    TREASURY_ALIASES,
+    PostReader,
+    begins_order,
+    describe,
+)
 from voevoda.rulesets.ring_of_power.rules import Options, load_map, load_options, load_rules
 from voevoda.rulesets.ring_of_power.state import (
     alive_players,
@@ -129,12 +135,33 @@ class RingOfPower(Ruleset):
 
     # -- orders --------------------------------------------------------------------------------
 
+    def begins_order(self, line: str, player: str, state: State) -> bool:
+        return begins_order(line)
+
     def parse(self, text: str, player: str, state: State) -> list[Order]:
+        post = self.read_post(text, player, state)
         reader = PostReader(list(state["seats"]), player)
-        orders, problems = reader.read(text)
+        orders, problems = reader.read(post.orders)
         if problems:
             raise ParseError(problems, [self.describe(o) for o in orders])
         return orders
+
+    def warnings(self, state: State, player: str, orders: Sequence[Order]) -> list[Problem]:
+        """«Необходимо каждый ход перечислять 10% своего дохода на уплату налогов. Неуплата
+        налога карается отъемом владения.» A post that pays less than the tax due is accepted
+        (the player may mean it), with a warning."""
+        me = state.get("players", {}).get(player)
+        if not me or self.options.tax_mode != "order":
+            return []
+        due = int(me.get("tax_due", 0))
+        paid = sum(int(o.args.get("amount", 0)) for o in orders
+                   if o.kind == "transfer" and o.args.get("to") == TREASURY)
+        if paid >= due:
+            return []
+        return [warning(
+            f"налог к уплате {due}, а в посте {paid}: без налога казна отнимет владение (например, «налог {due}»)",
+            f"tax due {due}, this post pays {paid}: unpaid tax costs a holding (e.g. 'tax {due}')",
+            rule=_rule("Необходимо платить налоги"))]
 
     def validate(self, state: State, player: str, orders: Sequence[Order]) -> list[Problem]:
         problems: list[Problem] = []

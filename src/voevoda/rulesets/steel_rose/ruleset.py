@@ -24,7 +24,7 @@ from dataclasses import replace
 from typing import Any, ClassVar
 
 from voevoda.core.dice import Dice, Stream
-from voevoda.core.errors import GameError, ParseError, Problem, illegal
+from voevoda.core.errors import GameError, ParseError, Problem, illegal, warning
 from voevoda.core.ruleset import GM, Event, Order, Outcome, Prompt, ReportFormat, Resolution, Ruleset, State
 from voevoda.rulesets.steel_rose.battle import field as fld
 from voevoda.rulesets.steel_rose.battle.engine import fight
@@ -33,6 +33,8 @@ from voevoda.rulesets.steel_rose.battle.posts import (
     MANOEUVRE_EN,
     MANOEUVRE_RU,
     UnitNames,
+    begins_deployment,
+    begins_plan,
     default_garrison_deployment,
     parse_deployment,
     parse_plan,
@@ -105,6 +107,30 @@ class SteelRoseBattle(Ruleset):
                              "gunpowder": entry.get("gunpowder"), "modifiers": entry.get("modifiers", {})}
         return {"ruleset": self.id, "mode": "battle", "turn": 1, "phase": "deployment",
                 "players": list(players), "sides": sides, "deployments": {}, "plans": {}, "result": None}
+
+    def begins_order(self, line: str, player: str, state: State) -> bool:
+        """Deployment lines («Правый фланг:», «Авангард - …», «Порох: N») or plan lines
+        («Правый авангард: натиск …», «Без манёвров»), by the phase."""
+        return begins_plan(line) if state.get("phase") == "planning" else begins_deployment(line)
+
+    def warnings(self, state: State, player: str, orders: Sequence[Order]) -> list[Problem]:
+        """Units of the army the deployment leaves out stay in reserve (docs/rulings R33): said,
+        not refused."""
+        if state.get("phase") != "deployment" or player not in state.get("sides", {}):
+            return []
+        army = self._spec(state, player).units(self.rules) or {}
+        placed: dict[str, int] = {}
+        for o in orders:
+            if o.kind == "deploy":
+                for uid, n in dict(o.args["units"]).items():
+                    placed[uid] = placed.get(uid, 0) + int(n)
+        left = {uid: n - placed.get(uid, 0) for uid, n in army.items() if n > placed.get(uid, 0)}
+        if not left:
+            return []
+        ru = ", ".join(f"{self.rules.units[u].name_ru} ×{n}" for u, n in left.items())
+        en = ", ".join(f"{self.rules.units[u].name_en} ×{n}" for u, n in left.items())
+        return [warning(f"не расставлены (останутся в резерве и в бою не участвуют): {ru}",
+                        f"not placed (they stay in reserve and do not fight): {en}", rule="R33")]
 
     def parse(self, text: str, player: str, state: State) -> list[Order]:
         if player not in state["sides"]:

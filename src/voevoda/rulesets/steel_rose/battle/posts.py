@@ -12,8 +12,13 @@ Unit names are matched in any grammatical case and number, in Russian or English
     Правый авангард: натиск на правый арьергард
     Центральный арьергард: обстрел центрального авангарда
 
-Every mistake becomes a :class:`~voevoda.core.errors.Problem` naming its line and column,
-in Russian and English; a post is read whole, and what was understood is kept.
+Posts are read through the core first (docs/posts.md): BBCode and Markdown read through
+(``[b]Правый фланг:[/b]`` is a flank header), quotes and spoilers set aside. Lines that do not
+begin like a line of the post (:func:`begins_deployment`, :func:`begins_plan`: the template's
+heading «РАЗМЕЩЕНИЕ АРМИИ», a greeting, the city list) are prose, echoed and never refused.
+Every mistake becomes a :class:`~voevoda.core.errors.Problem` naming the line and column the
+player typed it at, in Russian and English; an unknown unit gets the nearest unit names as a
+suggestion; a post is read whole, and what was understood is kept.
 """
 
 from __future__ import annotations
@@ -22,7 +27,9 @@ import re
 from collections.abc import Sequence
 from dataclasses import dataclass, field
 
+from voevoda.core import posts
 from voevoda.core.errors import Problem, illegal, invalid
+from voevoda.core.posts import NumberError, PostLine, did_you_mean, read_int, suggest, word_forms
 from voevoda.rulesets.steel_rose.battle import field as fld
 from voevoda.rulesets.steel_rose.battle.model import Manoeuvre, SquadInput
 from voevoda.rulesets.steel_rose.rules import Rules
@@ -65,6 +72,22 @@ class UnitNames:
                 words = _words(name)
                 if words and (words, uid) not in self.names:
                     self.names.append((words, uid))
+
+    def suggestions(self, phrase: str, rules: Rules) -> list[str]:
+        """The unit names nearest to an unknown ``phrase``, in the form it was written
+        («копейшиков» → «копейщиков»)."""
+        if not hasattr(self, "_forms"):
+            forms: dict[str, str] = {}
+            for uid, unit in rules.units.items():
+                for name in [unit.name_ru, *unit.names]:
+                    if re.search("[а-яё]", name, re.IGNORECASE):
+                        for form in word_forms(name.lower()):
+                            forms.setdefault(form, uid)
+                    else:
+                        forms.setdefault(name.lower(), uid)
+                forms.setdefault(unit.name_en.lower(), uid)
+            self._forms = forms
+        return suggest(phrase, self._forms, limit=2, cutoff=0.7)
 
     def match(self, phrase: str) -> list[str]:
         """Unit ids whose name matches ``phrase`` word for word."""
@@ -116,6 +139,33 @@ def positions_in(text: str) -> list[str]:
     return found
 
 
+_POST_WORDS = ("фланг", "flank", "авангард", "арьергард", "vanguard", "rearguard", "порох", "gunpowder",
+               "powder")
+
+
+def _post_word(word: str) -> bool:
+    """A rank, «фланг» or «порох», or a typo of one («арьегард», «флнг»)."""
+    return (_rank_word(word) is not None or word.startswith(("фланг", "flank", "порох", "powder", "gunpowder"))
+            or bool(suggest(word, _POST_WORDS, limit=1, cutoff=0.8)))
+
+
+def begins_deployment(text: str) -> bool:
+    """Whether a line begins like a line of a deployment post: a flank header («Правый
+    фланг:»), a squad («Авангард - …», «Левый арьергард: …»), the powder line, or a count
+    («5 копейщиков» without a place is an error, not prose)."""
+    stripped = text.strip()
+    if not stripped:
+        return False
+    if stripped[0].isdigit():
+        return True
+    words = _words(stripped)
+    if not words:
+        return False
+    if _post_word(words[0]):
+        return True
+    return _flank_word(words[0]) is not None and len(words) > 1 and _post_word(words[1])
+
+
 @dataclass
 class Deployment:
     squads: list[SquadInput] = field(default_factory=list)
@@ -143,15 +193,16 @@ def parse_deployment(text: str, rules: Rules, names: UnitNames | None = None) ->
     seen_flanks: list[str] = []
     squads: dict[str, SquadInput] = {}
     lines: dict[str, int] = {}
-    for number, raw in enumerate(text.splitlines(), 1):
-        line = raw.strip()
-        if not line or line.startswith("#"):
-            continue
+    for source in posts.read(text, begins_order=begins_deployment).orders:
+        number, line = source.number, source.text
         m = _POWDER.match(line)
         if m:
-            out.gunpowder = int(m.group(2))
+            try:
+                out.gunpowder = read_int(m.group(2))
+            except NumberError as exc:
+                out.problems.append(invalid(exc.ru, exc.en, number, source.column(m.start(2)), line, RULE_DEPLOY))
             continue
-        rest = line
+        rest = source
         header = _FLANK_HEADER.match(line)
         if header and _flank_word(_norm(header.group(1))):
             named = _flank_word(_norm(header.group(1)))
@@ -164,19 +215,19 @@ def parse_deployment(text: str, rules: Rules, names: UnitNames | None = None) ->
             elif named in seen_flanks:
                 out.problems.append(invalid(
                     f"фланг «{header.group(1)}» назван второй раз",
-                    f"the {named} flank is named a second time", number, 1, line, RULE_DEPLOY))
+                    f"the {named} flank is named a second time", number, source.column(0), line, RULE_DEPLOY))
             flank = named
             seen_flanks.append(named)
-            rest = header.group(3).strip()
-            if not rest:
+            rest = source.slice(header.start(3)).strip()
+            if not rest.text:
                 continue
         # Several squads may share a line: «Авангард - 5 копейщиков и 3 рыцаря, Арьергард - 3 лучника».
-        for segment in _SEGMENT.split(rest):
+        for segment in _segments(rest):
             # «Авангард - ...», «Левый авангард - ...», «Правый фланг, авангард: ...»
-            head, _, body = _split_head(segment)
-            found = positions_in(head) if head else []
+            head, body = _split_head(segment)
+            found = positions_in(head.text) if head.text else []
             rank = None
-            for word in _words(head):
+            for word in _words(head.text):
                 rank = rank or _rank_word(word)
             if found:
                 position = found[0]
@@ -187,23 +238,22 @@ def parse_deployment(text: str, rules: Rules, names: UnitNames | None = None) ->
                 out.problems.append(invalid(
                     "не сказано, на каком фланге стоит отряд: начните с «Правый фланг:» или напишите «правый авангард»",
                     "no flank for this squad: start with 'Right flank:' or write 'right vanguard'",
-                    number, 1, line, RULE_DEPLOY))
+                    number, segment.column(0), line, RULE_DEPLOY))
                 continue
             else:
                 out.problems.append(invalid(
                     "не понимаю строку: ожидаю «Авангард - ...», «Арьергард - ...», «Правый фланг:» или «Порох: N»",
                     "cannot read this line: expected 'Vanguard - ...', 'Rearguard - ...', 'Right flank:' or 'Gunpowder: N'",
-                    number, 1, line, RULE_DEPLOY))
+                    number, segment.column(0), line, RULE_DEPLOY))
                 continue
-            column = raw.find(body) + 1 if body else 1
-            units = _units(body, names, rules, number, column, raw, out.problems)
+            units = _units(body, names, rules, line, out.problems)
             if units is None:
                 continue
             if position in squads:
                 out.problems.append(invalid(
                     f"позиция «{fld.label_ru(position)}» уже занята отрядом из строки {lines[position]}",
                     f"the {fld.label_en(position)} already holds the squad of line {lines[position]}",
-                    number, 1, line, RULE_DEPLOY))
+                    number, segment.column(0), line, RULE_DEPLOY))
                 continue
             if not units:
                 continue
@@ -228,41 +278,63 @@ def parse_deployment(text: str, rules: Rules, names: UnitNames | None = None) ->
     return out
 
 
-def _split_head(text: str) -> tuple[str, str, str]:
-    m = _SEPARATOR.search(text)
-    if not m:
-        return text, "", ""
-    # «Огры-быки» have a hyphen in their name: the separator is the first one after a rank word
+def _segments(line: PostLine) -> list[PostLine]:
+    """The squads of one line, split where a comma or semicolon is followed by a rank word."""
+    out: list[PostLine] = []
+    start = 0
+    for m in _SEGMENT.finditer(line.text):
+        out.append(line.slice(start, m.start()))
+        start = m.end()
+    out.append(line.slice(start))
+    return [part.strip() for part in out]
+
+
+def _split_head(segment: PostLine) -> tuple[PostLine, PostLine]:
+    """«Авангард - 5 копейщиков» → («Авангард», «5 копейщиков»); a segment without a rank word
+    before a separator is all head. «Огры-быки» have a hyphen in their name: the separator is
+    the first one after a rank word."""
+    text = segment.text
     for sep in _SEPARATOR.finditer(text):
         head = text[: sep.start()]
         if any(_rank_word(w) for w in _words(head)):
-            return head, sep.group(0), text[sep.end():]
-    return text, "", ""
+            return segment.slice(0, sep.start()), segment.slice(sep.end())
+    return segment, segment.slice(len(text))
 
 
-def _units(body: str, names: UnitNames, rules: Rules, number: int, column: int, raw: str,
+def _units(body: PostLine, names: UnitNames, rules: Rules, line: str,
            problems: list[Problem]) -> dict[str, int] | None:
     units: dict[str, int] = {}
-    if _norm(body.strip()) in _EMPTY:
+    if _norm(body.text.strip()) in _EMPTY:
         return units
     ok = True
-    offset = 0
-    for item in _ITEM_SPLIT.split(body):
-        at = raw.find(item, column - 1 + offset) if item else -1
-        col = at + 1 if at >= 0 else column
-        if at >= 0:
-            offset = at - (column - 1) + len(item)
-        item = item.strip().strip(".")
+    start = 0
+    pieces: list[PostLine] = []
+    for split in _ITEM_SPLIT.finditer(body.text):
+        pieces.append(body.slice(start, split.start()))
+        start = split.end()
+    pieces.append(body.slice(start))
+    number = body.number
+    for piece in pieces:
+        piece = piece.strip()
+        item = piece.text.strip(".")
+        col = piece.column(0)
         if _norm(item) in _EMPTY:
             continue
         m = _ITEM.match(item)
         assert m is not None
-        count = int(m.group(1) or m.group(3) or 1)
+        try:
+            count = read_int(m.group(1) or m.group(3) or "1")
+        except NumberError as exc:
+            problems.append(invalid(exc.ru, exc.en, number, col, item, RULE_DEPLOY))
+            ok = False
+            continue
         phrase = m.group(2).strip()
         found = names.match(phrase)
         if not found:
+            ru, en = did_you_mean(names.suggestions(phrase, rules))
             problems.append(invalid(
-                f"неизвестный юнит «{phrase}»", f"unknown unit '{phrase}'", number, col, item, RULE_DEPLOY))
+                f"неизвестный юнит «{phrase}»{ru}", f"unknown unit '{phrase}'{en}", number, col, item,
+                RULE_DEPLOY))
             ok = False
             continue
         if len(found) > 1:
@@ -314,37 +386,61 @@ class Plan:
     problems: list[Problem] = field(default_factory=list)
 
 
-def parse_plan(text: str, rules: Rules, own: Sequence[SquadInput], enemy: Sequence[SquadInput]) -> Plan:
-    """Read a planning post and check each manoeuvre against both deployments («Планирование»)."""
+def begins_plan(text: str) -> bool:
+    """Whether a line begins like a line of a planning post: a squad's position («Правый
+    авангард: …», or «Авангард: …» under a «Правый фланг:» header), a manoeuvre, or «Без
+    манёвров»."""
+    if begins_deployment(text):
+        return True
+    low = _norm(text).strip(" .!")
+    if low in _SKIP:
+        return True
+    words = _words(low)
+    first = words[0] if words else ""
+    return any(low.startswith(_norm(w)) for w, _ in _MANOEUVRE_WORDS if " " in w or len(w) > 4) or (
+        bool(first) and bool(suggest(first, [w for w, _ in _MANOEUVRE_WORDS if " " not in w], limit=1, cutoff=0.85)))
+
+
+def parse_plan(text: str, rules: Rules, own: Sequence[SquadInput], enemy: Sequence[SquadInput] | None) -> Plan:
+    """Read a planning post and check each manoeuvre against both deployments («Планирование»).
+
+    ``enemy`` is ``None`` when the enemy's deployment is not known in full (a line of it was
+    refused): then no manoeuvre is refused for what the enemy has or lacks, so that one side's
+    refused line never shows up as the other side's error."""
     out = Plan()
     own_at = {s.position: s for s in own}
-    enemy_at = {s.position: s for s in enemy}
+    enemy_at = None if enemy is None else {s.position: s for s in enemy}
     by_squad: dict[str, list[Manoeuvre]] = {}
-    for number, raw in enumerate(text.splitlines(), 1):
-        line = raw.strip()
-        if not line or line.startswith("#"):
-            continue
+    flank: str | None = None
+    for source in posts.read(text, begins_order=begins_plan).orders:
+        number, line = source.number, source.text
         if _norm(line).strip(" .!") in _SKIP:
             out.skip = True
             continue
-        head, _, body = _plan_split(line)
-        squads = positions_in(head)
+        header = _FLANK_HEADER.match(line)
+        if header and _flank_word(_norm(header.group(1))) and not positions_in(line):
+            flank = _flank_word(_norm(header.group(1)))
+            if not header.group(3).strip():
+                continue  # «Правый фланг:» over the lines of its squads
+            line = header.group(3).strip()
+        head, _, body = _plan_split(line, flank)
+        squads = positions_in(head) or _ranked(head, flank)
         if len(squads) != 1 or not body:
             out.problems.append(invalid(
                 "ожидаю «<позиция отряда>: <манёвр> [цель]», например «Правый авангард: натиск на правый арьергард»",
                 "expected '<squad position>: <manoeuvre> [target]', e.g. 'Right vanguard: charge right rearguard'",
-                number, 1, line, RULE_PLAN))
+                number, source.column(0), source.text, RULE_PLAN))
             continue
         squad = squads[0]
         if squad not in own_at:
             out.problems.append(illegal(
                 f"у вас нет отряда на позиции «{fld.label_ru(squad)}»",
-                f"you have no squad in the {fld.label_en(squad)}", number, 1, line, RULE_PLAN))
+                f"you have no squad in the {fld.label_en(squad)}", number, source.column(0), source.text, RULE_PLAN))
             continue
         for part in re.split(r"\s*(?:;|\+|\bзатем\b|\bthen\b|\bи затем\b)\s*", body):
             if not part.strip():
                 continue
-            col = raw.find(part) + 1
+            col = source.column(max(0, source.text.find(part)))
             kind, rest = _manoeuvre(part)
             if kind is None:
                 out.problems.append(invalid(
@@ -396,10 +492,18 @@ def parse_plan(text: str, rules: Rules, own: Sequence[SquadInput], enemy: Sequen
     return out
 
 
-def _plan_split(line: str) -> tuple[str, str, str]:
+def _ranked(head: str, flank: str | None) -> list[str]:
+    """«Авангард» under a flank header is that flank's vanguard."""
+    if flank is None:
+        return []
+    ranks = [r for r in (_rank_word(w) for w in _words(head)) if r is not None]
+    return [fld.at(flank, ranks[0])] if len(ranks) == 1 else []
+
+
+def _plan_split(line: str, flank: str | None = None) -> tuple[str, str, str]:
     for sep in re.finditer(r"\s*[:\-–—=]+\s*", line):
         head = line[: sep.start()]
-        if positions_in(head):
+        if positions_in(head) or _ranked(head, flank):
             return head, sep.group(0), line[sep.end():]
     return line, "", ""
 
@@ -413,7 +517,7 @@ def _manoeuvre(part: str) -> tuple[str | None, str]:
 
 
 def _check(kind: str, squad: str, targets: list[str], rules: Rules, own: dict[str, SquadInput],
-           enemy: dict[str, SquadInput], line: int, col: int, text: str,
+           enemy: dict[str, SquadInput] | None, line: int, col: int, text: str,
            start: str | None = None) -> tuple[Problem | None, list[str]]:
     units = own[squad].units
     start = start or squad
@@ -436,19 +540,19 @@ def _check(kind: str, squad: str, targets: list[str], rules: Rules, own: dict[st
     if kind == "volley":
         if not targets:
             front = fld.at(fld.flank_of(squad), "vanguard")
-            if front not in enemy:
+            if enemy is not None and front not in enemy:
                 return bad("укажите цель обстрела (авангард противника)", "name the volley's target (an enemy vanguard)")
             targets = [front]
         target = targets[0]
         if fld.rank_of(target) != "vanguard" or not fld.flanks_in_reach(squad, target):
             return bad("обстрел может нацелиться только на авангард противника на том же или соседнем фланге",
                        "a volley may only target an enemy vanguard on the same or an adjacent flank")
-        if target not in enemy:
+        if enemy is not None and target not in enemy:
             return bad(f"у противника нет отряда на позиции «{fld.label_ru(target)}»",
                        f"the enemy has no squad in the {fld.label_en(target)}")
         return None, [target]
     if kind == "long_volley":
-        if not targets or targets[0] not in enemy:
+        if not targets or (enemy is not None and targets[0] not in enemy):
             return bad("укажите цель дальнобойного обстрела: любой отряд противника",
                        "name the long-range volley's target: any enemy squad")
         return None, targets[:1]
@@ -459,7 +563,7 @@ def _check(kind: str, squad: str, targets: list[str], rules: Rules, own: dict[st
         if fld.rank_of(target) != "rearguard" or not fld.flanks_in_reach(squad, target):
             return bad("натиск возможен только на арьергард противника на том же или соседнем фланге",
                        "a charge may only target an enemy rearguard on the same or an adjacent flank")
-        if target not in enemy:
+        if enemy is not None and target not in enemy:
             return bad(f"у противника нет отряда на позиции «{fld.label_ru(target)}»",
                        f"the enemy has no squad in the {fld.label_en(target)}")
         return None, [target]

@@ -106,7 +106,10 @@ def build_sides(specs: tuple[SideSpec, SideSpec], rules: Rules) -> tuple[tuple[S
     plans = []
     for i, spec in enumerate(specs):
         text = spec.plan or ""
-        plan = parse_plan(text, rules, deps[i].squads, deps[1 - i].squads)
+        # the enemy's deployment counts only when all of it was read: a line of it refused is
+        # the enemy's error, never this side's («у противника нет отряда…»)
+        enemy = None if deps[1 - i].problems else deps[1 - i].squads
+        plan = parse_plan(text, rules, deps[i].squads, enemy)
         problems[i].extend(plan.problems)
         plans.append(plan)
     # «Для ускорения игры при битве с [гарнизоном] (но не с вражеской армией) атакующий имеет

@@ -1,0 +1,476 @@
+"""Posts in: the text a player posts on a forum, in Discord or in Telegram, turned into the
+lines a ruleset's parser reads.
+
+What the core does before any parser sees a post (docs/posts.md):
+
+* **Markup is read through.** BBCode tags (``[b]``, ``[B]``, ``[i]``, ``[u]``, ``[s]``,
+  ``[color=…]``, ``[size=…]``, ``[font=…]``, ``[url=…]``, ``[center]``, ``[list]``/``[*]``,
+  ``[code]``, … in any case, nested) and Markdown (``**``, ``__``, ``*``, ``~~``, inline code,
+  list bullets and numbers) are removed; what is left is the text the forum shows.
+* **Quotes and spoilers are set aside**: ``[quote…]``, ``[spoiler…]``, ``[hide]``, ``[offtop]``,
+  ``[img]`` and the like with everything inside them (nested too), Markdown ``>`` lines and
+  Discord/Telegram ``||spoilers||``. None of it is ever read as orders.
+* **Every character keeps its place.** Each :class:`PostLine` holds the text a parser reads and,
+  for every character of it, the column it had in the original post (``PostLine.column``); its
+  ``number`` is the line of the original post. An error found at index ``i`` of a line's text is
+  reported at ``line.number``, ``line.column(i)``: the place the player typed it, markup and all.
+* **Lines that do not begin like an order are prose**, not errors. A ruleset says what begins
+  like one of its orders (:meth:`voevoda.core.ruleset.Ruleset.begins_order`); greetings,
+  signatures, the template's headings and comments are echoed to the player under «не прочитано
+  как приказы / not read as orders». A line that begins like an order and is malformed is an
+  error, as before.
+* **Bold-only posts** (:attr:`PostOptions.bold_only`): games such as New Worlds count only what
+  the player wrote in bold («Указывайте бонус и действия жирным, иначе они не учитываются»);
+  then a line's text is its bold runs, and a line with nothing bold is prose.
+
+Two helpers every parser shares live here too: :func:`read_int`, the one bounded reader of
+numbers (ASCII digits only: ``'²'.isdigit()`` is true and ``int('²')`` fails; at most
+:data:`MAX_DIGITS` digits), and :func:`suggest`, the nearest known names for a typo.
+"""
+
+from __future__ import annotations
+
+import difflib
+import re
+from collections.abc import Callable, Hashable, Iterable, Mapping, Sequence
+from dataclasses import dataclass, field
+from typing import Any
+
+from voevoda.core.errors import ParseError, Problem, invalid
+from voevoda.core.words import plural_ru
+
+MAX_POST_BYTES = 64 * 1024
+"""The largest post accepted, in bytes of UTF-8 (a long forum post is a few kilobytes)."""
+
+MAX_DIGITS = 9
+"""The most digits a number in a post may have: no quantity in any game comes near 10⁹."""
+
+# -- BBCode --------------------------------------------------------------------------------
+
+READ_THROUGH = frozenset({
+    "b", "strong", "i", "em", "u", "ins", "s", "strike", "del", "color", "colour", "size", "font",
+    "face", "center", "centre", "left", "right", "justify", "align", "indent", "url", "email", "highlight",
+    "mark", "sup", "sub", "tt", "code", "pre", "plain", "noparse", "shadow", "glow", "list", "ul", "ol",
+    "li", "*", "table", "tr", "td", "th", "br", "hr", "abbr", "acronym", "anchor", "h1", "h2", "h3",
+    "heading", "bold", "italic", "underline",
+})
+"""Tags whose content is read: the tag itself is markup, the text inside is the post's."""
+
+SET_ASIDE = frozenset({
+    "quote", "q", "spoiler", "spoil", "hide", "hidden", "offtop", "offtopic", "ot", "ooc",
+    "img", "image", "media", "video", "youtube", "attach", "attachment", "audio", "flash",
+})
+"""Tags whose content is never orders: quotes of other posts, spoilers (the place for non-game
+text), and embedded pictures and media (their content is an address)."""
+
+BOLD = frozenset({"b", "strong", "bold"})
+BREAKS = frozenset({"*", "li", "br", "hr", "list", "ul", "ol", "tr", "table", "center", "centre",
+                    "left", "right", "justify", "h1", "h2", "h3", "heading", "code", "pre"})
+"""Tags that a forum shows as a line break: text on both sides of one becomes two lines."""
+
+_TAG = re.compile(r"\[(/?)([A-Za-z][A-Za-z0-9_]*|\*)((?:=|\s)[^\[\]\n]*)?\]")
+
+# -- Markdown ----------------------------------------------------------------------------------
+
+_BULLET = re.compile(r"^(\s*)(?:[-+*•·▪►–—]|\d{1,3}[.)])(?=\s)")
+_FENCE = re.compile(r"^\s*(```|~~~)")
+_DELIMITERS = (("||", "spoiler"), ("**", "bold"), ("__", "bold"), ("~~", "plain"), ("`", "plain"),
+               ("*", "plain"))
+
+
+@dataclass(frozen=True)
+class PostOptions:
+    """How a game reads posts. ``bold_only``: only bold text counts (New Worlds)."""
+
+    bold_only: bool = False
+
+
+@dataclass(frozen=True)
+class PostLine:
+    """One line of a post as a parser reads it.
+
+    ``text`` is the line with markup read through; ``columns[i]`` is the 1-based column of
+    ``text[i]`` in line ``number`` of the original post, so that a problem found at index ``i``
+    points where the player typed it. ``original`` is that line as posted.
+    """
+
+    number: int
+    text: str
+    columns: tuple[int, ...]
+    original: str = ""
+
+    def column(self, index: int) -> int:
+        """The original column of ``text[index]``; an index at (or past) the end of the text
+        points just after its last character."""
+        if not self.columns:
+            return 1
+        if index < 0:
+            index = 0
+        if index < len(self.columns):
+            return self.columns[index]
+        return self.columns[-1] + 1
+
+    def slice(self, start: int, end: int | None = None) -> PostLine:
+        """Part of the line, keeping each character's original column."""
+        stop = len(self.text) if end is None else end
+        return PostLine(self.number, self.text[start:stop], self.columns[start:stop], self.original)
+
+    def strip(self) -> PostLine:
+        """The line without leading and trailing blanks, columns kept."""
+        text = self.text
+        start = len(text) - len(text.lstrip())
+        end = len(text.rstrip())
+        return self.slice(start, max(start, end))
+
+    def __str__(self) -> str:
+        return self.text
+
+
+@dataclass(frozen=True)
+class Post:
+    """A post read: its lines split into those that begin like an order and the rest.
+
+    ``lines`` holds every line with text left after reading, in order; ``orders`` and ``prose``
+    split them; ``hidden`` lists the original line numbers set aside as quotes or spoilers;
+    ``notes`` holds warnings about the markup itself (a spoiler never closed).
+    """
+
+    lines: tuple[PostLine, ...]
+    orders: tuple[PostLine, ...]
+    prose: tuple[PostLine, ...]
+    hidden: tuple[int, ...] = ()
+    notes: tuple[Problem, ...] = field(default=())
+
+
+# -- reading -------------------------------------------------------------------------------------
+
+@dataclass
+class _Char:
+    ch: str
+    line: int
+    col: int
+    bold: bool
+
+
+def check_size(text: str) -> None:
+    """Refuse a post longer than :data:`MAX_POST_BYTES` with a clear error."""
+    size = len(text.encode("utf-8", "surrogatepass"))
+    if size > MAX_POST_BYTES:
+        raise ParseError([invalid(
+            f"пост слишком длинный: {size // 1024} КБ при пределе {MAX_POST_BYTES // 1024} КБ; "
+            "пришлите только приказы",
+            f"the post is too long: {size // 1024} KB, the limit is {MAX_POST_BYTES // 1024} KB; "
+            "send only the orders")])
+
+
+def read(text: str, options: PostOptions | None = None,
+         begins_order: Callable[[str], bool] | None = None) -> Post:
+    """Read a post: markup through, quotes and spoilers aside, lines split into orders and
+    prose by ``begins_order`` (called with each line's stripped text; ``None`` takes every
+    line as an order line). Raises :class:`ParseError` when the post is over the size limit."""
+    options = options or PostOptions()
+    check_size(text)
+    chars, hidden, notes = _read_bbcode(text)
+    originals = text.split("\n")
+    lines: list[PostLine] = []
+    hidden_lines = set(hidden)
+    in_fence = False
+    for logical in _split_lines(chars):
+        if logical and _FENCE.match("".join(c.ch for c in logical)):
+            in_fence = not in_fence
+            continue
+        kept = _read_markdown(logical, hidden_lines)
+        if options.bold_only:
+            kept = _bold_runs(kept)
+        if not kept or not "".join(c.ch for c in kept).strip():
+            continue
+        number = kept[0].line
+        line = PostLine(number, "".join(c.ch for c in kept), tuple(c.col for c in kept),
+                        originals[number - 1].rstrip("\r") if number - 1 < len(originals) else "")
+        line = line.strip()
+        if line.text:
+            lines.append(line)
+    orders: list[PostLine] = []
+    prose: list[PostLine] = []
+    for line in lines:
+        if begins_order is None or begins_order(line.text):
+            orders.append(line)
+        else:
+            prose.append(line)
+    return Post(tuple(lines), tuple(orders), tuple(prose), tuple(sorted(hidden_lines)), tuple(notes))
+
+
+def _read_bbcode(text: str) -> tuple[list[_Char], list[int], list[Problem]]:
+    """The characters a forum would show, each with its original line and column; line
+    breaks are kept as ``\\n`` characters. Set-aside blocks are dropped (their lines listed)."""
+    out: list[_Char] = []
+    hidden: list[int] = []
+    stack: list[tuple[str, int, int]] = []  # open set-aside tags: (name, line, column)
+    bold = 0
+    line_no = 1
+    line_start = 0
+    pos = 0
+    n = len(text)
+    for match in _TAG.finditer(text):
+        start, end = match.span()
+        closing, name = match.group(1) == "/", match.group(2).lower()
+        if name not in READ_THROUGH and name not in SET_ASIDE:
+            continue  # «[Правый фланг]», «[1]»: not a tag, the player's text
+        # the text before the tag
+        line_no, line_start = _emit(text, pos, start, line_no, line_start, out, hidden, bool(stack), bold > 0)
+        pos = end
+        column = start - line_start + 1
+        if name in SET_ASIDE:
+            was_open = bool(stack)
+            if not closing:
+                stack.append((name, line_no, column))
+            elif any(s[0] == name for s in stack):
+                while stack and stack.pop()[0] != name:
+                    pass
+            if was_open != bool(stack):
+                _break(out, line_no, column)  # a block: the text on either side is a line of its own
+            if not hidden or hidden[-1] != line_no:
+                hidden.append(line_no)
+            continue
+        if stack:
+            continue
+        if name in BOLD:
+            bold = max(0, bold + (-1 if closing else 1))
+        if name in BREAKS:
+            _break(out, line_no, column)
+    _emit(text, pos, n, line_no, line_start, out, hidden, bool(stack), bold > 0)
+    notes: list[Problem] = []
+    if stack:
+        name, line, column = stack[0]
+        notes.append(invalid(
+            f"тег [{name}] не закрыт: всё после него (со строки {line}) не читается как приказы",
+            f"the [{name}] tag is never closed: everything after it (from line {line}) is not read as orders",
+            line, column))
+    return out, hidden, notes
+
+
+def _emit(text: str, start: int, end: int, line_no: int, line_start: int, out: list[_Char],
+          hidden: list[int], inside: bool, bold: bool) -> tuple[int, int]:
+    for index in range(start, end):
+        ch = text[index]
+        if ch == "\n":
+            out.append(_Char("\n", line_no, index - line_start + 1, bold))
+            line_no += 1
+            line_start = index + 1
+            continue
+        if inside:
+            if not hidden or hidden[-1] != line_no:
+                hidden.append(line_no)
+            continue
+        if ch == "\r":
+            continue
+        out.append(_Char(ch, line_no, index - line_start + 1, bold))
+    return line_no, line_start
+
+
+def _break(out: list[_Char], line_no: int, column: int) -> None:
+    """A line break where a block tag stood (only when text precedes it on the line)."""
+    if out and out[-1].ch != "\n":
+        out.append(_Char("\n", line_no, column, False))
+
+
+def _split_lines(chars: list[_Char]) -> list[list[_Char]]:
+    lines: list[list[_Char]] = [[]]
+    for c in chars:
+        if c.ch == "\n":
+            lines.append([])
+        else:
+            lines[-1].append(c)
+    return lines
+
+
+def _read_markdown(chars: list[_Char], hidden: set[int]) -> list[_Char]:
+    """Markdown on one line: a ``>`` line is a quote (set aside), a leading bullet or number
+    is list markup, and paired ``**``/``__`` (bold), ``*``, ``~~`` and backticks are emphasis;
+    ``||…||`` is a spoiler (set aside)."""
+    text = "".join(c.ch for c in chars)
+    stripped = text.lstrip()
+    if stripped.startswith(">"):
+        if chars:
+            hidden.add(chars[0].line)
+        return []
+    bullet = _BULLET.match(text)
+    if bullet:
+        chars = chars[bullet.end():]
+    for delimiter, kind in _DELIMITERS:
+        chars = _pair(chars, delimiter, kind, hidden)
+    return chars
+
+
+def _pair(chars: list[_Char], delimiter: str, kind: str, hidden: set[int]) -> list[_Char]:
+    """Remove paired ``delimiter`` runs (an opener not inside a word, followed by text, and a
+    closer after text, not inside a word); spoilers drop what they enclose, bold marks it."""
+    text = "".join(c.ch for c in chars)
+    if delimiter not in text:
+        return chars
+    size = len(delimiter)
+    spots: list[int] = []
+    index = text.find(delimiter)
+    while index >= 0:
+        spots.append(index)
+        index = text.find(delimiter, index + size)
+    drop: set[int] = set()
+    opener: int | None = None
+    for at in spots:
+        before = text[at - 1] if at > 0 else " "
+        after = text[at + size] if at + size < len(text) else " "
+        if delimiter[0] in "*_" and (before == delimiter[0] or after == delimiter[0]):
+            continue  # part of a longer run (``***``): not this delimiter
+        can_open = not after.isspace() and not before.isalnum()
+        can_close = not before.isspace() and not after.isalnum()
+        if delimiter in ("`", "||"):
+            can_open = can_close = True
+        if opener is not None and can_close and at > opener + size:
+            drop.update(range(opener, opener + size))
+            drop.update(range(at, at + size))
+            if kind == "spoiler":
+                drop.update(range(opener + size, at))
+                hidden.add(chars[opener].line)
+            elif kind == "bold":
+                for i in range(opener + size, at):
+                    chars[i].bold = True
+            opener = None
+        elif can_open:
+            opener = at
+    if not drop:
+        return chars
+    return [c for i, c in enumerate(chars) if i not in drop]
+
+
+def _bold_runs(chars: list[_Char]) -> list[_Char]:
+    """Only the bold characters of a line, runs separated by one blank."""
+    out: list[_Char] = []
+    previous_bold = False
+    for c in chars:
+        if c.bold:
+            if out and not previous_bold:
+                out.append(_Char(" ", c.line, c.col, True))
+            out.append(c)
+        previous_bold = c.bold
+    return out
+
+
+# -- numbers -----------------------------------------------------------------------------------
+
+class NumberError(ValueError):
+    """A token that is not a number a post may hold; ``ru`` and ``en`` say why."""
+
+    def __init__(self, ru: str, en: str) -> None:
+        super().__init__(en)
+        self.ru = ru
+        self.en = en
+
+
+_ASCII_DIGITS = re.compile(r"[0-9]+")
+
+
+def is_digits(token: str) -> bool:
+    """Whether ``token`` is made of the digits 0–9 only (``'²'``, ``'٣'`` and ``'３'`` are not)."""
+    return _ASCII_DIGITS.fullmatch(token) is not None
+
+
+def read_int(token: str, *, maximum: int | None = None) -> int:
+    """The whole number written in ``token`` (digits 0–9, at most :data:`MAX_DIGITS` of them,
+    and no more than ``maximum`` when given). Raises :class:`NumberError` otherwise."""
+    if not is_digits(token):
+        shown = token if len(token) <= 20 else token[:20] + "…"
+        raise NumberError(f"«{shown}» — не число (нужны цифры 0–9)", f"'{shown}' is not a number (digits 0–9)")
+    if len(token) > MAX_DIGITS:
+        digits = plural_ru(len(token), ("цифры", "цифр", "цифр"))
+        raise NumberError(f"число из {len(token)} {digits} слишком велико (не больше {MAX_DIGITS} цифр)",
+                          f"a number of {len(token)} digits is too large (at most {MAX_DIGITS} digits)")
+    value = int(token)
+    if maximum is not None and value > maximum:
+        raise NumberError(f"{value} — слишком много (не больше {maximum})", f"{value} is too many (at most {maximum})")
+    return value
+
+
+# -- typos ---------------------------------------------------------------------------------------
+
+def _fold(text: str) -> str:
+    return " ".join(text.casefold().replace("ё", "е").split())
+
+
+def suggest(word: str, known: Iterable[str] | Mapping[str, Hashable], limit: int = 3,
+            cutoff: float = 0.75) -> list[str]:
+    """The known names nearest to ``word`` (case, ё/е and spacing aside), best first: the
+    suggestion for a typo («копейшиков» → «копейщиков»). ``known`` may map each name (every
+    form a player might write) to what it names; then only the best form of each thing is
+    offered. Never more than ``limit``; an empty list when nothing is near enough, or when
+    ``word`` is itself known. Suggest, never guess: callers show these, they do not use them."""
+    keys: dict[str, Hashable] = {}
+    folded: dict[str, str] = {}
+    items = known.items() if isinstance(known, Mapping) else ((name, name) for name in known)
+    for name, key in items:
+        f = _fold(name)
+        if f not in folded:
+            folded[f] = name
+            keys[f] = key
+    target = _fold(word)
+    if not target or target in folded:
+        return []
+    found = difflib.get_close_matches(target, list(folded), n=len(folded), cutoff=cutoff)
+    out: list[str] = []
+    seen: set[Hashable] = set()
+    for f in found:
+        if keys[f] in seen:
+            continue
+        seen.add(keys[f])
+        out.append(folded[f])
+        if len(out) == limit:
+            break
+    return out
+
+
+def did_you_mean(suggestions: Sequence[str]) -> tuple[str, str]:
+    """The Russian and English tail of an error message that offers ``suggestions``
+    (empty strings when there are none)."""
+    if not suggestions:
+        return "", ""
+    ru = " или ".join(f"«{s}»" for s in suggestions)
+    en = " or ".join(f"'{s}'" for s in suggestions)
+    return f"; может быть, {ru}?", f"; did you mean {en}?"
+
+
+_MORPH: Any = None
+
+
+def word_forms(name: str) -> list[str]:
+    """Every case and number of a Russian name (a noun, or adjectives with their noun:
+    «тяжёлый пехотинец» → «тяжёлых пехотинцев», …), for suggesting a typo in the form the
+    player wrote it. Needs pymorphy3, loaded on first use; words it does not know stay as
+    they are."""
+    global _MORPH
+    import pymorphy3
+
+    if _MORPH is None:
+        _MORPH = pymorphy3.MorphAnalyzer()
+    morph = _MORPH
+    words = name.split()
+    parsed = [morph.parse(w)[0] for w in words]
+    forms: list[str] = [name]
+    for number in ("sing", "plur"):
+        for case in ("nomn", "gent", "datv", "accs", "ablt", "loct"):
+            out = []
+            for word, p in zip(words, parsed, strict=True):
+                inflected = p.inflect({number, case}) if {"NOUN", "ADJF", "PRTF"} & set(p.tag.grammemes) else None
+                out.append(_same_case(word, inflected.word) if inflected is not None else word)
+            phrase = " ".join(out)
+            if phrase not in forms:
+                forms.append(phrase)
+    return forms
+
+
+def _same_case(original: str, word: str) -> str:
+    if original[:1].isupper():
+        word = word[:1].upper() + word[1:]
+    if "ё" in original and "е" in word and "ё" not in word:
+        at = original.find("ё")
+        if at < len(word) and word[at] == "е":
+            word = word[:at] + "ё" + word[at + 1:]
+    return word

@@ -1,0 +1,160 @@
+"""Posts in (issue 17 «Posts in», docs/posts.md): the core reads forum text before any parser.
+
+Each test names the point of the issue it checks: markup read through, quotes and spoilers set
+aside, positions mapped back to the original post, prose told from order lines, bold-only
+posts, the bounded number reader, the size limit and typo suggestions.
+"""
+
+from __future__ import annotations
+
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from voevoda.core import posts
+from voevoda.core.errors import ParseError
+from voevoda.core.posts import MAX_DIGITS, MAX_POST_BYTES, NumberError, PostOptions, read, read_int, suggest
+
+
+def texts(post: posts.Post) -> list[tuple[int, str]]:
+    return [(line.number, line.text) for line in post.lines]
+
+
+def test_bbcode_is_read_through_in_any_case_and_nested() -> None:
+    """«BBCode ([b], [B], [i], [u], [s], [color=…], [size=…] …, any case, nested) … read
+    through, never mistaken for order text»."""
+    post = read("[b]Правый фланг:[/b]\n"
+                "[B][I]Авангард[/I][/B] - [color=#ff0000]5 [size=150]копейщиков[/size][/color] и [u]3[/U] рыцаря\n"
+                "[s]ход 0201 0202[/s] [COLOR=red][b]налог 3[/b][/COLOR]")
+    assert texts(post) == [(1, "Правый фланг:"), (2, "Авангард - 5 копейщиков и 3 рыцаря"),
+                           (3, "ход 0201 0202 налог 3")]
+
+
+def test_markdown_is_read_through() -> None:
+    """«Markdown (**, __, *, >) … read through»: emphasis markers go, list bullets go."""
+    post = read("**Правый фланг:**\n__Авангард__ - *5* копейщиков\n- ход 0201 -> 0202\n1. налог 3\n"
+                "`сбор 0202 2`\n~~роспуск 0405~~")
+    assert texts(post) == [(1, "Правый фланг:"), (2, "Авангард - 5 копейщиков"), (3, "ход 0201 -> 0202"),
+                           (4, "налог 3"), (5, "сбор 0202 2"), (6, "роспуск 0405")]
+
+
+def test_asterisks_that_are_not_emphasis_stay() -> None:
+    """A lone or in-word asterisk is the player's text («5 * 3», «5*копейщиков»), not markup."""
+    post = read("5 * 3\n5*копейщиков, 3*рыцаря")
+    assert texts(post) == [(1, "5 * 3"), (2, "5*копейщиков, 3*рыцаря")]
+
+
+def test_quotes_and_spoilers_are_set_aside() -> None:
+    """«Text in quotes and spoilers is not orders (New Worlds will rely on this; make it core)»:
+    [quote], [quote="name"], nested quotes, [spoiler=title], Markdown `>` and ||spoilers||."""
+    post = read('[quote="Борис"]ход 0303 0304\n[quote]роспуск 0101[/quote] и ещё[/quote]\n'
+                "ход 0201 0202 [spoiler=ООС]налог 99[/spoiler] налог 3\n"
+                "> роспуск 0405\n"
+                "[SPOILER]\nсбор 0202 3\n[/SPOILER]\n"
+                "вражда Борис ||мир Борис||")
+    assert texts(post) == [(3, "ход 0201 0202"), (3, "налог 3"), (8, "вражда Борис")]
+    assert set(post.hidden) >= {1, 2, 3, 4, 5, 6, 7, 8}
+    assert not post.notes
+
+
+def test_an_unclosed_spoiler_hides_the_rest_and_says_so() -> None:
+    """A spoiler never closed: the rest of the post is set aside (the player meant to hide it)
+    and a note says from where."""
+    post = read("ход 0201 0202\n[spoiler]болтовня\nналог 3")
+    assert texts(post) == [(1, "ход 0201 0202")]
+    (note,) = post.notes
+    assert note.line == 2 and "[spoiler]" in note.message_ru and "[spoiler]" in note.message_en
+
+
+def test_unknown_brackets_are_text() -> None:
+    """Brackets that are not a tag a forum knows stay the player's text."""
+    assert texts(read("[Правый фланг] [1] [/nope]")) == [(1, "[Правый фланг] [1] [/nope]")]
+
+
+def test_every_character_maps_back_to_its_line_and_column() -> None:
+    """«every character of what remains mapped back to the original line and column»."""
+    raw = "Привет!\n\n[b][i]ход[/i][/b] [color=red]0201[/color] ->  **0202**"
+    post = read(raw)
+    line = post.lines[1]
+    assert line.number == 3 and line.text == "ход 0201 ->  0202"
+    original = raw.split("\n")[2]
+    for index, ch in enumerate(line.text):
+        if ch != " ":
+            assert original[line.column(index) - 1] == ch
+    assert line.column(len(line.text)) == len(original) - 1  # just after «0202», before «**»
+
+
+@settings(max_examples=300, deadline=None)
+@given(st.lists(st.sampled_from(["ход", " ", "0201", "[b]", "[/b]", "[I]", "[/i]", "**", "[color=red]",
+                                 "[/color]", "\n", "копейщиков", "*", "__", "[quote]", "[/quote]", ">",
+                                 "[spoiler]", "[/spoiler]", "||", "`", "- ", "Правый", "ё"]), max_size=40))
+def test_mapping_holds_for_any_mix_of_markup(parts: list[str]) -> None:
+    """Whatever the markup, every character a parser reads is the character the player typed
+    at the line and column the map gives."""
+    raw = "".join(parts)
+    original = raw.split("\n")
+    for line in read(raw).lines:
+        for index, ch in enumerate(line.text):
+            if ch != " ":
+                assert original[line.number - 1][line.column(index) - 1] == ch
+
+
+def test_prose_is_split_from_order_lines() -> None:
+    """«A line that does not begin like an order is not an error: the echo lists it under "not
+    read as orders"» — the split follows the ruleset's predicate."""
+    post = read("Всем привет!\nход 0201 0202\n\n-- Анна", begins_order=lambda s: s.startswith("ход"))
+    assert [line.text for line in post.orders] == ["ход 0201 0202"]
+    assert [(line.number, line.text) for line in post.prose] == [(1, "Всем привет!"), (4, "-- Анна")]
+
+
+def test_bold_only_posts_count_only_bold_text() -> None:
+    """New Worlds 000 II.3: «Указывайте бонус и действия жирным, иначе они не учитываются»; II.4
+    «Оставляйте неигровой текст под спойлером»."""
+    post = read("Ход страны Альбион\n[b]Постройка города[/b] в Лесном краю (5 очков)\n"
+                "**Бонус: +1 за город**\n[spoiler][b]Война с Галлией[/b][/spoiler]\n"
+                "[b]Порт[/b] и [b]Университет[/b]", PostOptions(bold_only=True))
+    assert texts(post) == [(2, "Постройка города"), (3, "Бонус: +1 за город"), (5, "Порт Университет")]
+    assert post.lines[2].column(5) == len("[b]Порт[/b] и [b]") + 1  # «У» of «Университет»
+
+
+def test_size_limit() -> None:
+    """Issue 16: «Posts: a size limit (say 64 KB) with a clear error»."""
+    read("x" * MAX_POST_BYTES)
+    with pytest.raises(ParseError) as caught:
+        read("я" * (MAX_POST_BYTES // 2 + 1))
+    (problem,) = caught.value.problems
+    assert "64 КБ" in problem.message_ru and "64 KB" in problem.message_en
+
+
+@pytest.mark.parametrize("token", ["²", "٣", "１２", "1²", "-1", "", "1.5", "9" * 4301])
+def test_number_reader_refuses_what_int_cannot_or_should_not_read(token: str) -> None:
+    """Issue 16: «налог ² crashes ('²'.isdigit() is true, int() fails) … a number of 4,301 digits
+    crashes every parser. Read digits with one shared, bounded number reader.»"""
+    with pytest.raises(NumberError) as caught:
+        read_int(token)
+    assert caught.value.ru and caught.value.en
+
+
+def test_number_reader_reads_digits_within_bounds() -> None:
+    assert read_int("0") == 0 and read_int("007") == 7 and read_int("9" * MAX_DIGITS) == 10**MAX_DIGITS - 1
+    with pytest.raises(NumberError, match="at most 3"):
+        read_int("4", maximum=3)
+    with pytest.raises(NumberError) as caught:
+        read_int("1" * 4301)
+    assert "4301 цифры" in caught.value.ru  # «из 4301 цифры»: counted noun agrees
+
+
+def test_suggestions_offer_the_nearest_names_and_never_the_word_itself() -> None:
+    """«an unknown unit, order or place name gets the nearest known names as a suggestion
+    («копейшиков» → «копейщиков?»). Suggest, never guess silently.»"""
+    forms = {form: "spearman" for form in posts.word_forms("копейщик")}
+    forms.update({form: "knight" for form in posts.word_forms("рыцарь")})
+    assert suggest("копейшиков", forms) == ["копейщиков"]
+    assert suggest("РЫЦАРЕЙ", forms) == []  # known (case aside): nothing to suggest
+    assert suggest("дракон", forms) == []
+    assert posts.did_you_mean(["копейщиков"]) == ("; может быть, «копейщиков»?", "; did you mean 'копейщиков'?")
+
+
+def test_word_forms_agree_adjectives_and_keep_yo() -> None:
+    forms = posts.word_forms("тяжёлый пехотинец")
+    assert "тяжёлых пехотинцев" in forms and "тяжёлым пехотинцем" in forms

@@ -173,6 +173,13 @@ def _engine_note(event: Event, lang: str, ruleset: Ruleset) -> str:
     return " ".join(parts_ru if ru else parts_en)
 
 
+def _turn_of(event: Event, step: Step) -> int:
+    """The turn an event belongs to: the turn its data names (a step that ends one turn may go
+    on into the next, as Culture & Conquest's do), else the turn of its step."""
+    turn = event.data.get("turn")
+    return turn if isinstance(turn, int) and not isinstance(turn, bool) else step.turn
+
+
 def _new_secret(seed_text: str | None) -> bytes:
     if seed_text is None:
         return secrets_module.token_bytes(32)
@@ -309,9 +316,10 @@ class Game:
         events: list[Event] = []
         for step in self.steps:
             if turn is not None and step.turn != turn:
+                events.extend(e for e in step.events if e.visible_to(viewer) and _turn_of(e, step) == turn)
                 continue
             events.extend(e for e in step.actions if e.visible_to(viewer))
-            events.extend(e for e in step.events if e.visible_to(viewer))
+            events.extend(e for e in step.events if e.visible_to(viewer) and (turn is None or _turn_of(e, step) == turn))
         last_turn = self.steps[-1].turn if self.steps else None
         if turn is None or turn == last_turn:
             events.extend(e for e in self.actions if e.visible_to(viewer))
@@ -371,7 +379,7 @@ class Game:
         if turn is None or turn == first_turn:
             lines.append(("настройка (шаг 0), запись " if ru else "setup (step 0), record ") + self.setup.digest)
         for step in self.steps:
-            if turn is None or step.turn == turn:
+            if turn is None or step.turn == turn or any(_turn_of(e, step) == turn for e in step.events):
                 lines.append(f"шаг {step.number}: зерно {step.seed}, запись {step.digest}" if ru
                              else f"step {step.number}: seed {step.seed}, record {step.digest}")
         dice.append(BulletList(list(lines)))

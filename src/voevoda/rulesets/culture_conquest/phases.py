@@ -312,6 +312,7 @@ def phase_upkeep(g: Game, player: str) -> None:
     p = g.p(player)
     rules = g.t.rules.upkeep
     need = population(p) * rules.food_per_person
+    food_had, coins_had = int(p["food"]), int(p["coins"])
     starved: dict[str, int] = {}
     if p["food"] >= need:
         p["food"] -= need
@@ -343,6 +344,7 @@ def phase_upkeep(g: Game, player: str) -> None:
     died = [lead for lead, f in zip(p["leaders"], faces, strict=True) if f >= g.t.leaders.death_from]
     p["leaders"] = [lead for lead, f in zip(p["leaders"], faces, strict=True) if f < g.t.leaders.death_from]
     g.emit("upkeep", {"player": player, "food_eaten": need, "starved": starved, "wage": wage,
+                      "food_had": food_had, "coins_had": coins_had, "coins_paid": coins_had - int(p["coins"]),
                       "unpaid": unpaid, "spoiled": spoiled, "leader_die": g.t.leaders.die,
                       "leader_faces": faces, "died": died})
 

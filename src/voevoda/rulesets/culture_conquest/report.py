@@ -10,8 +10,9 @@ from __future__ import annotations
 from collections.abc import Callable, Mapping, Sequence
 from typing import Any
 
+from voevoda.core.markup import Document, Inline, Item, bold
 from voevoda.core.ruleset import Event
-from voevoda.core.words import count_en, count_ru
+from voevoda.core.words import Names, count_en, count_ru, counted, number
 
 from .data import Tables
 from .game import CATEGORY_NAMES
@@ -68,9 +69,9 @@ class Lines:
                         f"{d['player']}: technology {self.n(d['tech'])} ({how[1]}{repl})")
 
     def growth(self, d: Mapping[str, Any]) -> str:
-        extra = f" {d['bonus']:+d}" if d["bonus"] else ""
+        extra = f" {number(int(d['bonus']), self.lang, signed=True)}" if d["bonus"] else ""
         lead = f"; +{dice(len(d['leader_faces']), 6, d['leader_faces'])}" if d["leader_faces"] else ""
-        return self.say(f"{d['player']}: рост населения {dice(1, 6, d['faces'])}{extra} {d['modifier']:+d}{lead} "
+        return self.say(f"{d['player']}: рост населения {dice(1, 6, d['faces'])}{extra} {number(int(d['modifier']), 'ru', signed=True)}{lead} "
                         f"= +{d['gained']} земледельцев",
                         f"{d['player']}: growth {dice(1, 6, d['faces'])}{extra} {d['modifier']:+d}{lead} "
                         f"= +{d['gained']} farmers")
@@ -97,7 +98,8 @@ class Lines:
 
     def assign(self, d: Mapping[str, Any]) -> str:
         after = ", ".join(f"{CATEGORY_NAMES[c][0 if self.ru else 1].lower()} {n}" for c, n in d["after"].items())
-        cost = self.say(f" (стоило {d['cost']} мон.)", f" (cost {d['cost']} coins)") if d["cost"] else ""
+        cost = self.say(f" (стоило {self.coins(int(d['cost']))})", f" (cost {self.coins(int(d['cost']))})") \
+            if d["cost"] else ""
         return self.say(f"{d['player']}: население — {after}{cost}", f"{d['player']}: population — {after}{cost}")
 
     def leaders(self, d: Mapping[str, Any]) -> str:
@@ -136,28 +138,52 @@ class Lines:
         if d.get("wonder"):
             parts.append(self.say(f"потеряно чудо {self.n(d['wonder'])}", f"lost wonder {self.n(d['wonder'])}"))
         if "coins" in d:
-            parts.append(self.say(f"потеряно {d['coins']} мон.", f"lost {d['coins']} coins"))
+            parts.append(self.say(f"потеряно: {self.coins(int(d['coins']))}", f"lost {self.coins(int(d['coins']))}"))
         if "food" in d:
             parts.append(self.say(f"потеряно {d['food']} пищи", f"lost {d['food']} food"))
         if d.get("result") == "war_pending":
             parts.append(self.say("война — в фазе войны", "war — in the war phase"))
         return f"{d['player']}: " + self.say("БЕДСТВИЕ ", "DISASTER ") + "; ".join(parts)
 
+    def coins(self, n: int) -> str:
+        return counted(n, "монета") if self.ru else counted(n, "coin", "en")
+
     def upkeep(self, d: Mapping[str, Any]) -> str:
-        bits = [self.say(f"съедено {d['food_eaten']} пищи", f"{d['food_eaten']} food eaten"),
-                self.say(f"жалование {d['wage']} мон.", f"wages {d['wage']} coins")]
+        """«Каждая единица населения потребляет 1 единицу Пищи. Армиям выплачивается 1 Монета
+        каждой. Единицы населения, оставленные без снабжения теряются»: what was owed, what was
+        paid, and who was lost for what was not."""
+        need, had = int(d["food_eaten"]), d.get("food_had")
+        if had is None or int(had) >= need:
+            food = self.say(f"пища: нужно {need}, съедено {need}", f"food: {need} owed, {need} eaten")
+        else:
+            food = self.say(f"пища: нужно {need}, было только {had}", f"food: {need} owed, only {had} at hand")
+        bits = [food]
+        wage, coins_had = int(d["wage"]), d.get("coins_had")
+        if wage:
+            paid = int(d.get("coins_paid", wage))
+            if paid >= wage:
+                bits.append(self.say(f"жалованье войску: {self.coins(wage)}, выплачено сполна",
+                                     f"the troops' pay: {self.coins(wage)}, paid in full"))
+            else:
+                bits.append(self.say(f"жалованье войску: нужно {self.coins(wage)}, выплачено {paid} "
+                                     f"(в казне было {coins_had})",
+                                     f"the troops' pay: {self.coins(wage)} owed, {paid} paid "
+                                     f"({coins_had} in the treasury)"))
         if d["starved"]:
             bits.append(self.say(f"умерли от голода: {self.pop(d['starved'])}", f"starved: {self.pop(d['starved'])}"))
         if d["unpaid"]:
-            bits.append(self.say(f"разбежались без жалования: {self.pop(d['unpaid'])}",
+            bits.append(self.say(f"разбежались без жалованья: {self.pop(d['unpaid'])}",
                                  f"deserted unpaid: {self.pop(d['unpaid'])}"))
         if d["spoiled"]:
-            bits.append(self.say(f"испортилось {d['spoiled']} пищи", f"{d['spoiled']} food spoiled"))
+            bits.append(self.say(f"испортилось {d['spoiled']} пищи (без Гончарного дела пища не хранится)",
+                                 f"{d['spoiled']} food spoiled (food does not keep without Pottery)"))
         if d["leader_faces"]:
             died = ", ".join(self.n(x) for x in d["died"]) or self.say("никто", "none")
-            bits.append(self.say(f"лидеры {dice(len(d['leader_faces']), d['leader_die'], d['leader_faces'])}, умерли: {died}",
-                                 f"leaders {dice(len(d['leader_faces']), d['leader_die'], d['leader_faces'])}, died: {died}"))
-        return f"{d['player']}: " + self.say("содержание: ", "upkeep: ") + "; ".join(bits)
+            bits.append(self.say(f"лидеры {dice(len(d['leader_faces']), d['leader_die'], d['leader_faces'])}, "
+                                 f"умерли от старости: {died}",
+                                 f"leaders {dice(len(d['leader_faces']), d['leader_die'], d['leader_faces'])}, "
+                                 f"died of old age: {died}"))
+        return f"{d['player']}: " + self.say("содержание — ", "upkeep — ") + "; ".join(bits)
 
     def skip(self, d: Mapping[str, Any]) -> str:
         phase = {"war": ("военную фазу", "the war phase"), "building": ("строительство", "building")}[d["phase"]]
@@ -223,7 +249,7 @@ class Lines:
             extra.append(self.say(f"потери {dice(len(d['loss_faces']), 6, d['loss_faces'])}: {self.pop(d['lost'])}",
                                   f"losses {dice(len(d['loss_faces']), 6, d['loss_faces'])}: {self.pop(d['lost'])}"))
         if "coins" in d:
-            extra.append(self.say(f"потеряно {d['coins']} мон.", f"lost {d['coins']} coins"))
+            extra.append(self.say(f"потеряно: {self.coins(int(d['coins']))}", f"lost {self.coins(int(d['coins']))}"))
         if "vp" in d:
             extra.append(f"{dice(1, 6, d['vp_faces'])} = {d['vp']} " + self.say("ПО", "VP"))
         head = self.say(f"{d['player']}: {self.n(d['disaster'])} — {dice(len(d['army_faces']), 6, d['army_faces'])} "
@@ -235,7 +261,7 @@ class Lines:
     def tribute(self, d: Mapping[str, Any]) -> str:
         kind = d["kind"]
         if kind == "coins":
-            what = self.say(f"{d['coins']} мон.", f"{d['coins']} coins")
+            what = self.coins(int(d["coins"]))
         elif kind == "city":
             what = self.say(f"город {d['city']}", f"city {d['city']}") + (
                 f" + {self.n(d['wonder'])}" if d.get("wonder") else "")
@@ -279,7 +305,7 @@ class Lines:
     def built(self, d: Mapping[str, Any]) -> str:
         project = d["project"]
         if project == "city":
-            what = self.say(f"город {d['city']} ({d['labour']} труда, {d['coins']} мон.)",
+            what = self.say(f"город {d['city']} ({d['labour']} труда, {self.coins(int(d['coins']))})",
                             f"city {d['city']} ({d['labour']} labour, {d['coins']} coins)")
         elif project == "wonder":
             what = self.say(f"ЧУДО {self.n(d['wonder'])} в городе {d['city']}", f"WONDER {self.n(d['wonder'])} in {d['city']}")
@@ -304,7 +330,7 @@ class Lines:
     def income(self, d: Mapping[str, Any]) -> str:
         faces = f" + {dice(len(d['faces']), 6, d['faces'])}" if d["faces"] else ""
         return self.say(f"{d['player']}: доход {d['merchants']} + {d['cities']}×{d['per_city']} + {d['luxury']}{faces} "
-                        f"= {d['coins']} мон. (казна {d['stock']})",
+                        f"= {self.coins(int(d['coins']))} (в казне {d['stock']})",
                         f"{d['player']}: income {d['merchants']} + {d['cities']}×{d['per_city']} + {d['luxury']}{faces} "
                         f"= {d['coins']} coins (treasury {d['stock']})")
 
@@ -322,36 +348,73 @@ class Lines:
 
 
 def render(view: Mapping[str, Any], events: Sequence[Event], viewer: str, tables: Tables,
-           fmt: str = "text", lang: str = "ru") -> str:
+           lang: str = "ru", turn: int | None = None, names: Names | None = None) -> Document:
+    """One post for the turn: a section per player in the order of play, each phase of his turn
+    a line (a battle with its dice nested under it), the game's end with its scores."""
     lines = Lines(tables, lang)
-    out: list[str] = []
-    turn = None
-    title = "Культура и Завоевание" if lang == "ru" else "Culture & Conquest"
-    out.append(_heading(f"{title} — {viewer}", fmt, 1))
+    names = names or Names(lang=lang)
+    ru = lang == "ru"
+    game = "Культура и Завоевание" if ru else "Culture & Conquest"
+    turns = sorted({int(e.data["turn"]) for e in events if isinstance(e.data.get("turn"), int)})
+    when = (f"ход {turn}" if ru else f"turn {turn}") if turn is not None else (
+        f"ходы {turns[0]}–{turns[-1]}" if ru else f"turns {turns[0]}–{turns[-1]}") if len(turns) > 1 else (
+        f"ход {turns[0]}" if ru else f"turn {turns[0]}") if turns else ("начало" if ru else "the start")
+    if viewer == "public":
+        whom = "летопись" if ru else "the chronicle"
+    elif viewer == "gm":
+        whom = "отчёт ведущему" if ru else "the game master's report"
+    else:
+        whom = f"отчёт для {names.case(viewer, 'gent')}" if ru else f"report for {viewer}"
+    doc = Document(f"{game}, {when}: {whom}")
+    order = [str(p) for p in view.get("order", [])]
+    sections: dict[tuple[int, str], list[Inline | Item]] = {}
+    general: dict[int, list[Inline | Item]] = {}
+    ending: list[Mapping[str, Any]] = []
     for event in events:
-        t = event.data.get("turn")
-        if t != turn:
-            turn = t
-            out.append(_heading(("Ход " if lang == "ru" else "Turn ") + str(t), fmt, 2))
+        if event.kind == "round_end":
+            continue
+        if event.kind == "game_end":
+            ending.append(event.data)
+            continue
+        t = int(event.data.get("turn", 0)) if isinstance(event.data.get("turn"), int) else 0
         writer: Callable[[Mapping[str, Any]], str] | None = getattr(lines, event.kind, None)
         text = writer(event.data) if writer else f"{event.kind}: {dict(event.data)}"
         first, *rest = text.split("\n")
-        out.append(_item(first, fmt))
-        out += [_item(x.strip(), fmt, nested=True) for x in rest]
-    return "\n".join(out) + "\n"
+        who = _actor(event)
+        if who is not None and first.startswith(f"{who}: "):
+            first = first[len(who) + 2:]
+            first = first[:1].upper() + first[1:]
+        item: Inline | Item = Item(first, [x.strip() for x in rest]) if rest else first
+        if who is None:
+            general.setdefault(t, []).append(item)
+        else:
+            sections.setdefault((t, who), []).append(item)
+    for t in sorted({k[0] for k in sections} | set(general)):
+        if len(turns) > 1:
+            doc.heading(("Ход " if ru else "Turn ") + str(t), 2)
+        for item in general.get(t, []):
+            doc.bullets([item])
+        players = [p for p in order if (t, p) in sections] + sorted(
+            p for (tt, p) in sections if tt == t and p not in order)
+        for p in players:
+            mark = (" (вы)" if ru else " (you)") if p == viewer else ""
+            doc.heading(p + mark, 3 if len(turns) > 1 else 2)
+            doc.bullets(sections[(t, p)])
+    for d in ending:
+        ranking = sorted(d["scores"].items(), key=lambda kv: -kv[1]["total"])
+        doc.heading("Конец игры: победные очки" if ru else "The end: victory points", 2)
+        doc.table(["Игрок" if ru else "Player", "ПО" if ru else "VP"],
+                  [[bold(n) if i == 0 else n, str(sc["total"])] for i, (n, sc) in enumerate(ranking)], align="lr")
+    if not doc.blocks:
+        doc.paragraph("Ничего не произошло." if ru else "Nothing happened.")
+    return doc
 
 
-def _heading(text: str, fmt: str, level: int) -> str:
-    if fmt == "bbcode":
-        return f"[size={'150' if level == 1 else '120'}][b]{text}[/b][/size]"
-    if fmt == "markdown":
-        return f"{'#' * level} {text}"
-    return text if level == 1 else f"== {text} =="
-
-
-def _item(text: str, fmt: str, nested: bool = False) -> str:
-    if fmt == "bbcode":
-        return ("    ◦ " if nested else "• ") + text
-    if fmt == "markdown":
-        return ("  " if nested else "") + f"- {text}"
-    return ("    " if nested else "") + text
+def _actor(event: Event) -> str | None:
+    """The player whose turn an event belongs to."""
+    d = event.data
+    for key in ("player", "attacker", "from"):
+        value = d.get(key)
+        if isinstance(value, str):
+            return value
+    return None

@@ -10,6 +10,7 @@ from typing import Any, ClassVar
 
 from voevoda.core.dice import Dice, Stream
 from voevoda.core.errors import ParseError, Problem, illegal
+from voevoda.core.markup import Document, render
 from voevoda.core.ruleset import (
     PUBLIC,
     Event,
@@ -115,13 +116,14 @@ class CultureConquest(Ruleset):
 
     def hidden_markers(self, state: State, viewer: Viewer) -> list[str]:
         """The one secret of this game: an offer under negotiation, as it would show in a
-        view (JSON) or a report line, for everyone outside the two parties."""
+        view (JSON) or a report line (under its maker's name), for everyone outside the two
+        parties."""
         pending = state.get("pending") or {}
         offer = pending.get("offer") if pending.get("kind") == "reply" else None
         if not offer or viewer in (offer["from"], offer["to"]):
             return []
         head = json.dumps({"offer": {"from": offer["from"], "to": offer["to"]}}, ensure_ascii=False)[1:-2]
-        return [head, f"{offer['from']}: предложить {offer['to']}:", f"{offer['from']}: offer {offer['to']}:"]
+        return [head, f"Предложить {offer['to']}:", f"Offer {offer['to']}:"]
 
     def outcome(self, state: State) -> Outcome | None:
         if not state.get("finished"):
@@ -170,14 +172,16 @@ class CultureConquest(Ruleset):
         choice = bots.decide(view, player, stream, self.tables, self.options, self.strategy_of(player))
         return format_choice(pending["kind"], choice, self.tables, str(self.config.get("bot_lang", "ru")))
 
-    def report(self, view: Mapping[str, Any], events: Sequence[Event], viewer: Viewer,
-               fmt: ReportFormat = "text", lang: str = "ru", turn: int | None = None) -> str:
-        return report.render(view, [e for e in events if e.visible_to(viewer)], viewer, self.tables, fmt, lang)
+    def document(self, view: Mapping[str, Any], events: Sequence[Event], viewer: Viewer,
+                 lang: str = "ru", turn: int | None = None) -> Document:
+        return report.render(view, [e for e in events if e.visible_to(viewer)], viewer, self.tables, lang, turn,
+                             self.player_names(lang))
 
     def chronicle(self, view: Mapping[str, Any], events: Sequence[Event], fmt: ReportFormat = "text",
                   lang: str = "ru") -> str:
         """The public chronicle: only events whose audience is everyone."""
-        return report.render(view, [e for e in events if "*" in e.audience], PUBLIC, self.tables, fmt, lang)
+        return render(report.render(view, [e for e in events if "*" in e.audience], PUBLIC, self.tables, lang,
+                                    names=self.player_names(lang)), fmt)
 
 
 def _single(order: Order) -> dict[str, Any]:

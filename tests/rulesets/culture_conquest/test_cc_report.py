@@ -1,0 +1,58 @@
+"""Culture & Conquest reports (004; issue 17, «Reports say what a player needs to act»): upkeep
+paid and owed, one post per turn with a section per player, the dice seeds at the foot once."""
+
+from __future__ import annotations
+
+import re
+
+from tests.rulesets.culture_conquest.helpers import make_game, make_state
+from voevoda.core.engine import Game
+from voevoda.core.markup import render
+from voevoda.rulesets.culture_conquest import phases
+from voevoda.rulesets.culture_conquest.game import cut_view
+from voevoda.rulesets.culture_conquest.ruleset import CultureConquest
+
+
+def upkeep_line(player: dict, lang: str = "ru") -> str:
+    state = make_state({"A": player, "B": {}})
+    g = make_game(state, {"A/upkeep/leaders": []})
+    phases.phase_upkeep(g, "A")
+    doc = CultureConquest().document(cut_view(state, "A"), g.events, "A", lang, 1)
+    return next(line for line in render(doc).splitlines() if "одержание" in line or "pkeep" in line)
+
+
+def test_upkeep_paid_in_full() -> None:
+    """«Каждая единица населения потребляет 1 единицу Пищи. Армиям ... выплачивается 1 Монета каждой.»"""
+    line = upkeep_line({"pop": {"army": 3, "farmers": 7}, "food": 12, "coins": 5})
+    assert line == ("- Содержание — пища: нужно 10, съедено 10; жалованье войску: 3 монеты, выплачено сполна; "
+                    "испортилось 2 пищи (без Гончарного дела пища не хранится)")
+
+
+def test_upkeep_owed_and_not_paid() -> None:
+    """«Единицы населения, оставленные без снабжения теряются»: what was owed, what was at hand,
+    who was lost."""
+    line = upkeep_line({"pop": {"army": 3, "farmers": 7}, "food": 8, "coins": 1})
+    assert line.startswith("- Содержание — пища: нужно 10, было только 8; жалованье войску: нужно 3 монеты, "
+                           "выплачено 1 (в казне было 1); умерли от голода: ")
+    assert "разбежались без жалованья: армия 2" in line
+    english = upkeep_line({"pop": {"army": 3, "farmers": 7}, "food": 8, "coins": 1}, "en")
+    assert "food: 10 owed, only 8 at hand; the troops' pay: 3 coins owed, 1 paid (1 in the treasury)" in english
+
+
+def test_one_post_per_turn_with_the_seeds_at_its_foot_once() -> None:
+    game = Game.create("culture-conquest", "c", ["Анна", "Борис"], bots=["Анна", "Борис"], seed="post",
+                       config={"turns": 3}, auto_resolve=True)
+    assert game.outcome() is not None
+    text = game.report("Анна", 2)
+    assert text.startswith("Культура и Завоевание, ход 2: отчёт для Анны\n")
+    assert text.count("Анна (вы)\n") == 1 and text.count("\nБорис\n") == 1
+    assert text.index("Анна (вы)") < text.index("\nБорис\n")        # in the order of play
+    assert text.count("Кости (проверяемые)") == 1 and game.steps[-1].seed not in text
+    seeds = re.findall(r"шаг (\d+): ([0-9a-f]{64})", text)
+    assert seeds and all(game.steps[int(n) - 1].seed == s for n, s in seeds)
+    foot = text.split("Кости (проверяемые)")[1]
+    assert all(f"шаг {n}" in foot for n, _ in seeds)
+    assert "Ход 3" not in text and "конец раунда" not in text      # only turn 2, told once
+    assert " мон." not in text and "жалование" not in text
+    bb = game.report("public", 3, "bbcode")
+    assert "[b]Конец игры: победные очки[/b]" in bb and "[code]Игрок" in bb

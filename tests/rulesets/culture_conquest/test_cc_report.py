@@ -48,7 +48,7 @@ def test_one_post_per_turn_with_the_seeds_at_its_foot_once() -> None:
     assert text.count("Анна (вы)\n") == 1 and text.count("\nБорис\n") == 1
     assert text.index("Анна (вы)") < text.index("\nБорис\n")        # in the order of play
     assert text.count("Кости (проверяемые)") == 1 and game.steps[-1].seed not in text
-    seeds = re.findall(r"шаг (\d+): ([0-9a-f]{64})", text)
+    seeds = re.findall(r"шаг (\d+): зерно ([0-9a-f]{64})", text)
     assert seeds and all(game.steps[int(n) - 1].seed == s for n, s in seeds)
     foot = text.split("Кости (проверяемые)")[1]
     assert all(f"шаг {n}" in foot for n, _ in seeds)

@@ -6,6 +6,7 @@ a position, the posts of one or more turns, and what must hold afterwards.
 
 from __future__ import annotations
 
+import json
 from pathlib import Path
 from typing import Any
 
@@ -85,8 +86,26 @@ def test_case(case: dict[str, Any]) -> None:
         outcome = state["outcome"]
         assert (outcome["winners"] if outcome else []) == expect["winners"]
     if "battle_winner" in expect:
-        battles = [e for e in events if e.kind == "battle"]
+        battles = [e for e in events if e.kind == "battle" and not e.data.get("partial")]
         assert [b.data["winner"] for b in battles] == expect["battle_winner"]
+    if "seen_by" in expect:
+        # ruling 34: exactly these players are told of an event of this kind
+        for kind, players in expect["seen_by"].items():
+            told = sorted({p for e in events if e.kind == kind for p in e.audience})
+            assert told == sorted(players), (kind, told)
+    if "hidden_from" in expect:
+        # nothing a player is told names what he could not see
+        for player, words in expect["hidden_from"].items():
+            text = json.dumps([e.to_json() for e in events if player in e.audience or "*" in e.audience],
+                              ensure_ascii=False)
+            for word in words:
+                assert word not in text, (player, word)
+    if "told" in expect:
+        # what a player is told of an event: the data of the one event of that kind he gets
+        for player, told_kinds in expect["told"].items():
+            for kind, data in told_kinds.items():
+                (event,) = [e for e in events if e.kind == kind and player in e.audience]
+                assert {k: event.data[k] for k in data} == data, event.data
     if "statement" in expect:
         for p, items in expect["statement"].items():
             got = [(e["item"], e["amount"]) for e in state["players"][p]["statement"]]

@@ -8,8 +8,10 @@ import json
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
+from tests.rulesets.ring_of_power.rop_helpers import CROWDED_MAP, HOUSE_RULES, make_game, play, random_post
 from voevoda.core.dice import Dice
 from voevoda.core.engine import Game
+from voevoda.core.ruleset import GM
 from voevoda.rulesets.ring_of_power import RingOfPower
 from voevoda.rulesets.ring_of_power.state import visible_hexes
 
@@ -82,3 +84,64 @@ def test_public_export_holds_no_losing_bid_and_no_tie_break() -> None:
     dumped = json.dumps(tied, ensure_ascii=False, sort_keys=True)
     assert "/tie" not in dumped and '"ties"' not in dumped
     assert dumped == json.dumps(clear, ensure_ascii=False, sort_keys=True)
+
+
+@settings(max_examples=60, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(seed=st.integers(min_value=0, max_value=1_000_000), players=st.integers(min_value=2, max_value=4))
+def test_events_tell_each_player_only_what_he_watched(seed: int, players: int) -> None:
+    """003 «Видимость» and docs/rulings 34, over crowded random games (battles, supports from
+    the fog, desertion, seized holdings, the Chupacabra): a player is told of a battle only
+    if he fought or supported in it or watched one of its hexes (seen at the start or the end
+    of the turn), and of a supporting group (who, where, what it lost) only if it is his own
+    or he watched its hex; tax, desertion, income and statements go to their owner alone;
+    the sealed roll of an encounter only to the player who met her."""
+    ruleset = RingOfPower({"map": CROWDED_MAP, "max_turns": 8}, HOUSE_RULES)
+    names = NAMES[:players]
+    state = ruleset.setup(names, Dice.from_text(f"told/{seed}"))
+    while ruleset.outcome(state) is None:
+        dice_text = f"told/{seed}/{state['turn']}"
+        orders = {}
+        for p in ruleset.awaiting(state):
+            stream = Dice.from_text(dice_text).stream(f"bot/{p}")
+            view = ruleset.view(state, p)
+            post = (ruleset.bot(view, p, stream) or "") if stream.chance(0.5) else random_post(view, p, stream)
+            orders[p] = ruleset.parse(post, p, state)
+        result = ruleset.resolve(state, orders, Dice.from_text(dice_text))
+        watched = {p: visible_hexes(state, p) | visible_hexes(result.state, p) for p in names}
+        for e in result.events:
+            d = e.data
+            if e.kind in ("tax_unpaid", "deserted", "income", "statement", "disbanded", "promoted", "bid_lost"):
+                assert e.audience == (d["player"],), (e.kind, e.audience)
+            if e.kind == "chupacabra" and "roll" in d:
+                assert e.audience == (d["player"],)
+            if e.kind == "battle":
+                fought = {s["player"] for s in d["sides"]}
+                for p in e.audience:
+                    groups = [g for s in d["sides"] for g in s["supporters"]]
+                    assert p in fought or any(g["player"] == p for g in groups) or set(d["hexes"]) & watched[p]
+                    for g in groups:
+                        assert g["player"] == p or g["hex"] in watched[p], (p, g, sorted(watched[p]))
+        state = result.state
+
+
+def test_each_player_reads_the_battle_he_was_told_and_the_gm_reads_it_once() -> None:
+    """docs/rulings 34: Dora supports B from the fog of 0604; A's report names the support
+    only as strength out of sight, Dora's names her officer, and the game master's report has
+    the battle once, whole."""
+    from voevoda.core.markup import render
+
+    ruleset, state = make_game(("A", "B", "C", "Dora"), fog=["0604"],
+                               holdings={"0101": "A", "2020": "B", "0704": "C", "2001": "Dora"},
+                               units=[["A", "queen", "0506"], ["A", "pawn", "0506"], ["B", "pawn", "0505"],
+                                      ["Dora", "officer", "0604"]])
+    state, events = play(ruleset, state, {"A": "ход 0506 0505", "Dora": "поддержка 0604 0505 B"})
+
+    def text(viewer: str) -> str:
+        shown = [e for e in events if e.visible_to(viewer)]
+        return render(ruleset.document(ruleset.view(state, viewer), shown, viewer, "ru", 1), "text")
+
+    anna, dora, gm = text("A"), text("Dora"), text(GM)
+    assert "поддержка невидимых отрядов (сила 3)" in anna and "Dora" not in anna and "0604" not in anna
+    assert "Dora из 0604: офицер" in dora
+    assert gm.count("Бой в 0505") == 1 and "Dora из 0604: офицер" in gm
+    assert "Бой" not in text("C")

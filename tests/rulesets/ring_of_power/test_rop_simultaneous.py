@@ -20,72 +20,13 @@ from typing import Any
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from voevoda.core.dice import Dice, Stream
+from tests.rulesets.ring_of_power.rop_helpers import CROWDED_MAP, HOUSE_RULES, random_post
+from voevoda.core.dice import Dice
 from voevoda.core.journal import canonical_json
 from voevoda.core.ruleset import Event
 from voevoda.rulesets.ring_of_power import RingOfPower
-from voevoda.rulesets.ring_of_power.board import board
 
 NAMES = ["Анна", "Борис", "Вера", "Глеб"]
-
-CROWDED_MAP = {
-    "name": "crowded",
-    "width": 8,
-    "height": 8,
-    "fog": ["0404", "0505"],
-    "starts": [{"holdings": ["0302", "0303"]}, {"holdings": ["0603", "0604"]},
-               {"holdings": ["0306", "0307"]}, {"holdings": ["0606", "0607"]}],
-}
-HOUSE_RULES = {
-    "start": {"money": 40},
-    "condottieri": {"first_offer_turn": 2, "interval": 2, "min_bid": 1},
-    "chupacabra": {"initial": 1},
-}
-
-
-def random_post(view: dict[str, Any], player: str, stream: Stream) -> str:
-    """A reckless player's post from his own view: moves, supports (of anyone seen next
-    door), raises, bids, hostility, transfers; tax paid only now and then."""
-    grid = board(int(view["map"]["width"]), int(view["map"]["height"]))
-    own = sorted({u["hex"] for u in view["units"] if u["owner"] == player})
-    mine = sorted(h for h, v in view["holdings"].items() if v["owner"] == player)
-    others = sorted(p for p in view["players"] if p != player and view["players"][p]["alive"])
-    occupied: dict[str, set[str]] = {}
-    for u in view["units"]:
-        occupied.setdefault(u["hex"], set()).add(u["owner"])
-    lines: list[str] = []
-    due = int(view["me"]["tax_due"])
-    if due and stream.chance(0.5):
-        lines.append(f"налог {due}")
-    foes = sorted(h for h, who in occupied.items() if who - {player})
-    for hex_ in own:
-        roll = stream.roll(6)
-        if roll <= 3:
-            path = grid.step_towards(hex_, stream.choice(foes or list(grid.hexes)))[:3]
-            if path:
-                lines.append("ход " + " -> ".join([hex_, *path]))
-        elif roll == 4:
-            path, here = [], hex_
-            for _ in range(stream.roll(3)):
-                here = stream.choice(sorted(grid.neighbours(here)))
-                path.append(here)
-            lines.append("ход " + " -> ".join([hex_, *path]))
-        elif roll == 5:
-            near = [h for h in sorted(grid.neighbours(hex_)) if h in occupied]
-            if near:
-                target = stream.choice(near)
-                lines.append(f"поддержка {hex_} -> {target} {stream.choice(sorted(occupied[target]))}")
-    if mine and stream.chance(0.4):
-        lines.append(f"сбор {stream.choice(mine)} {stream.roll(3)}")
-    offer = view.get("offer")
-    if mine and offer and offer["turn"] == view["turn"] and stream.chance(0.7):
-        lines.append(f"ставка {stream.choice([1, 2, 3])} {stream.choice(mine)}")
-    if others and stream.chance(0.3):
-        lines.append(f"{stream.choice(['вражда', 'мир'])} {stream.choice(others)}")
-    if others and stream.chance(0.2):
-        lines.append(f"перевод {stream.roll(5)} {stream.choice(others)}: дар")
-    return "\n".join(lines)
-
 
 def _events(events: list[Event]) -> list[str]:
     return sorted(json.dumps(e.to_json(), sort_keys=True, ensure_ascii=False) for e in events)

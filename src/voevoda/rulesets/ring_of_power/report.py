@@ -259,6 +259,10 @@ def _side_text(w: Words, s: Mapping[str, Any], case: str) -> str:
             f"поддержка {w.who(h['player'], 'gent')}", f"support from {h['player']}")
         text += w.t(f"; {whose} из {h['hex']}: {w.units(h['units'])}",
                     f"; {whose} in {h['hex']}: {w.units(h['units'])}")
+    if s.get("unseen_support"):
+        # a supporter the reader did not watch is only strength to him (ruling 34)
+        text += w.t(f"; поддержка невидимых отрядов: сила {s['unseen_support']}",
+                    f"; support from units out of sight: strength {s['unseen_support']}")
     return text + w.t(f"; сила {s['strength']})", f"; strength {s['strength']})")
 
 

@@ -431,6 +431,10 @@ class RingOfPower(Ruleset):
 
     def document(self, view: Mapping[str, Any], events: Sequence[Event], viewer: Viewer,
                  lang: str = "ru", turn: int | None = None) -> Document:
+        if viewer == GM:
+            # the game master has the whole of every event; the parts players were told are
+            # copies of it (turn.Turn.events)
+            events = [e for e in events if not e.data.get("partial")]
         return report_module.render(view, events, viewer, self.rules, lang, turn, self.player_names(lang))
 
     def map_svg(self, view: Mapping[str, Any], viewer: Viewer, lang: str = "ru",

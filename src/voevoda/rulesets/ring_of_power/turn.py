@@ -19,8 +19,9 @@ Each step is a method that quotes the rule it implements.
 from __future__ import annotations
 
 import copy
+import json
 from collections import defaultdict
-from collections.abc import Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -87,12 +88,18 @@ class Supporter:
 
 @dataclass
 class PendingEvent:
+    """An event before its audience is known (that waits for the end of the turn).
+
+    ``players`` always see it. ``observed`` makes it an event that happens *in a place*: it
+    is called for every other player with the hexes he watched this turn (seen at its start
+    or at its end, «Видимость») and returns what he saw of it, or ``None``."""
+
     kind: str
     data: dict[str, Any]
     players: set[str] = field(default_factory=set)
-    hexes: list[str] = field(default_factory=list)
     public: bool = False
     gm_only: bool = False
+    observed: Callable[[str, set[str], set[str]], dict[str, Any] | None] | None = None
 
 
 def income_of(state: Mapping[str, Any], rules: Rules, player: str) -> dict[str, int]:
@@ -193,9 +200,10 @@ class Turn:
 
     # -- helpers ---------------------------------------------------------------------------
 
-    def event(self, kind: str, data: dict[str, Any], players: Sequence[str] = (), hexes: Sequence[str] = (),
-              public: bool = False, gm_only: bool = False) -> None:
-        self.pending.append(PendingEvent(kind, data, set(players), list(hexes), public, gm_only))
+    def event(self, kind: str, data: dict[str, Any], players: Sequence[str] = (), public: bool = False,
+              gm_only: bool = False,
+              observed: Callable[[str, set[str], set[str]], dict[str, Any] | None] | None = None) -> None:
+        self.pending.append(PendingEvent(kind, data, set(players), public, gm_only, observed))
 
     def news(self, kind: str, data: dict[str, Any], where: str) -> None:
         """What the public chronicle tells of a battle or a capture (option ``chronicle``,
@@ -350,7 +358,7 @@ class Turn:
                 if refund:
                     self.money(p, refund, "refund", hex=order.args["hex"])
                 self.event("disbanded", {"player": p, "hex": order.args["hex"], "units": counts(units),
-                                         "refund": refund}, players=[p], hexes=[order.args["hex"]])
+                                         "refund": refund}, players=[p])
 
     # 4 -------------------------------------------------------------------------------------
     def movement(self) -> None:
@@ -524,9 +532,15 @@ class Turn:
 
     def fight(self, where: str, sides: Mapping[str, list[dict[str, Any]]], tick: int, hexes: list[str]) -> None:
         """«Боестолкновение происходит в том случае, если отряды разных игроков перемещаются в
-        один и тот же гекс.» «Отряды других игроков могут оказывать поддержку любой из сторон.»"""
+        один и тот же гекс.» «Отряды других игроков могут оказывать поддержку любой из сторон.»
+
+        Who hears of the battle, and how much, follows from who sees its hex and its
+        participants (ruling 34): those who fought or supported, and whoever watched a hex of
+        the battle; a supporting group is named (player, hex, units, losses) only to its own
+        player and to those who watched its hex, and to everyone else it is only strength
+        that fought «out of sight» for that side."""
         fighting: list[Side] = []
-        detail: list[dict[str, Any]] = []
+        groups: list[dict[str, Any]] = []
         involved: set[str] = set(sides)
         alive_ids = {u["id"] for u in self.s["units"]}
         for player in sorted(sides):
@@ -546,24 +560,55 @@ class Turn:
                 s.helped += 1
                 involved.add(s.player)
                 fighters.extend(Fighter(u["id"], self.rules.units[u["type"]].strength, 1) for u in helping)
-                helpers.append({"player": s.player, "hex": s.hex, "units": counts(helping)})
+                helpers.append({"player": s.player, "hex": s.hex, "members": helping,
+                                "strength": strength(helping, self.rules)})
             fighting.append(Side(player, fighters))
-            detail.append({"player": player, "units": counts(own),
+            groups.append({"player": player, "members": own,
                            "supporters": sorted(helpers, key=lambda h: (h["player"], h["hex"]))})
         result = battle(fighting, self.options.combat_order)
-        dead = [u for u in self.s["units"] if u["id"] in set(result.killed)]
-        losses: dict[str, dict[str, int]] = defaultdict(dict)
-        for u in dead:
-            losses[u["owner"]][u["type"]] = losses[u["owner"]].get(u["type"], 0) + 1
-        for d in detail:
-            d["strength"] = result.strengths[d["player"]]
-        self.remove_units({u["id"] for u in dead})
-        supporter_hexes = [h["hex"] for d in detail for h in d["supporters"]]
-        self.event("battle", {"where": where, "hexes": hexes, "tick": tick, "sides": detail,
-                              "winner": result.winner, "losses": {p: dict(sorted(v.items())) for p, v in losses.items()}},
-                   players=sorted(involved), hexes=hexes + supporter_hexes)
+        killed = set(result.killed)
+        self.remove_units(killed)
+
+        def lost(members: Sequence[Mapping[str, Any]]) -> dict[str, int]:
+            return counts([u for u in members if u["id"] in killed])
+
+        def told(viewer: str | None, watched: set[str]) -> dict[str, Any]:
+            """The battle as ``viewer`` saw it (``None``: the whole of it)."""
+            losses: dict[str, dict[str, int]] = defaultdict(dict)
+            out_sides = []
+            for g in groups:
+                for kind, n in lost(g["members"]).items():
+                    losses[g["player"]][kind] = losses[g["player"]].get(kind, 0) + n
+                shown, unseen = [], 0
+                for h in g["supporters"]:
+                    if viewer is None or h["player"] == viewer or h["hex"] in watched:
+                        shown.append({"player": h["player"], "hex": h["hex"], "units": counts(h["members"])})
+                        for kind, n in lost(h["members"]).items():
+                            losses[h["player"]][kind] = losses[h["player"]].get(kind, 0) + n
+                    else:
+                        unseen += int(h["strength"])
+                side: dict[str, Any] = {"player": g["player"], "units": counts(g["members"]), "supporters": shown,
+                                        "strength": result.strengths[g["player"]]}
+                if unseen:
+                    side["unseen_support"] = unseen
+                out_sides.append(side)
+            return {"where": where, "hexes": hexes, "tick": tick, "sides": out_sides, "winner": result.winner,
+                    "losses": {p: dict(sorted(v.items())) for p, v in sorted(losses.items()) if v}}
+
+        def observed(viewer: str, start: set[str], end: set[str]) -> dict[str, Any] | None:
+            watched = start | end
+            if viewer not in involved and not any(h in watched for h in hexes):
+                return None
+            return told(viewer, watched)
+
+        # Nobody is told the whole of it by right: a fighter, too, learns of a supporter he did
+        # not watch only as strength out of sight.
+        self.event("battle", told(None, set()), observed=observed)
+        # The public chronicle (option chronicle) names only the stacks that fought in the
+        # hex: supporters and what they lost stay with those who saw them (ruling 34).
         self.news("battle_news", {"tick": tick, "sides": sorted(sides), "winner": result.winner,
-                                  "lost": {p: sum(v.values()) for p, v in sorted(losses.items())}}, where)
+                                  "lost": {g["player"]: n for g in groups
+                                           if (n := sum(lost(g["members"]).values()))}}, where)
 
     # 5 -------------------------------------------------------------------------------------
     def encounter(self, monster: dict[str, Any], player: str, hex_: str) -> None:
@@ -589,9 +634,7 @@ class Turn:
                 victims = units
             self.remove_units({u["id"] for u in victims})
             monster["eaten"] += len(victims) if self.options.chupacabra_breeds_on == "units" else 1
-            outcome = "ate"
-            self.event("chupacabra", {"player": player, "hex": hex_, "outcome": outcome, "units": counts(victims),
-                                      "roll": roll}, players=[player], hexes=[hex_])
+            self.encountered(player, hex_, roll, {"outcome": "ate", "units": counts(victims)})
             while monster["eaten"] >= self.rules.chupacabra.breed_after:
                 monster["eaten"] -= self.rules.chupacabra.breed_after
                 self.breed(hex_)
@@ -600,11 +643,15 @@ class Turn:
             monster["reborn_at"] = self.t + 1
             monster["died_in"] = hex_
             monster["eaten"] = 0
-            self.event("chupacabra", {"player": player, "hex": hex_, "outcome": "killed", "roll": roll},
-                       players=[player], hexes=[hex_])
+            self.encountered(player, hex_, roll, {"outcome": "killed"})
         else:
-            self.event("chupacabra", {"player": player, "hex": hex_, "outcome": "spared", "roll": roll},
-                       players=[player], hexes=[hex_])
+            self.encountered(player, hex_, roll, {"outcome": "spared"})
+
+    def encountered(self, player: str, hex_: str, roll: int, what: dict[str, Any]) -> None:
+        """The encounter is told to the player whose units met her, with the sealed roll, and
+        to whoever watched the hex, without it."""
+        seen = {"player": player, "hex": hex_, **what}
+        self.event("chupacabra", {**seen, "roll": roll}, players=[player], observed=watching([hex_], seen))
 
     def fog_hex(self, label: str, exclude: str | None = None) -> str | None:
         choices: list[str] = sorted(h for h in self.fog if h != exclude) or sorted(self.fog)
@@ -729,7 +776,7 @@ class Turn:
         self.event("condottieri_hired", {"player": p, "amount": int(order.args["amount"]), "size": offer["size"],
                                          "upkeep": offer["upkeep"]}, public=True)
         self.event("condottieri_arrived", {"player": p, "hex": order.args["hex"], "size": offer["size"]},
-                   players=[p], hexes=[order.args["hex"]])
+                   players=[p])
 
     # 8 -------------------------------------------------------------------------------------
     def credit_transfers(self) -> None:
@@ -770,7 +817,7 @@ class Turn:
                 before = owner(self.s, h)
                 self.s["holdings"][h] = {"owner": p, "since": self.t}
                 self.event("captured", {"player": p, "hex": h, "from": before},
-                           players=[p] + ([before] if before else []), hexes=[h])
+                           players=[p] + ([before] if before else []), observed=capture_seen(p, h, before))
                 self.news("capture_news", {"player": p, "from": before}, h)
         self.s["camps"] = {h: dict(sorted(v.items())) for h, v in sorted(camps.items())}
 
@@ -784,7 +831,7 @@ class Turn:
                 u["type"] = "officer"
                 u["upgrade_at"] = None
                 self.event("promoted", {"player": u["owner"], "hex": u["hex"], "unit": u["id"]},
-                           players=[u["owner"]], hexes=[u["hex"]])
+                           players=[u["owner"]])
 
     # 11 ------------------------------------------------------------------------------------
     def economy(self) -> None:
@@ -832,7 +879,7 @@ class Turn:
         hex_ = sorted(mine, key=lambda hv: (-int(hv[1]["since"]), hv[0]))[0][0]
         del self.s["holdings"][hex_]
         self.event("tax_unpaid", {"player": player, "due": due, "paid": paid, "seized": hex_},
-                   players=[player], hexes=[hex_])
+                   players=[player])
 
     def upkeep(self, p: str) -> None:
         units = [u for u in self.s["units"] if u["owner"] == p]
@@ -854,7 +901,7 @@ class Turn:
                 total -= cost(u)
             self.remove_units({u["id"] for u in gone})
             self.event("deserted", {"player": p, "units": counts(gone), "hexes": sorted({u["hex"] for u in gone})},
-                       players=[p], hexes=sorted({u["hex"] for u in gone}))
+                       players=[p])
         if total:
             self.money(p, -total, "upkeep")
 
@@ -898,20 +945,39 @@ class Turn:
                                                "bids_turn": offer["turn"]}, public=True)
 
     def events(self) -> list[Event]:
+        """Every event with its audience (ruling 34). Private events go to their players
+        only. An event that happens in a place goes, besides its players, to every player
+        who watched one of its hexes this turn (seen at the start or at the end of it), with
+        only what he could see of it: players who saw the same get one event, marked
+        ``partial`` when it is not the whole story, which the game master alone gets."""
         seen_at_end = {p: visible_hexes(self.s, p) for p in self.s["seats"]}
         out: list[Event] = []
         for e in self.pending:
+            data = {"turn": self.t, **e.data}
             if e.public:
-                audience: tuple[str, ...] = ("*",)
-            elif e.gm_only:
-                audience = ()
-            else:
-                who = set(e.players)
-                for p in self.s["seats"]:
-                    if any(h in seen_at_end.get(p, set()) or h in self.seen_at_start.get(p, set()) for h in e.hexes):
-                        who.add(p)
-                audience = tuple(sorted(who))
-            out.append(Event(e.kind, {"turn": self.t, **e.data}, audience))
+                out.append(Event(e.kind, data, ("*",)))
+                continue
+            if e.gm_only:
+                out.append(Event(e.kind, data, ()))
+                continue
+            if e.observed is None:
+                out.append(Event(e.kind, data, tuple(sorted(e.players))))
+                continue
+            whole = json.dumps(data, sort_keys=True, ensure_ascii=False)
+            variants: dict[str, tuple[dict[str, Any], list[str]]] = {whole: (data, [])}
+            for p in self.s["seats"]:
+                start, end = self.seen_at_start.get(p, set()), seen_at_end.get(p, set())
+                seen = data if p in e.players else e.observed(p, start, end)
+                if seen is None:
+                    continue
+                seen = {"turn": self.t, **seen}
+                key = json.dumps(seen, sort_keys=True, ensure_ascii=False)
+                variants.setdefault(key, (seen, []))[1].append(p)
+            for key, (seen, who) in variants.items():
+                if key == whole:
+                    out.append(Event(e.kind, seen, tuple(sorted(who))))
+                elif who:
+                    out.append(Event(e.kind, {**seen, "partial": True}, tuple(sorted(who))))
         return out
 
 
@@ -937,6 +1003,25 @@ def stacks_at_raising(state: Mapping[str, Any], player: str, orders: Sequence[Or
     for u in own["units"]:
         table[str(u["hex"])].append(str(u["type"]))
     return dict(table)
+
+
+def watching(hexes: Sequence[str], seen: dict[str, Any]) -> Callable[[str, set[str], set[str]], dict[str, Any] | None]:
+    """What a player who watched one of ``hexes`` this turn is told of an event there."""
+    def observed(viewer: str, start: set[str], end: set[str]) -> dict[str, Any] | None:
+        return seen if any(h in start or h in end for h in hexes) else None
+    return observed
+
+
+def capture_seen(player: str, hex_: str, before: str | None) -> Callable[[str, set[str], set[str]], dict[str, Any] | None]:
+    """A capture as a watcher of the hex saw it: the former owner only if he saw the hex
+    before the turn (after it, the hex is already the new owner's)."""
+    def observed(viewer: str, start: set[str], end: set[str]) -> dict[str, Any] | None:
+        if hex_ in start:
+            return {"player": player, "hex": hex_, "from": before}
+        if hex_ in end:
+            return {"player": player, "hex": hex_, "from": None}
+        return None
+    return observed
 
 
 def next_offer(state: Mapping[str, Any], rules: Rules, dice: Dice, turn: int) -> dict[str, Any] | None:

@@ -96,7 +96,7 @@ def test_case(case: dict[str, Any]) -> None:
     if "hidden_from" in expect:
         # nothing a player is told names what he could not see
         for player, words in expect["hidden_from"].items():
-            text = json.dumps([e.to_json() for e in events if player in e.audience or "*" in e.audience],
+            text = json.dumps([[e.kind, dict(e.data)] for e in events if player in e.audience or "*" in e.audience],
                               ensure_ascii=False)
             for word in words:
                 assert word not in text, (player, word)

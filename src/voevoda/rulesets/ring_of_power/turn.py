@@ -471,9 +471,9 @@ class Turn:
         # A step is seen by its player and by whoever sees the hex it enters (docs/rulings,
         # «Видимость»): the map draws it as an arrow, the report says who came in.
         for m, came_from in moved:
-            self.event("marched", {"player": m.player, "from": came_from, "to": m.hex, "tick": tick,
-                                   "units": counts([u for u in self.s["units"] if u["id"] in m.units])},
-                       players=[m.player], hexes=[m.hex])
+            step = {"player": m.player, "from": came_from, "to": m.hex, "tick": tick,
+                    "units": counts([u for u in self.s["units"] if u["id"] in m.units])}
+            self.event("marched", step, players=[m.player], observed=watching([m.hex], step))
         # «В случае, если отряд, оказывающий поддержку, атакован, то он вынужден драться и не
         # может оказывать поддержку.»
         for s in self.supporters:

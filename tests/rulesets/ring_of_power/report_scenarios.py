@@ -11,11 +11,14 @@ from voevoda.rulesets.ring_of_power import RingOfPower
 
 Scenario = tuple[RingOfPower, dict[str, Any], list[Event]]
 
+# The public chronicle is off by default (docs/rulings 34); these scenarios publish the news.
+NEWS = {"chronicle": "names"}
+
 
 def battle() -> Scenario:
     """A battle with a supporter, a transfer, hostility in the income."""
     ruleset, state = make_game(
-        ("Анна", "Борис", "Вера"),
+        ("Анна", "Борис", "Вера"), config=NEWS,
         holdings={"0505": "Анна", "0506": "Анна", "0606": "Борис", "0607": "Борис", "0405": "Вера", "0808": "Вера"},
         units=[["Анна", "queen", "0505"], ["Анна", "pawn", "0506"], ["Борис", "officer", "0707"],
                ["Борис", "pawn", "0707"], ["Вера", "officer", "0405"], ["Борис", "pawn", "0406"]],
@@ -29,7 +32,7 @@ def battle() -> Scenario:
 def intruders() -> Scenario:
     """Other players' units come into and stand in a player's holdings."""
     ruleset, state = make_game(
-        ("Анна", "Борис", "Саша"), config={"genders": {"Саша": "f"}},
+        ("Анна", "Борис", "Саша"), config={**NEWS, "genders": {"Саша": "f"}},
         holdings={"0505": "Анна", "0506": "Анна", "0507": "Анна", "0909": "Борис", "1212": "Саша"},
         units=[["Анна", "queen", "0507"], ["Борис", "officer", "0605"], ["Борис", "pawn", "0605"],
                ["Саша", "condottiere", "0506"], ["Борис", "queen", "0909"], ["Саша", "queen", "1212"]],
@@ -57,7 +60,7 @@ def troubles() -> Scenario:
     """An order that could not be paid, a raise that failed, an upgrade, a disbanding, upkeep
     that could not be paid."""
     ruleset, state = make_game(
-        ("Анна", "Борис"),
+        ("Анна", "Борис"), config=NEWS,
         holdings={"0505": "Анна", "0506": "Анна", "0707": "Борис"},
         units=[["Анна", "pawn", "0505"], ["Анна", "pawn", "0505"], ["Анна", "officer", "0606"],
                ["Анна", "condottiere", "0909", {"upkeep": 4}], ["Анна", "condottiere", "0909", {"upkeep": 4}],

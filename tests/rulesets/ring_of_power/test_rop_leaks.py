@@ -141,7 +141,7 @@ def test_each_player_reads_the_battle_he_was_told_and_the_gm_reads_it_once() -> 
         return render(ruleset.document(ruleset.view(state, viewer), shown, viewer, "ru", 1), "text")
 
     anna, dora, gm = text("A"), text("Dora"), text(GM)
-    assert "поддержка невидимых отрядов (сила 3)" in anna and "Dora" not in anna and "0604" not in anna
-    assert "Dora из 0604: офицер" in dora
-    assert gm.count("Бой в 0505") == 1 and "Dora из 0604: офицер" in gm
-    assert "Бой" not in text("C")
+    assert "поддержка невидимых отрядов: сила 3" in anna and "Dora" not in anna and "0604" not in anna
+    assert "ваша поддержка из 0604: офицер" in dora
+    assert gm.count("Бой в 0505") == 1 and "поддержка игрока Dora из 0604: офицер" in gm
+    assert "Бо" not in text("C") and "Бо" not in text("public")

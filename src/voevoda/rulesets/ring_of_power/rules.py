@@ -206,7 +206,7 @@ class Options(_Strict):
     chupacabra_breeds_on: Literal["units", "stacks"] = "units"
     raise_limit: Literal["hex", "player"] = "hex"
     max_turns: int | None = Field(default=None, ge=1)
-    chronicle: Literal["names", "full", "none"] = "names"
+    chronicle: Literal["names", "full", "none"] = "none"
     map_name: str = "default"
     map: dict[str, Any] | None = None
 

@@ -181,7 +181,7 @@ UI_WITHDRAWN = 3
 UI_SUMMONED = 4
 UI_TICK = 5
 UI_SACR = 6
-UI_RING_END = 7  # the last round counter whose ring slots may hold an effect
+UI_RING_END = 7  # one past the last round counter whose ring slots may hold an effect (0: none)
 UI_ATK = 8
 UI_APR = 9
 UI_FLAGS = 10
@@ -357,16 +357,16 @@ def _living(SQ, NSQ, s):
 # --------------------------------------------------------------------------- effects
 
 @njit(cache=True, inline="always")
-def _stack(RG, UI, s, ring, u, per, rounds, started):
-    """An effect that starts next round and lasts ``rounds`` rounds (stacks add up). ``started``:
-    1 within a round, whose start has already moved the unit's counter on (the round's own
-    counter is one less); 0 before the first round (volleys)."""
-    t = UI[s, UI_TICK, u] - started
+def _stack(RG, UI, s, ring, u, per, rounds):
+    """An effect that lasts ``rounds`` rounds of the unit (stacks add up), from the round its
+    counter names: within a round, whose start has already moved the counter on, the next round;
+    before the clash (volleys), the first round the unit fights (R42)."""
+    t = UI[s, UI_TICK, u] - 1
     for j in range(1, rounds + 1):
         if j & RING_MASK != 0:
             RG[s, ring, u, (t + j) & RING_MASK] += per
-    if t + rounds > UI[s, UI_RING_END, u]:
-        UI[s, UI_RING_END, u] = t + rounds
+    if t + rounds + 1 > UI[s, UI_RING_END, u]:
+        UI[s, UI_RING_END, u] = t + rounds + 1
 
 
 @njit(cache=True, inline="always")
@@ -376,7 +376,7 @@ def _start(TF, PI, UF, UI, RG, SQ, M, L, LN, ST, s, q, survivors):
     dead as :func:`_members` does): damage over time, regeneration and healers' stacks, and a unit
     whose health falls to zero dies. The round's ring slot is read and emptied here (no effect of
     the round lands in its own slot: a stack starts next round), the round's ranged debuff becomes
-    the factor ``UF_DEBUFF``, and a unit whose ring is empty (``UI_RING_END`` behind its counter)
+    the factor ``UF_DEBUFF``, and a unit whose ring is empty (``UI_RING_END`` not beyond its counter)
     skips the ring. Each participant's round counter moves on here, so the round's own counter
     is one less (:func:`_stack`); summoners are listed in ``L_SUMMON`` for :func:`_tock`, and
     with ``survivors`` the participants still alive become the fighters, ``L_GROUP``. Returns
@@ -400,7 +400,7 @@ def _start(TF, PI, UF, UI, RG, SQ, M, L, LN, ST, s, q, survivors):
         alive = 1
         net = UF[s, UF_REGEN, u]
         if has_ring:
-            if t <= UI[s, UI_RING_END, u]:
+            if t < UI[s, UI_RING_END, u]:
                 slot = t & RING_MASK
                 net += RG[s, R_HEAL, u, slot] - RG[s, R_DOT, u, slot]
                 d = RG[s, R_DEBUFF, u, slot]
@@ -595,14 +595,16 @@ def _volley_shots(TF, TI, P, PI, SF, UF, UI, RG, SQ, L, RS, ST, AF, kind, a, nsh
                 # чародей: «каждый последующий выстрел наносит на 5% урона больше»: a single shot
                 # keeps the running factor, an area shot raises to the power of its place
                 o *= UF[a, UF_SHOTF, u] if m_single else comp ** (UF[a, UF_SHOTC, u] + j)
-            inn = AF[b, 1, tq] * UF[b, UF_INSS, t] * cover_f
+            # призрачный зверь: «понижает получаемый урон ... на 5% с каждой атакой» (UF_CFIN):
+            # against shots too (R41)
+            inn = AF[b, 1, tq] * UF[b, UF_INSS, t] * UF[b, UF_CFIN, t] * cover_f
             if paladin and SQ[b, SQ_DEFENDING, tq] != 0:
                 inn *= TF[UI[b, UI_TYPE, t], TF_TAKEN_DEFENDING]
             UF[b, UF_DMG, t] += base * o * inn
             if dr > 0:
                 # просветлённый: «каждое попадание в дальнем бою снижает наносимый урон на 15% на
                 # 3 хода (эффект может складываться)»
-                _stack(RG, UI, b, R_DEBUFF, t, TF[ty, TF_DEBUFF_LOG], dr, 0 if kind == F_VOLLEY else 1)
+                _stack(RG, UI, b, R_DEBUFF, t, TF[ty, TF_DEBUFF_LOG], dr)
             if sh != 0.0:
                 UF[b, UF_SHRED, t] += sh
                 UI[b, UI_DIRTY, t] = 1
@@ -814,7 +816,7 @@ def _fight(TF, TI, P, PI, SF, UF, UI, RG, SQ, Q, L, LN, RS, ST, AF, kind, rnd, c
                     if flags & ON_GAIN:
                         UF[ua, UF_GAIN, u] += TF[ty, TF_HEAL_HIT] + TF[ty, TF_LIFESTEAL] * dmg
                     if flags & ON_BURN:
-                        _stack(RG, UI, ub, R_DOT, t, TF[ty, TF_BURN_PR], TI[ty, TI_BURN_ROUNDS], 1)
+                        _stack(RG, UI, ub, R_DOT, t, TF[ty, TF_BURN_PR], TI[ty, TI_BURN_ROUNDS])
                     if flags & ON_SHRED:
                         UF[ub, UF_SHRED, t] += TF[ty, TF_SHRED]
                         UI[ub, UI_DIRTY, t] = 1
@@ -823,7 +825,7 @@ def _fight(TF, TI, P, PI, SF, UF, UI, RG, SQ, Q, L, LN, RS, ST, AF, kind, rnd, c
                 tt = np.uint64(UI[ub, UI_TYPE, t])
                 if TI[tt, TI_POISON_ROUNDS] > 0 and dmg > 0.0:
                     # заразитель: «При каждом получении урона в ближнем бою отравляет атакующего»
-                    _stack(RG, UI, ua, R_DOT, u, TF[tt, TF_POISON_PR], TI[tt, TI_POISON_ROUNDS], 1)
+                    _stack(RG, UI, ua, R_DOT, u, TF[tt, TF_POISON_PR], TI[tt, TI_POISON_ROUNDS])
         ctr += np.uint64(used)
         SQ[a, SQ_QLEN, qi] = bn
         RS[1] = ctr
@@ -850,7 +852,7 @@ def _fight(TF, TI, P, PI, SF, UF, UI, RG, SQ, Q, L, LN, RS, ST, AF, kind, rnd, c
             h = np.uint64(L[a, L_HEAL, k])
             hty = np.uint64(UI[a, UI_TYPE, h])
             t = np.uint64(L[a, L_GROUP, below(hi(draw(RS)), m)])
-            _stack(RG, UI, a, R_HEAL, t, TF[hty, TF_HEAL_PR], TI[hty, TI_HEAL_ROUNDS], 1)
+            _stack(RG, UI, a, R_HEAL, t, TF[hty, TF_HEAL_PR], TI[hty, TI_HEAL_ROUNDS])
     # Огнеглот: «каждый второй ход (начиная с первого) совершает огненную отрыжку на случайного
     # врага (-6 единиц здоровья за 2 раунда)»
     for a in range(2):
@@ -866,7 +868,7 @@ def _fight(TF, TI, P, PI, SF, UF, UI, RG, SQ, Q, L, LN, RS, ST, AF, kind, rnd, c
             if (rnd - 1) % TI[ty, TI_BURP_EVERY] != 0:
                 continue
             t = np.uint64(L[b, L_GROUP, below(hi(draw(RS)), n[b])])
-            _stack(RG, UI, b, R_DOT, t, TF[ty, TF_BURP_PR], br, 1)
+            _stack(RG, UI, b, R_DOT, t, TF[ty, TF_BURP_PR], br)
             ST[ST_ATTACKS] += 1
     for a in range(2):
         t0 = LN[a, L_TOUCH] + n[a]

@@ -85,3 +85,63 @@ def test_every_unit_name_reads_back(rules):
             text = write_deployment([SquadInput("centre.vanguard", {uid: count})], rules, lang)
             back = parse_deployment(text, rules, names)
             assert back.problems == [] and back.squads[0].units == {uid: count}, (uid, lang, text)
+
+
+# --------------------------------------------------------------------------- battle cases
+
+def _matches(actual: object, expected: object) -> bool:
+    """``expected`` is found in ``actual``: dicts by their given keys, numbers to 1e-6."""
+    if isinstance(expected, dict):
+        return isinstance(actual, dict) and all(k in actual and _matches(actual[k], v) for k, v in expected.items())
+    if isinstance(expected, list):
+        return (isinstance(actual, list) and len(actual) == len(expected)
+                and all(_matches(a, e) for a, e in zip(actual, expected, strict=True)))
+    if isinstance(expected, float | int) and not isinstance(expected, bool) and isinstance(actual, float | int):
+        return abs(float(actual) - float(expected)) <= 1e-6
+    return actual == expected
+
+
+def _battle(case: dict):
+    """The case's battle, fought from its posts through the same reading as ``voevoda battle``."""
+    from voevoda.core.dice import Dice
+    from voevoda.rulesets.steel_rose.battle.engine import fight
+    from voevoda.rulesets.steel_rose.battle.model import BattleOptions
+    from voevoda.rulesets.steel_rose.battle.sides import SideSpec, build_sides
+    from voevoda.rulesets.steel_rose.rules import load_rules
+
+    rules = load_rules(case.get("house_rules"))
+    specs = []
+    for role in ("attacker", "defender"):
+        raw = dict(case[role])
+        specs.append(SideSpec(name=raw.pop("name", role), **raw))
+    sides, problems = build_sides((specs[0], specs[1]), rules)
+    if "problems" in case:
+        return None, problems
+    assert not any(problems), [p.both() for side in problems for p in side]
+    dice = Dice.from_text(case.get("seed", case["name"]))
+    return fight(rules, sides, dice, options=BattleOptions.from_config(case.get("options", {}))).to_json(), problems
+
+
+@pytest.mark.parametrize("case", load("battle.yaml"), ids=lambda c: c["name"])
+def test_battle_case(case):
+    """Each case quotes its rule; house rules make the dice irrelevant (attack 1: every die
+    shows 1), so the expected health and events are exact."""
+    result, problems = _battle(case)
+    if "problems" in case:
+        for side, expected in enumerate(case["problems"]):
+            for want in expected:
+                assert any(want.lower() in p.message_ru.lower() for p in problems[side]), \
+                    [p.both() for p in problems[side]]
+        return
+    expect = case["expect"]
+    timeline = {(e["phase"], e["step"]): e for e in result["timeline"]}
+    for want in expect.get("timeline", []):
+        got = timeline.get((want["phase"], want["step"]))
+        assert got is not None and _matches(got, want), (case["rule"], want, got)
+    for want in expect.get("events", []):
+        assert any(_matches(e, want) for e in result["events"]), \
+            (case["rule"], want, [e for e in result["events"] if e.get("kind") == want.get("kind")])
+    for unwanted in expect.get("no_events", []):
+        assert not any(_matches(e, unwanted) for e in result["events"]), (case["rule"], unwanted)
+    if "summary" in expect:
+        assert _matches(result["summary"], expect["summary"]), (case["rule"], result["summary"])

@@ -84,6 +84,7 @@ class Unit(_Strict):
     # ranged fighting
     volley: bool = False
     long_volley: bool = False
+    shoots_from_rearguard: bool = False
     ranged: int = Field(default=0, ge=0)
     shots: int = Field(default=0, ge=0)
     min_damage: int = Field(default=0, ge=0)
@@ -127,11 +128,15 @@ class Unit(_Strict):
             raise ValueError("a unit that can volley needs 'ranged' and 'shots' of at least 1")
         if self.long_volley and not self.volley:
             raise ValueError("'long_volley' implies 'volley'")
+        if self.shoots_from_rearguard and self.ranged < 1:
+            raise ValueError("a unit that shoots from a rearguard needs 'ranged' of at least 1")
         return self
 
     @property
     def shooter(self) -> bool:
-        return self.volley
+        """Fires from a rearguard every clash round («Если стрелки находятся в арьергарде...»):
+        every unit that may volley, and ranged attackers that may not (the enlightened)."""
+        return self.volley or self.shoots_from_rearguard
 
 
 class Faction(_Strict):

@@ -74,7 +74,7 @@ class UnitTable:
         self.defence = arr([u.defence for u in units])
         self.ranged = iarr([u.ranged for u in units])
         self.shots = iarr([u.shots for u in units])
-        self.shooter = np.asarray([u.volley for u in units], dtype=bool)
+        self.shooter = np.asarray([u.shooter for u in units], dtype=bool)
         self.min_melee = arr([0 if u.min_damage_ranged_only else u.min_damage for u in units])
         self.min_ranged = arr([u.min_damage for u in units])
         self.area_pct = arr([u.area.percent if u.area else 0 for u in units])
@@ -280,15 +280,18 @@ class Side:
         return int(self.alive.sum()), float(self.hp[self.alive].sum())
 
     def add_stack(self, ring: FloatArray, units: IntArray, per_round: FloatArray | float,
-                  rounds: IntArray | int) -> None:
-        """Effects that start next round and last ``rounds`` rounds (they stack)."""
+                  rounds: IntArray | int, first: int = 1) -> None:
+        """Effects that last ``rounds`` rounds of each unit (they stack), from the unit's next
+        round: laid during a round (``first`` 1), the round after the one its counter ``tick``
+        stands at; laid before the clash (volleys, ``first`` 0), the next round the unit fights,
+        which its counter already names."""
         if len(units) == 0:
             return
         per = np.broadcast_to(np.asarray(per_round, dtype=np.float64), units.shape)
         dur = np.broadcast_to(np.asarray(rounds, dtype=np.int64), units.shape)
         for j in range(1, int(dur.max()) + 1):
             sel = dur >= j
-            np.add.at(ring, ((self.tick[units[sel]] + j) % RING, units[sel]), per[sel])
+            np.add.at(ring, ((self.tick[units[sel]] + j - 1 + first) % RING, units[sel]), per[sel])
         self.ring_active = True
 
 
@@ -338,7 +341,8 @@ class _Fight:
 class _Round:
     """Damage, heals and effects of one round, applied together at its end."""
 
-    def __init__(self, sides: list[Side]) -> None:
+    def __init__(self, sides: list[Side], first: int = 1) -> None:
+        self.first = first  # effects laid now start: 1, next round; 0, at the next round (volleys)
         self.dmg = [np.zeros(s.size) for s in sides]
         self.gain = [np.zeros(s.size) for s in sides]
         self.shred = [np.zeros(s.size) for s in sides]
@@ -580,6 +584,10 @@ class Battle:
             occ[order] = np.arange(len(srt)) - np.repeat(first, runs)
             out = out * np.power(comp[at_type], counts[attackers] + occ)
         inn = auras[b][1][dfd.squad[targets]] * dfd.in_static[targets]
+        if dfd.has_atk_comp:
+            # призрачный зверь: «понижает получаемый урон ... на 5% с каждой атакой» — against
+            # every strike and every shot (R41)
+            inn = inn * np.power(t.atk_comp_in[tg_type], dfd.atk_count[targets])
         if ranged:
             out = out * att.shot_static
             if dfd.has_taken_shots:
@@ -589,8 +597,6 @@ class Battle:
         else:
             if dfd.has_taken_melee:
                 inn = inn * t.taken_melee[tg_type]
-            if dfd.has_atk_comp:
-                inn = inn * np.power(t.atk_comp_in[tg_type], dfd.atk_count[targets])
             if outnumbered:
                 inn = inn * (1 + self.numbers.outnumber_percent / 100.0)
         if fight is not None:
@@ -738,7 +744,7 @@ class Battle:
                 continue
             per_arr = np.broadcast_to(np.asarray(per, dtype=np.float64), units.shape)[keep]
             rounds_arr = np.broadcast_to(np.asarray(rounds, dtype=np.int64), units.shape)[keep]
-            side.add_stack(getattr(side, ring), units[keep], per_arr, rounds_arr)
+            side.add_stack(getattr(side, ring), units[keep], per_arr, rounds_arr, rnd.first)
 
     def _tick(self, participants: list[IntArray]) -> None:
         """Start of a round: poison, burning and burps hurt, regeneration and healers' stacks
@@ -909,7 +915,9 @@ class Battle:
             return
         plans.sort(key=lambda p: (p[0].index, p[1].index))
         stream = self.stream("volleys")
-        rnd = _Round(self.sides)
+        # the volleys are no round: what they lay (the enlightened's debuff) holds from the
+        # target's next round on, the first of the clash or of a charge it fights (R42)
+        rnd = _Round(self.sides, first=0)
         auras = [self._auras(s) for s in self.sides]
         fatigue = [self._fatigue(s) for s in self.sides]
         before = self._alive_copy()

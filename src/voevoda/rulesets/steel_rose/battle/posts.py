@@ -598,8 +598,8 @@ def default_garrison_deployment(units: dict[str, int], rules: Rules) -> list[Squ
     """«мастер просто поставит стрелков в центральный арьергард, а всех остальных - в
     центральный авангард» (shooters alone stand in the centre vanguard: a rearguard cannot
     stand without one)."""
-    shooters = {u: n for u, n in units.items() if rules.units[u].volley and n}
-    others = {u: n for u, n in units.items() if not rules.units[u].volley and n}
+    shooters = {u: n for u, n in units.items() if rules.units[u].shooter and n}
+    others = {u: n for u, n in units.items() if not rules.units[u].shooter and n}
     if not others:
         return [SquadInput("centre.vanguard", shooters)] if shooters else []
     out = [SquadInput("centre.vanguard", others)]

@@ -17,8 +17,10 @@ NEWS = {"chronicle": "names"}
 
 def battle() -> Scenario:
     """A battle with a supporter, a transfer, hostility in the income."""
+    # Вера's support follows Анна's queen out of 0505 into the battle at 0605: the other
+    # reading of ruling 26 (support_reach = units).
     ruleset, state = make_game(
-        ("Анна", "Борис", "Вера"), config=NEWS,
+        ("Анна", "Борис", "Вера"), config={**NEWS, "support_reach": "units"},
         holdings={"0505": "Анна", "0506": "Анна", "0606": "Борис", "0607": "Борис", "0405": "Вера", "0808": "Вера"},
         units=[["Анна", "queen", "0505"], ["Анна", "pawn", "0506"], ["Борис", "officer", "0707"],
                ["Борис", "pawn", "0707"], ["Вера", "officer", "0405"], ["Борис", "pawn", "0406"]],

@@ -13,48 +13,57 @@ ALWAYS_DIES = {"chupacabra": {"fog": {"move": 0.0, "eat": 0.0, "kill": 1.0},
 BASE = {"holdings": {"0101": "A", "2020": "B"}, "fog": FOG}
 
 
-def test_she_may_eat_a_stack_that_runs_into_her() -> None:
-    """003 «Чупакабра»: «В Тумане водится злая Чупакабра, которая может сожрать любой отряд»;
-    «на неё можно случайно нарваться» — a stack stepping into her hex stops and is eaten."""
+def test_she_eats_one_unit_of_a_stack_that_runs_into_her() -> None:
+    """003 «Чупакабра»: «В Тумане водится злая Чупакабра, которая может сожрать любой
+    отряд»; «на неё можно случайно нарваться» — a stack stepping into her hex stops there,
+    and she eats one «отряд»: one unit, as the document calls a single piece throughout
+    («Пешка – самый слабый отряд», «сожрала три любых отряда»; docs/rulings 31)."""
     ruleset, state = make_game(house_rules=ALWAYS_EATS, chupacabras=["0910"],
                                units=[["A", "officer", "0909"], ["A", "pawn", "0909"]], **BASE)
     state, events = play(ruleset, state, {"A": "ход 0909 0910 0911"})
-    assert not [u for u in state["units"] if u["owner"] == "A"]
+    left = [u for u in state["units"] if u["owner"] == "A"]
+    assert len(left) == 1 and left[0]["hex"] == "0910"
     (meeting,) = of_kind(events, "chupacabra")
-    assert meeting["outcome"] == "ate" and meeting["hex"] == "0910"
+    assert meeting["outcome"] == "ate" and meeting["hex"] == "0910" and sum(meeting["units"].values()) == 1
+    assert state["chupacabras"][0]["eaten"] == 1
+
+
+def test_eating_the_whole_stack_option() -> None:
+    """The other reading of «сожрать любой отряд» (chupacabra_eats = stack, docs/rulings 31):
+    she eats every unit of the stack that meets her."""
+    ruleset, state = make_game(house_rules=ALWAYS_EATS, config={"chupacabra_eats": "stack"},
+                               chupacabras=["0910"],
+                               units=[["A", "officer", "0909"], ["A", "pawn", "0909"]], **BASE)
+    state, _ = play(ruleset, state, {"A": "ход 0909 0910"})
+    assert not [u for u in state["units"] if u["owner"] == "A"]
     assert state["chupacabras"][0]["eaten"] == 2
 
 
 def test_she_multiplies_after_three() -> None:
-    """003 «Чупакабра»: «Если Чупакабра сожрала три любых отряда, их станет на одну больше»."""
+    """003 «Чупакабра»: «Если Чупакабра сожрала три любых отряда, их станет на одну больше» —
+    a stack of three stays beside her and is eaten a unit a turn; at the third there are two."""
     ruleset, state = make_game(house_rules=ALWAYS_EATS, chupacabras=["0910"],
                                units=[["A", "officer", "0909"], ["A", "pawn", "0909"], ["A", "pawn", "0909"]],
-                               **BASE)
-    state, events = play(ruleset, state, {"A": "ход 0909 0910"})
+                               config={"tax_mode": "withheld"}, **BASE)
+    state, _ = play(ruleset, state, {"A": "ход 0909 0910"})
+    state, _ = play(ruleset, state, {})
+    assert len(state["chupacabras"]) == 1 and state["chupacabras"][0]["eaten"] == 2
+    state, events = play(ruleset, state, {})
     assert len(state["chupacabras"]) == 2
     assert state["chupacabras"][1]["hex"] in FOG
     assert state["chupacabras"][0]["eaten"] == 0
-    assert of_kind(events, "chupacabra_multiplied") == [{"turn": 1, "count": 2}]
+    assert of_kind(events, "chupacabra_multiplied") == [{"turn": 3, "count": 2}]
 
 
 def test_counting_stacks_instead_of_units() -> None:
     """The option chupacabra_breeds_on = stacks counts each meal once (docs/rulings)."""
-    ruleset, state = make_game(house_rules=ALWAYS_EATS, config={"chupacabra_breeds_on": "stacks"},
+    ruleset, state = make_game(house_rules=ALWAYS_EATS,
+                               config={"chupacabra_breeds_on": "stacks", "chupacabra_eats": "stack"},
                                chupacabras=["0910"],
                                units=[["A", "officer", "0909"], ["A", "pawn", "0909"], ["A", "pawn", "0909"]],
                                **BASE)
     state, _ = play(ruleset, state, {"A": "ход 0909 0910"})
     assert len(state["chupacabras"]) == 1 and state["chupacabras"][0]["eaten"] == 1
-
-
-def test_eating_one_unit_option() -> None:
-    """003 «Чупакабра»: «может сожрать любой отряд» — under chupacabra_eats = unit she eats
-    one unit of the stack."""
-    ruleset, state = make_game(house_rules=ALWAYS_EATS, config={"chupacabra_eats": "unit"},
-                               chupacabras=["0910"],
-                               units=[["A", "officer", "0909"], ["A", "pawn", "0909"]], **BASE)
-    state, _ = play(ruleset, state, {"A": "ход 0909 0910"})
-    assert len([u for u in state["units"] if u["owner"] == "A"]) == 1
 
 
 def test_killed_she_is_reborn_next_turn_elsewhere_in_the_fog() -> None:

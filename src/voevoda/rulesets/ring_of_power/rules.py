@@ -202,7 +202,8 @@ class Options(_Strict):
     tax_mode: Literal["order", "withheld"] = "order"
     combat_order: Literal["weakest_first", "strongest_first"] = "weakest_first"
     ring_shape: Literal["rosette", "connected"] = "rosette"
-    chupacabra_eats: Literal["stack", "unit"] = "stack"
+    support_reach: Literal["hex", "units"] = "hex"
+    chupacabra_eats: Literal["stack", "unit"] = "unit"
     chupacabra_breeds_on: Literal["units", "stacks"] = "units"
     raise_limit: Literal["hex", "player"] = "hex"
     max_turns: int | None = Field(default=None, ge=1)

@@ -279,14 +279,20 @@ class RingOfPower(Ruleset):
             if not board.adjacent(a["from"], a["to"]):
                 out.append((f"{a['to']} не соседний с {a['from']}", f"{a['to']} does not touch {a['from']}",
                             _rule(section)))
+            elif a.get("player") is not None and a["player"] not in state["players"]:
+                out.append((f"нет игрока {a['player']}", f"no player {a['player']}", _rule(section)))
             elif a["to"] in seen:
+                # «в любой соседний гекс, в котором находятся отряды свои или другого игрока ...
+                # написать кому именно оказывается поддержка»; «Отряды других игроков могут
+                # оказывать поддержку любой из сторон»: under support_reach = hex the player
+                # named may be the one who will attack into the hex (ruling 26).
                 there = {u["owner"] for u in units_at(state, a["to"])}
                 whom = a.get("player")
-                if whom is not None and whom not in there:
+                if not there:
+                    out.append((f"в {a['to']} нет отрядов", f"there are no units in {a['to']}", _rule(section)))
+                elif whom is not None and whom not in there and self.options.support_reach == "units":
                     out.append((f"в {a['to']} нет отрядов игрока {whom}", f"{whom} has no units in {a['to']}",
                                 _rule(section)))
-                elif not there:
-                    out.append((f"в {a['to']} нет отрядов", f"there are no units in {a['to']}", _rule(section)))
                 elif whom is None and len(there) > 1:
                     out.append(("укажите, кого поддержать", "name whom to support", _rule(section)))
         elif kind == "disband":

@@ -389,8 +389,12 @@ class Turn:
                     self.acted.update(ids)
                     busy.add((p, src))
                     target_player = order.args.get("player")
-                    targets = {u["id"] for u in units_at(self.s, order.args["to"])
-                               if target_player is None or u["owner"] == target_player}
+                    there = units_at(self.s, order.args["to"])
+                    if target_player is None:
+                        # unnamed (support into the fog): the one player standing there, if one
+                        owners = {u["owner"] for u in there}
+                        target_player = owners.pop() if len(owners) == 1 else None
+                    targets = {u["id"] for u in there if u["owner"] == target_player}
                     self.supporters.append(Supporter(p, src, order.args["to"], target_player, targets))
                 elif order.kind == "upgrade":
                     ids = [u["id"] for u in units_at(self.s, order.args["hex"], p)]
@@ -534,6 +538,13 @@ class Turn:
         """«Боестолкновение происходит в том случае, если отряды разных игроков перемещаются в
         один и тот же гекс.» «Отряды других игроков могут оказывать поддержку любой из сторон.»
 
+        A support order names a neighbouring hex and the player supported; by default
+        (``support_reach = hex``, ruling 26) it joins every battle fought in that hex this
+        turn on that player's side, whether his units stood there or came in to attack;
+        under ``support_reach = units`` it follows the units that stood in the hex into
+        whatever battle they fight. An attacked supporter supports nobody, and nobody fights
+        against his own stack.
+
         Who hears of the battle, and how much, follows from who sees its hex and its
         participants (ruling 34): those who fought or supported, and whoever watched a hex of
         the battle; a supporting group is named (player, hex, units, losses) only to its own
@@ -549,9 +560,13 @@ class Turn:
             fighters = [Fighter(u["id"], self.rules.units[u["type"]].strength, 0) for u in own]
             helpers: list[dict[str, Any]] = []
             for s in self.supporters:
-                if s.cut or s.hex in hexes or not (s.target_units & ids):
+                if s.cut or s.hex in hexes or s.target_player != player:
                     continue
-                if s.target_player is not None and s.target_player != player:
+                if s.player != player and s.player in sides:
+                    continue  # his own stack fights on another side: he does not fight himself
+                if self.options.support_reach == "hex" and s.target_hex not in hexes:
+                    continue
+                if self.options.support_reach == "units" and not (s.target_units & ids):
                     continue
                 helping = [u for u in self.s["units"]
                            if u["owner"] == s.player and u["hex"] == s.hex and u["id"] in alive_ids]

@@ -46,6 +46,10 @@ def run_demo(store: Store, turns: int) -> None:
         if ruleset_id.startswith("toy-"):
             continue
         console.rule(f"{cls.title_ru} / {cls.title_en} ({ruleset_id})")
+        if ruleset_id == "steel-rose":  # its computer opponents weigh attacks on the batched simulator
+            from voevoda.cli.battle import announce_compiling_simulator
+
+            announce_compiling_simulator()
         game = play_demo_game(ruleset_id, turns)
         name = game.record.name
         with contextlib.suppress(GameError):

@@ -2,13 +2,14 @@
 
 Two games share this package and its data (``data/*.toml``, :mod:`.rules`):
 
-* ``steel-rose-battle`` — one battle played as a game, two posts per side (:mod:`.ruleset`),
-  on the battle engine (:mod:`.battle`);
-* ``steel-rose`` — the campaign of five factions (reserved; it grows in :mod:`.campaign`).
+* ``steel-rose`` — the campaign of five factions (:mod:`.campaign`), fighting its battles on
+  the battle engine (:mod:`.battle`);
+* ``steel-rose-battle`` — one battle played as a game, two posts per side (:mod:`.ruleset`).
 """
 
+from voevoda.rulesets.steel_rose.campaign.ruleset import SteelRoseCampaign
 from voevoda.rulesets.steel_rose.ruleset import SteelRoseBattle
 
-RULESETS = (SteelRoseBattle,)
+RULESETS = (SteelRoseCampaign, SteelRoseBattle)
 
-__all__ = ["RULESETS", "SteelRoseBattle"]
+__all__ = ["RULESETS", "SteelRoseBattle", "SteelRoseCampaign"]

@@ -1,0 +1,681 @@
+"""Reading a faction's posts: the turn's orders, battle posts and capture choices.
+
+Every order is one line that starts with its keyword, in Russian or English (the syntax with
+examples is in docs/steel_rose/campaign.md)::
+
+    Построить Барак в Авентале            Build barracks in Aventhal
+    Продать Часовню в Гордриме            Sell chapel in Gordrim
+    Повысить Авенталь до 2                Raise Aventhal to 2
+    Восстановить Вельмар                  Restore Velmar
+    Нанять 10 копейщиков, 6 лучников      Hire 10 spearmen, 6 archers
+    Очистить Вельмар за честь             Cleanse Velmar for honour
+    Армия 1: 10 копейщиков — атака Морвен (разграбить)
+    Army 2: rest - defend Velmar
+    Заклинание: Парящий город — Эльдаран  Spell: floating city - Eldaran
+    Ритуал: Заражение — Вельмар           Ritual: infection - Velmar
+    Союз с Культом                        Alliance with the cult
+    Разорвать союз с Ограми               Break alliance with the ogres
+    Предать Империю: Вельмар              Betray the Empire: Velmar
+    Демоны: 5 заразителей                 Demons: 5 infectors
+    Передвижной город: Тарнбург — Вельмар Mobile city: Tarnburg - Velmar
+    Гарнизон Авенталя:                    Garrison of Aventhal:
+    <a deployment in the battle template>
+
+and the document's city list («Города:») is read as the economic part of a post: a city's
+block states the level and buildings wanted, and the difference becomes raise, build and sell
+orders. A post is read whole; every problem names its line and column in Russian and English.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Sequence
+from dataclasses import dataclass, field
+from typing import Any
+
+from voevoda.core.errors import Problem, illegal, invalid
+from voevoda.core.ruleset import Order
+from voevoda.rulesets.steel_rose.battle.posts import UnitNames, parse_deployment
+from voevoda.rulesets.steel_rose.campaign.data import FACTIONS, RITUALS, SPELLS, Campaign
+from voevoda.rulesets.steel_rose.campaign.names import Lexicon, norm, suggestion, words
+
+RULE = "Приказы"
+MOBILE_ID = "mobile"
+
+FACTION_FORMS: dict[str, list[str]] = {
+    "empire": ["империя", "империи", "империю", "империей", "имперцы", "имперцев", "empire", "imperials"],
+    "steel_rose": ["княжество", "княжества", "княжеству", "княжеством", "княжество стальной розы",
+                   "стальная роза", "стальную розу", "principality", "steel rose"],
+    "heaven": ["благословлённые небом", "благословленные небом", "благословлённых небом", "эльфы", "эльфов",
+               "эльфам", "эльфами", "небо", "heaven", "heaven blessed", "sky blessed", "elves"],
+    "void_cult": ["культ", "культа", "культу", "культом", "культ пустоты", "культом пустоты", "культистов",
+                  "cult", "void cult"],
+    "ogres": ["огры", "огров", "ограм", "ограми", "ogres", "ogre"],
+}
+CHOICE_WORDS: list[tuple[str, str]] = [
+    ("разрушить и бросить", "raze_abandon"), ("разрушить и оставить", "raze_abandon"),
+    ("разрушить без захвата", "raze_abandon"), ("raze and abandon", "raze_abandon"),
+    ("raze and leave", "raze_abandon"), ("колонизировать", "colonise"), ("колонизация", "colonise"),
+    ("colonise", "colonise"), ("colonize", "colonise"), ("разграбить", "plunder"), ("разграбление", "plunder"),
+    ("набег", "plunder"), ("plunder", "plunder"), ("raid", "plunder"), ("sack", "plunder"),
+    ("разрушить", "raze"), ("разрушение", "raze"), ("raze", "raze"),
+]
+CHOICE_RU = {"colonise": "колонизировать", "plunder": "разграбить", "raze": "разрушить",
+             "raze_abandon": "разрушить и бросить"}
+CHOICE_EN = {"colonise": "colonise", "plunder": "plunder", "raze": "raze", "raze_abandon": "raze and abandon"}
+
+_KEYWORDS: dict[str, str] = {
+    "построить": "build", "строить": "build", "постройте": "build", "build": "build",
+    "продать": "sell", "продаю": "sell", "sell": "sell",
+    "повысить": "raise", "поднять": "raise", "raise": "raise", "upgrade": "raise",
+    "восстановить": "restore", "restore": "restore", "rebuild": "restore",
+    "нанять": "hire", "найм": "hire", "нанимаю": "hire", "hire": "hire", "recruit": "hire",
+    "очистить": "cleanse", "очистка": "cleanse", "cleanse": "cleanse", "purge": "cleanse",
+    "армия": "army", "army": "army",
+    "заклинание": "spell", "заклинания": "spell", "spell": "spell", "cast": "spell",
+    "ритуал": "ritual", "ritual": "ritual",
+    "союз": "alliance", "alliance": "alliance", "ally": "alliance",
+    "разорвать": "break", "break": "break",
+    "предать": "betray", "предательство": "betray", "betray": "betray", "betrayal": "betray",
+    "демоны": "demons", "демонов": "demons", "demons": "demons",
+    "передвижной": "mobile", "mobile": "mobile",
+    "гарнизон": "garrison", "garrison": "garrison",
+}
+_TEMPLATE_SKIP = re.compile(
+    r"^(?:города|cities|размещение армии|army placement|доход|income|суммарный доход|total income|"
+    r"соблюдать|-{3,}|={3,}|_{3,})", re.IGNORECASE)
+_CITY_HEADER = re.compile(
+    r"^(?P<name>.+?)\s*\(\s*(?:(?P<lvl>\d+)\s*(?:-?\s*(?:й|го|ый))?\s*(?:ур(?:овень|\.)?|lvl\.?)|"
+    r"(?:level|lvl\.?)\s*(?P<lvl2>\d+))\s*\)\s*(?:\(\s*(?P<kind>[^)]*)\))?\s*$", re.IGNORECASE)
+_BUILDINGS_LINE = re.compile(r"^(?:постройки|постройка|buildings|building)\s*[:\-–—]\s*(?P<body>.*)$",
+                             re.IGNORECASE)
+_SEP = re.compile(r"\s+[—–-]+\s+|\s*[—–]\s*|\s*→\s*|\s*->\s*")
+_LIST_SPLIT = re.compile(r"\s*(?:,|;|\+|\bи\b|\band\b|&)\s*", re.IGNORECASE)
+_ITEM = re.compile(r"^(?:(\d{1,7})\s*(?:[xх×*](?=\s))?\s*)?(.*?)(?:\s+[xх×*]?\s*(\d{1,7}))?$", re.IGNORECASE)
+_EMPTY = {"", "...", "…", "-", "—", "нет", "none", "ничего", "nothing"}
+_ALL = {"все", "всё", "вся армия", "все юниты", "all", "everyone", "all units", "everything"}
+_REST = {"остальные", "остальных", "остальное", "rest", "the rest", "others", "remaining"}
+_BULLET = re.compile(r"^\s*(?:[-*•·]+|\d+[.)])\s+")
+
+
+@dataclass
+class Vocabulary:
+    """Every name a post may use, built once per game."""
+
+    campaign: Campaign
+    cities: Lexicon = field(init=False)
+    factions: Lexicon = field(init=False)
+    buildings: dict[str, Lexicon] = field(init=False)
+    spells: Lexicon = field(init=False)
+    rituals: Lexicon = field(init=False)
+    units: UnitNames = field(init=False)
+
+    def __post_init__(self) -> None:
+        c = self.campaign
+        entries = [(cid, [city.name_ru, city.name_en]) for cid, city in c.map.cities.items()]
+        if c.map.mobile is not None:
+            entries.append((MOBILE_ID, [c.map.mobile.name_ru, c.map.mobile.name_en, "мобильный город",
+                                        "город огров", "ogre city"]))
+        self.cities = Lexicon(entries)
+        self.factions = Lexicon((fid, [*FACTION_FORMS[fid], c.faction(fid).name_ru,
+                                       c.faction(fid).name_en, *c.faction(fid).aliases])
+                                for fid in FACTIONS)
+        self.buildings = {fid: Lexicon((bid, [b.name_ru, b.name_en, *b.names])
+                                       for bid, b in c.buildings.of(fid).items()) for fid in FACTIONS}
+        spells = c.model.heaven.spells
+        self.spells = Lexicon((sid, [spells[sid].name_ru, spells[sid].name_en]) for sid in SPELLS)
+        rituals = c.model.void.rituals
+        self.rituals = Lexicon((rid, [rituals[rid].name_ru, rituals[rid].name_en, *_RITUAL_EXTRA.get(rid, [])])
+                               for rid in RITUALS)
+        self.units = UnitNames(c.rules)
+
+
+_RITUAL_EXTRA = {"teleport": ["телепортация", "teleport", "teleportation"], "deal": ["сделка", "deal"],
+                 "cursed_gold": ["золото", "gold"], "oath": ["клятва", "oath"], "sacrifice": ["жертва", "sacrifice"],
+                 "feeding": ["скормить", "feeding", "feed"], "summoning": ["summon"]}
+
+
+@dataclass
+class Reading:
+    orders: list[Order] = field(default_factory=list)
+    problems: list[Problem] = field(default_factory=list)
+
+
+class _Line:
+    """One line of a post: its number, the raw text and the text without a list bullet."""
+
+    def __init__(self, number: int, raw: str) -> None:
+        self.number = number
+        self.raw = raw
+        self.text = _BULLET.sub("", raw).strip().rstrip(".")
+
+    def col(self, part: str) -> int:
+        at = self.raw.find(part) if part else -1
+        return at + 1 if at >= 0 else 1
+
+
+def _first_word(text: str) -> str:
+    ws = words(text)
+    return ws[0] if ws else ""
+
+
+def _strip_keyword(text: str) -> str:
+    """The line without its first word and a separator after it."""
+    m = re.match(r"^\s*[\w-]+\s*[:\-–—]?\s*", text)
+    return text[m.end():] if m else text
+
+
+def _choice(text: str) -> tuple[str | None, str]:
+    """A capture choice named anywhere in ``text`` (in brackets or after a comma), and the rest."""
+    t = norm(text)
+    for phrase, choice in CHOICE_WORDS:
+        at = t.find(phrase)
+        if at >= 0:
+            rest = (text[:at] + text[at + len(phrase):]).strip(" ,;()[]")
+            return choice, rest
+    return None, text
+
+
+class PostReader:
+    """Reads the three kinds of post a faction writes."""
+
+    def __init__(self, vocab: Vocabulary) -> None:
+        self.vocab = vocab
+        self.campaign = vocab.campaign
+
+    # -- helpers ------------------------------------------------------------------------
+
+    def _bad(self, out: Reading, line: _Line, part: str, ru: str, en: str, kind: str = "invalid") -> None:
+        maker = invalid if kind == "invalid" else illegal
+        out.problems.append(maker(ru, en, line.number, line.col(part), line.text, RULE))
+
+    def city(self, out: Reading, line: _Line, phrase: str) -> str | None:
+        phrase = phrase.strip(" .,:;()«»\"'")
+        phrase = re.sub(r"^(?:в|во|на|из|город|городе|города|in|at|on|the|city of|city)\s+", "", phrase,
+                        flags=re.IGNORECASE)
+        found = self.vocab.cities.match(phrase)
+        if len(found) == 1:
+            return found[0]
+        if not found:
+            self._bad(out, line, phrase, f"нет города «{phrase}»{suggestion(self.vocab.cities, phrase, 'ru')}",
+                      f"no city '{phrase}'{suggestion(self.vocab.cities, phrase, 'en')}")
+        else:
+            self._bad(out, line, phrase, f"«{phrase}» подходит к нескольким городам", f"'{phrase}' matches several cities")
+        return None
+
+    def faction(self, out: Reading, line: _Line, phrase: str) -> str | None:
+        phrase = re.sub(r"^(?:(?:с|со|with|the)\s+)+", "", phrase.strip(" .,:;()«»"), flags=re.IGNORECASE)
+        found = self.vocab.factions.match(phrase)
+        if len(found) == 1:
+            return found[0]
+        self._bad(out, line, phrase, f"нет фракции «{phrase}»{suggestion(self.vocab.factions, phrase, 'ru')}",
+                  f"no faction '{phrase}'{suggestion(self.vocab.factions, phrase, 'en')}")
+        return None
+
+    def building(self, out: Reading, line: _Line, fid: str, phrase: str) -> str | None:
+        phrase = phrase.strip(" .,:;()«»\"'")
+        lex = self.vocab.buildings[fid]
+        found = lex.match(phrase)
+        if len(found) == 1:
+            return found[0]
+        self._bad(out, line, phrase, f"у вашей фракции нет постройки «{phrase}»{suggestion(lex, phrase, 'ru')}",
+                  f"your faction has no building '{phrase}'{suggestion(lex, phrase, 'en')}")
+        return None
+
+    def units(self, out: Reading, line: _Line, body: str) -> dict[str, int] | None:
+        """«10 копейщиков, 6 лучников и 3 всадника» -> {unit: count}."""
+        units: dict[str, int] = {}
+        ok = True
+        for item in _LIST_SPLIT.split(body):
+            item = item.strip().strip(".")
+            if norm(item) in _EMPTY:
+                continue
+            m = _ITEM.match(item)
+            assert m is not None
+            count = int(m.group(1) or m.group(3) or 1)
+            phrase = m.group(2).strip()
+            found = self.vocab.units.match(phrase)
+            if len(found) != 1:
+                names = [self.campaign.rules.units[u].name_ru for u in found]
+                self._bad(out, line, item,
+                          f"неизвестный юнит «{phrase}»" if not found else f"«{phrase}» — это " + " или ".join(names),
+                          f"unknown unit '{phrase}'" if not found else f"'{phrase}' matches several units")
+                ok = False
+                continue
+            if count < 1:
+                self._bad(out, line, item, "число юнитов должно быть больше нуля", "a unit count must be above zero")
+                ok = False
+                continue
+            units[found[0]] = units.get(found[0], 0) + count
+        return units if ok else None
+
+    # -- the turn's orders -----------------------------------------------------------------
+
+    def orders(self, text: str, fid: str) -> Reading:
+        out = Reading()
+        lines = [_Line(i, raw) for i, raw in enumerate(text.splitlines(), 1)]
+        template_city: tuple[str, int, int] | None = None  # (city, level, line)
+        garrison: tuple[str, int, list[str]] | None = None  # (city, first line, block lines)
+        i = 0
+
+        def close_garrison() -> None:
+            nonlocal garrison
+            if garrison is None:
+                return
+            cid, first, block = garrison
+            garrison = None
+            padded = "\n" * (first) + "\n".join(block)
+            dep = parse_deployment(padded, self.campaign.rules, self.vocab.units)
+            out.problems.extend(dep.problems)
+            if not dep.problems:
+                out.orders.append(Order("garrison", {"city": cid, "squads": [s.to_json() for s in dep.squads]},
+                                        first, lines[first - 1].text))
+
+        while i < len(lines):
+            line = lines[i]
+            i += 1
+            if not line.text or line.text.startswith("#"):
+                continue
+            if garrison is not None:
+                if self._is_order(line.text) or _CITY_HEADER.match(line.text):
+                    close_garrison()
+                else:
+                    garrison[2].append(line.raw)
+                    continue
+            head = _CITY_HEADER.match(line.text)
+            if head:
+                cid = self.city(out, line, head.group("name"))
+                level = int(head.group("lvl") or head.group("lvl2"))
+                template_city = (cid, level, line.number) if cid else None
+                if cid:
+                    out.orders.append(Order("template", {"city": cid, "level": level}, line.number, line.text))
+                continue
+            listed = _BUILDINGS_LINE.match(line.text)
+            if listed:
+                if template_city is None:
+                    self._bad(out, line, line.text, "«Постройки:» без строки города над ней («Название (1 ур.) (Малый)»)",
+                              "'Buildings:' without a city line above it ('Name (1 ур.) (small)')")
+                    continue
+                body = listed.group("body").strip()
+                if norm(body) in _EMPTY:
+                    continue
+                ids = []
+                for phrase in _LIST_SPLIT.split(body):
+                    if norm(phrase.strip()) in _EMPTY:
+                        continue
+                    bid = self.building(out, line, fid, phrase)
+                    if bid:
+                        ids.append(bid)
+                out.orders.append(Order("template_buildings", {"city": template_city[0], "buildings": ids},
+                                        line.number, line.text))
+                continue
+            if _TEMPLATE_SKIP.match(norm(line.text)):
+                continue
+            kind = _KEYWORDS.get(_first_word(line.text))
+            if kind is None and self._starts_with_flank(line.text):
+                self._bad(out, line, line.text,
+                          "расстановка вне блока: начните его строкой «Гарнизон <город>:»",
+                          "a deployment outside a block: start it with 'Garrison <city>:'")
+                continue
+            if kind is None:
+                self._bad(out, line, line.text,
+                          "не понимаю строку: приказ начинается со слова «Построить», «Продать», «Повысить», "
+                          "«Восстановить», «Нанять», «Очистить», «Армия», «Заклинание», «Ритуал», «Союз», "
+                          "«Разорвать», «Предать», «Демоны», «Передвижной город», «Гарнизон» или с города из "
+                          "списка «Название (1 ур.)»",
+                          "cannot read this line: an order starts with Build, Sell, Raise, Restore, Hire, Cleanse, "
+                          "Army, Spell, Ritual, Alliance, Break, Betray, Demons, Mobile city, Garrison, or a city "
+                          "line 'Name (level 1)'")
+                continue
+            if kind != "garrison":
+                template_city = None
+            if kind == "garrison":
+                body = _strip_keyword(line.text)
+                name, _, rest = body.partition(":")
+                name = re.sub(r"^(?:of|города)\s+", "", name.strip(), flags=re.IGNORECASE)
+                cid = self.city(out, line, name)
+                if cid is None:
+                    continue
+                garrison = (cid, line.number, [])
+                if rest.strip():
+                    garrison[2].append(rest)
+                continue
+            getattr(self, f"_{kind}")(out, line, fid)
+        close_garrison()
+        return out
+
+    def _is_order(self, text: str) -> bool:
+        return _KEYWORDS.get(_first_word(text)) is not None and not self._starts_with_flank(text)
+
+    @staticmethod
+    def _starts_with_flank(text: str) -> bool:
+        ws = words(text)
+        return bool(ws) and any(ws[0].startswith(s) for s in ("прав", "лев", "центр", "right", "left", "centr",
+                                                              "авангард", "арьергард", "vanguard", "rearguard",
+                                                              "порох", "gunpowder"))
+
+    def _split_in(self, out: Reading, line: _Line, fid: str, body: str) -> tuple[str, str] | None:
+        """«Барак в Авентале» / «в Авентале: Барак» / «barracks in Aventhal» -> (building, city)."""
+        m = re.match(r"^(?:в|во|in|at)\s+(.+?)\s*[:\-–—]\s*(.+)$", body, re.IGNORECASE)
+        if m:
+            city, building = m.group(1), m.group(2)
+            cid = self.city(out, line, city)
+            bid = self.building(out, line, fid, building)
+            return (bid, cid) if bid and cid else None
+        for sep in re.finditer(r"\s+(?:в|во|in|at)\s+", body, re.IGNORECASE):
+            b, c = body[:sep.start()], body[sep.end():]
+            if self.vocab.buildings[fid].one(b) and self.vocab.cities.one(c.strip(" .")):
+                return self.vocab.buildings[fid].one(b) or "", self.vocab.cities.one(c.strip(" .")) or ""
+        seps = list(re.finditer(r"\s+(?:в|во|in|at)\s+", body, re.IGNORECASE))
+        if not seps:
+            self._bad(out, line, body, "укажите город: «Построить Барак в Авентале»",
+                      "name the city: 'Build barracks in Aventhal'")
+            return None
+        last = seps[-1]
+        bid = self.building(out, line, fid, body[:last.start()])
+        cid = self.city(out, line, body[last.end():])
+        return (bid, cid) if bid and cid else None
+
+    def _build(self, out: Reading, line: _Line, fid: str) -> None:
+        pair = self._split_in(out, line, fid, _strip_keyword(line.text))
+        if pair:
+            out.orders.append(Order("build", {"city": pair[1], "building": pair[0]}, line.number, line.text))
+
+    def _sell(self, out: Reading, line: _Line, fid: str) -> None:
+        pair = self._split_in(out, line, fid, _strip_keyword(line.text))
+        if pair:
+            out.orders.append(Order("sell", {"city": pair[1], "building": pair[0]}, line.number, line.text))
+
+    def _raise(self, out: Reading, line: _Line, fid: str) -> None:
+        body = _strip_keyword(line.text)
+        body = re.sub(r"^(?:уровень|level of|level)\s+", "", body, flags=re.IGNORECASE)
+        to = None
+        m = re.search(r"\s+(?:до|to)\s+(\d)\S*(?:\s+(?:уровня|ур\.?|level))?\s*$", body, re.IGNORECASE)
+        if m:
+            to = int(m.group(1))
+            body = body[:m.start()]
+        cid = self.city(out, line, body)
+        if cid:
+            out.orders.append(Order("raise", {"city": cid, "to": to}, line.number, line.text))
+
+    def _restore(self, out: Reading, line: _Line, fid: str) -> None:
+        cid = self.city(out, line, _strip_keyword(line.text))
+        if cid:
+            out.orders.append(Order("restore", {"city": cid}, line.number, line.text))
+
+    def _hire(self, out: Reading, line: _Line, fid: str) -> None:
+        body = _strip_keyword(line.text)
+        body = re.sub(r"^(?:наёмников|наемников|mercenaries)\s*[:\-–—]?\s*", "", body, flags=re.IGNORECASE)
+        units = self.units(out, line, body)
+        if units:
+            out.orders.append(Order("hire", {"units": units}, line.number, line.text))
+
+    def _cleanse(self, out: Reading, line: _Line, fid: str) -> None:
+        body = _strip_keyword(line.text)
+        pay = "gold"
+        m = re.search(r"\s+(?:за|for)\s+(\S+)\s*$", body, re.IGNORECASE)
+        if m:
+            word = norm(m.group(1))
+            if word.startswith(("зол", "gold")):
+                pay = "gold"
+            elif word.startswith(("чест", "ман", "honour", "honor", "mana", "рес", "resource")):
+                pay = "resource"
+            else:
+                self._bad(out, line, m.group(1), "платят золотом или честью/маной: «за золото», «за честь»",
+                          "pay with gold or honour/mana: 'for gold', 'for honour'")
+                return
+            body = body[:m.start()]
+        cid = self.city(out, line, body)
+        if cid:
+            out.orders.append(Order("cleanse", {"city": cid, "pay": pay}, line.number, line.text))
+
+    _ACTIONS: tuple[tuple[str, str], ...] = (
+        ("телепортация на", "teleport"), ("телепортация", "teleport"), ("телепорт на", "teleport"),
+        ("телепорт", "teleport"), ("teleport to", "teleport"), ("teleport", "teleport"),
+        ("атаковать", "attack"), ("атака на", "attack"), ("атака", "attack"), ("attack", "attack"),
+        ("нападение на", "attack"), ("напасть на", "attack"), ("штурм", "attack"), ("assault", "attack"),
+        ("оборонять", "defend"), ("оборона", "defend"), ("защищать", "defend"), ("защита", "defend"),
+        ("defend", "defend"), ("defence of", "defend"), ("defense of", "defend"), ("hold", "defend"),
+        ("рассредоточиться", "disperse"), ("рассредоточение", "disperse"), ("disperse", "disperse"),
+        ("отдых", "disperse"), ("stand down", "disperse"),
+    )
+
+    def _army(self, out: Reading, line: _Line, fid: str) -> None:
+        text = line.text
+        m = re.match(r"^\s*(?:армия|army)\s*(?P<name>[^:—–-]*?)\s*[:—–-]\s*(?P<body>.*)$", text, re.IGNORECASE)
+        if not m:
+            self._bad(out, line, text, "ожидаю «Армия 1: <юниты> — атака <город>»",
+                      "expected 'Army 1: <units> - attack <city>'")
+            return
+        name = m.group("name").strip() or "1"
+        body = m.group("body")
+        low = norm(body)
+        found: tuple[int, str, str] | None = None
+        for phrase, action in self._ACTIONS:
+            for hit in re.finditer(r"(?:^|[\s,;:(—–-])" + re.escape(phrase) + r"(?=$|[\s,;:)])", low):
+                start = hit.start() + (1 if hit.group(0)[0] in " ,;:(—–-" else 0)
+                if found is None or start < found[0]:
+                    found = (start, phrase, action)
+        if found is None:
+            self._bad(out, line, body, "армии нужен приказ: «атака <город>», «оборона <город>» или «рассредоточиться»",
+                      "an army needs an order: 'attack <city>', 'defend <city>' or 'disperse'")
+            return
+        start, phrase, action = found
+        units_text = body[:start].strip(" ,;:—–-")
+        target_text = body[start + len(phrase):].strip(" ,;:—–-")
+        choice, target_text = _choice(target_text)
+        if norm(units_text) in _ALL:
+            units: dict[str, int] | str | None = "all"
+        elif norm(units_text) in _REST:
+            units = "rest"
+        elif not units_text:
+            self._bad(out, line, body, "перечислите юниты армии (или «все», «остальные»)",
+                      "list the army's units (or 'all', 'rest')")
+            return
+        else:
+            units = self.units(out, line, units_text)
+            if units is None:
+                return
+        target = None
+        if action != "disperse":
+            if not target_text:
+                self._bad(out, line, body, "укажите город", "name the city")
+                return
+            target = self.city(out, line, target_text)
+            if target is None:
+                return
+        elif target_text:
+            self._bad(out, line, target_text, "рассредоточенной армии город не нужен", "a dispersing army needs no city")
+            return
+        if choice is not None and action not in ("attack", "teleport"):
+            self._bad(out, line, body, "выбор при захвате — только у атакующей армии",
+                      "a capture choice belongs to an attacking army")
+            return
+        out.orders.append(Order("army", {"name": name, "units": units, "action": action, "target": target,
+                                         "choice": choice}, line.number, text))
+
+    def _named_target(self, out: Reading, line: _Line, lex: Lexicon, what_ru: str, what_en: str
+                      ) -> tuple[str, str] | None:
+        """«<name> — <target>» after the keyword; returns (id, target text)."""
+        body = _strip_keyword(line.text)
+        parts = _SEP.split(body, maxsplit=1)
+        if len(parts) == 1:
+            parts = re.split(r"\s*:\s*", body, maxsplit=1)
+        name = parts[0].strip()
+        target = parts[1].strip() if len(parts) > 1 else ""
+        ident = lex.one(name)
+        if ident is None:
+            # the target may follow the name without a dash: «Прорицание Империя»
+            ws = name.split()
+            for cut in range(len(ws) - 1, 0, -1):
+                ident = lex.one(" ".join(ws[:cut]))
+                if ident:
+                    target = " ".join(ws[cut:]) + (" " + target if target else "")
+                    break
+        if ident is None:
+            self._bad(out, line, name, f"нет {what_ru} «{name}»{suggestion(lex, name, 'ru')}",
+                      f"no {what_en} '{name}'{suggestion(lex, name, 'en')}")
+            return None
+        return ident, target.strip()
+
+    def _spell(self, out: Reading, line: _Line, fid: str) -> None:
+        got = self._named_target(out, line, self.vocab.spells, "заклинания", "spell")
+        if got is None:
+            return
+        sid, target = got
+        args: dict[str, Any] = {"spell": sid}
+        if sid in ("floating_city", "call_of_the_forest"):
+            cid = self.city(out, line, target) if target else None
+            if cid is None:
+                if not target:
+                    self._bad(out, line, line.text, "укажите город", "name the city")
+                return
+            args["city"] = cid
+        elif sid == "divination":
+            target_fid = self.faction(out, line, target) if target else None
+            if target_fid is None:
+                if not target:
+                    self._bad(out, line, line.text, "укажите фракцию", "name the faction")
+                return
+            args["faction"] = target_fid
+        else:
+            m = re.match(r"^(?:армия|армию|army)\s*(.*)$", target, re.IGNORECASE)
+            args["army"] = (m.group(1).strip() if m else target.strip()) or "1"
+        out.orders.append(Order("spell", args, line.number, line.text))
+
+    def _ritual(self, out: Reading, line: _Line, fid: str) -> None:
+        got = self._named_target(out, line, self.vocab.rituals, "ритуала", "ritual")
+        if got is None:
+            return
+        rid, target = got
+        args: dict[str, Any] = {"ritual": rid}
+        if rid in ("infection", "deal", "sacrifice"):
+            if not target:
+                self._bad(out, line, line.text, "укажите город", "name the city")
+                return
+            cid = self.city(out, line, target)
+            if cid is None:
+                return
+            args["city"] = cid
+        elif rid in ("summoning", "feeding"):
+            if target:
+                units = self.units(out, line, target)
+                if units is None:
+                    return
+                args["units"] = units
+        elif rid == "teleport":
+            self._bad(out, line, line.text,
+                      "телепортацию пишут в строке армии: «Армия 2: 10 рыцарей пустоты — телепортация на Ормис»",
+                      "a teleport is written in the army's line: 'Army 2: 10 void knights - teleport to Ormis'")
+            return
+        elif target:
+            self._bad(out, line, target, "этому ритуалу цель не нужна", "this ritual takes no target")
+            return
+        out.orders.append(Order("ritual", args, line.number, line.text))
+
+    def _alliance(self, out: Reading, line: _Line, fid: str) -> None:
+        target = self.faction(out, line, _strip_keyword(line.text))
+        if target:
+            out.orders.append(Order("alliance", {"faction": target}, line.number, line.text))
+
+    def _break(self, out: Reading, line: _Line, fid: str) -> None:
+        body = re.sub(r"^(?:разорвать|break)\s+(?:союз|alliance)\s*(?:с|со|with)?\s*", "", line.text, flags=re.IGNORECASE)
+        target = self.faction(out, line, body)
+        if target:
+            out.orders.append(Order("break", {"faction": target}, line.number, line.text))
+
+    def _betray(self, out: Reading, line: _Line, fid: str) -> None:
+        body = _strip_keyword(line.text)
+        name, _, rest = body.partition(":")
+        target = self.faction(out, line, name)
+        if target is None:
+            return
+        cities = []
+        for phrase in _LIST_SPLIT.split(rest):
+            if phrase.strip():
+                cid = self.city(out, line, phrase)
+                if cid is None:
+                    return
+                cities.append(cid)
+        out.orders.append(Order("betray", {"faction": target, "cities": cities}, line.number, line.text))
+
+    def _demons(self, out: Reading, line: _Line, fid: str) -> None:
+        units = self.units(out, line, _strip_keyword(line.text))
+        if units:
+            out.orders.append(Order("demons", {"units": units}, line.number, line.text))
+
+    def _mobile(self, out: Reading, line: _Line, fid: str) -> None:
+        body = re.sub(r"^(?:передвижной город|mobile city)\s*[:\-–—]?\s*", "", line.text, flags=re.IGNORECASE)
+        body = re.sub(r"^(?:на дорогу|на|to the road|to)\s+", "", body, flags=re.IGNORECASE)
+        parts = [p for p in re.split(r"\s+[—–-]+\s+|\s*[—–]\s*|\s*→\s*|\s*->\s*|\s+(?:и|and)\s+|\s*,\s*", body) if p.strip()]
+        if len(parts) != 2:
+            self._bad(out, line, body, "ожидаю «Передвижной город: Тарнбург — Вельмар» (дорога между двумя городами)",
+                      "expected 'Mobile city: Tarnburg - Velmar' (the road between two cities)")
+            return
+        a = self.city(out, line, parts[0])
+        b = self.city(out, line, parts[1])
+        if a and b:
+            out.orders.append(Order("mobile", {"road": [a, b]}, line.number, line.text))
+
+    # -- battle posts and capture choices ---------------------------------------------------
+
+    def battle_blocks(self, text: str, battles: Sequence[str]) -> tuple[dict[str, str], list[Problem]]:
+        """Split a battle post into blocks by «Битва за <город>:» headers; with one battle the
+        header may be left out. Each block keeps the post's line numbers (other lines blanked)."""
+        lines = text.splitlines()
+        blocks: dict[str, list[int]] = {}
+        problems: list[Problem] = []
+        current: str | None = battles[0] if len(battles) == 1 else None
+        header = re.compile(r"^\s*(?:битва|бой|сражение|battle)\s+(?:за|при|у|for|at|of)\s+(.+?)\s*:?\s*$",
+                            re.IGNORECASE)
+        for number, raw in enumerate(lines, 1):
+            m = header.match(_BULLET.sub("", raw).strip())
+            if m:
+                out = Reading()
+                cid = self.city(out, _Line(number, raw), m.group(1))
+                problems.extend(out.problems)
+                if cid is not None and cid not in battles:
+                    problems.append(illegal("у вас нет битвы за этот город", "you have no battle for this city",
+                                            number, 1, raw.strip(), RULE))
+                    cid = None
+                current = cid
+                continue
+            if not raw.strip() or raw.strip().startswith("#"):
+                continue
+            if current is None:
+                if len(battles) > 1:
+                    problems.append(invalid(
+                        "у вас несколько битв: начните блок строкой «Битва за <город>:»",
+                        "you have several battles: start each block with 'Battle for <city>:'",
+                        number, 1, raw.strip(), RULE))
+                continue
+            blocks.setdefault(current, []).append(number)
+        out_blocks = {cid: "\n".join(lines[n - 1] if n in set(nums) else "" for n in range(1, max(nums) + 1))
+                      for cid, nums in blocks.items()}
+        return out_blocks, problems
+
+    def captures(self, text: str, cities: Sequence[str]) -> Reading:
+        """«Ормис: колонизировать» per captured city; with one city the name may be left out."""
+        out = Reading()
+        for number, raw in enumerate(text.splitlines(), 1):
+            line = _Line(number, raw)
+            if not line.text or line.text.startswith("#"):
+                continue
+            choice, rest = _choice(line.text)
+            if choice is None:
+                self._bad(out, line, line.text, "ожидаю «<город>: колонизировать | разграбить | разрушить | "
+                          "разрушить и бросить»", "expected '<city>: colonise | plunder | raze | raze and abandon'")
+                continue
+            rest = re.sub(r"^(?:захват|capture)\s*", "", rest.strip(" :—–-"), flags=re.IGNORECASE)
+            if not rest.strip(" :—–-"):
+                if len(cities) != 1:
+                    self._bad(out, line, line.text, "назовите город: у вас несколько захватов",
+                              "name the city: you have several captures")
+                    continue
+                cid: str | None = cities[0]
+            else:
+                cid = self.city(out, line, rest.strip(" :—–-"))
+                if cid is None:
+                    continue
+            out.orders.append(Order("capture", {"city": cid, "choice": choice}, number, line.text))
+        return out

@@ -1,0 +1,479 @@
+"""The campaign's reports: each faction's turn (treasury, resource, army, cities, orders not
+carried out, what it learnt, its battles in full) and the public chronicle, built as documents
+of the core report model (docs/reports.md) from a view and the events the viewer may see."""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+from functools import lru_cache
+from typing import Any
+
+from voevoda.core.markup import Document, Inline, Item, Paragraph, Spoiler, Table, bold
+from voevoda.core.ruleset import GM, PUBLIC, Event, Order
+from voevoda.core.words import counted_list, join_and, number, past
+from voevoda.rulesets.steel_rose.battle.report import battle_text
+from voevoda.rulesets.steel_rose.campaign.data import FACTIONS, Campaign
+from voevoda.rulesets.steel_rose.campaign.orders import CHOICE_EN, CHOICE_RU, MOBILE_ID
+
+# Grammatical gender of each faction's Russian name, for the verbs that follow it.
+FACTION_GENDER = {"empire": "f", "steel_rose": "n", "heaven": "plural", "void_cult": "m", "ogres": "plural"}
+RESOURCE_RU = {"empire": "честь", "steel_rose": "порох", "heaven": "мана", "void_cult": "голод пустоты", "ogres": "мясо"}
+
+
+@lru_cache(maxsize=512)
+def _neuter(verb: str) -> str:
+    """A masculine past-tense verb made neuter («захватил» -> «захватило»)."""
+    words = verb.split(" ")
+    for parse in _analyzer().parse(words[0].lower()):
+        if parse.tag.POS == "VERB" and "past" in parse.tag:
+            got = parse.inflect({"neut", "sing"})
+            if got is not None:
+                words[0] = str(got.word)
+                return " ".join(words)
+    return verb
+
+
+@lru_cache(maxsize=1)
+def _analyzer() -> Any:
+    import pymorphy3
+
+    return pymorphy3.MorphAnalyzer()
+
+
+class Words:
+    """The campaign's names and verbs in one language."""
+
+    def __init__(self, campaign: Campaign, lang: str) -> None:
+        self.c = campaign
+        self.ru = lang == "ru"
+        self.lang = lang
+
+    def t(self, ru: str, en: str) -> str:
+        return ru if self.ru else en
+
+    def faction(self, fid: str | None) -> str:
+        if fid is None:
+            return self.t("никто", "nobody")
+        f = self.c.rules.factions.get(fid)  # type: ignore[call-overload]
+        return (f.name_ru if self.ru else f.name_en) if f else fid
+
+    def did(self, fid: str | None, verb_ru: str, verb_en: str) -> str:
+        """«Империя захватила», «Огры захватили», «Княжество захватило»; "the Empire took"."""
+        if not self.ru:
+            return f"{self.faction(fid)} {verb_en}"
+        gender = FACTION_GENDER.get(fid or "", "m")
+        if gender == "n":
+            verb = _neuter(verb_ru)
+        else:
+            verb = past(verb_ru, "f" if gender == "f" else None, plural=gender == "plural")
+        return f"{self.faction(fid)} {verb}"
+
+    def city(self, cid: str | None) -> str:
+        if cid is None:
+            return "—"
+        if cid == MOBILE_ID and self.c.map.mobile is not None:
+            return self.c.map.mobile.name_ru if self.ru else self.c.map.mobile.name_en
+        city = self.c.map.cities.get(cid)
+        return (city.name_ru if self.ru else city.name_en) if city else cid
+
+    def unit(self, uid: str) -> str:
+        u = self.c.rules.units.get(uid)
+        if u is None:
+            return uid
+        return u.name_ru.lower() if self.ru else u.name_en.lower()
+
+    def units(self, counts: Mapping[str, int]) -> str:
+        return counted_list([(self.unit(u), n) for u, n in counts.items() if n], self.lang,
+                            nothing=self.t("никого", "nobody"))
+
+    def building(self, fid: str | None, bid: str) -> str:
+        if fid is None:
+            return bid
+        b = self.c.buildings.of(fid).get(bid)
+        return (b.name_ru if self.ru else b.name_en) if b else bid
+
+    def resource(self, fid: str) -> str:
+        f = self.c.faction(fid)
+        return f.resource_ru if self.ru else f.resource_en
+
+    def gold(self, amount: float, signed: bool = False) -> str:
+        return number(amount, self.lang, signed=signed) + self.t("з", " gold")
+
+    def amount(self, value: float, signed: bool = False) -> str:
+        return number(value, self.lang, signed=signed)
+
+    def spell(self, sid: str) -> str:
+        s = self.c.model.heaven.spells[sid]  # type: ignore[index]
+        return s.name_ru if self.ru else s.name_en
+
+    def ritual(self, rid: str) -> str:
+        r = self.c.model.void.rituals[rid]  # type: ignore[index]
+        return r.name_ru if self.ru else r.name_en
+
+    def epoch(self, eid: str) -> str:
+        for e in self.c.model.epochs:
+            if e.id == eid:
+                return e.name_ru if self.ru else e.name_en
+        return eid
+
+    def choice(self, choice: str) -> str:
+        return CHOICE_RU.get(choice, choice) if self.ru else CHOICE_EN.get(choice, choice)
+
+
+# ----------------------------------------------------------------------------- orders echoed
+
+def describe_order(campaign: Campaign, order: Order, lang: str) -> str:
+    w = Words(campaign, lang)
+    a = order.args
+    k = order.kind
+    if k == "build":
+        return w.t("построить", "build") + f" {w.building(_owner_of(campaign, a), str(a['building']))} " + \
+            w.t("в", "in") + f" {w.city(str(a['city']))}"
+    if k == "sell":
+        return w.t("продать", "sell") + f" {w.building(_owner_of(campaign, a), str(a['building']))} " + \
+            w.t("в", "in") + f" {w.city(str(a['city']))}"
+    if k == "raise":
+        to = a.get("to")
+        return w.t("повысить", "raise") + f" {w.city(str(a['city']))}" + (f" {w.t('до', 'to')} {to}" if to else "")
+    if k == "restore":
+        return w.t("восстановить", "restore") + f" {w.city(str(a['city']))}"
+    if k == "hire":
+        return w.t("нанять", "hire") + " " + w.units(dict(a["units"]))
+    if k == "cleanse":
+        return w.t("очистить", "cleanse") + f" {w.city(str(a['city']))}"
+    if k == "army":
+        units = a["units"]
+        shown = w.t("все", "all") if units == "all" else w.t("остальные", "the rest") if units == "rest" \
+            else w.units(dict(units))
+        action = {"attack": w.t("атака", "attack"), "defend": w.t("оборона", "defend"),
+                  "disperse": w.t("рассредоточиться", "disperse"), "teleport": w.t("телепортация на", "teleport to")}
+        text = f"{w.t('армия', 'army')} {a['name']}: {shown} — {action[str(a['action'])]}"
+        if a.get("target"):
+            text += f" {w.city(str(a['target']))}"
+        if a.get("choice"):
+            text += f" ({w.choice(str(a['choice']))})"
+        return text
+    if k == "spell":
+        target = a.get("city") or a.get("faction") or a.get("army")
+        shown = w.city(str(target)) if a.get("city") else w.faction(str(target)) if a.get("faction") else \
+            f"{w.t('армия', 'army')} {target}"
+        return f"{w.t('заклинание', 'spell')}: {w.spell(str(a['spell']))} — {shown}"
+    if k == "ritual":
+        text = f"{w.t('ритуал', 'ritual')}: {w.ritual(str(a['ritual']))}"
+        if a.get("city"):
+            text += f" — {w.city(str(a['city']))}"
+        if a.get("units"):
+            text += f" — {w.units(dict(a['units']))}"
+        return text
+    if k == "alliance":
+        return w.t("союз с", "alliance with") + f" {w.faction(str(a['faction']))}"
+    if k == "break":
+        return w.t("разорвать союз с", "break the alliance with") + f" {w.faction(str(a['faction']))}"
+    if k == "betray":
+        return w.t("предать", "betray") + f" {w.faction(str(a['faction']))}" + (
+            ": " + ", ".join(w.city(str(c)) for c in a.get("cities", [])) if a.get("cities") else "")
+    if k == "demons":
+        return w.t("демоны", "demons") + ": " + w.units(dict(a["units"]))
+    if k == "mobile":
+        return w.t("передвижной город", "mobile city") + ": " + " — ".join(w.city(str(c)) for c in a["road"])
+    if k == "garrison":
+        return w.t("гарнизон", "garrison") + f" {w.city(str(a['city']))}: " + \
+            w.t(f"отрядов {len(a['squads'])}", f"{len(a['squads'])} squad(s)")
+    if k == "template":
+        return f"{w.city(str(a['city']))} ({a['level']} {w.t('ур.', 'lvl')})"
+    if k == "template_buildings":
+        return w.t("постройки", "buildings") + f" {w.city(str(a['city']))}: " + (
+            ", ".join(str(b) for b in a["buildings"]) or "—")
+    if k == "deploy":
+        return w.t("расстановка", "deployment") + f": {a['battle']} ({len(a['squads'])})"
+    if k == "plan":
+        return w.t("план", "plan") + f": {a['battle']}" + (f" — {w.t('без манёвров', 'no manoeuvres')}" if a.get("skip") else "")
+    if k == "capture":
+        return f"{w.city(str(a['city']))}: {w.choice(str(a['choice']))}"
+    return order.text or k
+
+
+def _owner_of(campaign: Campaign, args: Mapping[str, Any]) -> str | None:
+    bid = str(args.get("building", ""))
+    for fid in FACTIONS:
+        if bid in campaign.buildings.of(fid):
+            return fid
+    return None
+
+
+# ----------------------------------------------------------------------------- the report
+
+def document(campaign: Campaign, view: Mapping[str, Any], events: Sequence[Event], viewer: str,
+             lang: str = "ru", turn: int | None = None) -> Document:
+    w = Words(campaign, lang)
+    shown_turn = turn if turn is not None else int(view.get("turn", 1))
+    epoch = campaign.epoch(shown_turn)
+    title = w.t(f"Война Стальной Розы — ход {shown_turn}, {epoch.name_ru}",
+                f"War of the Steel Rose — turn {shown_turn}, {epoch.name_en}")
+    doc = Document(title)
+    fid = view.get("me")
+    if fid and viewer not in (PUBLIC, GM):
+        _faction_part(doc, w, view, events, str(fid))
+    _chronicle(doc, w, view, events, fid)
+    _map_table(doc, w, view)
+    return doc
+
+
+def _ledger_line(w: Words, fid: str, line: Mapping[str, Any]) -> str:
+    what = str(line.get("what"))
+    city = w.city(line.get("city")) if line.get("city") else ""
+    names_ru = {"income": f"доход: {city}", "build": f"постройка: {w.building(fid, str(line.get('building')))} ({city})",
+                "sell": f"продажа: {w.building(fid, str(line.get('building')))} ({city})",
+                "raise": f"повышение уровня: {city} → {line.get('level')}", "restore": f"восстановление: {city}",
+                "hire": "найм: " + w.units(line.get("units", {})),
+                "mercenaries": "наёмники-огры: " + w.units(line.get("units", {})),
+                "mercenary_fee": f"плата за наёмников ({w.faction(line.get('payer'))})",
+                "upkeep": "содержание армии", "production": "производство", "plunder": f"разграбление: {city}",
+                "raze": f"разрушение: {city}", "raze_abandon": f"разрушение: {city}", "gift": "подарок богов",
+                "quest": f"особое задание: {city}", "cleanse": f"очистка от порчи: {city}",
+                "spell": "заклинание: " + (w.spell(str(line.get("spell"))) if line.get("spell") else ""),
+                "ritual": "ритуал: " + (w.ritual(str(line.get("ritual"))) if line.get("ritual") else ""),
+                "ritual_hunger": "ритуал: " + (w.ritual(str(line.get("ritual"))) if line.get("ritual") else ""),
+                "cursed_gold": "проклятое золото", "feeding": "скормить демонам", "battle_honour": "честь павших",
+                "battle_meat": "мясо битвы", "battle_hunger": "победа в битве", "gunpowder": "порох в битве",
+                "defended": "город отбился", "city_lost": "город потерян", "hunger_passive": "голод копится",
+                "hunger_reset": "захват города", "hunger_overflow": "голод переполнился", "raid_hunger": "набег",
+                "hire_hunger": "найм", "ogre_contract": "наёмничий договор с ограми"}
+    names_en = {"income": f"income: {city}", "build": f"building: {w.building(fid, str(line.get('building')))} ({city})",
+                "sell": f"sale: {w.building(fid, str(line.get('building')))} ({city})",
+                "raise": f"level raised: {city} → {line.get('level')}", "restore": f"restoration: {city}",
+                "hire": "hired: " + w.units(line.get("units", {})),
+                "mercenaries": "ogre mercenaries: " + w.units(line.get("units", {})),
+                "mercenary_fee": f"mercenary fee ({w.faction(line.get('payer'))})", "upkeep": "upkeep",
+                "production": "production", "plunder": f"plunder: {city}", "raze": f"razed: {city}",
+                "raze_abandon": f"razed: {city}", "gift": "the gods' gift", "quest": f"special quest: {city}",
+                "cleanse": f"corruption cleansed: {city}", "spell": "spell", "ritual": "ritual",
+                "ritual_hunger": "ritual", "cursed_gold": "cursed gold", "feeding": "feeding the demons",
+                "battle_honour": "honour of the fallen", "battle_meat": "meat of the battle",
+                "battle_hunger": "battle won", "gunpowder": "gunpowder spent", "defended": "city held",
+                "city_lost": "city lost", "hunger_passive": "hunger grows", "hunger_reset": "a city taken",
+                "hunger_overflow": "hunger overflowed", "raid_hunger": "raid", "hire_hunger": "hiring",
+                "ogre_contract": "the ogres' contract"}
+    text = (names_ru if w.ru else names_en).get(what, what)
+    if what == "income":
+        notes = []
+        if line.get("buildings"):
+            notes.append(w.t("постройки ", "buildings ") + ", ".join(f"+{b[1]}" for b in line["buildings"]))
+        if line.get("halved"):
+            notes.append(w.t("доход вдвое меньше", "income halved"))
+        if line.get("defended"):
+            notes.append(w.t(f"оборона армией −{line['defended']}", f"army defending −{line['defended']}"))
+        if line.get("idle"):
+            notes.append(w.t("в этот ход дохода нет", "no income this turn"))
+        if notes:
+            text += " (" + "; ".join(notes) + ")"
+    return text
+
+
+def _faction_part(doc: Document, w: Words, view: Mapping[str, Any], events: Sequence[Event], fid: str) -> None:
+    own = view.get("own") or {}
+    mine = [e for e in events if e.data.get("faction") == fid and "*" not in e.audience]
+    ledgers = [e for e in events if e.kind == "ledger" and e.data.get("faction") == fid]
+    doc.heading(w.t(f"{w.faction(fid)}: казна и ресурсы", f"{w.faction(fid)}: treasury and resources"))
+    for led in ledgers:
+        rows = [[_ledger_line(w, fid, line), w.gold(line["gold"], signed=True) if line.get("gold") else "",
+                 w.amount(line["resource"], signed=True) if line.get("resource") else ""]
+                for line in led.data["lines"]]
+        doc.paragraph(w.t("В начале хода: ", "At the start of the turn: "), bold(w.gold(led.data["opening"])),
+                      w.t("; в конце: ", "; at its end: "), bold(w.gold(led.data["closing"])))
+        if rows:
+            doc.table([w.t("Статья", "Item"), w.t("Золото", "Gold"), w.resource(fid).capitalize()], rows, "lrr")
+    doc.paragraph(f"{w.resource(fid).capitalize()}: ", bold(w.amount(float(own.get("resource", 0)))),
+                  *([w.t(f" (предел {own.get('hunger_max')})", f" (limit {own.get('hunger_max')})")]
+                    if fid == "void_cult" else []))
+    doc.heading(w.t("Армия", "Army"), 3)
+    doc.paragraph(w.units(own.get("units", {})))
+    if own.get("gifted"):
+        doc.paragraph(w.t("из них подарены Культом: ", "of them gifts of the cult: ") + w.units(own["gifted"]))
+    cities = view.get("own_cities") or {}
+    if cities:
+        doc.heading(w.t("Города", "Cities"), 3)
+        rows = []
+        for cid, c in cities.items():
+            pub = view["cities"][cid]
+            kind = {"small": w.t("малый", "small"), "large": w.t("большой", "large"),
+                    "mobile": w.t("передвижной", "mobile")}[pub["kind"]]
+            state = w.t("руины", "ruins") if pub["ruins"] else f"{pub['level']} {w.t('ур.', 'lvl')}"
+            rows.append([w.city(cid), kind, state, ", ".join(w.building(fid, b) for b in c["buildings"]) or "—"])
+        doc.table([w.t("Город", "City"), w.t("Тип", "Type"), w.t("Уровень", "Level"), w.t("Постройки", "Buildings")],
+                  rows, "llll")
+    notes: list[str | Item] = []
+    for e in mine:
+        line = _private_line(w, e)
+        if line:
+            notes.append(line)
+    if notes:
+        doc.heading(w.t("Что произошло", "What happened"), 3)
+        doc.bullets(notes)
+    for e in events:
+        if e.kind == "battle":
+            result = e.data["result"]
+            summary = result["summary"]
+            text = battle_text(result, w.c.rules, w.lang, "text")
+            winner = summary.get("winner_name") or w.t("никто", "nobody")
+            doc.heading(w.t(f"Битва за {w.city(e.data['city'])}", f"Battle for {w.city(e.data['city'])}"), 3)
+            doc.paragraph(w.t("Победитель: ", "Winner: "), bold(str(winner)),
+                          w.t(f"; раундов: {summary['rounds']}", f"; rounds: {summary['rounds']}"))
+            doc.blocks.append(Spoiler(w.t("Ход битвы", "The battle in full"),
+                                      [Paragraph(line) for line in text.split("\n") if line.strip()]))
+
+
+def _private_line(w: Words, e: Event) -> str | None:
+    d = e.data
+    k = e.kind
+    if k == "refused":
+        return w.t(f"Не исполнено: «{d.get('order')}» — {d.get('ru')}", f"Not carried out: '{d.get('order')}' — {d.get('en')}")
+    if k == "divination":
+        snap = d.get("snapshot") or {}
+        return w.t(f"Прорицание о фракции «{w.faction(d['target'])}» (конец хода {snap.get('turn')}): "
+                   f"{w.gold(snap.get('gold', 0))}, {w.resource(d['target'])} {w.amount(snap.get('resource', 0))}, "
+                   f"войска: {w.units(snap.get('units', {}))}",
+                   f"Divination of {w.faction(d['target'])} (end of turn {snap.get('turn')}): "
+                   f"{w.gold(snap.get('gold', 0))}, {w.resource(d['target'])} {w.amount(snap.get('resource', 0))}, "
+                   f"troops: {w.units(snap.get('units', {}))}")
+    if k == "corruption_found":
+        return w.t(f"Дозор нашёл порчу в городе {w.city(d['city'])}: {d['level']} из 20",
+                   f"The watch found corruption in {w.city(d['city'])}: {d['level']} of 20")
+    if k == "corruption":
+        return w.t(f"Порча в городе {w.city(d['city'])}: +{d['added']}, теперь {d['level']}",
+                   f"Corruption in {w.city(d['city'])}: +{d['added']}, now {d['level']}")
+    if k == "corruption_cleansed":
+        return w.t(f"Порчу в городе {w.city(d['city'])} очистили (было {d['was']})",
+                   f"The corruption in {w.city(d['city'])} was cleansed (it was {d['was']})")
+    if k == "cleansed":
+        return w.t(f"Город {w.city(d['city'])} очищен от порчи", f"{w.city(d['city'])} cleansed of corruption")
+    if k == "free_units":
+        return w.t("Пришли бесплатно: ", "Arrived free: ") + w.units(d["units"])
+    if k == "demons_gift":
+        return w.t("Культ прислал демонов: ", "The cult sent demons: ") + w.units(d["units"])
+    if k == "gifts_vanished":
+        return w.t("Подаренные демоны исчезли: ", "The gifted demons vanished: ") + w.units(d["units"])
+    if k == "deserted":
+        return w.t("Не хватило на содержание, ушли: ", "Upkeep not paid, these left: ") + w.units(d["units"])
+    if k == "ritual":
+        text = w.t(f"Ритуал «{w.ritual(d['ritual'])}»", f"Ritual: {w.ritual(d['ritual'])}")
+        if d.get("city"):
+            text += f" — {w.city(d['city'])}"
+        if d.get("amount"):
+            text += w.t(f", порча +{d['amount']}", f", corruption +{d['amount']}")
+        if d.get("units"):
+            text += ": " + w.units(d["units"])
+        if d.get("gold"):
+            text += f": +{w.gold(d['gold'])}"
+        return text
+    if k == "oath_fulfilled":
+        return w.t(f"Клятва исполнена: предел голода теперь {d['max']}", f"The oath is fulfilled: the hunger limit is now {d['max']}")
+    if k == "feeding":
+        return w.t(f"Демоны накормлены: +{w.gold(d['gold'])}, ", f"The demons fed: +{w.gold(d['gold'])}, ") + w.units(d["units"])
+    if k == "hunger_overflow":
+        return w.t(f"Голод пустоты переполнился: город {w.city(d['city'])} обращён в руины",
+                   f"The void hunger overflowed: {w.city(d['city'])} fell to ruins")
+    if k == "called_off":
+        return w.t(f"Атака на {w.city(d['city'])} отменена: город парит в небе",
+                   f"The attack on {w.city(d['city'])} was called off: the city floats in the sky")
+    if k == "choice_refused":
+        return w.t(f"Выбор «{w.choice(d['choice'])}» вашей фракции недоступен", f"Your faction cannot {w.choice(d['choice'])}")
+    return None
+
+
+def _chronicle(doc: Document, w: Words, view: Mapping[str, Any], events: Sequence[Event], fid: Any) -> None:
+    lines: list[str] = []
+    for e in events:
+        line = _public_line(w, e, fid)
+        if line:
+            lines.append(line)
+    doc.heading(w.t("Летопись", "Chronicle"))
+    doc.bullets(lines or [w.t("Ничего не произошло.", "Nothing happened.")])
+
+
+def _public_line(w: Words, e: Event, fid: Any) -> str | None:
+    d = e.data
+    k = e.kind
+    if k == "battle_result":
+        verdict = {"attacker": w.t("атакующие победили", "the attackers won"),
+                   "defender": w.t("город отбился", "the city held"),
+                   "none": w.t("ничья, город не взят", "a draw, the city not taken")}[d["winner"]]
+        if d.get("walkover"):
+            verdict = w.t("без боя", "without a fight")
+        return w.did(d["attacker"], "атаковал", "attacked") + f" {w.city(d['city'])} ({w.faction(d.get('defender'))}): {verdict}"
+    if k == "captured":
+        verbs = {"colonise": ("колонизировал", "colonised"), "plunder": ("разграбил", "plundered"),
+                 "raze": ("разрушил", "razed"), "raze_abandon": ("разрушил и бросил", "razed and abandoned"),
+                 "ruins": ("занял руины", "took the ruins of"), "destroyed": ("уничтожил", "destroyed")}
+        ru, en = verbs.get(d["choice"], ("захватил", "took"))
+        return w.did(d["by"], ru, en) + f" {w.city(d['city'])}"
+    if k == "owner" and d.get("how") in ("corruption", "deal", "betrayal"):
+        how = {"corruption": w.t("порча", "corruption"), "deal": w.t("сделка с дьяволом", "a deal with the devil"),
+               "betrayal": w.t("предательство", "betrayal")}[d["how"]]
+        return w.t(f"Город {w.city(d['city'])} перешёл к фракции «{w.faction(d['to'])}» ({how})",
+                   f"{w.city(d['city'])} passed to {w.faction(d['to'])} ({how})")
+    if k == "ruins" and d.get("how") in ("hunger", "sacrifice"):
+        return w.t(f"Город {w.city(d['city'])} обратился в руины", f"{w.city(d['city'])} fell to ruins")
+    if k == "restored":
+        return w.did(d["faction"], "восстановил", "restored") + f" {w.city(d['city'])}"
+    if k == "floating":
+        return w.t(f"Город {w.city(d['city'])} поднялся в небо", f"{w.city(d['city'])} rose into the sky")
+    if k == "alliance":
+        a, b = d["factions"]
+        if d.get("formed"):
+            return w.t(f"Союз: {w.faction(a)} и {w.faction(b)}", f"Alliance: {w.faction(a)} and {w.faction(b)}")
+        how = w.t("предательство", "betrayal") if d.get("how") == "betrayal" else w.t("разорван", "broken")
+        return w.t(f"Союз {w.faction(a)} и {w.faction(b)} расторгнут ({how})",
+                   f"The alliance of {w.faction(a)} and {w.faction(b)} is over ({how})")
+    if k == "proposal":
+        return w.did(d["from"], "предложил союз", "proposed an alliance to") + w.t(
+            f" фракции «{w.faction(d['to'])}»", f" {w.faction(d['to'])}")
+    if k == "betrayal":
+        return w.did(d["by"], "предал", "betrayed") + f" {w.faction(d['victim'])}" + (
+            ": " + ", ".join(w.city(c) for c in d["cities"]) if d["cities"] else "")
+    if k == "gift":
+        return w.t(f"Боги послали подарок ({w.gold(d['gold'])}): ", f"The gods sent a gift ({w.gold(d['gold'])}) to ") + \
+            join_and([w.faction(f) for f in d["factions"]], w.lang)
+    if k == "epoch":
+        return w.t(f"Наступила эпоха «{w.epoch(d['epoch'])}»", f"The {w.epoch(d['epoch'])} begins")
+    if k == "victory":
+        reason = {"destroy": w.t("уничтожение врага", "the enemy destroyed"), "cities": w.t("города", "cities"),
+                  "resource": w.t("накопленный ресурс", "the resource hoarded"), "gold": w.t("золото", "gold"),
+                  "hoard": w.t("мясо и золото", "meat and gold"), "raids": w.t("набеги", "raids"),
+                  "midnight": w.t("Полночь: больше всего городов", "Midnight: the most cities"),
+                  "last_standing": w.t("никого не осталось", "nobody else left")}.get(d["reason"], d["reason"])
+        return w.did(d["faction"], "победил", "won") + f" ({reason})"
+    if k == "eliminated":
+        return w.did(d["faction"], "выбыл из игры", "is out of the game") + (
+            w.t(f" ({w.faction(d['by'])})", f" ({w.faction(d['by'])})") if d.get("by") else "")
+    if k == "midnight":
+        return w.t("Полночь: богам наскучила война", "Midnight: the gods grew bored of the war")
+    if k == "mobile_moved":
+        return w.t("Передвижной город огров встал на дорогу ", "The ogres' mobile city stands on the road ") + \
+            " — ".join(w.city(c) for c in d["road"])
+    if k == "quest":
+        return w.t(f"Империя выполнила особое задание: {w.city(d['city'])} (+{w.amount(d['honour'])} чести)",
+                   f"The Empire fulfilled a special quest: {w.city(d['city'])} (+{w.amount(d['honour'])} honour)")
+    if k == "battle_announced" and e.audience != ("*",):
+        return None
+    return None
+
+
+def _map_table(doc: Document, w: Words, view: Mapping[str, Any]) -> None:
+    rows: list[list[Inline]] = []
+    for cid, c in view.get("cities", {}).items():
+        if c.get("gone"):
+            continue
+        kind = {"small": w.t("малый", "small"), "large": w.t("большой", "large"),
+                "mobile": w.t("передвижной", "mobile")}[c["kind"]]
+        state = w.t("руины", "ruins") if c["ruins"] else f"{c['level']} {w.t('ур.', 'lvl')}"
+        if c.get("floating"):
+            state += w.t(", в небе", ", in the sky")
+        rows.append([w.city(cid), w.faction(c.get("owner")) if c.get("owner") else "—", kind, state])
+    if rows:
+        doc.spoiler(w.t("Карта: города", "Map: cities"),
+                    [Table([w.t("Город", "City"), w.t("Владелец", "Owner"), w.t("Тип", "Type"),
+                            w.t("Уровень", "Level")], rows, "llll")])
+    alliances = view.get("alliances") or []
+    if alliances:
+        doc.paragraph(w.t("Союзы: ", "Alliances: ") + "; ".join(f"{w.faction(a)} — {w.faction(b)}" for a, b in alliances))

@@ -1,0 +1,305 @@
+"""Война Стальной Розы, the campaign (``steel-rose``): five asymmetric factions on the core engine.
+
+Config (every key optional)::
+
+    {"factions": {"Алиса": "empire", "Борис": "void_cult"},   # seats; default: the document's order
+     "map": "default",                                        # a shipped map, or a whole map table
+     "victory_cities": "held", "midnight_tie": "all", ...}    # the named options of the rulings
+
+House rules: ``campaign``, ``buildings`` and ``map`` tables (campaign/data/*.toml), and the
+battle's ``units``, ``factions``, ``battle``.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+from typing import Any, ClassVar
+
+from voevoda.core.dice import Dice, Stream
+from voevoda.core.errors import DataError, GameError, ParseError, Problem, illegal
+from voevoda.core.markup import Document
+from voevoda.core.ruleset import Event, Order, Outcome, Prompt, Resolution, Ruleset, State
+from voevoda.rulesets.steel_rose.battle.model import SquadInput
+from voevoda.rulesets.steel_rose.battle.posts import parse_deployment, parse_plan
+from voevoda.rulesets.steel_rose.battle.sides import check_army
+from voevoda.rulesets.steel_rose.campaign import battles as bat
+from voevoda.rulesets.steel_rose.campaign import economy as eco
+from voevoda.rulesets.steel_rose.campaign import turn as trn
+from voevoda.rulesets.steel_rose.campaign import views
+from voevoda.rulesets.steel_rose.campaign.context import Ctx, Options
+from voevoda.rulesets.steel_rose.campaign.data import FACTIONS, Campaign, load_campaign
+from voevoda.rulesets.steel_rose.campaign.orders import (
+    CHOICE_EN,
+    CHOICE_RU,
+    MOBILE_ID,
+    PostReader,
+    Vocabulary,
+)
+from voevoda.rulesets.steel_rose.campaign.state import CampaignState, City, Faction, dump_state, load_state
+
+
+class SteelRoseCampaign(Ruleset):
+    id: ClassVar[str] = "steel-rose"
+    version: ClassVar[str] = "1.0"
+    title_ru: ClassVar[str] = "Война Стальной Розы (кампания)"
+    title_en: ClassVar[str] = "War of the Steel Rose (campaign)"
+    min_players: ClassVar[int] = 2
+    max_players: ClassVar[int] = 5
+
+    def __init__(self, config: Mapping[str, Any] | None = None,
+                 house_rules: Mapping[str, Any] | None = None) -> None:
+        super().__init__(config, house_rules)
+        try:
+            self.campaign: Campaign = load_campaign(self.house_rules, self.config.get("map"))
+        except DataError as exc:
+            raise GameError(f"правила кампании не загружаются: {exc}", f"the campaign's rules do not load: {exc}") from exc
+        self.options = Options.from_config({k: v for k, v in self.config.items() if k not in ("factions", "map")})
+        self.vocab = Vocabulary(self.campaign)
+        self.reader = PostReader(self.vocab)
+
+    # -- helpers ----------------------------------------------------------------------------
+
+    def ctx(self, state: CampaignState, dice: Dice | None = None, checking: bool = False) -> Ctx:
+        return Ctx(self.campaign, self.options, state, dice, checking)
+
+    def _fid(self, state: CampaignState, player: str) -> str:
+        fid = state.seats.get(player)
+        if fid is None:
+            raise GameError(f"{player} не играет ни за одну фракцию", f"{player} plays no faction")
+        return fid
+
+    # -- the contract -------------------------------------------------------------------------
+
+    def config_keys(self) -> frozenset[str]:
+        return frozenset({"factions", "map", *Options.keys()})
+
+    def setup(self, players: Sequence[str], dice: Dice) -> State:
+        seats = self._seats(players)
+        factions: dict[str, Faction] = {}
+        start = self.campaign.model.start
+        void = self.campaign.model.void
+        for fid in FACTIONS:
+            player = next((p for p, f in seats.items() if f == fid), None)
+            factions[fid] = Faction(id=fid, player=player, status="playing" if player else "idle",
+                                    gold=start.gold.get(fid, 0), resource=start.resource.get(fid, 0),
+                                    hunger_max=void.max, rituals_per_turn=void.rituals_per_turn)
+        cities: dict[str, City] = {}
+        for cid, c in self.campaign.map.cities.items():
+            cities[cid] = City(id=cid, kind=c.kind, level=c.level, owner=c.owner or None, ruins=c.ruins)
+        mobile = self.campaign.map.mobile
+        if mobile is not None:
+            a, b = mobile.road
+            cities[MOBILE_ID] = City(id=MOBILE_ID, kind="mobile", owner=mobile.faction,
+                                     level=min(self.campaign.epoch(1).max_level, self.campaign.economy.max_level),
+                                     road=(a, b) if a <= b else (b, a))
+        state = CampaignState(turn=1, phase="orders", players=list(players), seats=seats,
+                              factions=factions, cities=cities)
+        for fid, f in state.factions.items():
+            if f.status != "playing":
+                continue
+            if eco.count_cities(state, fid) == 0 and fid != "void_cult":
+                raise GameError(f"на карте у фракции «{self.campaign.faction(fid).name_ru}» нет городов",
+                                f"the map gives faction '{fid}' no city")
+            # ruling C2: the first turn's income is paid before the first turn
+            f.gold += sum(eco.city_income(self.campaign, c, defended=False, turn=-1).total for c in state.cities_of(fid))
+            f.resource += sum(a for _s, a in eco.resource_per_turn(self.campaign, state, fid))
+            f.snapshot = {"turn": 0, "gold": f.gold, "resource": f.resource, "units": {}}
+        return dump_state(state)
+
+    def _seats(self, players: Sequence[str]) -> dict[str, str]:
+        wanted = self.config.get("factions")
+        if wanted is None:
+            return {p: FACTIONS[i] for i, p in enumerate(players)}
+        if not isinstance(wanted, Mapping):
+            raise GameError("настройка factions: таблица «игрок = фракция»", "option factions: a table 'player = faction'")
+        seats: dict[str, str] = {}
+        for player in players:
+            fid = wanted.get(player)
+            if fid not in FACTIONS:
+                raise GameError(f"factions: у игрока {player} нет фракции (одна из {', '.join(FACTIONS)})",
+                                f"factions: player {player} needs a faction (one of {', '.join(FACTIONS)})")
+            if fid in seats.values():
+                raise GameError(f"factions: «{fid}» дана двум игрокам", f"factions: '{fid}' is given to two players")
+            seats[player] = str(fid)
+        extra = set(wanted) - set(players)
+        if extra:
+            raise GameError(f"factions: нет игроков {', '.join(sorted(extra))}", f"factions: no players {', '.join(sorted(extra))}")
+        return seats
+
+    def parse(self, text: str, player: str, state: State) -> list[Order]:
+        st = load_state(state)
+        fid = self._fid(st, player)
+        if st.phase == "orders":
+            reading = self.reader.orders(text, fid)
+            if reading.problems:
+                raise ParseError(reading.problems, [self.describe(o) for o in reading.orders])
+            return reading.orders
+        if st.phase in ("deployment", "planning"):
+            return self._parse_battle_post(st, fid, text)
+        if st.phase == "capture":
+            cities = [c.city for c in st.captures if c.faction == fid and not c.done]
+            reading = self.reader.captures(text, cities)
+            for order in reading.orders:
+                city = str(order.args["city"])
+                if city not in cities:
+                    reading.problems.append(illegal("у вас нет захвата этого города", "you have no capture of this city",
+                                                    order.line, None, order.text))
+                elif order.args["choice"] not in bat.choices_for(fid):
+                    allowed = ", ".join(CHOICE_RU[c] for c in bat.choices_for(fid))
+                    allowed_en = ", ".join(CHOICE_EN[c] for c in bat.choices_for(fid))
+                    reading.problems.append(illegal(f"вашей фракции доступно: {allowed}", f"your faction may: {allowed_en}",
+                                                    order.line, None, order.text))
+            if reading.problems:
+                raise ParseError(reading.problems, [self.describe(o) for o in reading.orders])
+            return reading.orders
+        raise GameError("игра окончена", "the game is over")
+
+    def _parse_battle_post(self, st: CampaignState, fid: str, text: str) -> list[Order]:
+        ctx = self.ctx(st)
+        mine = trn.pending_battles_of(ctx, fid)
+        if not mine:
+            raise GameError("у вас нет битв в этом ходу", "you have no battle this turn")
+        cities = {next(b for b in st.battles if b.id == bid).city: (bid, role) for bid, role in mine}
+        blocks, problems = self.reader.battle_blocks(text, list(cities))
+        orders: list[Order] = []
+        for city, block in blocks.items():
+            bid, role = cities[city]
+            battle = next(b for b in st.battles if b.id == bid)
+            if st.phase == "deployment":
+                dep = parse_deployment(block, self.campaign.rules, self.vocab.units)
+                units = bat.available(ctx, battle, role)
+                problems.extend(dep.problems)
+                problems.extend(check_army(dep.squads, units, self.campaign.rules))
+                if not dep.squads and not dep.problems:
+                    continue
+                orders.append(Order("deploy", {"battle": bid, "squads": [s.to_json() for s in dep.squads],
+                                               "gunpowder": dep.gunpowder}))
+            else:
+                own_side = getattr(battle, role)
+                enemy_side = getattr(battle, "defender" if role == "attacker" else "attacker")
+                own = [SquadInput.from_json(s) for s in own_side.deployment or []]
+                enemy = [SquadInput.from_json(s) for s in enemy_side.deployment or []]
+                plan = parse_plan(block, self.campaign.rules, own, enemy)
+                problems.extend(plan.problems)
+                orders.append(Order("plan", {"battle": bid, "manoeuvres": [m.to_json() for m in plan.manoeuvres],
+                                             "skip": plan.skip}))
+        if problems:
+            raise ParseError(problems, [self.describe(o) for o in orders])
+        return orders
+
+    def validate(self, state: State, player: str, orders: Sequence[Order]) -> list[Problem]:
+        st = load_state(state)
+        if st.phase != "orders":
+            return []
+        fid = self._fid(st, player)
+        probe = st.model_copy(deep=True)
+        ctx = self.ctx(probe, checking=True)
+        trn.start_of_turn(ctx)
+        trn.check_post(ctx, fid, orders)
+        return ctx.problems
+
+    def default_orders(self, state: State, player: str) -> list[Order]:
+        """A silent faction does nothing in its economy and disperses its armies; in a battle it
+        stands as the document says and makes no manoeuvre; a capture takes the default choice."""
+        return []
+
+    def resolve(self, state: State, orders: Mapping[str, Sequence[Order]], dice: Dice) -> Resolution:
+        st = load_state(state)
+        ctx = self.ctx(st, dice)
+        if st.phase == "orders":
+            trn.resolve_orders(ctx, orders)
+        elif st.phase == "deployment":
+            trn.resolve_deployments(ctx, orders)
+        elif st.phase == "planning":
+            trn.resolve_plans(ctx, orders)
+        elif st.phase == "capture":
+            trn.resolve_captures(ctx, orders)
+        else:
+            raise GameError("игра окончена", "the game is over")
+        return Resolution(dump_state(ctx.state), ctx.events)
+
+    def awaiting(self, state: State) -> dict[str, Prompt]:
+        st = load_state(state)
+        ctx = self.ctx(st)
+        out: dict[str, Prompt] = {}
+        epoch = self.campaign.epoch(st.turn)
+        if st.phase == "orders":
+            for f in st.factions.values():
+                if f.status == "playing" and f.player:
+                    out[f.player] = Prompt(
+                        "orders", f"Ход {st.turn} ({epoch.name_ru}): приказы фракции — экономика, армии, "
+                        "заклинания и ритуалы", f"Turn {st.turn} ({epoch.name_en}): your faction's orders — "
+                        "economy, armies, spells and rituals")
+        elif st.phase in ("deployment", "planning"):
+            for fid, f in st.factions.items():
+                if not f.player:
+                    continue
+                mine = trn.pending_battles_of(ctx, fid)
+                if not mine:
+                    continue
+                cities = [self.campaign.map.cities[b.city].name_ru if b.city in self.campaign.map.cities
+                          else "передвижной город" for b in st.battles if b.id in {m[0] for m in mine}]
+                cities_en = [self.campaign.map.cities[b.city].name_en if b.city in self.campaign.map.cities
+                             else "mobile city" for b in st.battles if b.id in {m[0] for m in mine}]
+                if st.phase == "deployment":
+                    out[f.player] = Prompt("deployment", "Расстановка для битвы: " + ", ".join(cities),
+                                           "Deployment for the battle(s): " + ", ".join(cities_en), tuple(cities_en))
+                else:
+                    out[f.player] = Prompt("planning", "Планирование битвы: " + ", ".join(cities),
+                                           "Planning of the battle(s): " + ", ".join(cities_en), tuple(cities_en))
+        elif st.phase == "capture":
+            for cap in st.captures:
+                f = st.factions[cap.faction]
+                if cap.done or not f.player:
+                    continue
+                name = self.campaign.map.cities[cap.city]
+                out[f.player] = Prompt("capture", f"Захвачен город {name.name_ru}: "
+                                       "колонизировать, разграбить или разрушить?",
+                                       f"{name.name_en} is taken: colonise, plunder or raze?",
+                                       tuple(CHOICE_EN[c] for c in bat.choices_for(cap.faction)))
+        return out
+
+    def view(self, state: State, viewer: str) -> dict[str, Any]:
+        return views.view(self.campaign, load_state(state), viewer)
+
+    def hidden_markers(self, state: State, viewer: str) -> list[str]:
+        return views.hidden_markers(self.campaign, load_state(state), viewer)
+
+    def outcome(self, state: State) -> Outcome | None:
+        if state.get("phase") != "over":
+            return None
+        st = load_state(state)
+        winners = tuple(st.factions[f].player or f for f in st.winners if st.factions[f].player)
+        names_ru = ", ".join(self.campaign.faction(f).name_ru for f in st.winners) or "никто"
+        names_en = ", ".join(self.campaign.faction(f).name_en for f in st.winners) or "nobody"
+        scores = {f.player: float(eco.count_cities(st, fid)) for fid, f in st.factions.items() if f.player}
+        return Outcome(winners, f"Победители: {names_ru}", f"Winners: {names_en}", scores)
+
+    def progress(self, state: State) -> tuple[int, str]:
+        return int(state.get("turn", 1)), str(state.get("phase", ""))
+
+    def describe(self, order: Order, lang: str = "ru") -> str:
+        from voevoda.rulesets.steel_rose.campaign.report import describe_order
+
+        return describe_order(self.campaign, order, lang)
+
+    def document(self, view: Mapping[str, Any], events: Sequence[Event], viewer: str,
+                 lang: str = "ru", turn: int | None = None) -> Document:
+        from voevoda.rulesets.steel_rose.campaign.report import document
+
+        return document(self.campaign, view, events, viewer, lang, turn)
+
+    def map_svg(self, view: Mapping[str, Any], viewer: str, lang: str = "ru") -> str | None:
+        from voevoda.rulesets.steel_rose.campaign.svgmap import map_svg
+
+        return map_svg(self.campaign, view, lang)
+
+    def bot(self, view: Mapping[str, Any], player: str, stream: Stream) -> str | None:
+        from voevoda.rulesets.steel_rose.campaign.bots import bot_post
+
+        return bot_post(self.campaign, self.options, view, player, stream)
+
+    def state_model(self) -> type[CampaignState]:
+        """The state's schema (Pydantic) with its invariants, for validating a GM's edit."""
+        return CampaignState
+

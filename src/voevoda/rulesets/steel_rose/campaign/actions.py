@@ -15,7 +15,7 @@ from voevoda.core.ruleset import Order
 from voevoda.rulesets.steel_rose.campaign import economy as eco
 from voevoda.rulesets.steel_rose.campaign.context import Ctx
 from voevoda.rulesets.steel_rose.campaign.data import FACTIONS
-from voevoda.rulesets.steel_rose.campaign.state import Army, City
+from voevoda.rulesets.steel_rose.campaign.state import Army, City, Proposal
 
 
 def name_ru(ctx: Ctx, cid: str) -> str:
@@ -201,18 +201,18 @@ def diplomacy(ctx: Ctx, posts: dict[str, list[Order]]) -> None:
             if problem:
                 ctx.refuse(fid, order, *problem)
                 continue
-            standing = any(a == other and b == fid for a, b, _t in state.proposals)
+            standing = any(p.by == other and p.to == fid for p in state.proposals)
             if (other, fid) in wanted or standing:
                 if not state.allied(fid, other):
-                    state.alliances.append((min(fid, other), max(fid, other)))
+                    state.alliances.append(sorted([fid, other]))
                     state.alliances.sort()
                     formed.add(frozenset((fid, other)))
                     ctx.emit("alliance", {"factions": sorted([fid, other]), "formed": True})
-                state.proposals = [p for p in state.proposals if {p[0], p[1]} != {fid, other}]
-            elif not any(a == fid and b == other for a, b, _t in state.proposals):
-                state.proposals.append((fid, other, state.turn))
+                state.proposals = [p for p in state.proposals if {p.by, p.to} != {fid, other}]
+            elif not any(p.by == fid and p.to == other for p in state.proposals):
+                state.proposals.append(Proposal(by=fid, to=other, turn=state.turn))
                 ctx.emit("proposal", {"from": fid, "to": other}, ctx.audience(fid, other))
-    state.proposals = [p for p in state.proposals if p[2] >= state.turn - 1]
+    state.proposals = [p for p in state.proposals if p.turn >= state.turn - 1]
 
 
 def alliance_problem(ctx: Ctx, fid: str, other: str) -> tuple[str, str] | None:
@@ -741,13 +741,13 @@ def move_mobile(ctx: Ctx, fid: str, order: Order) -> None:
         ctx.refuse(fid, order, "между этими городами нет дороги", "no road joins these cities")
         return
     assert mobile.road is not None
-    dist = road_distance(ctx, mobile.road, (a, b))
+    dist = road_distance(ctx, (mobile.road[0], mobile.road[1]), (a, b))
     moves = ctx.campaign.model.ogres.moves_per_turn
     if dist is None or dist > moves:
         ctx.refuse(fid, order, f"за ход передвижной город перемещается не больше {moves} раз",
                    f"the mobile city moves at most {moves} times a turn")
         return
-    ordered = (a, b) if a <= b else (b, a)
+    ordered = sorted([a, b])
     if ordered != mobile.road:
         mobile.road = ordered
         ctx.emit("mobile_moved", {"road": list(ordered)})

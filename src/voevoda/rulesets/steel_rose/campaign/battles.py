@@ -288,7 +288,7 @@ def _aftermath(ctx: Ctx, battle: Battle, summary: dict[str, Any], placed: list[d
             ctx.book(fid, "gunpowder", 0, -float(out["gunpowder_spent"]), battle=battle.id)
     a, d = battle.attacker.faction, battle.defender.faction
     if a is not None and d is not None:
-        pair = (min(a, d), max(a, d))
+        pair = sorted([a, d])
         if pair not in state.wars:
             state.wars.append(pair)
             state.wars.sort()

@@ -15,6 +15,8 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 from typing import Any, ClassVar
 
+from pydantic import BaseModel
+
 from voevoda.core.dice import Dice, Stream
 from voevoda.core.errors import DataError, GameError, ParseError, Problem, illegal
 from voevoda.core.markup import Document
@@ -45,6 +47,8 @@ class SteelRoseCampaign(Ruleset):
     title_en: ClassVar[str] = "War of the Steel Rose (campaign)"
     min_players: ClassVar[int] = 2
     max_players: ClassVar[int] = 5
+    state_model: ClassVar[type[BaseModel] | None] = CampaignState
+    """The state as Pydantic models; their validators hold the invariants (campaign/state.py)."""
 
     def __init__(self, config: Mapping[str, Any] | None = None,
                  house_rules: Mapping[str, Any] | None = None) -> None:
@@ -91,7 +95,7 @@ class SteelRoseCampaign(Ruleset):
             a, b = mobile.road
             cities[MOBILE_ID] = City(id=MOBILE_ID, kind="mobile", owner=mobile.faction,
                                      level=min(self.campaign.epoch(1).max_level, self.campaign.economy.max_level),
-                                     road=(a, b) if a <= b else (b, a))
+                                     road=sorted([a, b]))
         state = CampaignState(turn=1, phase="orders", players=list(players), seats=seats,
                               factions=factions, cities=cities)
         for fid, f in state.factions.items():
@@ -289,7 +293,8 @@ class SteelRoseCampaign(Ruleset):
 
         return document(self.campaign, view, events, viewer, lang, turn)
 
-    def map_svg(self, view: Mapping[str, Any], viewer: str, lang: str = "ru") -> str | None:
+    def map_svg(self, view: Mapping[str, Any], viewer: str, lang: str = "ru",
+                events: Sequence[Event] = (), turn: int | None = None) -> str | None:
         from voevoda.rulesets.steel_rose.campaign.svgmap import map_svg
 
         return map_svg(self.campaign, view, lang)
@@ -299,7 +304,4 @@ class SteelRoseCampaign(Ruleset):
 
         return bot_post(self.campaign, self.options, view, player, stream)
 
-    def state_model(self) -> type[CampaignState]:
-        """The state's schema (Pydantic) with its invariants, for validating a GM's edit."""
-        return CampaignState
 

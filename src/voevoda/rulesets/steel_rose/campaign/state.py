@@ -80,7 +80,19 @@ class City(_Model):
     idle_turn: int = Field(default=0, ge=0, le=MAX)
     quest_void: bool = False
     placement: list[dict[str, Any]] = Field(default_factory=list, max_length=6)
-    road: tuple[str, str] | None = None
+    road: list[str] | None = Field(default=None, min_length=2, max_length=2)
+
+
+Pair = Annotated[list[FactionId], Field(min_length=2, max_length=2)]
+"""Two factions (an alliance, or two that fought last turn), sorted."""
+
+
+class Proposal(_Model):
+    """An alliance offered by ``by`` to ``to`` in ``turn`` (ruling C19)."""
+
+    by: FactionId
+    to: FactionId
+    turn: int = Field(ge=0, le=MAX)
 
 
 class Army(_Model):
@@ -194,9 +206,9 @@ class CampaignState(_Model):
     seats: dict[str, FactionId]
     factions: dict[FactionId, Faction]
     cities: dict[str, City]
-    alliances: list[tuple[FactionId, FactionId]] = Field(default_factory=list)
-    proposals: list[tuple[FactionId, FactionId, int]] = Field(default_factory=list)
-    wars: list[tuple[FactionId, FactionId]] = Field(default_factory=list)
+    alliances: list[Pair] = Field(default_factory=list)
+    proposals: list[Proposal] = Field(default_factory=list)
+    wars: list[Pair] = Field(default_factory=list)
     armies: list[Army] = Field(default_factory=list)
     battles: list[Battle] = Field(default_factory=list)
     captures: list[Capture] = Field(default_factory=list)
@@ -225,7 +237,7 @@ class CampaignState(_Model):
                 raise ValueError(f"cities.{cid}.buildings: a building twice («не может быть две одинаковые постройки»)")
             if (city.kind == "mobile") != (city.road is not None):
                 raise ValueError(f"cities.{cid}.road: the mobile city, and only it, stands on a road")
-        pairs = {"alliances": self.alliances, "proposals": [(a, b) for a, b, _t in self.proposals], "wars": self.wars}
+        pairs = {"alliances": self.alliances, "proposals": [[p.by, p.to] for p in self.proposals], "wars": self.wars}
         for name, pair_list in pairs.items():
             for i, (a, b) in enumerate(pair_list):
                 if a not in self.factions or b not in self.factions or a == b:
@@ -248,11 +260,11 @@ class CampaignState(_Model):
         return self.factions[self.seats[player]]
 
     def allied(self, a: str, b: str) -> bool:
-        return (a, b) in self.alliances or (b, a) in self.alliances
+        return [a, b] in self.alliances or [b, a] in self.alliances
 
     def at_war(self, a: str, b: str) -> bool:
         """Whether ``a`` and ``b`` fought a battle in the last turn."""
-        return (a, b) in self.wars or (b, a) in self.wars
+        return [a, b] in self.wars or [b, a] in self.wars
 
     def cities_of(self, fid: str, *, ruins: bool = False) -> list[City]:
         """The cities ``fid`` holds, in map order (ruins only when asked)."""

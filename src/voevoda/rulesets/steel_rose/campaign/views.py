@@ -98,7 +98,7 @@ def player_view(campaign: Campaign, state: CampaignState, player: str) -> dict[s
                                 "idle_turn": c.idle_turn}
                          for c in state.cities.values() if c.owner == fid}
     out["armies"] = [a.model_dump(mode="json") for a in state.armies if a.faction == fid]
-    out["proposals"] = [list(p) for p in state.proposals if fid in p[:2]]
+    out["proposals"] = [[p.by, p.to] for p in state.proposals if fid in (p.by, p.to)]
     ledger = state.ledgers.get(fid)
     out["ledger"] = ledger.model_dump(mode="json") if ledger else None
     out["my_battles"] = [b for b in (_battle_for(campaign, state, battle, fid) for battle in state.battles) if b]

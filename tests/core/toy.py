@@ -14,6 +14,7 @@ from typing import Any
 
 from voevoda.core.dice import CITED, Dice, Stream
 from voevoda.core.errors import ParseError, Problem, illegal, invalid
+from voevoda.core.hidden import HiddenParts, Variation, others
 from voevoda.core.ruleset import GM, Event, Order, Outcome, Prompt, Resolution, Ruleset, State
 
 ORDER = re.compile(r"^\s*(?:брось|бросок|roll)\s+(\d+)\s*$", re.IGNORECASE)
@@ -99,6 +100,9 @@ class Twenty(Ruleset):
             return []
         return [name for player, name in state["pile_names"].items() if player != viewer]
 
+    def hidden_parts(self) -> HiddenParts:
+        return TwentyHidden()
+
     def map_svg(self, view: Mapping[str, Any], viewer: str, lang: str = "ru",
                 events: Sequence[Event] = (), turn: int | None = None) -> str | None:
         rows = "".join(f'<text y="{20 * (i + 1)}">{p}: {view["piles"].get(p, "?")} '
@@ -171,8 +175,44 @@ class Guess(Ruleset):
     def view(self, state: State, viewer: str) -> dict[str, Any]:
         return dict(state)
 
+    def hidden_parts(self) -> HiddenParts:
+        """Nothing is hidden but the guesses before they are resolved."""
+        return GuessHidden()
+
     def outcome(self, state: State) -> Outcome | None:
         return Outcome((state["winner"],), "угадал трижды", "guessed three times") if state["winner"] else None
 
     def bot(self, view: Mapping[str, Any], player: str, stream: Stream) -> str | None:
         return f"guess {stream.roll(6)}"
+
+class TwentyHidden(HiddenParts):
+    """Another player's pile and its secret name are hidden («a secret pile only they can see»)."""
+
+    TABLE = {"orders": {"player": "no", "public": "no", "gm": "yes"},
+             "pile": {"player": "own", "public": "no", "gm": "yes"}}
+
+    def state_variations(self, state: State, viewer: str, rnd: Any) -> list[Variation]:
+        rivals = others(list(state["piles"]), viewer)
+        if not rivals:
+            return []
+        q = rnd.choice(rivals)
+
+        def pile(s: State) -> None:
+            s["piles"][q] = rnd.randint(0, 19)
+            s["pile_names"][q] = f"pile-{rnd.randrange(10**8):08d}"
+        return [Variation("pile", pile)]
+
+    def posts(self, view: Mapping[str, Any], player: str, rnd: Any) -> list[str]:
+        return [f"roll {n}" for n in (1, 2, 3)]
+
+    def plant(self, state: State, viewer: str, value: int) -> list[Variation]:
+        return [Variation("pile", lambda s, q=q: s["piles"].update({q: value}))
+                for q in others(list(state["piles"]), viewer)]
+
+
+class GuessHidden(HiddenParts):
+    def posts(self, view: Mapping[str, Any], player: str, rnd: Any) -> list[str]:
+        return [f"число {n}" for n in range(1, 7)]
+
+
+GUESS_TABLE = {"orders": {"player": "no", "public": "no", "gm": "yes"}}

@@ -34,7 +34,7 @@ from typing import Any, TypeVar
 
 from voevoda.core.engine import Game, RollbackReport, Step
 from voevoda.core.errors import DataError, GameError, OrdersRejected
-from voevoda.core.markup import FLAVOURS, FORMATS, check_format
+from voevoda.core.markup import FLAVOURS, FORMATS, Document, check_format, render
 from voevoda.core.ruleset import GM, PUBLIC, Order, Viewer
 
 LANGS: tuple[str, ...] = ("ru", "en")
@@ -62,6 +62,13 @@ class Channel:
     """The parameter sets to walk, given the game, the viewer and posts to try."""
     acts: bool = False
     """True when rendering changes the game (an accepted post): walked only on a copy."""
+    batch: Callable[[Game, Viewer, Sequence[Params]], list[Rendered]] | None = None
+    """Optionally, every variant at once, the same outputs as ``render`` gives one by one
+    (a report's document is built once for all its formats)."""
+    follows: str | None = None
+    """The channel whose output this one only transforms, by a function of that output alone
+    (the PNG map is the SVG map drawn): it cannot tell apart what that channel cannot, and a walk
+    may leave it out (``derived=False``)."""
 
 
 CHANNELS: dict[str, Channel] = {}
@@ -74,27 +81,37 @@ def _once(game: Game, viewer: Viewer, posts: Sequence[str]) -> Iterable[Params]:
     return ({},)
 
 
-def channel(name: str, command: str, variants: Variants = _once, acts: bool = False) -> Callable[[F], F]:
+def channel(name: str, command: str, variants: Variants = _once, acts: bool = False,
+            batch: Callable[[Game, Viewer, Sequence[Params]], list[Rendered]] | None = None,
+            follows: str | None = None) -> Callable[[F], F]:
     """Declare ``render`` as the channel ``name``; see the module's docstring."""
     def register(render: F) -> F:
         if name in CHANNELS:
             raise ValueError(f"output channel '{name}' is declared twice")
-        CHANNELS[name] = Channel(name, command, render, variants, acts)
+        if follows is not None and follows not in CHANNELS:
+            raise ValueError(f"output channel '{name}' follows an undeclared channel '{follows}'")
+        CHANNELS[name] = Channel(name, command, render, variants, acts, batch, follows)
         return render
     return register
 
 
-def walk(game: Game, viewer: Viewer, posts: Sequence[str] = (),
-         channels: Iterable[str] | None = None) -> Iterator[tuple[str, Rendered]]:
+def walk(game: Game, viewer: Viewer, posts: Sequence[str] = (), channels: Iterable[str] | None = None,
+         select: Callable[[str, Params], bool] | None = None, derived: bool = True,
+         ) -> Iterator[tuple[str, Rendered]]:
     """Every output ``viewer`` can get from ``game`` now, each labelled with its channel and
     parameters; ``posts`` are texts the viewer might post (for ``order --check``). Channels
-    that change the game are left out: call them on a copy."""
+    that change the game are left out: call them on a copy. ``channels`` and ``select(name,
+    params)`` narrow the walk; ``derived=False`` leaves out the channels that only transform
+    another channel's output (``Channel.follows``)."""
+    wanted = None if channels is None else set(channels)
     for ch in CHANNELS.values():
-        if ch.acts or (channels is not None and ch.name not in channels):
+        if ch.acts or (wanted is not None and ch.name not in wanted) or (ch.follows and not derived):
             continue
-        for params in ch.variants(game, viewer, posts):
-            label = ch.name + "".join(f" {k}={v}" for k, v in sorted(params.items()))
-            yield label, ch.render(game, viewer, **params)
+        variants = [p for p in ch.variants(game, viewer, posts) if select is None or select(ch.name, p)]
+        rendered = (ch.batch(game, viewer, variants) if ch.batch is not None
+                    else (ch.render(game, viewer, **params) for params in variants))
+        for params, out in zip(variants, rendered, strict=True):
+            yield ch.name + "".join(f" {k}={v}" for k, v in sorted(params.items())), out
 
 
 # -- status and prompts ---------------------------------------------------------------------
@@ -151,14 +168,26 @@ def report_variants(game: Game, viewer: Viewer, posts: Sequence[str]) -> Iterabl
             for turn in turns for fmt in FORMATS for flavour in FLAVOURS[fmt] for lang in LANGS]
 
 
+def _reports(game: Game, viewer: Viewer, variants: Sequence[Params]) -> list[Rendered]:
+    documents: dict[tuple[int | None, str], Document] = {}
+    out: list[Rendered] = []
+    for params in variants:
+        key = (params["turn"], params["lang"])
+        if key not in documents:
+            documents[key] = game.report_document(viewer, params["turn"], params["lang"])
+        out.append(render(documents[key], params["fmt"], params["flavour"]))
+    return out
+
+
 @channel("report", "voevoda report GAME --as VIEWER --turn N --format F --flavour V --lang L "
-         "(and, one file per viewer, --all -o DIR)", variants=report_variants)
+         "(and, one file per viewer, --all -o DIR)", variants=report_variants, batch=_reports)
 def report_text(game: Game, viewer: Viewer, turn: int | None = None, fmt: str = "text", lang: str = "ru",
                 flavour: str | None = None) -> str:
-    """A viewer's report of one turn (docs/reports.md); for ``public`` it is the public
-    chronicle. ``report --all`` writes this for every player and ``public``."""
+    """A viewer's report of one turn (docs/reports.md), built from that viewer's view after the
+    turn and the events of the turn it may see; for ``public`` it is the public chronicle.
+    ``report --all`` writes this for every player and ``public``."""
     check_options(fmt=fmt, lang=lang, flavour=flavour)
-    return game.report(viewer, turn, fmt, lang, flavour)  # type: ignore[arg-type]
+    return render(game.report_document(viewer, turn, lang), fmt, flavour)
 
 
 # -- maps -----------------------------------------------------------------------------------
@@ -180,7 +209,8 @@ def map_svg(game: Game, viewer: Viewer, lang: str = "ru", turn: int | None = Non
     return game.map_svg(viewer, lang, turn)
 
 
-@channel("map png", "voevoda map GAME --as VIEWER -o FILE.png (or --png) --zoom Z", variants=_png_variants)
+@channel("map png", "voevoda map GAME --as VIEWER -o FILE.png (or --png) --zoom Z", variants=_png_variants,
+         follows="map")
 def map_png(game: Game, viewer: Viewer, lang: str = "ru", turn: int | None = None, zoom: float = 1.0) -> bytes | None:
     """The same map as a PNG picture, rendered with the fonts shipped in the package."""
     from voevoda.core.maps import to_png

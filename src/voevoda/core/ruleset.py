@@ -14,7 +14,7 @@ import copy
 from abc import ABC, abstractmethod
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
-from typing import Any, ClassVar, Literal
+from typing import TYPE_CHECKING, Any, ClassVar, Literal
 
 from pydantic import BaseModel, ValidationError
 
@@ -23,6 +23,9 @@ from voevoda.core.dice import Dice, Stream
 from voevoda.core.errors import Problem
 from voevoda.core.markup import Document, Paragraph, render
 from voevoda.core.words import Names
+
+if TYPE_CHECKING:
+    from voevoda.core.hidden import HiddenParts
 
 State = dict[str, Any]
 """Plain JSON-serialisable data; identical state serialises to identical bytes."""
@@ -269,6 +272,11 @@ class Ruleset(ABC):
         """The keys a game's config may hold (its named options and settings); the engine
         refuses a new game whose config has any other key, so a misspelt option is an
         error rather than silently ignored. ``None`` accepts any key."""
+        return None
+
+    def hidden_parts(self) -> HiddenParts | None:
+        """How to vary what each viewer may not see (:mod:`voevoda.core.hidden`), for the
+        non-interference test every ruleset must pass; ``None`` (the default) fails it."""
         return None
 
     def public_config(self) -> dict[str, Any]:

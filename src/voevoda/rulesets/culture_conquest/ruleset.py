@@ -10,6 +10,7 @@ from typing import Any, ClassVar
 
 from voevoda.core.dice import Dice, Stream
 from voevoda.core.errors import ParseError, Problem, illegal
+from voevoda.core.hidden import HiddenParts
 from voevoda.core.markup import Document, render
 from voevoda.core.ruleset import (
     PUBLIC,
@@ -113,6 +114,12 @@ class CultureConquest(Ruleset):
         """The options of docs/rulings/culture_conquest.md, the bots' strategies per seat and
         the language of the bots' posts."""
         return frozenset({f.name for f in fields(Options)} | {"strategies", "bot_lang"})
+
+    def hidden_parts(self) -> HiddenParts:
+        """The offer under negotiation (rulings 31 and 46), for the non-interference test."""
+        from .hidden import CultureConquestHidden
+
+        return CultureConquestHidden()
 
     def hidden_markers(self, state: State, viewer: Viewer) -> list[str]:
         """The one secret of this game: an offer under negotiation, as it would show in a

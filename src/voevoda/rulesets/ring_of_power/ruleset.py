@@ -12,6 +12,7 @@ from typing import Any
 
 from voevoda.core.dice import Dice, Stream
 from voevoda.core.errors import GameError, ParseError, Problem, illegal, warning
+from voevoda.core.hidden import HiddenParts
 from voevoda.core.markup import Document
 from voevoda.core.ruleset import (
     GM,
@@ -449,6 +450,12 @@ class RingOfPower(Ruleset):
 
     def config_keys(self) -> frozenset[str]:
         return frozenset(Options.model_fields)
+
+    def hidden_parts(self) -> HiddenParts:
+        """What each viewer may not see (ruling 34), for the non-interference test."""
+        from voevoda.rulesets.ring_of_power.hidden import RingOfPowerHidden
+
+        return RingOfPowerHidden()
 
     def hidden_markers(self, state: State, viewer: Viewer) -> list[str]:
         """What ``viewer`` may not see, as it would appear in a view's JSON or on the map:

@@ -25,6 +25,7 @@ from typing import Any, ClassVar
 
 from voevoda.core.dice import Dice, Stream
 from voevoda.core.errors import GameError, ParseError, Problem, illegal, warning
+from voevoda.core.hidden import HiddenParts
 from voevoda.core.ruleset import GM, Event, Order, Outcome, Prompt, ReportFormat, Resolution, Ruleset, State
 from voevoda.rulesets.steel_rose.battle import field as fld
 from voevoda.rulesets.steel_rose.battle.engine import fight
@@ -267,6 +268,12 @@ class SteelRoseBattle(Ruleset):
     def config_keys(self) -> frozenset[str]:
         """The battle options of docs/rulings/steel_rose.md and the two sides (``sides``)."""
         return frozenset(set(BattleOptions.__dataclass_fields__) | {"sides"})
+
+    def hidden_parts(self) -> HiddenParts:
+        """Armies, deployments and plans before they are revealed, for the non-interference test."""
+        from voevoda.rulesets.steel_rose.hidden import SteelRoseBattleHidden
+
+        return SteelRoseBattleHidden(self.rules)
 
     def public_config(self) -> dict[str, Any]:
         """The options, and of each side only its player and, for a city's garrison, the city

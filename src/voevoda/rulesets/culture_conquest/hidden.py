@@ -1,0 +1,108 @@
+"""What a Culture & Conquest viewer may not see, stated for the non-interference test.
+
+Ruling 46: «The document hides nothing: treasuries, populations, technologies, leaders and
+projects are open to all. Only an offer under negotiation is private.» Ruling 31: «An offer is
+seen only by its two parties; a concluded deal is public.» The keys below are the rows of the
+Culture & Conquest table in ``docs/engine.md``.
+"""
+
+from __future__ import annotations
+
+import random
+from collections.abc import Mapping
+from typing import Any
+
+from voevoda.core.hidden import HiddenParts, Pair, Setting, Variation
+from voevoda.core.ruleset import State, Viewer
+
+PLAYERS = ("Анна", "Борис", "Вера")
+WORDS = ("мир", "союз", "дружба", "помощь", "зерно", "тайна", "верность", "поход")
+
+
+def _parties(pending: Mapping[str, Any]) -> set[str]:
+    parties = set(pending["players"])
+    if pending["kind"] == "reply":
+        parties.add(pending["offer"]["from"])
+    return parties
+
+
+def _items(rnd: random.Random) -> list[dict[str, Any]]:
+    items: list[dict[str, Any]] = [{"kind": "promise", "key": " ".join(rnd.sample(WORDS, 2))}]
+    if rnd.random() < 0.5:
+        items.append({"kind": rnd.choice(["coins", "food"]), "amount": rnd.randint(1, 30)})
+    return items
+
+
+class CultureConquestHidden(HiddenParts):
+    def setting(self, min_players: int, max_players: int) -> Setting:
+        return Setting(PLAYERS)
+
+    def state_variations(self, state: State, viewer: Viewer, rnd: random.Random) -> list[Variation]:
+        pending = state.get("pending")
+        if not pending or pending["kind"] not in ("offer", "reply") or viewer in _parties(pending):
+            return []
+
+        def offer(s: State) -> None:
+            p = s["pending"]
+            if p["kind"] == "reply":
+                p["offer"]["give"] = _items(rnd)
+                p["offer"]["take"] = _items(rnd)
+                p["made"] = rnd.randint(1, 3)
+            else:
+                p["made"] = rnd.randint(0, 2)
+        return [Variation("offer", offer)]
+
+    def plant(self, state: State, viewer: Viewer, value: int) -> list[Variation]:
+        pending = state.get("pending")
+        if not pending or pending["kind"] != "reply" or viewer in _parties(pending):
+            return []
+
+        def offer(s: State) -> None:
+            s["pending"]["offer"]["give"] = [{"kind": "coins", "amount": value}]
+            s["pending"]["offer"]["take"] = [{"kind": "food", "amount": value}]
+        return [Variation("offer", offer)]
+
+    def posts(self, view: Mapping[str, Any], player: str, rnd: random.Random) -> list[str]:
+        """Offers to every other player and the end of trading; a reply either way."""
+        pending = view.get("pending")
+        if not pending or player not in pending["players"]:
+            return []
+        if pending["kind"] == "reply":
+            return ["принять", "отклонить"]
+        if pending["kind"] != "offer":
+            return []
+        texts = ["конец торговли"]
+        for other in view["order"]:
+            if other != player:
+                give, take = rnd.sample(WORDS, 2)
+                texts.append(f"предложить {other}: даю обещание {give}; прошу обещание {take}")
+        return texts
+
+    def plant_posts(self, view: Mapping[str, Any], player: str, value: int) -> list[str]:
+        """An offer whose promise names ``value``."""
+        pending = view.get("pending")
+        if not pending or pending["kind"] != "offer" or player not in pending["players"]:
+            return []
+        return [f"предложить {other}: даю обещание {value} мер зерна; прошу обещание мир"
+                for other in view["order"] if other != player]
+
+    def pairs(self) -> list[Pair]:
+        return [_declined_offer()]
+
+
+def _declined_offer() -> Pair:
+    """Анна, trading, offers Вера one promise (game a) or another (game b); Вера declines; Анна
+    ends her trading. Борис sees neither the offer nor its refusal."""
+    def prepare(state: State, which: str) -> State:
+        state["phase"] = 9
+        state["seat"] = state["order"].index("Анна")
+        state["pending"] = {"kind": "offer", "players": ["Анна"], "made": 0}
+        return state
+
+    return Pair(
+        "a declined offer", "004 «9. ФАЗА ТОРГОВЛИ»; ruling 31: «An offer is seen only by its two parties; "
+        "a concluded deal is public»", "Борис", Setting(PLAYERS), prepare,
+        ({"Анна": "предложить Вера: даю обещание вечный мир; прошу обещание зерно"}, {"Вера": "отклонить"},
+         {"Анна": "конец торговли"}),
+        ({"Анна": "предложить Вера: даю обещание тайный союз; прошу обещание поход"}, {"Вера": "отклонить"},
+         {"Анна": "конец торговли"}))

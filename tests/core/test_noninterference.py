@@ -32,13 +32,10 @@ RULESETS = sorted(registry.available())
 GAMES = [r for r in RULESETS if not r.startswith("toy-")]
 TOY_TABLES = {"toy-twenty": TwentyHidden.TABLE, "toy-guess": GUESS_TABLE}
 
-KNOWN_LEAKS = {
-    ("ring-of-power", "battle seen only from a supporter's hex"): 4,
-    ("ring-of-power", "a rival's desertion next door"): 5,
-    ("ring-of-power", "a rival's unpaid tax next door"): 5,
-}
-"""Named pairs that fail until engineer rop lands the fix of the leak (issue 15, items 4 and 5);
-remove the entry when it does."""
+KNOWN_LEAKS: dict[tuple[str, str], int] = {}
+"""Named pairs that fail until the leak they show is fixed (ruleset, pair name) -> issue 15 item;
+each is marked xfail(strict=True), so its entry must go when the fix lands. Leaks 4 and 5 (Ring of
+Power battle audiences, a rival's desertion and unpaid tax) were fixed by engineer rop."""
 
 
 def table_of(ruleset_id: str) -> dict[str, dict[str, str]]:
@@ -270,8 +267,6 @@ def test_the_config_check_catches_a_public_export_with_the_armies(monkeypatch: p
 
 # -- leak 7: a rolled-back step is no second look at its dice -------------------------------------
 
-@pytest.mark.xfail(strict=True, reason="issue 15 leak 7: posts frozen after a rollback are issue 16's rollback "
-                                       "rules (engineer dice), not on main yet; remove this mark when they land")
 def test_a_rolled_back_step_gives_no_second_look_at_its_dice() -> None:
     """Leak 7, as a leak of future information: once a step is resolved its seed is in every
     report, so every player knows that step's dice. After a rollback the step must happen as
@@ -284,7 +279,7 @@ def test_a_rolled_back_step_gives_no_second_look_at_its_dice() -> None:
     first = game.resolve()
     assert first.seed in outputs.report_text(game, "Анна")
     face = next(int(e.data["face"]) for e in first.events if e.kind == "die")
-    game.rollback(reason="проверка отката")  # type: ignore[call-arg]
+    game.rollback(reason="проверка отката")
     accepted, reply = outputs.order_reply(game, "Анна", f"число {face}")
     assert not accepted, f"Анна changed her post knowing the die: {reply}"
     again = game.resolve()
@@ -292,7 +287,7 @@ def test_a_rolled_back_step_gives_no_second_look_at_its_dice() -> None:
     assert [e.to_json() for e in again.events if e.kind == "die"] == [e.to_json() for e in first.events
                                                                        if e.kind == "die"]
     assert again.submissions["Анна"].text == "число 1"
-    game.rollback(reason="ещё раз")  # type: ignore[call-arg]
-    game.reopen("Анна", reason="опечатка в приказе")  # type: ignore[attr-defined]
+    game.rollback(reason="ещё раз")
+    game.reopen("Анна", reason="опечатка в приказе")
     assert outputs.order_reply(game, "Анна", f"число {face}")[0]
     assert "опечатка в приказе" in outputs.report_text(game, PUBLIC)

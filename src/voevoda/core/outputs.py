@@ -273,13 +273,15 @@ def error_text(exc: BaseException) -> str:
 
 
 def order_reply(game: Game, player: str, text: str, check: bool = False, at: str | None = None) -> tuple[bool, str]:
-    """Post ``text`` for ``player`` (or only check it) and give what its author reads: the echo
-    and status, or every error. ``(accepted, text)``."""
+    """Post ``text`` for ``player`` (or only check it) for the current step and give what its
+    author reads, as ``voevoda order`` prints it: the echo and status, or every error.
+    ``(accepted, text)``."""
+    meant = game.step_number + 1
     try:
-        orders = game.check(player, text) if check else game.submit(player, text, at=at)
+        orders = game.check(player, text) if check else game.submit(player, text, at=at, step=meant)
     except (OrdersRejected, GameError) as exc:
         return False, error_text(exc)
-    return True, order_echo(game, player, orders, check)
+    return True, order_echo(game, player, orders, check, step=meant)
 
 
 def _posts(game: Game, viewer: Viewer, posts: Sequence[str]) -> Iterable[Params]:

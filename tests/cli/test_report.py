@@ -123,3 +123,22 @@ def test_telegram_messages_and_flavours(db: str, tmp_path: Path) -> None:
 def test_output_is_never_wrapped(db: str) -> None:
     code, out = run("report", "g", "--as", "Анна", "--db", db)
     assert code == 0 and max(len(line) for line in out.splitlines()) > 5000
+
+
+def test_tables_written_to_a_pipe_are_never_cut() -> None:
+    """«No hard wrapping: output written to a file or pipe is never wrapped ... table cells are
+    truncated» today: off a terminal a table is plain aligned columns, whole."""
+    import io
+
+    from rich.console import Console
+
+    from voevoda.cli.common import print_table
+
+    buffer = io.StringIO()
+    long_cell = "копейщик 1,25, рыцарь 0,5, " * 12
+    print_table("Шансы / odds", ["Сторона / side", "Средние потери / mean losses"],
+                [["Империя", long_cell], ["Княжество", "—"]], "ll", Console(file=buffer, width=80))
+    lines = buffer.getvalue().splitlines()
+    assert lines[0] == "Шансы / odds"
+    assert any(long_cell.rstrip() in line for line in lines)
+    assert max(len(line) for line in lines) > 200

@@ -6,16 +6,16 @@ from pathlib import Path
 from typing import Annotated
 
 import typer
-from rich.console import Console
 from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn
-from rich.table import Table
 
+from voevoda.cli.common import plain_console, print_table
 from voevoda.core.errors import DataError
 from voevoda.core.rulesdata import read_house_rules
+from voevoda.core.words import number, percent
 from voevoda.rulesets.steel_rose.rules import load_rules
 
-console = Console(highlight=False)
-errors = Console(stderr=True, highlight=False)
+console = plain_console()
+errors = plain_console(stderr=True)
 
 
 def _fail(message: str) -> None:
@@ -85,23 +85,22 @@ def balance_command(
             svg.write_text(bal.to_svg(sweep, cells, lang), encoding="utf-8")
     except OSError as exc:
         _fail(f"{exc.filename}: {exc.strerror}")
-    table = Table(title=f"Бюджет / budget {budget:g}: {n} битв на пару / battles per matchup")
-    table.add_column("атакующий \\ защитник / attacker \\ defender")
-    for f in sweep.factions:
-        table.add_column(f, justify="right")
     by = {(c.row, c.col): c for c in cells}
+    rows = []
     for r in sweep.factions:
-        row = []
+        row = [r]
         for c in sweep.factions:
             cell = by[(r, c)]
             lo, hi = cell.interval
-            row.append(f"{cell.win_rate:.1%} ({lo:.1%}–{hi:.1%})")
-        table.add_row(r, *row)
-    console.print(table)
+            row.append(f"{percent(100 * cell.win_rate)} ({percent(100 * lo)}–{percent(100 * hi)})")
+        rows.append(row)
+    print_table(f"Бюджет / budget {number(budget)}: {n} битв на пару / battles per matchup",
+                ["атакующий \\ защитник / attacker \\ defender", *sweep.factions], rows,
+                "l" + "r" * len(sweep.factions))
     for f, army in sweep.armies.items():
         squads = "; ".join(f"{sq.position}: " + ", ".join(f"{u} {k}" for u, k in sq.units.items())
                            for sq in army.squads)
-        console.print(f"{f}: {squads}")
+        console.print(f"{f}: {squads}", markup=False)
 
 
 def register(app: typer.Typer) -> None:

@@ -8,24 +8,25 @@ from __future__ import annotations
 
 import json
 import math
+import sys
 from pathlib import Path
 from typing import Annotated, Any
 
 import typer
-from rich.console import Console
 from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeRemainingColumn
-from rich.table import Table
 
+from voevoda.cli.common import plain_console, print_table
 from voevoda.core.dice import Dice
 from voevoda.core.errors import DataError
+from voevoda.core.words import number, percent
 from voevoda.rulesets.steel_rose.battle.engine import fight
 from voevoda.rulesets.steel_rose.battle.model import SideInput
 from voevoda.rulesets.steel_rose.battle.report import battle_text, strength_svg
 from voevoda.rulesets.steel_rose.battle.sides import BattleFile, build_sides, load_battle_file
 from voevoda.rulesets.steel_rose.rules import Rules, load_rules
 
-console = Console()
-errors = Console(stderr=True)
+console = plain_console()
+errors = plain_console(stderr=True)
 
 
 def announce_compiling_simulator() -> None:
@@ -91,7 +92,7 @@ def battle_command(
         out = {"seed": seed_text, "seed_sha256": dice.seed.hex(), "result": result, "dice": dice.records()}
         print(json.dumps(out, ensure_ascii=False))
         return
-    console.print(battle_text(result, rules, lang, fmt), highlight=False, markup=False)
+    sys.stdout.write(battle_text(result, rules, lang, fmt).rstrip("\n") + "\n")
 
 
 def _interval(wins: int, n: int) -> tuple[float, float]:
@@ -137,18 +138,16 @@ def odds_command(
     if as_json:
         print(json.dumps(out, ensure_ascii=False))
         return
-    table = Table(title=f"{sides[0].name} — {sides[1].name}: {n} битв / battles ({out['engine']})")
-    table.add_column("Сторона / side")
-    table.add_column("Победы / wins", justify="right")
-    table.add_column("95%", justify="right")
-    table.add_column("Средние потери / mean losses")
+    rows = []
     for side in out["sides"]:
         lo, hi = side["interval95"]
-        mean = ", ".join(f"{rules.units[u].name_ru} {k:.2f}" for u, k in side["mean_losses"].items()) or "—"
-        table.add_row(side["name"], f"{side['win_rate']:.1%}", f"{lo:.1%}–{hi:.1%}", mean)
-    console.print(table)
+        mean = ", ".join(f"{rules.units[u].name_ru} {number(k, digits=2)}"
+                         for u, k in side["mean_losses"].items()) or "—"
+        rows.append([side["name"], percent(100 * side["win_rate"]), f"{percent(100 * lo)}–{percent(100 * hi)}", mean])
+    print_table(f"{sides[0].name} — {sides[1].name}: {n} битв / battles ({out['engine']})",
+                ["Сторона / side", "Победы / wins", "95%", "Средние потери / mean losses"], rows, "lrrl")
     if out["draws"]:
-        console.print(f"Ничьи / draws: {out['draws']}")
+        console.print(f"Ничьи / draws: {out['draws']}", markup=False)
 
 
 def _exact_odds(battle: BattleFile, rules: Rules, sides: tuple[SideInput, SideInput], n: int, seed_text: str,

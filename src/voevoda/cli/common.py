@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import contextlib
 import sys
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from pathlib import Path
 from typing import Annotated, Any, NoReturn, TypeVar
 
@@ -27,6 +27,35 @@ def print_text(text: str) -> None:
     """Print an output of :mod:`voevoda.core.outputs` as it is: never read as markup, never
     wrapped."""
     console.print(text, markup=False, highlight=False, soft_wrap=True)
+
+
+def print_table(title: str, header: Sequence[str], rows: Sequence[Sequence[str]], align: str = "",
+                out: Console | None = None) -> None:
+    """A table on standard output. On a terminal Rich draws it; written to a file or a pipe it is
+    plain aligned columns that are never wrapped and whose cells are never cut (a report pasted
+    into a forum or read by a program must hold every word)."""
+    target = out or console
+    if target.is_terminal:
+        from rich.table import Table as RichTable
+
+        table = RichTable(title=title)
+        for i, name in enumerate(header):
+            table.add_column(name, justify="right" if i < len(align) and align[i] == "r" else "left",
+                             no_wrap=True, overflow="fold")
+        for row in rows:
+            table.add_row(*row)
+        target.print(table)
+        return
+    from voevoda.core.markup import Document, Table, render
+
+    text = render(Document(None, [Table(list(header), [list(r) for r in rows], align)]), "text")
+    target.file.write(f"{title}\n{text}")
+    target.file.flush()
+
+
+def plain_console(stderr: bool = False) -> Console:
+    """A console for a command's output that never wraps and never reads markup from its text."""
+    return Console(stderr=stderr, highlight=False, soft_wrap=True)
 
 
 def fail(message: str) -> NoReturn:

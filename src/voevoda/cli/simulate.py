@@ -12,11 +12,11 @@ from pathlib import Path
 from typing import Annotated, Any
 
 import typer
-from rich.console import Console
 from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeRemainingColumn
-from rich.table import Table
 
+from voevoda.cli.common import plain_console, print_table
 from voevoda.core.errors import DataError
+from voevoda.core.words import counted, number, percent
 
 
 @dataclass(frozen=True)
@@ -29,7 +29,9 @@ class Simulator:
     groupings: tuple[str, ...]
     summary_csv: Callable[[Sequence[Any]], str]
     seats_csv: Callable[[Sequence[Any]], str]
-    chart_svg: Callable[[Sequence[Any]], str]
+    chart_svg: Callable[[Sequence[Any], str], str]
+    group_name: Callable[[str, str, str], str]
+    """A group's name (a strategy, a culture) in a language: (key, grouping, lang)."""
 
 
 def _culture_conquest() -> Simulator:
@@ -37,13 +39,14 @@ def _culture_conquest() -> Simulator:
     from voevoda.rulesets.culture_conquest.bots import STRATEGIES
 
     return Simulator(STRATEGIES, cc.run, lambda results, by: [g.row() for g in cc.summarize(results, by)],
-                     ("strategy", "culture"), cc.summary_csv, cc.seats_csv, cc.chart_svg)
+                     ("strategy", "culture"), cc.summary_csv, cc.seats_csv, cc.chart_svg,
+                     lambda key, by, lang: cc.group_name(key, by, lang))
 
 
 SIMULATORS: Mapping[str, Callable[[], Simulator]] = {"culture-conquest": _culture_conquest}
 
-console = Console()
-errors = Console(stderr=True)
+console = plain_console()
+errors = plain_console(stderr=True)
 
 
 def fail(ru: str, en: str) -> None:
@@ -66,15 +69,16 @@ def register(app: typer.Typer) -> None:
         csv_file: Annotated[Path | None, typer.Option("--csv", help="Write the summary as CSV")] = None,
         seats_file: Annotated[Path | None, typer.Option("--seats-csv", help="Write one CSV row per seat")] = None,
         chart: Annotated[Path | None, typer.Option("--chart", help="Write an SVG chart")] = None,
+        lang: Annotated[str, typer.Option("--lang", help="ru or en")] = "ru",
     ) -> None:
-        """Play computer games and report victory points and win rates."""
+        """Play computer games and report victory points and win rates. / Партии компьютерных игроков."""
         run_simulation(ruleset, games, players, seed, strategies, turns, house_rules, csv_file,
-                       seats_file, chart)
+                       seats_file, chart, lang)
 
 
 def run_simulation(ruleset: str, games: int, players: int, seed: str, strategies: str, turns: int,
                    house_rules: Path | None, csv_file: Path | None, seats_file: Path | None,
-                   chart: Path | None) -> None:
+                   chart: Path | None, lang: str = "ru") -> None:
     from voevoda.core import registry
     from voevoda.core.errors import GameError
     from voevoda.core.rulesdata import read_house_rules
@@ -94,6 +98,8 @@ def run_simulation(ruleset: str, games: int, players: int, seed: str, strategies
              f"--players: between {cls.min_players} and {cls.max_players}")
     if turns < 0:
         fail("--turns: не меньше 0", "--turns: must be 0 or more")
+    if lang not in ("ru", "en"):
+        fail("--lang: ru или en", "--lang: ru or en")
     sim = SIMULATORS[ruleset]()
     chosen = tuple(s.strip() for s in strategies.split(",") if s.strip()) or sim.strategies
     bad = [s for s in chosen if s not in sim.strategies]
@@ -110,27 +116,35 @@ def run_simulation(ruleset: str, games: int, players: int, seed: str, strategies
     results: list[Any] = []
     with Progress(TextColumn("[bold]{task.description}"), BarColumn(), MofNCompleteColumn(),
                   TimeRemainingColumn(), console=errors, transient=False) as progress:
-        task = progress.add_task(f"{ruleset}: {players} players", total=games)
+        task = progress.add_task(f"{ruleset}: {counted(players, 'игрок')} / {counted(players, 'player', 'en')}", total=games)
         try:
             results = list(sim.run(games, players, seed, chosen, config=config, house_rules=house,
                                    tick=lambda _: progress.advance(task)))
         except DataError as exc:
             fail(str(exc), str(exc))
+    ru = lang == "ru"
     for by in sim.groupings:
-        table = Table(title=f"{ruleset}: {games} games × {players} players — by {by}")
         rows = sim.summary_rows(results, by)
-        for column in (by, "seats", "win %", "mean VP", "median", "p10", "p90", "min", "max"):
-            table.add_column(column, justify="left" if column == by else "right", no_wrap=True)
-        for row in rows:
-            table.add_row(str(row["group"]), str(row["seats"]), f"{row['win_rate']:.1%}",
-                          f"{row['mean_vp']:.1f}", str(row["median_vp"]), str(row["p10_vp"]),
-                          str(row["p90_vp"]), str(row["min_vp"]), str(row["max_vp"]))
-        console.print(table)
-    for path, text in ((csv_file, sim.summary_csv), (seats_file, sim.seats_csv), (chart, sim.chart_svg)):
+        games_text = counted(games, "партия") if ru else counted(games, "game", "en")
+        players_text = counted(players, "игрок") if ru else counted(players, "player", "en")
+        by_text = {"strategy": ("по стратегиям", "by strategy"), "culture": ("по культурам", "by culture")}.get(
+            by, (by, by))[0 if ru else 1]
+        header = ([{"strategy": "стратегия", "culture": "культура"}.get(by, by), "мест", "побед", "ПО в среднем",
+                   "медиана", "p10", "p90", "мин.", "макс."] if ru else
+                  [by, "seats", "wins", "mean VP", "median", "p10", "p90", "min", "max"])
+        print_table(f"{ruleset}: {games_text} × {players_text} — {by_text}", header,
+                    [[sim.group_name(str(row["group"]), by, lang), str(row["seats"]),
+                      percent(100 * row["win_rate"], lang), number(row["mean_vp"], lang),
+                      number(row["median_vp"], lang), number(row["p10_vp"], lang), number(row["p90_vp"], lang),
+                      number(row["min_vp"], lang), number(row["max_vp"], lang)] for row in rows],
+                    "lrrrrrrrr", console)
+    outputs: tuple[tuple[Path | None, Callable[[Sequence[Any]], str]], ...] = (
+        (csv_file, sim.summary_csv), (seats_file, sim.seats_csv), (chart, lambda r: sim.chart_svg(r, lang)))
+    for path, text in outputs:
         if path is None:
             continue
         try:
             path.write_text(text(results), encoding="utf-8")
         except OSError as exc:
             fail(f"{path}: не записать ({exc.strerror})", f"{path}: cannot write ({exc.strerror})")
-        console.print(f"→ {path}")
+        console.print(f"→ {path}", markup=False)

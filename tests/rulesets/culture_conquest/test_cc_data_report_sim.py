@@ -147,7 +147,24 @@ def test_cli_simulate(tmp_path: Path) -> None:
     result = runner.invoke(_app(), ["simulate", "culture-conquest", "--games", "2", "--players", "3", "--seed",
                                     "cli", "--turns", "5", "--csv", str(out_csv), "--chart", str(out_svg)])
     assert result.exit_code == 0, result.output
-    assert "strategy" in result.output and out_csv.read_text().startswith("by,") and out_svg.exists()
+    assert "по стратегиям" in result.output and "стратегия    мест" in result.output
+    assert out_csv.read_text().startswith("by,") and out_svg.exists()
+    assert "Разброс очков по стратегиям" in out_svg.read_text(encoding="utf-8")
+    result = runner.invoke(_app(), ["simulate", "culture-conquest", "--games", "2", "--players", "3", "--seed",
+                                    "cli", "--turns", "5", "--lang", "en", "--chart", str(out_svg)])
+    assert result.exit_code == 0 and "by strategy" in result.output and "mean VP" in result.output
+    assert "Spread by strategy" in out_svg.read_text(encoding="utf-8")
+
+
+def test_simulate_speaks_russian_with_decimal_commas() -> None:
+    """issue 17: «simulate's output and chart in Russian and English like everything else»."""
+    results = sim.run(4, 3, "words", config={"turns": 5})
+    svg = sim.chart_svg(results, "ru")
+    assert "Культура и Завоевание: 4 партии, 12 мест" in svg and "строитель" in svg and "builder" not in svg
+    assert sim.group_name("egyptian", "culture", "ru") == "Египетская"
+    assert sim.group_name("warmonger", "strategy", "en") == "warmonger"
+    english = sim.chart_svg(results, "en")
+    assert "Culture &amp; Conquest: 4 games, 12 seats" in english and "строитель" not in english
 
 
 @pytest.mark.parametrize("args", [

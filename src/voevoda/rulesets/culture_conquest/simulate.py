@@ -150,13 +150,30 @@ def summary_csv(results: Sequence[GameResult]) -> str:
     return out.getvalue()
 
 
-def chart_svg(results: Sequence[GameResult], title: str = "Culture & Conquest") -> str:
+STRATEGY_NAMES = {"builder": ("строитель", "builder"), "warmonger": ("завоеватель", "warmonger")}
+
+
+def group_name(key: str, by: str, lang: str = "ru", tables: Tables | None = None) -> str:
+    """A strategy's or a culture's name in ``lang`` («строитель», «Египетская»)."""
+    if by == "strategy":
+        names = STRATEGY_NAMES.get(key)
+        return names[0 if lang == "ru" else 1] if names else key
+    return (tables or load_tables()).name(key, lang)
+
+
+def chart_svg(results: Sequence[GameResult], lang: str = "ru", title: str | None = None) -> str:
     """Three panels: a histogram of victory points per strategy, each strategy's spread
-    (p10-p90 box, median bar, mean diamond, min-max whisker) and each culture's win rate."""
+    (p10-p90 box, median bar, mean diamond, min-max whisker) and each culture's win rate, with
+    every word in ``lang`` and numbers written as that language writes them."""
+    from voevoda.core.words import counted, number, percent
+
+    ru = lang == "ru"
+    tables = load_tables()
+    title = title or ("Культура и Завоевание" if ru else "Culture & Conquest")
     strat = sorted(summarize(results, "strategy"), key=lambda g: g.key)
     cult = sorted(summarize(results, "culture"), key=lambda g: g.key)
     colours = ["#4e79a7", "#e15759", "#59a14f", "#f28e2b", "#b07aa1", "#76b7b2"]
-    width, row_h, x0 = 760, 22, 160
+    width, row_h, x0 = 760, 22, 190
     span = width - x0 - 40
     vmax = max((max(g.vps) for g in strat), default=1) or 1
     vmin = min(0, min((min(g.vps) for g in strat), default=0))
@@ -175,39 +192,54 @@ def chart_svg(results: Sequence[GameResult], title: str = "Culture & Conquest") 
     def x(v: float) -> float:
         return x0 + span * (v - vmin) / (vmax - vmin or 1)
 
+    def pct(rate: float) -> str:
+        return percent(100 * rate, lang, digits=0)
+
+    games = counted(len(results), "партия") if ru else counted(len(results), "game", "en")
+    seats = (counted(sum(len(r.seats) for r in results), "место") if ru
+             else counted(sum(len(r.seats) for r in results), "seat", "en"))
     out = [f'<svg xmlns="http://www.w3.org/2000/svg" width="{width}" height="{height}" '
-           f'viewBox="0 0 {width} {height}" font-family="sans-serif" font-size="12">',
+           f'viewBox="0 0 {width} {height}" font-family="DejaVu Sans, sans-serif" font-size="12">',
            f'<rect width="{width}" height="{height}" fill="white"/>',
-           f'<text x="10" y="22" font-size="16" font-weight="bold">{escape(title)}: {len(results)} games, '
-           f'{sum(len(r.seats) for r in results)} seats</text>',
-           f'<text x="10" y="{hist_top - 14}" font-weight="bold">Victory points: how many seats scored each range'
-           f'</text>']
+           f'<text x="10" y="22" font-size="16" font-weight="bold">{escape(title)}: {games}, {seats}</text>',
+           f'<text x="10" y="{hist_top - 14}" font-weight="bold">'
+           + escape("Победные очки по стратегиям: сколько мест набрали столько очков" if ru
+                    else "Victory points: how many seats scored each range") + "</text>"]
     bar_w = span / bins / max(1, len(strat))
     for k, g in enumerate(strat):
         colour = colours[k % len(colours)]
+        name = group_name(g.key, "strategy", lang, tables)
         for b, n in enumerate(counts[g.key]):
             if not n:
                 continue
             h = hist_h * n / tallest
             bx = x0 + span * b / bins + k * bar_w
+            low, high = number(vmin + b * step, lang, digits=0), number(vmin + (b + 1) * step, lang, digits=0)
+            tip = (f"{name}: {counted(n, 'место')} с {low}–{high} ПО" if ru
+                   else f"{name}: {counted(n, 'seat', 'en')} with {low}-{high} VP")
             out.append(f'<rect x="{bx:.1f}" y="{hist_top + hist_h - h:.1f}" width="{bar_w:.1f}" height="{h:.1f}" '
-                       f'fill="{colour}"><title>{escape(g.key)}: {n} seats with '
-                       f'{vmin + b * step:.0f}-{vmin + (b + 1) * step:.0f} VP</title></rect>')
+                       f'fill="{colour}"><title>{escape(tip)}</title></rect>')
         out.append(f'<rect x="10" y="{hist_top + 4 + k * 18}" width="12" height="12" fill="{colour}"/>')
-        out.append(f'<text x="28" y="{hist_top + 14 + k * 18}">{escape(g.key)}</text>')
+        out.append(f'<text x="28" y="{hist_top + 14 + k * 18}">{escape(name)}</text>')
     out.append(f'<line x1="{x0}" y1="{hist_top + hist_h}" x2="{x0 + span}" y2="{hist_top + hist_h}" stroke="#333"/>')
     out.append(f'<text x="{x0 - 6}" y="{hist_top + 10}" text-anchor="end" fill="#555">{tallest}</text>')
     for k in range(6):
         tick = vmin + (vmax - vmin) * k / 5
         out.append(f'<text x="{x(tick):.1f}" y="{hist_top + hist_h + 14}" text-anchor="middle" '
-                   f'fill="#555">{tick:.0f}</text>')
-    out.append(f'<text x="10" y="{box_top - 14}" font-weight="bold">Spread by strategy (box p10-p90, '
-               f'bar median, diamond mean, line min-max)</text>')
+                   f'fill="#555">{number(tick, lang, digits=0)}</text>')
+    out.append(f'<text x="10" y="{box_top - 28}" font-weight="bold">'
+               + escape("Разброс очков по стратегиям" if ru else "Spread by strategy") + "</text>")
+    out.append(f'<text x="10" y="{box_top - 12}" font-size="11" fill="#555">'
+               + escape("прямоугольник — от p10 до p90, черта — медиана, ◆ — среднее, линия — от минимума "
+                        "до максимума" if ru else
+                        "box p10 to p90, bar the median, ◆ the mean, line min to max") + "</text>")
     for k, g in enumerate(strat):
         row = g.row()
         y = box_top + k * row_h
         colour = colours[k % len(colours)]
-        out.append(f'<text x="10" y="{y + 15}">{escape(g.key)} ({row["win_rate"]:.0%} wins)</text>')
+        label = (f"{group_name(g.key, 'strategy', lang, tables)} ({pct(row['win_rate'])} "
+                 f"{'побед' if ru else 'wins'})")
+        out.append(f'<text x="10" y="{y + 15}">{escape(label)}</text>')
         out.append(f'<line x1="{x(row["min_vp"]):.1f}" y1="{y + 11}" x2="{x(row["max_vp"]):.1f}" y2="{y + 11}" '
                    f'stroke="#999"/>')
         out.append(f'<rect x="{x(row["p10_vp"]):.1f}" y="{y + 3}" '
@@ -216,14 +248,14 @@ def chart_svg(results: Sequence[GameResult], title: str = "Culture & Conquest") 
         out.append(f'<line x1="{x(row["median_vp"]):.1f}" y1="{y + 2}" x2="{x(row["median_vp"]):.1f}" '
                    f'y2="{y + 20}" stroke="black" stroke-width="2"/>')
         out.append(f'<text x="{x(row["mean_vp"]) - 4:.1f}" y="{y + 15}">◆</text>')
-    out.append(f'<text x="10" y="{cult_top - 14}" font-weight="bold">Win rate by culture (seats)</text>')
+    out.append(f'<text x="10" y="{cult_top - 14}" font-weight="bold">'
+               + escape("Доля побед по культурам (в скобках — мест)" if ru else "Win rate by culture (seats)")
+               + "</text>")
     for k, g in enumerate(cult):
         y = cult_top + k * row_h
         rate = g.wins / g.seats
-        out.append(f'<text x="10" y="{y + 15}">{escape(g.key)} ({g.seats})</text>')
+        out.append(f'<text x="10" y="{y + 15}">{escape(group_name(g.key, "culture", lang, tables))} ({g.seats})</text>')
         out.append(f'<rect x="{x0}" y="{y + 3}" width="{span * rate:.1f}" height="16" fill="#4e79a7"/>')
-        out.append(f'<text x="{x0 + span * rate + 4:.1f}" y="{y + 15}">{rate:.0%}</text>')
+        out.append(f'<text x="{x0 + span * rate + 4:.1f}" y="{y + 15}">{pct(rate)}</text>')
     out.append("</svg>")
     return "\n".join(out) + "\n"
-
-

@@ -18,6 +18,7 @@ from voevoda.core.errors import DataError
 from voevoda.rulesets.steel_rose.battle import field as fld
 from voevoda.rulesets.steel_rose.battle.engine import unit_table
 from voevoda.rulesets.steel_rose.battle.model import BattleOptions, SideInput
+from voevoda.rulesets.steel_rose.battle.powder import supply
 from voevoda.rulesets.steel_rose.rules import Rules
 from voevoda.sim import kernel as k
 from voevoda.sim import unit_fields as uf
@@ -137,24 +138,8 @@ def compile_battle(rules: Rules, sides: tuple[SideInput, SideInput],
             for uid, count in sq.units.items():
                 types[s].extend([table.index[uid]] * count)
                 squads[s].extend([q] * count)
-    # «ПОРОХ»: powder goes to units in the order they were deployed; doubled for a volley order
-    withdrawn: list[list[int]] = [[0] * len(types[0]), [0] * len(types[1])]
-    for s, side in enumerate(sides):
-        volley = {m.squad for m in side.plan if m.kind in ("volley", "long_volley")}
-        need = [int(rules.units[table.ids[t]].gunpowder) for t in types[s]]
-        for i, q in enumerate(squads[s]):
-            if side.squads[q].position in volley:
-                need[i] *= numbers.volley_gunpowder_multiplier
-        if side.gunpowder is None:
-            continue
-        left = int(side.gunpowder)
-        for i, want in enumerate(need):
-            if not want:
-                continue
-            if want <= left:
-                left -= want
-            else:
-                withdrawn[s][i] = 1
+    # «ПОРОХ»: the post's shares, then deployment order (the exact engine's own rule)
+    withdrawn: list[list[int]] = [[int(w) for w in supply(rules, side).withdrawn] for side in sides]
     # every type that can take part (summons of summons included)
     present: list[int] = sorted({t for s in (0, 1) for t in types[s]})
     frontier = list(present)

@@ -34,12 +34,19 @@ def check_problems(problems, expected) -> None:
 @pytest.mark.parametrize("case", load("deployment.yaml"), ids=lambda c: c["name"])
 def test_deployment_case(case, rules):
     result = parse_deployment(case["post"], rules)
+    shares = [{k: v for k, v in s.to_json().items() if v is not None and k != "line"} for s in result.powder]
     if "problems" in case:
         check_problems(result.problems, case["problems"])
+        if "powder" in case:
+            assert shares == case["powder"], case["rule"]
         return
     assert result.problems == [], [p.both() for p in result.problems]
     assert {s.position: s.units for s in result.squads} == case["squads"], case["rule"]
     assert result.gunpowder == case.get("gunpowder")
+    assert shares == case.get("powder", []), case["rule"]
+    assert len(result.notes) == len(case.get("notes", [])), case["rule"]
+    for note, want in zip(result.notes, case.get("notes", []), strict=False):
+        assert want in note.ru and note.en, case["rule"]
 
 
 @pytest.mark.parametrize("case", load("plan.yaml"), ids=lambda c: c["name"])

@@ -45,6 +45,43 @@ def test_battle_text_and_bbcode():
         assert marker in res.stdout
 
 
+R1_AND_POWDER = """
+[attacker]
+name = "Алиса"
+faction = "steel_rose"
+deployment = \"\"\"
+Правый фланг:
+Авангард - паровой танк
+Центральный фланг:
+Авангард - 10 щитовиков
+Арьергард - 10 стрелков, пушка
+Центральный фланг:
+Авангард - 5 щитовиков
+Порох: 40
+Порох на центральный арьергард: 15
+\"\"\"
+[defender]
+name = "Борис"
+deployment = "Центральный авангард - 20 копейщиков"
+"""
+
+
+@pytest.mark.parametrize("lang,note,share", [
+    ("ru", "Примечание: строка 6: второй «Центральный фланг» прочитан как левый фланг",
+     "выделено: центральный арьергард — 15, выдано 15"),
+    ("en", "Note: line 6: the second 'Centre flank' is read as the left flank",
+     "share: centre rearguard — 15, supplied 15")])
+def test_report_tells_the_second_centre_and_the_powder_shares(tmp_path, lang, note, share):
+    """R1 «(the report notes it)»: a second «Центральный фланг» read as the left flank is said in
+    the battle report; the powder each share gave (R24) too."""
+    path = tmp_path / "r1.toml"
+    path.write_text(R1_AND_POWDER, encoding="utf-8")
+    res = runner.invoke(app, ["battle", str(path), "--lang", lang])
+    assert res.exit_code == 0, res.output
+    text = " ".join(res.stdout.split())
+    assert note in text and share in text
+
+
 def test_battle_errors_name_lines():
     """«Every mistake ... gets an error naming the line, in Russian and English.»"""
     res = runner.invoke(app, ["battle", str(EXAMPLES / "errors.toml")])

@@ -194,3 +194,41 @@ def test_map_in_english(game):
     rs, state = game
     state = deploy(rs, state)
     assert "Spearman ×10" in rs.map_svg(rs.view(state, "Борис"), "Борис", "en")
+
+
+def test_powder_shares_and_notes_in_the_game():
+    """«Если вы не выделите порох юниту, который его тратит, то он не сможет сражаться» (R24): a
+    side's post gives its powder; the enemy never sees the stock or the shares, not in the view
+    nor in the deployment events; the battle follows the shares. A second «Центральный фланг»
+    read as the left flank (R1) is echoed with the post."""
+    config = {"sides": [
+        {"player": "Алиса", "army": {"steam_tank": 1, "shieldbearer": 10, "gunner": 10, "cannon": 1},
+         "faction": "steel_rose", "gunpowder": 40},
+        {"player": "Борис", "army": {"spearman": 25}}]}
+    rs = configure("steel-rose-battle", config)
+    state = rs.setup(["Алиса", "Борис"], Dice.from_text("p"))
+    post = ("Правый фланг:\nАвангард - паровой танк\nЦентральный фланг:\nАвангард - 5 щитовиков\n"
+            "Арьергард - 10 стрелков, пушка\nЦентральный фланг:\nАвангард - 5 щитовиков\n"
+            "Порох на центральный арьергард: 15")
+    orders = rs.parse(post, "Алиса", state)
+    echoed = [rs.describe(o) for o in orders]
+    assert "Порох: центральный арьергард — 15" in echoed
+    assert any(line.startswith("Примечание: строка 6: второй «Центральный фланг» прочитан как левый") for line in echoed)
+    too_much = post.replace(": 15", ": 45")
+    with pytest.raises(ParseError, match="выделено 45, а в запасе 40"):
+        rs.parse(too_much, "Алиса", state)
+    deployed = rs.resolve(state, {"Алиса": orders,
+                                  "Борис": rs.parse("Центральный авангард - 25 копейщиков", "Борис", state)},
+                          Dice.from_text("d"))
+    state = deployed.state
+    for event in deployed.events:
+        assert set(event.data) == {"player", "squads"}  # both sides see these: no powder
+    seen = rs.view(state, "Борис")
+    assert "powder" not in seen["deployments"]["Алиса"] and "gunpowder" not in seen["deployments"]["Алиса"]
+    assert "powder" in rs.view(state, "Алиса")["deployments"]["Алиса"]
+    resolution = rs.resolve(state, {"Алиса": [], "Борис": []}, Dice.from_text("b"))
+    result = resolution.state["result"]
+    powder = next(e for e in result["events"] if e["kind"] == "gunpowder")
+    assert powder["withdrawn"] == {"steam_tank": 1} and powder["supplied"] == 15
+    deployed = next(e for e in result["events"] if e["kind"] == "deployment")
+    assert deployed["sides"][0]["notes"][0]["line"] == 6

@@ -29,13 +29,21 @@ from voevoda.core.hidden import HiddenParts
 from voevoda.core.ruleset import GM, Event, Order, Outcome, Prompt, ReportFormat, Resolution, Ruleset, State
 from voevoda.rulesets.steel_rose.battle import field as fld
 from voevoda.rulesets.steel_rose.battle.engine import fight
-from voevoda.rulesets.steel_rose.battle.model import BattleOptions, Manoeuvre, SideInput, SquadInput
+from voevoda.rulesets.steel_rose.battle.model import (
+    BattleOptions,
+    Manoeuvre,
+    Note,
+    PowderShare,
+    SideInput,
+    SquadInput,
+)
 from voevoda.rulesets.steel_rose.battle.posts import (
     MANOEUVRE_EN,
     MANOEUVRE_RU,
     UnitNames,
     begins_deployment,
     begins_plan,
+    check_powder_stock,
     default_garrison_deployment,
     parse_deployment,
     parse_plan,
@@ -144,6 +152,12 @@ class SteelRoseBattle(Ruleset):
                       for s in dep.squads]
             if dep.gunpowder is not None:
                 orders.append(Order("gunpowder", {"amount": dep.gunpowder}))
+            else:
+                problems.extend(check_powder_stock(dep.powder, state["sides"][player].get("gunpowder")))
+            orders.extend(Order("powder", share.to_json(), share.line, text.splitlines()[share.line - 1].strip())
+                          for share in dep.powder)
+            # what the reading decided (R1) is echoed with the post and printed in the report
+            orders.extend(Order("note", note.to_json(), note.line) for note in dep.notes)
             if problems:
                 raise ParseError(problems, [self.describe(o) for o in orders])
             if not orders:
@@ -186,10 +200,13 @@ class SteelRoseBattle(Ruleset):
                 state["deployments"][player] = {
                     "squads": [dict(o.args) for o in given if o.kind == "deploy"],
                     "gunpowder": next((int(o.args["amount"]) for o in given if o.kind == "gunpowder"), None),
+                    "powder": [dict(o.args) for o in given if o.kind == "powder"],
+                    "notes": [dict(o.args) for o in given if o.kind == "note"],
                 }
             state["phase"] = "planning"
             for player in state["players"]:
-                events.append(Event("deployed", {"player": player, **state["deployments"][player]},
+                # both sides see the placement, never the other's powder (its stock and shares)
+                events.append(Event("deployed", {"player": player, "squads": state["deployments"][player]["squads"]},
                                     audience=tuple(state["players"])))
             return Resolution(state, events)
         if state["phase"] == "planning":
@@ -207,12 +224,15 @@ class SteelRoseBattle(Ruleset):
                 for sq in squads:
                     for uid, n in sq.units.items():
                         units[uid] = units.get(uid, 0) + n
-                gp = state["deployments"][player].get("gunpowder")
+                dep = state["deployments"][player]
+                gp = dep.get("gunpowder")
                 sides.append(SideInput(player, side.get("faction") or army_faction(units, self.rules), squads,
                                        tuple(Manoeuvre.from_json(m) for m in state["plans"][player]["manoeuvres"]),
                                        gp if gp is not None else side.get("gunpowder"),
                                        side.get("garrison") is not None,
-                                       {str(k): float(v) for k, v in side.get("modifiers", {}).items()}))
+                                       {str(k): float(v) for k, v in side.get("modifiers", {}).items()},
+                                       tuple(PowderShare.from_json(x) for x in dep.get("powder", ())),
+                                       tuple(Note.from_json(x) for x in dep.get("notes", ()))))
             # «атакующий имеет право пропустить фазу планирования» against a garrison: then
             # «Ни одна из сторон ... не использует манёвры»
             skipped = any(state["sides"][state["players"][1 - i]].get("garrison") is not None
@@ -259,6 +279,7 @@ class SteelRoseBattle(Ruleset):
                 shown = copy.deepcopy(dep)
                 if not own and not done:
                     shown.pop("gunpowder", None)
+                    shown.pop("powder", None)
                 out["deployments"][player] = shown
             plan = state["plans"].get(player)
             if plan is not None and (own or done):
@@ -333,6 +354,17 @@ class SteelRoseBattle(Ruleset):
             return f"{label(str(order.args['squad']))}: {words[str(order.args['kind'])]} {targets}".strip()
         if order.kind == "gunpowder":
             return ("Порох: " if lang == "ru" else "Gunpowder: ") + str(order.args["amount"])
+        if order.kind == "powder":
+            share = PowderShare.from_json(dict(order.args))
+            if share.position is not None:
+                whom = fld.label_ru(share.position) if lang == "ru" else fld.label_en(share.position)
+            else:
+                unit = self.rules.units[str(share.unit)]
+                whom = unit.name_ru if lang == "ru" else unit.name_en
+            return (f"Порох: {whom} — {share.amount}" if lang == "ru" else f"Gunpowder: {whom} — {share.amount}")
+        if order.kind == "note":
+            note = Note.from_json(dict(order.args))
+            return ("Примечание: " + note.ru) if lang == "ru" else ("Note: " + note.en)
         if order.kind == "skip_planning":
             return "без манёвров" if lang == "ru" else "no manoeuvres"
         return order.text or order.kind

@@ -37,6 +37,7 @@ import numpy.typing as npt
 from voevoda.core.dice import Dice, Stream
 from voevoda.rulesets.steel_rose.battle import field as fld
 from voevoda.rulesets.steel_rose.battle.model import BattleOptions, Manoeuvre, SideInput
+from voevoda.rulesets.steel_rose.battle.powder import supply
 from voevoda.rulesets.steel_rose.rules import Rules
 
 IntArray = npt.NDArray[np.int64]
@@ -815,40 +816,33 @@ class Battle:
                 uid = self.table.ids[ty]
                 counts[uid] = counts.get(uid, 0) + 1
             squads.append({"squad": sq.name, "position": sq.position, "units": counts})
-        return {"name": side.spec.name, "faction": side.spec.faction, "squads": squads}
+        out: dict[str, Any] = {"name": side.spec.name, "faction": side.spec.faction, "squads": squads}
+        if side.spec.notes:
+            out["notes"] = [n.to_json() for n in side.spec.notes]
+        return out
 
     def _supply_gunpowder(self) -> None:
         """«ПОРОХ»: «Если вы не выделите порох юниту, который его тратит, то он не сможет
         сражаться и будет выведен из строя. Расход пороха для отряда удваивается, если вы отдаете
-        приказ 'обстрел'.» Powder goes to units in the order they were deployed."""
+        приказ 'обстрел'.» The post's shares first, then deployment order (:mod:`.powder`)."""
         t = self.table
         for side in self.sides:
-            volley = {m.squad for m in side.spec.plan if m.kind in ("volley", "long_volley")}
-            need = t.gunpowder[side.type].copy()
-            for sq in side.squads:
-                if sq.home in volley:
-                    need[side.squad == sq.index] *= self.numbers.volley_gunpowder_multiplier
-            self.powder_needed[side.index] = int(need.sum())
-            if not need.any():
+            given = supply(self.rules, side.spec)
+            self.powder_needed[side.index] = given.needed
+            self.powder_supplied[side.index] = given.supplied
+            if not given.needed or (side.spec.gunpowder is None and not side.spec.powder):
                 continue
-            stock = side.spec.gunpowder
-            if stock is None:
-                self.powder_supplied[side.index] = int(need.sum())
-                continue
-            left = int(stock)
             withdrawn: dict[str, int] = {}
-            for u in np.flatnonzero(need).tolist():
-                if need[u] <= left:
-                    left -= int(need[u])
-                else:
-                    side.withdrawn[u] = True
-                    side.alive[u] = False
-                    uid = t.ids[int(side.type[u])]
-                    withdrawn[uid] = withdrawn.get(uid, 0) + 1
-            self.powder_supplied[side.index] = int(stock) - left
-            self.events.append({"kind": "gunpowder", "side": side.index, "stock": int(stock),
-                                "needed": self.powder_needed[side.index],
-                                "supplied": self.powder_supplied[side.index], "withdrawn": withdrawn})
+            for u in np.flatnonzero(given.withdrawn).tolist():
+                side.withdrawn[u] = True
+                side.alive[u] = False
+                uid = t.ids[int(side.type[u])]
+                withdrawn[uid] = withdrawn.get(uid, 0) + 1
+            event: dict[str, Any] = {"kind": "gunpowder", "side": side.index, "stock": side.spec.gunpowder,
+                                     "needed": given.needed, "supplied": given.supplied, "withdrawn": withdrawn}
+            if given.shares:
+                event["shares"] = given.shares
+            self.events.append(event)
 
     def _normalise(self, side: Side) -> list[dict[str, Any]]:
         """«Арьергард без авангарда существовать не может. Если авангардный отряд умирает, то

@@ -52,13 +52,53 @@ class Manoeuvre:
 
 
 @dataclass(frozen=True)
+class PowderShare:
+    """Powder a side gives to one squad (``position``) or to every unit of one type (``unit``):
+    «Если вы не выделите порох юниту, который его тратит, то он не сможет сражаться»
+    (docs/rulings/steel_rose.md R24). ``amount`` is the most those units get."""
+
+    amount: int
+    position: str | None = None
+    unit: str | None = None
+    line: int = 0
+
+    def to_json(self) -> dict[str, Any]:
+        return {"amount": self.amount, "position": self.position, "unit": self.unit, "line": self.line}
+
+    @staticmethod
+    def from_json(raw: dict[str, Any]) -> PowderShare:
+        position, unit = raw.get("position"), raw.get("unit")
+        return PowderShare(int(raw["amount"]), str(position) if position is not None else None,
+                           str(unit) if unit is not None else None, int(raw.get("line", 0)))
+
+
+@dataclass(frozen=True)
+class Note:
+    """Something the reading of a post decided that its author should know (docs/rulings R1),
+    in both languages; the battle report prints it."""
+
+    ru: str
+    en: str
+    line: int = 0
+
+    def to_json(self) -> dict[str, Any]:
+        return {"ru": self.ru, "en": self.en, "line": self.line}
+
+    @staticmethod
+    def from_json(raw: dict[str, Any]) -> Note:
+        return Note(str(raw["ru"]), str(raw["en"]), int(raw.get("line", 0)))
+
+
+@dataclass(frozen=True)
 class SideInput:
     """One side of a battle.
 
     ``gunpowder`` is the powder the side brings (``None``: as much as its units need);
     ``garrison`` marks a city's garrison (it fights first and keeps its powder when it wins
     quickly); ``modifiers`` are campaign effects in percent (``damage``, ``taken``,
-    ``shots``) such as Небесное благоволение or Стены с бойницами.
+    ``shots``) such as Небесное благоволение or Стены с бойницами; ``powder`` the shares of
+    powder the side's post gives to squads or unit types (the rest goes to the other units in
+    deployment order); ``notes`` what the reading of its posts decided (for the report).
     """
 
     name: str
@@ -68,12 +108,15 @@ class SideInput:
     gunpowder: int | None = None
     garrison: bool = False
     modifiers: dict[str, float] = field(default_factory=dict)
+    powder: tuple[PowderShare, ...] = ()
+    notes: tuple[Note, ...] = ()
 
     def to_json(self) -> dict[str, Any]:
         return {"name": self.name, "faction": self.faction,
                 "squads": [s.to_json() for s in self.squads],
                 "plan": [m.to_json() for m in self.plan], "gunpowder": self.gunpowder,
-                "garrison": self.garrison, "modifiers": dict(self.modifiers)}
+                "garrison": self.garrison, "modifiers": dict(self.modifiers),
+                "powder": [p.to_json() for p in self.powder], "notes": [n.to_json() for n in self.notes]}
 
     @staticmethod
     def from_json(raw: dict[str, Any]) -> SideInput:
@@ -81,7 +124,9 @@ class SideInput:
                          tuple(SquadInput.from_json(s) for s in raw["squads"]),
                          tuple(Manoeuvre.from_json(m) for m in raw.get("plan", ())),
                          raw.get("gunpowder"), bool(raw.get("garrison", False)),
-                         {str(k): float(v) for k, v in raw.get("modifiers", {}).items()})
+                         {str(k): float(v) for k, v in raw.get("modifiers", {}).items()},
+                         tuple(PowderShare.from_json(p) for p in raw.get("powder", ())),
+                         tuple(Note.from_json(n) for n in raw.get("notes", ())))
 
 
 @dataclass(frozen=True)

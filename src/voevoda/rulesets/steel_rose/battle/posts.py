@@ -31,7 +31,7 @@ from voevoda.core import posts
 from voevoda.core.errors import Problem, illegal, invalid
 from voevoda.core.posts import NumberError, PostLine, did_you_mean, read_int, suggest, word_forms
 from voevoda.rulesets.steel_rose.battle import field as fld
-from voevoda.rulesets.steel_rose.battle.model import Manoeuvre, SquadInput
+from voevoda.rulesets.steel_rose.battle.model import Manoeuvre, Note, PowderShare, SquadInput
 from voevoda.rulesets.steel_rose.rules import Rules
 
 RULE_DEPLOY = "Расстановка"
@@ -170,8 +170,9 @@ def begins_deployment(text: str) -> bool:
 class Deployment:
     squads: list[SquadInput] = field(default_factory=list)
     gunpowder: int | None = None
+    powder: list[PowderShare] = field(default_factory=list)
     problems: list[Problem] = field(default_factory=list)
-    notes: list[str] = field(default_factory=list)
+    notes: list[Note] = field(default_factory=list)
 
 
 _FLANK_HEADER = re.compile(r"^\s*([^\s:,\-–—]+)\s+(фланг\w*|flank)\s*[:.]?\s*(.*)$", re.IGNORECASE)
@@ -179,6 +180,9 @@ _SEPARATOR = re.compile(r"\s*(?:[-–—:=]+)\s*")
 _ITEM_SPLIT = re.compile(r"\s*(?:,|;|\+|\bи\b|\band\b|&)\s*", re.IGNORECASE)
 _ITEM = re.compile(r"^(?:(\d+)\s*(?:[xх×*](?=\s))?\s*)?(.*?)(?:\s+[xх×*]?\s*(\d+))?$", re.IGNORECASE)
 _POWDER = re.compile(r"^\s*(порох|gunpowder|powder)\s*[-–—:=]?\s*(\d+)\s*$", re.IGNORECASE)
+# «Порох на пушки: 10», «Порох центральному арьергарду - 20», «Gunpowder for cannons: 10»
+_POWDER_SHARE = re.compile(r"^\s*(?:порох|gunpowder|powder)\s+(?:(?:на|для|to|for)\s+)?(\S.*?)\s*[-–—:=]+\s*(\S+)\s*$",
+                           re.IGNORECASE)
 # A comma or semicolon followed by a rank word and its dash starts the next squad of the line.
 _SEGMENT = re.compile(r"\s*[,;]\s*(?=(?:[а-яёa-z]+\s+)?(?:авангард|арьергард|арьегард|ариергард|vanguard|rearguard)"
                       r"\w*\s*[-–—:])", re.IGNORECASE)
@@ -202,6 +206,12 @@ def parse_deployment(text: str, rules: Rules, names: UnitNames | None = None) ->
             except NumberError as exc:
                 out.problems.append(invalid(exc.ru, exc.en, number, source.column(m.start(2)), line, RULE_DEPLOY))
             continue
+        m = _POWDER_SHARE.match(line)
+        if m:
+            share = _powder_share(source, m, names, rules, out.problems)
+            if share is not None:
+                out.powder.append(share)
+            continue
         rest = source
         header = _FLANK_HEADER.match(line)
         if header and _flank_word(_norm(header.group(1))):
@@ -210,7 +220,11 @@ def parse_deployment(text: str, rules: Rules, names: UnitNames | None = None) ->
             # The template names «Центральный фланг» twice and never the left one: a second
             # centre block in a post that has no left flank is the left flank.
             if named in seen_flanks and named == "centre" and "left" not in seen_flanks:
-                out.notes.append(f"line {number}: second «Центральный фланг» read as the left flank")
+                out.notes.append(Note(
+                    f"строка {number}: второй «Центральный фланг» прочитан как левый фланг (как в образце "
+                    "«РАЗМЕЩЕНИЕ АРМИИ», где левый фланг не назван)",
+                    f"line {number}: the second 'Centre flank' is read as the left flank (as in the "
+                    "document's template, which never names the left flank)", number))
                 named = "left"
             elif named in seen_flanks:
                 out.problems.append(invalid(
@@ -275,7 +289,92 @@ def parse_deployment(text: str, rules: Rules, names: UnitNames | None = None) ->
                     squad.line, 1, None, RULE_DEPLOY))
     out.squads = [squads[p] for p in fld.POSITIONS if p in squads]
     out.squads.sort(key=lambda s: s.line)
+    out.problems.extend(check_powder(out.squads, out.powder, out.gunpowder, rules))
     return out
+
+
+def _powder_share(source: PostLine, m: re.Match[str], names: UnitNames, rules: Rules,
+                  problems: list[Problem]) -> PowderShare | None:
+    """«Порох на <отряд или тип юнитов>: N» — a share of the powder for one squad (named by its
+    position) or for every unit of one type."""
+    number, line = source.number, source.text
+    target, amount = m.group(1), m.group(2)
+    try:
+        value = read_int(amount)
+    except NumberError as exc:
+        problems.append(invalid(exc.ru, exc.en, number, source.column(m.start(2)), line, RULE_DEPLOY))
+        return None
+    found = positions_in(target)
+    if len(found) == 1:
+        return PowderShare(value, position=found[0], line=number)
+    units = names.match(target)
+    if len(units) == 1:
+        return PowderShare(value, unit=units[0], line=number)
+    ru, en = did_you_mean(names.suggestions(target, rules)) if not units and not found else ("", "")
+    problems.append(invalid(
+        f"кому порох? «{target}» — не позиция отряда («центральный арьергард») и не юнит («пушки»){ru}",
+        f"powder for whom? '{target}' is neither a squad's position ('centre rearguard') nor a unit "
+        f"('cannons'){en}", number, source.column(m.start(1)), line, RULE_DEPLOY))
+    return None
+
+
+def check_powder(squads: Sequence[SquadInput], shares: Sequence[PowderShare], stock: int | None,
+                 rules: Rules) -> list[Problem]:
+    """The shares of powder a deployment gives («Если вы не выделите порох юниту...», R24): each
+    names a squad or a unit type of this deployment that uses powder, once, a unit is named by
+    one share at most, and together they give no more than the stock (when one is stated)."""
+    problems: list[Problem] = []
+    at = {s.position: s for s in squads}
+    seen: dict[tuple[str | None, str | None], int] = {}
+    for share in shares:
+        key = (share.position, share.unit)
+        if key in seen:
+            problems.append(invalid("порох этому отряду или юниту уже выделен в строке " + str(seen[key]),
+                                    f"powder for this squad or unit is already given on line {seen[key]}",
+                                    share.line, 1, None, RULE_DEPLOY))
+            continue
+        seen[key] = share.line
+        if share.position is not None:
+            squad = at.get(share.position)
+            if squad is None:
+                problems.append(illegal(f"порох: на позиции «{fld.label_ru(share.position)}» нет вашего отряда",
+                                        f"gunpowder: you have no squad in the {fld.label_en(share.position)}",
+                                        share.line, 1, None, RULE_DEPLOY))
+            elif not any(rules.units[u].gunpowder for u in squad.units):
+                problems.append(illegal(
+                    f"порох: отряду на позиции «{fld.label_ru(share.position)}» порох не нужен",
+                    f"gunpowder: the squad in the {fld.label_en(share.position)} uses none",
+                    share.line, 1, None, RULE_DEPLOY))
+            continue
+        assert share.unit is not None
+        unit = rules.units[share.unit]
+        if not unit.gunpowder:
+            problems.append(illegal(f"порох: «{unit.name_ru}» не тратит пороха", f"gunpowder: {unit.name_en} uses none",
+                                    share.line, 1, None, RULE_DEPLOY))
+        elif not any(share.unit in s.units for s in squads):
+            problems.append(illegal(f"порох: «{unit.name_ru}» нет в расстановке",
+                                    f"gunpowder: no {unit.name_en} is deployed", share.line, 1, None, RULE_DEPLOY))
+        else:
+            for other in shares:
+                if (other.position is not None and other.position in at
+                        and share.unit in at[other.position].units):
+                    problems.append(illegal(
+                        f"порох: «{unit.name_ru}» на позиции «{fld.label_ru(other.position)}» уже получают порох "
+                        f"отряда (строка {other.line}); выделите его отряду или типу юнитов, но не обоим",
+                        f"gunpowder: the {unit.name_en} in the {fld.label_en(other.position)} already share their "
+                        f"squad's powder (line {other.line}); give it to the squad or to the unit type, not both",
+                        share.line, 1, None, RULE_DEPLOY))
+    problems.extend(check_powder_stock(shares, stock))
+    return problems
+
+
+def check_powder_stock(shares: Sequence[PowderShare], stock: int | None) -> list[Problem]:
+    """The shares together give no more than the stock."""
+    given = sum(s.amount for s in shares)
+    if stock is None or given <= stock:
+        return []
+    return [illegal(f"порох: выделено {given}, а в запасе {stock}", f"gunpowder: {given} given, but the stock is {stock}",
+                    shares[-1].line, 1, None, RULE_DEPLOY)]
 
 
 def _segments(line: PostLine) -> list[PostLine]:

@@ -85,11 +85,20 @@ def battle_text(result: Mapping[str, Any], rules: Rules, lang: str = "ru", fmt: 
                 out.append(f"{side['name']} ({side['faction']}):")
                 for sq in side["squads"]:
                     out.append(f"  {sq['squad']} {w.pos(sq['position'])}: {w.units(sq['units'])}")
+                for note in side.get("notes", []):
+                    out.append("  " + w.t(f"Примечание: {note['ru']}", f"Note: {note['en']}"))
         elif kind == "gunpowder":
-            out.append(w.t(f"Порох ({names[ev['side']]}): запас {ev['stock']}, нужно {ev['needed']}, выдано "
+            stock = ev["stock"] if ev["stock"] is not None else w.t("сколько нужно", "as needed")
+            out.append(w.t(f"Порох ({names[ev['side']]}): запас {stock}, нужно {ev['needed']}, выдано "
                            f"{ev['supplied']}; без пороха выведены из строя: {w.units(ev['withdrawn'])}",
-                           f"Gunpowder ({names[ev['side']]}): stock {ev['stock']}, needed {ev['needed']}, "
+                           f"Gunpowder ({names[ev['side']]}): stock {stock}, needed {ev['needed']}, "
                            f"supplied {ev['supplied']}; withdrawn for lack of powder: {w.units(ev['withdrawn'])}"))
+            for share in ev.get("shares", []):
+                whom = w.pos(share["position"]) if share.get("position") else w.unit(share["unit"])
+                out.append("  " + w.t(f"выделено: {whom} — {share['amount']}, выдано {share['supplied']}",
+                                      f"share: {whom} — {share['amount']}, supplied {share['supplied']}")
+                           + (w.t(f"; без пороха: {w.units(share['withdrawn'])}",
+                                  f"; without powder: {w.units(share['withdrawn'])}") if share["withdrawn"] else ""))
         elif kind == "cover":
             out.append(f"{ev['squad']}: " + w.t("в укрытие", "takes cover"))
         elif kind == "volley":

@@ -17,6 +17,7 @@ from voevoda.rulesets.steel_rose.battle.model import BattleOptions, SideInput, S
 from voevoda.rulesets.steel_rose.battle.posts import (
     Deployment,
     UnitNames,
+    check_powder_stock,
     default_garrison_deployment,
     parse_deployment,
     parse_plan,
@@ -94,6 +95,7 @@ def read_deployment(spec: SideSpec, rules: Rules, names: UnitNames) -> Deploymen
     dep.problems.extend(check_army(dep.squads, units, rules))
     if dep.gunpowder is None:
         dep.gunpowder = spec.gunpowder
+        dep.problems.extend(check_powder_stock(dep.powder, dep.gunpowder))
     return dep
 
 
@@ -128,7 +130,8 @@ def build_sides(specs: tuple[SideSpec, SideSpec], rules: Rules) -> tuple[tuple[S
             or army_faction(all_units, rules)
         sides.append(SideInput(spec.name, faction, tuple(squads),
                                () if skip else tuple(plans[i].manoeuvres),
-                               deps[i].gunpowder, spec.garrison is not None, dict(spec.modifiers)))
+                               deps[i].gunpowder, spec.garrison is not None, dict(spec.modifiers),
+                               tuple(deps[i].powder), tuple(deps[i].notes)))
     return (sides[0], sides[1]), problems
 
 

@@ -2,38 +2,99 @@
 
 from __future__ import annotations
 
+from pathlib import Path
+
 import pytest
+import yaml
 
 from voevoda.core.errors import DataError
 from voevoda.core.registry import configure
+from voevoda.rulesets.steel_rose.battle.posts import UnitNames, parse_deployment
 from voevoda.rulesets.steel_rose.rules import load_rules
 
+DOCUMENT = yaml.safe_load((Path(__file__).parents[2] / "cases" / "steel-rose" / "units.yaml").read_text(encoding="utf-8"))
+STATS = ("faction", "level", "attack", "health", "defence", "upkeep", "meat_upkeep", "void_hunger_on_hire",
+         "ranged", "shots", "gunpowder")
+PRICE = ("gold", "unique", "purchasable")
+NAMES = ("name_ru", "name_en", "names")
 
-def test_units_of_every_faction(rules):
-    """«ЮНИТЫ» of the five factions: 11 imperial, 7 Steel Rose, 8 elven, 7 of the cult (with the
-    demons), 9 ogre units; spot checks of the numbers."""
+
+def _unit_id(rules, name: str) -> str:
+    found = UnitNames(rules).match(name)
+    assert len(found) == 1, (name, found)
+    return found[0]
+
+
+def _abilities(unit) -> dict:
+    """The unit's fields that are neither names, stats nor price, where they differ from the
+    default: what the table calls its abilities."""
+    out = {}
+    for name, info in type(unit).model_fields.items():
+        if name in STATS or name in PRICE or name in NAMES:
+            continue
+        value = getattr(unit, name)
+        if value != info.default:
+            out[name] = value.model_dump() if hasattr(value, "model_dump") else value
+    return out
+
+
+def test_the_table_is_the_whole_document(rules):
+    """«ЮНИТЫ» of the five factions: 11 imperial, 7 Steel Rose, 8 elven, 7 of the cult (demons
+    included), 9 ogre units — 42, each once in the table and in the data."""
+    ids = [_unit_id(rules, u["name"]) for u in DOCUMENT["units"]]
+    assert len(ids) == 42 and sorted(ids) == sorted(rules.units)
     per = {}
-    for unit in rules.units.values():
-        per[unit.faction] = per.get(unit.faction, 0) + 1
+    for u in DOCUMENT["units"]:
+        per[u["faction"]] = per.get(u["faction"], 0) + 1
     assert per == {"empire": 11, "steel_rose": 7, "heaven": 8, "void_cult": 7, "ogres": 9}
-    knight = rules.units["knight"]
-    assert (knight.attack, knight.health, knight.defence, knight.gold, knight.unique, knight.upkeep) == (13, 60, 5, 80, 5, 15)
-    fire_hail = rules.units["fire_hail"]
-    assert (fire_hail.ranged, fire_hail.shots, fire_hail.gunpowder) == (24, 5, 20)
-    assert (fire_hail.area.percent, fire_hail.area.min, fire_hail.area.max) == (35, 1, 15)
-    assert rules.units["steam_tank"].attacks_per_round == 4 and rules.units["archdemon"].attacks_per_round == 3
+
+
+@pytest.mark.parametrize("row", DOCUMENT["units"], ids=lambda u: u["name"])
+def test_unit_as_the_document_gives_it(rules, row):
+    """Each unit's level, attack, health, defence, price, upkeep, ranged damage, shots, powder and
+    abilities as the document's line quoted in tests/cases/steel-rose/units.yaml gives them."""
+    unit = rules.units[_unit_id(rules, row["name"])]
+    for field in STATS:
+        assert getattr(unit, field) == row.get(field, 0), (row["quote"], field)
+    price = row["price"]
+    if price is None:
+        assert not unit.purchasable and unit.gold == 0 and unit.unique == 0, row["quote"]
+    else:
+        assert unit.purchasable, row["quote"]
+        assert (unit.gold, unit.unique) == (price["gold"], price.get("unique", 0)), row["quote"]
+    assert _abilities(unit) == row["abilities"], row["quote"]
+
+
+def test_every_field_of_a_unit_is_checked():
+    """The table covers every field of the unit data: a field added later without a column here
+    shows up as an ability, and must be transcribed."""
+    from voevoda.rulesets.steel_rose.rules import Unit
+
+    checked = set(STATS) | set(PRICE) | set(NAMES)
+    assert checked <= set(Unit.model_fields)
+
+
+@pytest.mark.parametrize("faction", sorted(DOCUMENT["garrisons"]))
+def test_garrisons_as_the_document_gives_them(rules, faction):
+    """«ГАРНИЗОН» of each faction and level, read from the document's own wording; «В больших
+    поселениях гарнизон такой же, как и в малых, но вдвое выше численностью.»"""
+    levels = DOCUMENT["garrisons"][faction]
+    assert sorted(int(k) for k in rules.factions[faction].garrison) == sorted(int(k) for k in levels)
+    for level, text in levels.items():
+        post = parse_deployment("Центральный авангард - " + text, rules)
+        assert post.problems == [], text
+        want = post.squads[0].units
+        assert rules.garrison(faction, int(level)) == want, (faction, level)
+        assert rules.garrison(faction, int(level), large=True) == {u: 2 * n for u, n in want.items()}
+    if not levels:
+        with pytest.raises(DataError):
+            rules.garrison(faction, 1)
+
+
+def test_recovery_rates(rules):
+    """«после боя часть раненых юнитов (если не указано иного, то эта часть равна 20%)»: 60% for
+    lesser demons and infectors, 50% for gnoblars, 20% for the rest."""
     assert rules.recovery("lesser_demon") == 0.6 and rules.recovery("gnoblar") == 0.5 and rules.recovery("knight") == 0.2
-
-
-def test_garrisons(rules):
-    """«ГАРНИЗОН» of each faction and level; «В больших поселениях гарнизон такой же, как и в малых,
-    но вдвое выше численностью.»"""
-    assert rules.garrison("empire", 3) == {"paladin": 1, "heavy_infantry": 7, "crossbowman": 4, "knight": 3}
-    assert rules.garrison("steel_rose", 2, large=True) == {"cannon": 2, "musketeer": 16, "shieldbearer": 16}
-    assert rules.garrison("heaven", 1) == {"ranger": 7, "golem": 5, "wolf": 4}
-    assert rules.garrison("void_cult", 3) == {"void_knight": 4, "demonologist": 1, "enlightened": 2}
-    with pytest.raises(DataError):
-        rules.garrison("ogres", 1)
 
 
 def test_house_rules_override_and_are_checked():

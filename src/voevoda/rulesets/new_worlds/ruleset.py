@@ -1,0 +1,297 @@
+"""Новые Миры: Искусство Войны — the ruleset the engine drives.
+
+Every turn each living player posts the orders of its country (bold text of a forum post);
+``resolve`` runs the turn of :mod:`voevoda.rulesets.new_worlds.turn`, which ends with the
+roll for the next turn, so that a player always sees his points before writing his post.
+"""
+
+from __future__ import annotations
+
+import copy
+from collections.abc import Mapping, Sequence
+from functools import cached_property
+from typing import Any
+
+from voevoda.core.dice import Dice, Stream
+from voevoda.core.errors import GameError, ParseError, Problem, illegal, invalid
+from voevoda.core.ruleset import (
+    GM,
+    PUBLIC,
+    Event,
+    Order,
+    Outcome,
+    Prompt,
+    ReportFormat,
+    Resolution,
+    Ruleset,
+    State,
+    Viewer,
+)
+from voevoda.rulesets.new_worlds import bot as bot_module
+from voevoda.rulesets.new_worlds import posts, report, svgmap, views
+from voevoda.rulesets.new_worlds.mapdata import MapFile, check_map, grid_from_state, load_map
+from voevoda.rulesets.new_worlds.orders import Lexicon, read_lines
+from voevoda.rulesets.new_worlds.plan import Planner, free_land
+from voevoda.rulesets.new_worlds.roll import roll_country
+from voevoda.rulesets.new_worlds.rules import CustomEvent, Options, Rules, load_options, load_rules
+from voevoda.rulesets.new_worlds.state import (
+    Country,
+    EventsState,
+    MapState,
+    NWState,
+    ScheduledEvent,
+    dump_state,
+    load_state,
+)
+from voevoda.rulesets.new_worlds.turn import Turn, place_country
+from voevoda.rulesets.new_worlds.world import World
+
+RESERVED = {"public", "gm"}
+REASONS = {
+    "invaders": ("победили эвентовые страны", "the event countries won"),
+    "turns": ("больше всех земель к последнему ходу", "held the most land at the last turn"),
+    "gm": ("решение ведущего", "the game master's decision"),
+    "no_countries": ("не осталось ни одной страны", "no country is left"),
+}
+
+
+class NewWorlds(Ruleset):
+    id = "new-worlds"
+    version = "1.0"
+    title_ru = "Новые Миры: Искусство Войны"
+    title_en = "New Worlds: The Art of War"
+    min_players = 1
+    max_players = 12
+
+    def __init__(self, config: Mapping[str, Any] | None = None,
+                 house_rules: Mapping[str, Any] | None = None) -> None:
+        super().__init__(config, house_rules)
+        self.rules: Rules = load_rules(self.house_rules)
+        self.options: Options = load_options(self.config, self.rules)
+
+    @cached_property
+    def map_file(self) -> MapFile:
+        data = load_map(self.options.map_name, self.options.map)
+        check_map(data, self.rules.resources, self.rules.epoch_ids)
+        return data
+
+    # -- the typed state -------------------------------------------------------------------------------
+
+    def world(self, state: Mapping[str, Any]) -> World:
+        typed = load_state(state, self.rules)
+        return World(self.rules, self.options, typed, grid_from_state(typed.map.model_dump()))
+
+    # -- setup -------------------------------------------------------------------------------------------
+
+    def setup(self, players: Sequence[str], dice: Dice) -> State:
+        names = list(players)
+        data = self.map_file
+        if len(names) > len(data.starts):
+            raise GameError(f"на карте «{data.name}» {len(data.starts)} стартовых мест, игроков {len(names)}",
+                            f"the map '{data.name}' has {len(data.starts)} starts for {len(names)} players")
+        if len({n.casefold() for n in names}) != len(names):
+            raise GameError("имена игроков повторяются", "player names repeat")
+        for n in names:
+            if not n.strip() or n.casefold() in RESERVED or "/" in n or n != n.strip() or len(n) > 60:
+                raise GameError(f"имя «{n}» занято или недопустимо", f"the name '{n}' is reserved or not allowed")
+        unknown = sorted(set(self.options.countries) - set(names))
+        if unknown:
+            raise GameError(f"в настройках стран есть не игроки: {', '.join(unknown)}",
+                            f"the config's countries name non-players: {', '.join(unknown)}")
+        epoch = self.rules.epoch(self.options.start_epoch)
+        start_index = self.rules.epoch_index(epoch.id)
+        open_regions = sorted(rid for rid, info in data.regions_info.items()
+                              if info.opens_at is not None and self.rules.epoch_index(info.opens_at) <= start_index)
+        map_state = MapState(
+            name=data.name, title_ru=data.title_ru, title_en=data.title_en, width=len(data.terrain[0]),
+            height=len(data.terrain), terrain=list(data.terrain),
+            continents=list(data.continents) if data.continents else None,
+            continent_names={k: v.model_dump() for k, v in data.continent_names.items()},
+            regions=list(data.regions) if data.regions else None,
+            regions_info={k: v.model_dump() for k, v in data.regions_info.items()}, open_regions=open_regions,
+            starts=[s.tile for s in data.starts], event_places=data.events.model_dump())
+        # built in parts, checked whole at the end (load_state below)
+        state = NWState.model_construct(turn=1, epoch=epoch.id, epoch_since=1, seats=names, map=map_state,
+                                        countries={}, deposits=dict(sorted(data.resources.items())), tiles={},
+                                        wars=[], treaties=[], deals=[], offers=[], events=EventsState(), next_id=1,
+                                        outcome=None, ruleset="new-worlds", phase="orders")
+        for tile, name in data.names.items():
+            state.tile(tile).name = name
+        world = World(self.rules, self.options, state, grid_from_state(map_state.model_dump()))
+        colors = self.rules.colors.players
+        used_starts: set[str] = set()
+        for seat, player in enumerate(names):
+            setup = self.options.countries.get(player)
+            start = (setup.start if setup and setup.start else None) or next(
+                s.tile for s in data.starts if s.tile not in used_starts)
+            if not world.grid.contains(start) or not world.grid.is_land(start):
+                raise GameError(f"старт «{start}» игрока {player} — не суша на карте",
+                                f"the start '{start}' of {player} is not land on the map")
+            used_starts.add(start)
+            country = Country(id=player, name=(setup.name if setup and setup.name else player), kind="player",
+                              player=player, color=(setup.color if setup and setup.color else colors[seat % len(colors)]),
+                              religion=setup.religion if setup else None, created=1, war_points=epoch.war_points)
+            state.countries[player] = country
+            tiles = world.grid.grow(start, epoch.start_territories, free_land(world) | {start})
+            place_country(world, country, tiles)
+        evs = state.events
+        for key in ("sea_peoples", "khaganate", "agrarian_revolution"):
+            spec = getattr(self.rules.events, key)
+            after = self.rules.epoch_index(spec.after_epoch)
+            sub = getattr(evs, key)
+            if after < start_index:
+                sub.status = "over"
+            elif after == start_index:
+                sub.starts = 1 + spec.delay
+        for custom in self.rules.events.custom:
+            due = custom.turn
+            if custom.after_epoch is not None and self.rules.epoch_index(custom.after_epoch) <= start_index:
+                due = 1 + custom.delay
+            evs.scheduled.append(ScheduledEvent(event=custom.model_dump(mode="json"), due=due))
+        for c in state.countries.values():
+            c.war_points = epoch.war_points + (self.rules.religions[c.religion].base.war_points_per_epoch
+                                               if c.religion else 0)
+            c.roll = roll_country(world, c, dice, 1)
+            c.points = c.roll.total
+        raw = dump_state(state)
+        load_state(raw, self.rules)
+        return raw
+
+    # -- posts ---------------------------------------------------------------------------------------------
+
+    def lexicon(self, world: World) -> Lexicon:
+        state = world.state
+        countries = {cid: c.name for cid, c in state.countries.items()}
+        for cid, c in state.countries.items():
+            if c.name_en:
+                countries.setdefault(c.name_en, cid)
+        tile_names = {t: v.name for t, v in state.tiles.items() if v.name and world.tile_open(t)}
+        return Lexicon.build(self.rules, countries, world.grid.tiles, tile_names)
+
+    def parse(self, text: str, player: str, state: State) -> list[Order]:
+        post = posts.read(text)
+        world = self.world(state)
+        orders, problems = read_lines(post.orders, self.lexicon(world))
+        problems = [*post.notes, *problems]
+        if player in world.state.countries:
+            orders = self.annotate(world, player, orders)
+        if problems:
+            raise ParseError(problems, [self.describe(o) for o in orders])
+        return orders
+
+    def annotate(self, world: World, player: str, orders: Sequence[Order]) -> list[Order]:
+        """Each order with its echo: price, war price, points left, or the rule it breaks."""
+        plan = Planner(world, player).plan(orders)
+        out = []
+        for item in plan.items:
+            echo: dict[str, Any] = {"price": item.price, "war_price": item.war_price, "left": item.left,
+                                    "war_left": item.war_left}
+            if item.problems:
+                echo = {"problem": item.problems[0][0]}
+            if "ledger" in item.info:
+                echo["ledger"] = item.info["ledger"]
+            args = {k: v for k, v in item.order.args.items() if k != "echo"}
+            args["echo"] = echo
+            out.append(Order(item.order.kind, args, item.order.line, item.order.text))
+        return out
+
+    def validate(self, state: State, player: str, orders: Sequence[Order]) -> list[Problem]:
+        if state.get("outcome") is not None:
+            return [illegal("игра окончена", "the game is over")]
+        world = self.world(state)
+        if player not in world.state.countries:
+            return [invalid(f"«{player}» не играет в этой партии", f"'{player}' does not play in this game")]
+        plan = Planner(world, player).plan([Order(o.kind, {k: v for k, v in o.args.items() if k != "echo"},
+                                                  o.line, o.text) for o in orders])
+        problems: list[Problem] = []
+        for item in plan.items:
+            for ru, en, rule in item.problems:
+                problems.append(illegal(ru, en, line=item.order.line or None, column=1 if item.order.line else None,
+                                        order=item.order.text or item.order.kind, rule=rule))
+        return problems
+
+    # -- the turn ------------------------------------------------------------------------------------------
+
+    def resolve(self, state: State, orders: Mapping[str, Sequence[Order]], dice: Dice) -> Resolution:
+        if state.get("outcome") is not None:
+            raise GameError("игра уже окончена", "the game is already over")
+        world = self.world(copy.deepcopy(dict(state)))
+        clean = {p: [Order(o.kind, {k: v for k, v in o.args.items() if k != "echo"}, o.line, o.text)
+                     for o in given] for p, given in orders.items()}
+        events = Turn(world, clean, dice).run()
+        return Resolution(dump_state(world.state), events)
+
+    def awaiting(self, state: State) -> dict[str, Prompt]:
+        if state.get("outcome") is not None:
+            return {}
+        world = self.world(state)
+        s = world.state
+        prompts: dict[str, Prompt] = {}
+        has_free = bool(free_land(world))
+        for player in s.seats:
+            c = s.countries[player]
+            if not c.alive:
+                if (not c.recreated or c.may_restart) and has_free:
+                    prompts[player] = Prompt("recreate", f"Ход {s.turn}: у вашей страны нет земель — пересоздайтесь: "
+                                             "«пересоздание КЛЕТКА [имя]».",
+                                             f"Turn {s.turn}: your country has no land — re-create it: "
+                                             "'recreate TILE [name]'.")
+                continue
+            epoch = world.epoch
+            ru = f"Ход {s.turn} ({epoch.name_ru}): {report.points(c.points, 'ru')}, {c.war_points} ВО."
+            en = f"Turn {s.turn} ({epoch.name_en}): {report.points(c.points, 'en')}, {c.war_points} WP."
+            if c.religion is None:
+                ru += " Выберите религию: «религия политеизм|дуализм|монотеизм»."
+                en += " Choose a religion: 'religion polytheism|dualism|monotheism'."
+            if c.choice == "khagan":
+                ru += " Каган ждёт ответа: «данник» или «гибель»."
+                en += " The Khagan awaits your answer: 'tributary' or 'refuse'."
+            if c.reform is not None and c.reform.status == "civil_war":
+                ru += " Идёт Реформация: «реформа улучшить» или «реформа РЕЛИГИЯ»."
+                en += " Your Reformation is on: 'reform upgrade' or 'reform RELIGION'."
+            prompts[player] = Prompt("orders", ru, en)
+        return prompts
+
+    def view(self, state: State, viewer: Viewer) -> dict[str, Any]:
+        world = self.world(state)
+        if viewer not in (GM, PUBLIC) and viewer not in world.state.countries:
+            viewer = PUBLIC
+        return views.view(world, viewer)
+
+    def outcome(self, state: State) -> Outcome | None:
+        raw = state.get("outcome")
+        if raw is None:
+            return None
+        ru, en = REASONS.get(str(raw.get("reason")), REASONS["gm"])
+        return Outcome(tuple(raw.get("winners", [])), ru, en, dict(raw.get("scores", {})))
+
+    def progress(self, state: State) -> tuple[int, str]:
+        return int(state.get("turn", 0)), f"orders/{state.get('epoch', '')}"
+
+    # -- extras --------------------------------------------------------------------------------------------
+
+    def describe(self, order: Order, lang: str = "ru") -> str:
+        return report.describe(order, self.rules, lang)
+
+    def bot(self, view: Mapping[str, Any], player: str, stream: Stream) -> str | None:
+        return bot_module.write_post(view, player, stream, self)
+
+    def report(self, view: Mapping[str, Any], events: Sequence[Event], viewer: Viewer,
+               fmt: ReportFormat = "text", lang: str = "ru", turn: int | None = None) -> str:
+        return report.render(view, events, viewer, self.rules, fmt, lang, turn)
+
+    def map_svg(self, view: Mapping[str, Any], viewer: Viewer, lang: str = "ru") -> str | None:
+        return svgmap.render(view, self.rules, lang)
+
+    def config_keys(self) -> frozenset[str]:
+        return frozenset(Options.model_fields)
+
+    def hidden_markers(self, state: State, viewer: Viewer) -> list[str]:
+        return views.hidden_markers(self.world(state), viewer, self.rules)
+
+    def demo_script(self, players: Sequence[str]) -> list[dict[str, str]]:
+        return []
+
+    def custom_event(self, raw: Mapping[str, Any]) -> CustomEvent:
+        """A game master's event checked as data (for tools that add one by an edit)."""
+        return CustomEvent.model_validate(raw)

@@ -46,7 +46,7 @@ def world_from_view(view: Mapping[str, Any], ruleset: NewWorlds) -> World:
         "events": {k: v for k, v in view["events"].items()}, "outcome": view.get("outcome"),
     }
     state = NWState.model_validate(raw)
-    return World(ruleset.rules, ruleset.options, state, grid_from_state(state.map.model_dump()))
+    return World(ruleset.rules, ruleset.options, state, grid_from_state(state.map.model_dump()), frozen=True)
 
 
 class Writer:

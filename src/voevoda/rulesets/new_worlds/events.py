@@ -437,6 +437,18 @@ def _epoch_by_event(world: World, event: str) -> list[Event]:
 
 # -- the game master's events ---------------------------------------------------------------------
 
+def gm_queue(world: World) -> list[Event]:
+    """A new epoch the game master asked for (``voevoda nw gm GAME "эпоха iron"``)."""
+    state = world.state
+    events: list[Event] = []
+    for entry in [q for q in state.events.queue if q.startswith("epoch:")]:
+        state.events.queue.remove(entry)
+        epoch = entry.split(":", 1)[1]
+        if epoch in world.rules.epoch_ids and world.rules.epoch_index(epoch) > world.rules.epoch_index(state.epoch):
+            events.extend(advance(world, epoch, by=None))
+    return events
+
+
 def custom_events(world: World) -> list[Event]:
     """Events the game master defined as data (``[[events.custom]]`` in the house rules, or
     added to ``/events/scheduled`` by an edit): fired on their turn, after their epoch, or when

@@ -233,7 +233,7 @@ class LineReader:
                 break
             end_tok = self.tokens[self.pos - 1] if self.pos > start else self.tokens[start]
             text = self.line.text[self.tokens[start].start:end_tok.start + len(end_tok.text)]
-            orders.append(Order(kind, args, self.line.number, text.strip()))
+            orders.append(Order(kind, args, self.line.number, text.strip().rstrip(" ;,:")))
         return orders, problems
 
     def _problem(self, index: int, ru: str, en: str) -> Problem:

@@ -246,11 +246,16 @@ class Planner:
         return self.w.state.treaty(kind, self.cid, other) is not None and (kind, other) not in self.broken
 
     def _diplomacy_allowed(self, item: Item) -> bool:
-        if self.me.suzerain is not None:
+        # «На вас перестают действовать ограничения вассала» during a war of independence
+        if self.me.suzerain is not None and not self.in_independence():
             item.fail("вассал не имеет права использовать дипломатию (кроме торговли)",
                       "a vassal may not use diplomacy (trade aside)", "VI. Дипломатия, 3")
             return False
         return True
+
+    def in_independence(self) -> bool:
+        return any(w.attacker == self.cid and self.w.rules.war_types[w.attacker_type].kind == "independence"
+                   for w in self.w.state.wars)
 
     def _not_invader(self, item: Item, c: Country, section: str) -> bool:
         if c.kind in ("invader", "tributary"):
@@ -470,7 +475,7 @@ class Planner:
                 item.fail("войну за независимость ведёт только вассал против своего сюзерена",
                           "only a vassal wages a war of independence, against its suzerain", section)
                 return
-        elif self.me.suzerain is not None and other not in self.me.war_permits:
+        elif self.me.suzerain is not None and other not in self.me.war_permits and not self.in_independence():
             item.fail("вассал не воюет без разрешения сюзерена", "a vassal does not go to war without its suzerain's leave",
                       "VI. Дипломатия, 3")
             return
@@ -923,11 +928,13 @@ class Limits:
             return (f"{tile} вне ваших границ на начало войны: {self._type_ru()} ведётся только в них",
                     f"{tile} lies outside your borders when the war began: a {self._type_en()} stays within them",
                     "VIII. Война, 2")
-        if self.distance is not None:
+        if self.distance is not None and self.valuable(tile):
+            # «до 2 ресурсов/городов, находящихся не далее 5 клеток от ваших границ» (ruling R7)
             d = w.grid.distance_to_set(tile, self.borders)
             if d is None or d > self.distance:
-                return (f"{tile} дальше {self.distance} клеток от ваших границ",
-                        f"{tile} is more than {self.distance} tiles from your borders", "VIII. Война, 2")
+                return (f"{tile} (ресурс или город) дальше {self.distance} клеток от ваших границ",
+                        f"{tile} (a resource or city) is more than {self.distance} tiles from your borders",
+                        "VIII. Война, 2")
         return None
 
     def count_problem(self, listed: list[str]) -> tuple[str, str, str] | None:

@@ -368,8 +368,12 @@ def _world_line(e: Event, w: Words) -> str | None:
         return (f"{w.country(d['country'])} занимает {w.tiles(d['tiles'])} ({points(int(d['price']), w.lang)})" if ru
                 else f"{w.country(d['country'])} settles {w.tiles(d['tiles'])} ({points(int(d['price']), w.lang)})")
     if k == "contested":
-        return (f"Клетки {w.tiles(d['tiles'])} хотели сразу несколько стран — остаются свободными" if ru
-                else f"Tiles {w.tiles(d['tiles'])} were wanted by several countries: they stay free")
+        who = ", ".join(w.country(c) for c in d["countries"])
+        if d.get("winner"):
+            return (f"{w.tiles(d['tiles'])} хотели {who}: достаётся {w.country(d['winner'])}" if ru
+                    else f"{w.tiles(d['tiles'])} was wanted by {who}: it goes to {w.country(d['winner'])}")
+        return (f"{w.tiles(d['tiles'])} хотели {who}: клетка остаётся свободной" if ru
+                else f"{w.tiles(d['tiles'])} was wanted by {who}: it stays free")
     if k == "built":
         what = ORDER_NAMES.get(str(d["kind"]), (d["kind"], d["kind"]))[0 if ru else 1]
         if d["kind"] == "factory" or d["kind"] == "refocus":

@@ -79,7 +79,7 @@ class NewWorlds(Ruleset):
 
     def world(self, state: Mapping[str, Any]) -> World:
         typed = load_state(state, self.rules)
-        return World(self.rules, self.options, typed, grid_from_state(typed.map.model_dump()))
+        return World(self.rules, self.options, typed, grid_from_state(typed.map.model_dump()), frozen=True)
 
     # -- setup -------------------------------------------------------------------------------------------
 
@@ -216,6 +216,7 @@ class NewWorlds(Ruleset):
         if state.get("outcome") is not None:
             raise GameError("игра уже окончена", "the game is already over")
         world = self.world(copy.deepcopy(dict(state)))
+        world.frozen = False
         clean = {p: [Order(o.kind, {k: v for k, v in o.args.items() if k != "echo"}, o.line, o.text)
                      for o in given] for p, given in orders.items()}
         events = Turn(world, clean, dice).run()

@@ -69,16 +69,18 @@ class Turn:
         self.upkeep()
         self.ledgers()
         self.roll()
+        self.w.frozen = False
+        self.w.cache.clear()
         self.state.turn += 1
         self.events.extend(ev.outcome(self.w))
         return self.events
 
     def items(self, *kinds: str) -> list[tuple[str, Item]]:
         """The accepted orders of these kinds, country by country (ids in order), each
-        country's in the order written."""
+        country's in the planner's order (phase, then as written)."""
         out = []
         for cid in sorted(self.plans):
-            for item in self.plans[cid].items:
+            for item in self.plans[cid].by_phase():
                 if item.ok and item.order.kind in kinds:
                     out.append((cid, item))
         return out
@@ -302,6 +304,9 @@ class Turn:
             if war is not None:
                 self.refund(cid, 0, "already_at_war", war_points=item.war_price)
                 continue
+            me = state.countries[cid]
+            if me.suzerain is not None and target in me.war_permits:
+                me.war_permits.remove(target)   # a permission is for one war
             self.events.extend(war_module.declare(self.w, cid, target, wtype, item.war_price))
         for cid, item in self.items("war_upgrade"):
             if state.war_between(cid, item.order.args["target"]) is None:
@@ -391,8 +396,10 @@ class Turn:
                 state.offers.remove(offer)
             if imposed and mirror not in wanted and offer is None:
                 state.countries[a].impositions[b] -= 1
+            if offer is not None:   # the proposer first
+                a, b, give, get = b, a, get, give
             deal = Deal(id=state.new_id(), a=a, b=b, a_gives=give, b_gives=get, since=state.turn,
-                        imposed=imposed and mirror not in wanted)
+                        imposed=imposed and mirror not in wanted and offer is None)
             state.deals.append(deal)
             self.events.append(Event("deal_signed", deal.model_dump()))
 
@@ -420,16 +427,25 @@ class Turn:
             for t in item.info.get("tiles", []):  # type: ignore[attr-defined]
                 claims[t].append(cid)
         contested = {t for t, who in claims.items() if len(set(who)) > 1}
-        if contested:
-            self.events.append(Event("contested", {"tiles": sorted(contested),
-                                                   "countries": sorted({c for t in contested for c in claims[t]})}))
+        winners: dict[str, str] = {}
+        for t in self.w.grid.sort(contested):
+            who = sorted(set(claims[t]))
+            winner = None
+            if self.w.options.contested_tiles == "neighbours":
+                # the country with most land around the tile; a tie is rolled off (ruling R10)
+                near = {c: sum(1 for n in self.w.grid.neighbours(t) if state.owner(n) == c) for c in who}
+                best = max(near.values())
+                tied = [c for c in who if near[c] == best]
+                winner = tied[0] if len(tied) == 1 else tied[self.dice.stream(f"contest/{t}").roll(len(tied)) - 1]
+                winners[t] = winner
+            self.events.append(Event("contested", {"tiles": [t], "countries": who, "winner": winner}))
         for cid, item in wanted:
             land = self.w.land_set(cid)
             got: list[str] = []
             tiles = list(item.info.get("tiles", []))  # type: ignore[call-overload]
             prices = list(item.info.get("prices", []))  # type: ignore[call-overload]
             for t, price in zip(tiles, prices, strict=True):
-                if t in contested or state.owner(t) is not None:
+                if (t in contested and winners.get(t) != cid) or state.owner(t) is not None:
                     self.refund(cid, price, "contested")
                     continue
                 if self.w.reach(cid, t, land) is None:
@@ -535,6 +551,7 @@ class Turn:
         self.events.extend(ev.sea_peoples(self.w, self.dice))
         self.events.extend(ev.khaganate(self.w, self.dice))
         self.events.extend(ev.agrarian(self.w, self.dice))
+        self.events.extend(ev.gm_queue(self.w))
         self.events.extend(ev.custom_events(self.w))
         self.events.extend(ev.check_conditions(self.w))
 
@@ -561,6 +578,10 @@ class Turn:
                 c.research[c.research_branch] = done + 1
                 self.events.append(Event("project_done", {"country": c.id, "project": project.id,
                                                           "branch": c.research_branch}))
+        for treaty in list(state.treaties):
+            if treaty.until is not None and treaty.until <= state.turn:
+                state.treaties.remove(treaty)
+                self.events.append(Event("truce_over", {"parties": treaty.parties}))
         limit = rules.diplomacy.offer_turns
         for o in list(state.offers):
             if o.turn + limit <= state.turn:
@@ -590,6 +611,8 @@ class Turn:
         своего ролла», «Вассал может передавать до половины своего ролла сюзерену»."""
         state = self.state
         turn = state.turn + 1
+        self.w.cache.clear()
+        self.w.frozen = True   # nothing below changes what the modifiers depend on
         rolls = {}
         for c in sorted(state.living(), key=lambda c: c.id):
             rolls[c.id] = roll_country(self.w, c, self.dice, turn)

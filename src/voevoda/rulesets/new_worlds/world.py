@@ -58,6 +58,10 @@ class World:
     options: Options
     state: NWState
     grid: Grid
+    frozen: bool = False
+    """True while nothing changes the state (planning, views, the computer opponent): answers
+    are then remembered."""
+    cache: dict[object, object] = field(default_factory=dict)
 
     # -- epoch and visibility -------------------------------------------------------------------
 
@@ -104,6 +108,16 @@ class World:
                 return not (other.khagan_tributary and inv.event == "khaganate")
         return False
 
+    def continents_of(self, cid: str) -> set[str]:
+        key = ("continents", cid)
+        if self.frozen and key in self.cache:
+            return self.cache[key]  # type: ignore[no-any-return]
+        found = {c for t, v in self.state.tiles.items() if v.owner == cid
+                 for c in (self.grid.continent(t),) if c is not None}
+        if self.frozen:
+            self.cache[key] = found
+        return found
+
     def enemies(self, cid: str) -> list[str]:
         out = {w.defender if w.attacker == cid else w.attacker for w in self.state.wars_of(cid)}
         for other in self.state.countries:
@@ -112,8 +126,14 @@ class World:
         return sorted(out)
 
     def in_war(self, cid: str) -> bool:
-        """«в состоянии Мира» is its opposite."""
-        return bool(self.enemies(cid))
+        """«в состоянии Мира» is its opposite: a war of the country's own, or event invaders on a
+        continent where it has land (ruling R25; invaders elsewhere may be fought, but do not
+        end its peace)."""
+        if self.state.wars_of(cid):
+            return True
+        mine = self.continents_of(cid)
+        return any(self.invader_war(cid, other) and mine & self.continents_of(other)
+                   for other in self.state.countries if other != cid)
 
     def religion_form(self, country: Country) -> ReligionForm | None:
         if country.religion is None:
@@ -159,6 +179,15 @@ class World:
     def holdings(self, cid: str) -> Holdings:
         """Every unit of every resource the country has, with its bonus (section «Ресурсы»,
         IV «Торговля», V «Религия», IX «Искусственный спрос»)."""
+        key = ("holdings", cid)
+        if self.frozen and key in self.cache:
+            return self.cache[key]  # type: ignore[return-value]
+        found = self._holdings(cid)
+        if self.frozen:
+            self.cache[key] = found
+        return found
+
+    def _holdings(self, cid: str) -> Holdings:
         country = self.state.countries[cid]
         own = self.deposits_of(cid)
         slaves = "slaves" if "slaves" in self.rules.resources else None
@@ -295,8 +324,11 @@ class World:
         return self.floor(p.factory_base + p.factory_step * n - self.discount(cid))
 
     def refocus_price(self, cid: str) -> int:
-        """«За половину стоимости постройки завода» (of the next factory, rounded up)."""
-        return math.ceil(self.factory_price(cid) * self.rules.prices.factory_refocus_percent / 100)
+        """«За половину стоимости постройки завода»: half the price of the next factory before
+        discounts, rounded up (ruling R9)."""
+        p = self.rules.prices
+        n = len(self.state.buildings_of(cid, "factory"))
+        return math.ceil((p.factory_base + p.factory_step * n) * p.factory_refocus_percent / 100)
 
     def city_capture_price(self, upgrades: int) -> int:
         c = self.rules.capture

@@ -64,6 +64,7 @@ def map_svg(file: MapFileArg,
             lang: Annotated[str, typer.Option("--lang", help="ru or en")] = "ru") -> None:
     """Draw a map file as the game master sees it. / Нарисовать карту."""
     def action() -> None:
+        from voevoda.core import outputs
         from voevoda.core.engine import Game
         from voevoda.rulesets.new_worlds.mapdata import read_map_file
 
@@ -73,7 +74,7 @@ def map_svg(file: MapFileArg,
         data = read_map_file(file)
         players = [f"{i + 1}" for i in range(len(data.starts))]
         game = Game.create("new-worlds", "map", players, config={"map": data.model_dump()}, seed="map")
-        svg = game.map_svg("gm", lang)
+        svg = outputs.map_svg(game, "gm", lang)
         assert svg is not None
         _write(out, svg)
         console.print(f"записано / written: {out}", markup=False)

@@ -12,7 +12,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from voevoda.core.dice import Dice
+from voevoda.core.dice import CITED, Dice
 from voevoda.core.ruleset import Event
 from voevoda.rulesets.new_worlds import war as war_module
 from voevoda.rulesets.new_worlds.plan import free_land
@@ -59,7 +59,7 @@ def advance(world: World, epoch_id: str, by: str | None = None) -> list[Event]:
     state.epoch = epoch_id
     state.epoch_since = state.turn + 1
     epoch = world.rules.epoch(epoch_id)
-    events: list[Event] = [Event("epoch", {"epoch": epoch_id, "turn": state.turn + 1, "by": by})]
+    events: list[Event] = [Event("epoch", {"epoch": epoch_id, "from_turn": state.turn + 1, "by": by})]
     for c in state.countries.values():
         c.war_points = epoch.war_points + war_points_bonus(world, c)
     if not epoch.slaves:
@@ -333,11 +333,12 @@ def start_reformation(world: World, c: Country, dice: Dice) -> list[Event]:
     land = state.land_of(c.id, grid)
     stream = dice.stream(f"reformation/{c.id}")
     faces = stream.rolls(spec.share_dice, spec.share_die)
+    cite = [stream.cite("/faces", 0, len(faces))]
     share = old_believers_share(world, faces)
     c.reform = Reform(status="civil_war", started=state.turn + 1, choice=c.reform.choice if c.reform else None)
     if len(land) < 2:
         events = [Event("reformation", {"country": c.id, "faces": faces, "share": share, "tiles": [],
-                                        "old_believers": None})]
+                                        "old_believers": None, CITED: cite})]
         events.extend(finish_reformation(world, c, "reformed"))
         return events
     count = min(len(land) - 1, max(1, round(len(land) * share / 100)))
@@ -370,7 +371,7 @@ def start_reformation(world: World, c: Country, dice: Dice) -> list[Event]:
                           attacker_land=list(tiles), defender_land=[t for t in land if t not in tiles],
                           captured={ob_id: [], c.id: []}, civil=True))
     return [Event("reformation", {"country": c.id, "faces": faces, "share": share, "tiles": tiles,
-                                  "old_believers": ob_id})]
+                                  "old_believers": ob_id, CITED: cite})]
 
 
 def check_reformations(world: World) -> list[Event]:

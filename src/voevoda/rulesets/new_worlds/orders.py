@@ -29,12 +29,13 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from voevoda.core.errors import Problem, invalid
+from voevoda.core.posts import NumberError, PostLine, read_int, suggest
 from voevoda.core.ruleset import Order
 from voevoda.rulesets.new_worlds.mapdata import normalise_tile
-from voevoda.rulesets.new_worlds.posts import PostLine
 from voevoda.rulesets.new_worlds.rules import FACTORY_NAMES, Rules
 
-MAX_DIGITS = 9
+MAX_NUMBER = 10**6
+"""No price, share or count a post may name comes near a million."""
 
 
 def fold(text: str) -> str:
@@ -342,15 +343,17 @@ class LineReader:
         if percent and tok.key in ("половина", "половину", "half"):
             self.pos += 1
             return 50
-        if not text or not all("0" <= ch <= "9" for ch in text):
+        if not text or not text[0].isdigit():
             if required:
                 raise _Fail(tok.start, f"«{tok.text}» — не число", f"'{tok.text}' is not a number")
             return None
-        if len(text) > MAX_DIGITS:
-            raise _Fail(tok.start, f"число «{tok.text[:12]}…» слишком велико", f"the number '{tok.text[:12]}…' is too large")
+        try:
+            value = read_int(text, maximum=MAX_NUMBER)
+        except NumberError as exc:
+            raise _Fail(tok.start, exc.ru, exc.en) from exc
         self.pos += 1
         self._skip({"очков", "очка", "очко", "points", "point", "%"})
-        return int(text)
+        return value
 
     def word_from(self, table: Mapping[str, str], what_ru: str, what_en: str) -> str:
         self._skip({":", "—", "-", "типа", "type"})
@@ -523,9 +526,7 @@ class LineReader:
 
 
 def _suggest(key: str, table: Mapping[str, str]) -> tuple[str, str]:
-    import difflib
-
-    found = difflib.get_close_matches(key, list(table), n=2, cutoff=0.7)
+    found = suggest(key, table, limit=2, cutoff=0.7)
     if not found:
         return "", ""
     ru = " или ".join(f"«{f}»" for f in found)

@@ -12,8 +12,10 @@ from collections.abc import Mapping, Sequence
 from functools import cached_property
 from typing import Any
 
+from voevoda.core import posts
 from voevoda.core.dice import Dice, Stream
-from voevoda.core.errors import GameError, ParseError, Problem, illegal, invalid
+from voevoda.core.errors import GameError, ParseError, Problem, illegal, invalid, warning
+from voevoda.core.markup import Document
 from voevoda.core.ruleset import (
     GM,
     PUBLIC,
@@ -21,16 +23,17 @@ from voevoda.core.ruleset import (
     Order,
     Outcome,
     Prompt,
-    ReportFormat,
     Resolution,
     Ruleset,
     State,
+    StateProblem,
     Viewer,
 )
+from voevoda.core.words import counted
 from voevoda.rulesets.new_worlds import bot as bot_module
-from voevoda.rulesets.new_worlds import posts, report, svgmap, views
+from voevoda.rulesets.new_worlds import report, svgmap, views
 from voevoda.rulesets.new_worlds.mapdata import MapFile, check_map, grid_from_state, load_map
-from voevoda.rulesets.new_worlds.orders import Lexicon, read_lines
+from voevoda.rulesets.new_worlds.orders import Lexicon, begins_order, read_lines
 from voevoda.rulesets.new_worlds.plan import Planner, free_land
 from voevoda.rulesets.new_worlds.roll import roll_country
 from voevoda.rulesets.new_worlds.rules import CustomEvent, Options, Rules, load_options, load_rules
@@ -40,8 +43,10 @@ from voevoda.rulesets.new_worlds.state import (
     MapState,
     NWState,
     ScheduledEvent,
+    check_state,
     dump_state,
     load_state,
+    state_problems,
 )
 from voevoda.rulesets.new_worlds.turn import Turn, place_country
 from voevoda.rulesets.new_worlds.world import World
@@ -168,11 +173,17 @@ class NewWorlds(Ruleset):
         tile_names = {t: v.name for t, v in state.tiles.items() if v.name and world.tile_open(t)}
         return Lexicon.build(self.rules, countries, world.grid.tiles, tile_names)
 
+    def post_options(self) -> posts.PostOptions:
+        """«Указывайте бонус и действия жирным, иначе они не учитываются.»"""
+        return posts.PostOptions(bold_only=True)
+
+    def begins_order(self, line: str, player: str, state: State) -> bool:
+        return begins_order(line)
+
     def parse(self, text: str, player: str, state: State) -> list[Order]:
-        post = posts.read(text)
+        post = self.read_post(text, player, state)
         world = self.world(state)
         orders, problems = read_lines(post.orders, self.lexicon(world))
-        problems = [*post.notes, *problems]
         if player in world.state.countries:
             orders = self.annotate(world, player, orders)
         if problems:
@@ -193,6 +204,31 @@ class NewWorlds(Ruleset):
             args = {k: v for k, v in item.order.args.items() if k != "echo"}
             args["echo"] = echo
             out.append(Order(item.order.kind, args, item.order.line, item.order.text))
+        return out
+
+    def warnings(self, state: State, player: str, orders: Sequence[Order]) -> list[Problem]:
+        """What an accepted post leaves out that the rules expect: a religion still unchosen,
+        the Khagan's question unanswered, a bonus that does not match the ledger (R41)."""
+        world = self.world(state)
+        me = world.state.countries.get(player)
+        if me is None:
+            return []
+        kinds = {o.kind for o in orders}
+        out: list[Problem] = []
+        if me.alive and me.religion is None and "religion" not in kinds:
+            out.append(warning("религия не выбрана: «религия политеизм|дуализм|монотеизм»",
+                               "no religion chosen: 'religion polytheism|dualism|monotheism'",
+                               rule="000 «V. Религия, 1»"))
+        if me.choice == "khagan" and not kinds & {"tributary", "refuse"}:
+            out.append(warning("Каган ждёт ответа («данник» или «гибель»); без ответа вы станете данником",
+                               "the Khagan awaits an answer ('tributary' or 'refuse'); without one you become a tributary",
+                               rule="000 «Эвенты, 3»"))
+        for o in orders:
+            echo = o.args.get("echo") or {}
+            if o.kind == "bonus" and echo.get("ledger") is not None and echo["ledger"] != o.args.get("amount"):
+                out.append(warning(f"заявлен бонус {int(o.args['amount']):+d}, по расчёту +{echo['ledger']}",
+                                   f"a bonus of {int(o.args['amount']):+d} is claimed; the ledger says +{echo['ledger']}",
+                                   line=o.line or None, order=o.text, rule="000 «II. Механика, 3»"))
         return out
 
     def validate(self, state: State, player: str, orders: Sequence[Order]) -> list[Problem]:
@@ -239,8 +275,8 @@ class NewWorlds(Ruleset):
                                              "'recreate TILE [name]'.")
                 continue
             epoch = world.epoch
-            ru = f"Ход {s.turn} ({epoch.name_ru}): {report.points(c.points, 'ru')}, {c.war_points} ВО."
-            en = f"Turn {s.turn} ({epoch.name_en}): {report.points(c.points, 'en')}, {c.war_points} WP."
+            ru = f"Ход {s.turn} ({epoch.name_ru}): {counted(c.points, 'очко')}, {c.war_points} ВО."
+            en = f"Turn {s.turn} ({epoch.name_en}): {counted(c.points, 'point', 'en')}, {c.war_points} WP."
             if c.religion is None:
                 ru += " Выберите религию: «религия политеизм|дуализм|монотеизм»."
                 en += " Choose a religion: 'religion polytheism|dualism|monotheism'."
@@ -277,15 +313,34 @@ class NewWorlds(Ruleset):
     def bot(self, view: Mapping[str, Any], player: str, stream: Stream) -> str | None:
         return bot_module.write_post(view, player, stream, self)
 
-    def report(self, view: Mapping[str, Any], events: Sequence[Event], viewer: Viewer,
-               fmt: ReportFormat = "text", lang: str = "ru", turn: int | None = None) -> str:
-        return report.render(view, events, viewer, self.rules, fmt, lang, turn)
+    def document(self, view: Mapping[str, Any], events: Sequence[Event], viewer: Viewer,
+                 lang: str = "ru", turn: int | None = None) -> Document:
+        return report.document(view, events, viewer, self.rules, lang, turn)
 
-    def map_svg(self, view: Mapping[str, Any], viewer: Viewer, lang: str = "ru") -> str | None:
-        return svgmap.render(view, self.rules, lang)
+    def map_svg(self, view: Mapping[str, Any], viewer: Viewer, lang: str = "ru",
+                events: Sequence[Event] = (), turn: int | None = None) -> str | None:
+        return svgmap.render(view, self.rules, lang, events)
 
     def config_keys(self) -> frozenset[str]:
         return frozenset(Options.model_fields)
+
+    def public_config(self) -> dict[str, Any]:
+        """A map given in the config may hold closed regions and deposits of epochs to come:
+        the public export names the map, never carries it."""
+        public = copy.deepcopy(self.config)
+        if "map" in public:
+            public["map"] = {"name": str((public.get("map") or {}).get("name", "custom"))}
+        return public
+
+    state_model = NWState
+
+    def state_invariants(self, state: State) -> list[StateProblem]:
+        typed = NWState.model_validate(state)
+        out = []
+        for text in state_problems(typed) + check_state(typed, self.rules):
+            pointer, _, message = text.partition(": ")
+            out.append(StateProblem(pointer, f"нарушено правило состояния: {message}", message))
+        return out
 
     def hidden_markers(self, state: State, viewer: Viewer) -> list[str]:
         return views.hidden_markers(self.world(state), viewer, self.rules)

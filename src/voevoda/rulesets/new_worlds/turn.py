@@ -23,7 +23,7 @@ from __future__ import annotations
 from collections import defaultdict
 from collections.abc import Mapping, Sequence
 
-from voevoda.core.dice import Dice
+from voevoda.core.dice import CITED, Dice
 from voevoda.core.ruleset import Event, Order
 from voevoda.rulesets.new_worlds import events as ev
 from voevoda.rulesets.new_worlds import war as war_module
@@ -430,15 +430,25 @@ class Turn:
         winners: dict[str, str] = {}
         for t in self.w.grid.sort(contested):
             who = sorted(set(claims[t]))
-            winner = None
+            winner: str | None = None
             if self.w.options.contested_tiles == "neighbours":
                 # the country with most land around the tile; a tie is rolled off (ruling R10)
                 near = {c: sum(1 for n in self.w.grid.neighbours(t) if state.owner(n) == c) for c in who}
                 best = max(near.values())
                 tied = [c for c in who if near[c] == best]
-                winner = tied[0] if len(tied) == 1 else tied[self.dice.stream(f"contest/{t}").roll(len(tied)) - 1]
+                data: dict[str, object] = {"tiles": [t], "countries": who}
+                if len(tied) == 1:
+                    winner = tied[0]
+                else:
+                    stream = self.dice.stream(f"contest/{t}")
+                    face = stream.roll(len(tied))
+                    winner = tied[face - 1]
+                    data.update({"tied": tied, "roll": face, CITED: [stream.cite("/roll", 0, 1)]})
                 winners[t] = winner
-            self.events.append(Event("contested", {"tiles": [t], "countries": who, "winner": winner}))
+                data["winner"] = winner
+                self.events.append(Event("contested", data))
+            else:
+                self.events.append(Event("contested", {"tiles": [t], "countries": who, "winner": None}))
         for cid, item in wanted:
             land = self.w.land_set(cid)
             got: list[str] = []
@@ -639,7 +649,11 @@ class Turn:
                 r.kept = 0
             c.points = r.kept + r.total - r.tribute_out + r.tribute_in + r.aid_in
             c.roll = r
-            self.events.append(Event("roll", {"country": cid, **r.model_dump(), "points": c.points}))
+            data = {"country": cid, "for_turn": r.turn, **r.model_dump(exclude={"turn"}), "points": c.points}
+            stream = self.dice.existing(f"roll/{cid}")
+            if stream is not None:
+                data[CITED] = [stream.cite("/faces", 0, len(r.faces))]
+            self.events.append(Event("roll", data))
 
 
 def place_country(world: World, c: Country, tiles: list[str]) -> None:

@@ -111,7 +111,7 @@ class World:
     def continents_of(self, cid: str) -> set[str]:
         key = ("continents", cid)
         if self.frozen and key in self.cache:
-            return self.cache[key]  # type: ignore[no-any-return]
+            return self.cache[key]  # type: ignore[return-value]
         found = {c for t, v in self.state.tiles.items() if v.owner == cid
                  for c in (self.grid.continent(t),) if c is not None}
         if self.frozen:

@@ -12,20 +12,23 @@ import json
 import pkgutil
 import sys
 from pathlib import Path
-from typing import Annotated, Any
+from typing import TYPE_CHECKING, Annotated, Any
 
 import typer
-from rich.table import Table
 
 from voevoda.cli.common import DbOption, console, errors, print_text, read_text_argument, run_guarded
-from voevoda.core import outputs, registry
-from voevoda.core.dice import Dice
-from voevoda.core.engine import Game, RollbackReport, Step
 from voevoda.core.errors import DataError, GameError
-from voevoda.core.journal import GameRecord
-from voevoda.core.rulesdata import read_house_rules
-from voevoda.core.ruleset import GM, PUBLIC, Order
-from voevoda.core.verify import replay_problems
+
+if TYPE_CHECKING:
+    from voevoda.core.engine import Game, Receipt, RollbackReport, Step
+    from voevoda.core.journal import GameRecord
+
+# `voevoda --help` and `voevoda status` must answer at once (benchmarks/cli_startup.py): this
+# module and every command module import only typer and the light parts of the core at load
+# time; each command imports what it uses (the engine, the store, rulesets, Rich tables, Numba
+# through the simulator) in its own body.
+GM = "gm"
+PUBLIC = "public"
 
 app = typer.Typer(
     name="voevoda",
@@ -42,6 +45,19 @@ def _store(db: str | None) -> Any:
     return Store(db)
 
 
+def _load(db: str | None, name: str) -> Game:
+    """A stored game for a command that only reads it: straight from a SQLite file when it can
+    be (:mod:`voevoda.store.quick`, no SQLAlchemy), else through the store."""
+    from voevoda.core.engine import Game
+    from voevoda.store.quick import load_record
+
+    record = load_record(db, name)
+    if record is not None:
+        return Game(record)
+    loaded: Game = _store(db).load(name)
+    return loaded
+
+
 def _split_names(value: str | None) -> list[str]:
     return [name.strip() for name in value.split(",") if name.strip()] if value else []
 
@@ -49,6 +65,10 @@ def _split_names(value: str | None) -> list[str]:
 @app.command()
 def rulesets() -> None:
     """List the installed games. / Установленные игры."""
+    from rich.table import Table
+
+    from voevoda.core import registry
+
     table = Table("id", "название", "title", "version", "players")
     for ruleset_id, cls in registry.available().items():
         table.add_row(ruleset_id, cls.title_ru, cls.title_en, cls.version, f"{cls.min_players}–{cls.max_players}")
@@ -69,6 +89,10 @@ def new(
     db: DbOption = None,
 ) -> None:
     """Create a game. / Создать игру."""
+    from voevoda.core import outputs
+    from voevoda.core.engine import Game
+    from voevoda.core.rulesdata import read_house_rules
+
     def action() -> Game:
         names = _split_names(players)
         if not names:
@@ -98,20 +122,22 @@ def order(
 
     A post is for one step: if that step is resolved before the post is stored, the post is
     refused (nothing stored) and must be sent again for the new step."""
-    def action() -> tuple[Game, list[Order], int]:
+    from voevoda.core import outputs
+
+    def action() -> tuple[Game, Receipt, int]:
         text = read_text_argument(file)
         store = _store(db)
         if check:
-            game = store.load(name)
-            return game, game.check(player, text), game.step_number + 1
+            game = _load(db, name)
+            return game, game.check_post(player, text), game.step_number + 1
         meant = step if step is not None else store.current_step(name) + 1
         with store.change(name) as game:
-            orders = game.submit(player, text, at=_now(), step=meant)
-        return game, orders, meant
+            receipt = game.post(player, text, at=_now(), step=meant)
+        return game, receipt, meant
 
-    def show(result: tuple[Game, list[Order], int]) -> None:
-        game, orders, meant = result
-        print_text(outputs.order_echo(game, player, orders, check, step=meant))
+    def show(result: tuple[Game, Receipt, int]) -> None:
+        game, receipt, meant = result
+        print_text(outputs.order_echo(game, player, receipt, check, step=meant))
     run_guarded(action, show)
 
 
@@ -123,7 +149,9 @@ def status(
 ) -> None:
     """Turn, phase and who is awaited; a player sees his own prompt, the game master every
     prompt. / Ход, фаза и чьих приказов ждут."""
-    run_guarded(lambda: print_text(outputs.status_text(_store(db).load(name), viewer)))
+    from voevoda.core import outputs
+
+    run_guarded(lambda: print_text(outputs.status_text(_load(db, name), viewer)))
 
 
 @app.command()
@@ -138,6 +166,8 @@ def resolve(
 
     The step is named before the game is locked: of two resolutions of one step racing each
     other, the second is refused with «already resolved»."""
+    from voevoda.core import outputs
+
     def action() -> tuple[Game, Step]:
         store = _store(db)
         meant = step if step is not None else store.current_step(name) + 1
@@ -156,8 +186,10 @@ def show(
     db: DbOption = None,
 ) -> None:
     """Print the state as a viewer sees it. / Показать состояние глазами игрока."""
+    from voevoda.core import outputs
+
     def action() -> None:
-        game = _store(db).load(name)
+        game = _load(db, name)
         if as_json:
             sys.stdout.write(outputs.show_json(game, viewer))
         else:
@@ -180,9 +212,11 @@ def report(
     db: DbOption = None,
 ) -> None:
     """A turn report for one viewer, or for all of them. / Отчёт о ходе."""
+    from voevoda.core import outputs
+
     def action() -> None:
         outputs.check_options(fmt=fmt, lang=lang, flavour=flavour)
-        game = _store(db).load(name)
+        game = _load(db, name)
         if every:
             if output is None:
                 raise GameError("--all пишет файлы: укажите папку -o", "--all writes files: name a folder with -o")
@@ -217,6 +251,8 @@ def _file_stem(viewer: str, taken: set[str]) -> str:
 def _write_all_reports(game: Game, folder: Path, turn: int | None, fmt: str, flavour: str | None,
                        lang: str) -> list[Path]:
     """One report per player and a public one, each built from that viewer's view alone."""
+    from voevoda.core import outputs
+
     try:
         folder.mkdir(parents=True, exist_ok=True)
     except OSError as exc:
@@ -250,12 +286,14 @@ def map_command(
     db: DbOption = None,
 ) -> None:
     """Draw the map as a viewer sees it, as SVG or PNG. / Карта глазами игрока."""
+    from voevoda.core import outputs
+
     def action() -> None:
         outputs.check_options(lang=lang)
         if not 0.1 <= zoom <= 8:
             raise GameError("--zoom: от 0.1 до 8", "--zoom: from 0.1 to 8")
         as_png = png or output.suffix.lower() == ".png"
-        game = _store(db).load(name)
+        game = _load(db, name)
         picture = (outputs.map_png(game, viewer, lang, turn, zoom) if as_png
                    else outputs.map_svg(game, viewer, lang, turn))
         if picture is None:
@@ -278,6 +316,8 @@ def rollback(
 
     Lists exactly what was undone. The step's seed is public, so its posts cannot be
     changed unless the GM reopens a named player's post (`voevoda reopen`)."""
+    from voevoda.core import outputs
+
     def action() -> tuple[Game, RollbackReport]:
         with _store(db).change(name) as game:
             undone = game.rollback(reason, at=_now())
@@ -294,6 +334,8 @@ def reopen(
     db: DbOption = None,
 ) -> None:
     """Let a player change a post frozen by a rollback. / Открыть замороженный приказ."""
+    from voevoda.core import outputs
+
     def action() -> tuple[Game, int]:
         with _store(db).change(name) as game:
             step = game.reopen(player, reason, at=_now())
@@ -359,6 +401,10 @@ def delete(
 @app.command()
 def games(db: DbOption = None) -> None:
     """List stored games. / Список игр."""
+    from rich.table import Table
+
+    from voevoda.core import outputs
+
     def action() -> None:
         table = Table("game", "ruleset", "step")
         for row in outputs.games_lines(_store(db).names()):
@@ -381,10 +427,12 @@ def export(
     The public export (setup record, step seeds, public rolls and events, GM actions) is what
     any player may hold and check with `voevoda verify`. After `voevoda reveal` it is the
     whole game."""
+    from voevoda.core import outputs
+
     def action() -> None:
         if full and public:
             raise GameError("--full или --public, не оба", "--full or --public, not both")
-        _write_file(output, outputs.export_text(_store(db).load(name), GM if full else PUBLIC))
+        _write_file(output, outputs.export_text(_load(db, name), GM if full else PUBLIC))
 
     def show(_: None) -> None:
         if full:
@@ -402,6 +450,8 @@ def import_command(
     db: DbOption = None,
 ) -> None:
     """Import an exported game (replayed and checked first). / Загрузить игру."""
+    from voevoda.core.verify import replay_problems
+
     def action() -> tuple[GameRecord, Game]:
         data, record = _record_from_export(file)
         problems = replay_problems(data)
@@ -425,6 +475,9 @@ def replay(
 
     With --check every step is compared with the export: seed, rolls, events, sealed
     records, GM actions, digest, then the final state."""
+    from voevoda.core.engine import Game
+    from voevoda.core.verify import replay_problems
+
     def action() -> None:
         data, record = _record_from_export(file)
         game = Game(record)
@@ -482,6 +535,8 @@ def roll(
     seed: Annotated[str | None, typer.Option("--seed", help="seed text (default: a fresh random seed)")] = None,
 ) -> None:
     """Roll dice. / Бросить кости."""
+    from voevoda.core.dice import Dice
+
     def action() -> None:
         import secrets
 
@@ -537,6 +592,7 @@ def _is_hex64(text: str) -> bool:
 
 def _record_from_export(path: Path) -> tuple[dict[str, Any], GameRecord]:
     """A full export, read within bounds, and its journal as a validated record."""
+    from voevoda.core.journal import GameRecord
     from voevoda.core.rulesdata import validate
     from voevoda.core.verify import shape_problems
 

@@ -6,20 +6,17 @@ from pathlib import Path
 from typing import Annotated
 
 import typer
-from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn
 
-from voevoda.cli.common import plain_console, print_table
+from voevoda.cli.common import plain_console, print_table, red
 from voevoda.core.errors import DataError
-from voevoda.core.rulesdata import read_house_rules
 from voevoda.core.words import number, percent
-from voevoda.rulesets.steel_rose.rules import load_rules
 
 console = plain_console()
 errors = plain_console(stderr=True)
 
 
 def _fail(message: str) -> None:
-    errors.print(f"[red]ошибка / error:[/red] {message}")
+    errors.print(red("ошибка / error:", f" {message}"))
     raise typer.Exit(1)
 
 
@@ -37,6 +34,10 @@ def balance_command(
     address: Annotated[str | None, typer.Option("--address", help="Ray cluster address (--backend ray)")] = None,
 ) -> None:
     """Win-rate matrix of the factions' template armies for a gold budget / матрица баланса фракций."""
+    from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn
+
+    from voevoda.core.rulesdata import read_house_rules
+    from voevoda.rulesets.steel_rose.rules import load_rules
     from voevoda.sim import balance as bal
 
     if backend not in ("local", "ray"):

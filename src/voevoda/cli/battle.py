@@ -10,20 +10,16 @@ import json
 import math
 import sys
 from pathlib import Path
-from typing import Annotated, Any
+from typing import TYPE_CHECKING, Annotated, Any
 
 import typer
-from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeRemainingColumn
 
-from voevoda.cli.common import plain_console, print_table
-from voevoda.core.dice import Dice
-from voevoda.core.errors import DataError
-from voevoda.core.words import number, percent
-from voevoda.rulesets.steel_rose.battle.engine import fight
-from voevoda.rulesets.steel_rose.battle.model import SideInput
-from voevoda.rulesets.steel_rose.battle.report import battle_text, strength_svg
-from voevoda.rulesets.steel_rose.battle.sides import BattleFile, build_sides, load_battle_file
-from voevoda.rulesets.steel_rose.rules import Rules, load_rules
+from voevoda.cli.common import plain_console, print_table, red
+
+if TYPE_CHECKING:  # the battle engine is imported by the commands that run it, not by `voevoda --help`
+    from voevoda.rulesets.steel_rose.battle.model import SideInput
+    from voevoda.rulesets.steel_rose.battle.sides import BattleFile
+    from voevoda.rulesets.steel_rose.rules import Rules
 
 console = plain_console()
 errors = plain_console(stderr=True)
@@ -41,12 +37,16 @@ def announce_compiling_simulator() -> None:
 
 
 def _load(path: Path) -> tuple[BattleFile, Rules, tuple[SideInput, SideInput]]:
+    from voevoda.core.errors import DataError
+    from voevoda.rulesets.steel_rose.battle.sides import build_sides, load_battle_file
+    from voevoda.rulesets.steel_rose.rules import load_rules
+
     try:
         battle = load_battle_file(path)
         rules = load_rules()
         sides, problems = build_sides(battle.specs, rules)
     except DataError as exc:
-        errors.print(f"[red]{exc}[/red]")
+        errors.print(str(exc), style="red")
         raise typer.Exit(1) from exc
     failed = False
     for i, side_problems in enumerate(problems):
@@ -55,8 +55,8 @@ def _load(path: Path) -> tuple[BattleFile, Rules, tuple[SideInput, SideInput]]:
             key = "deployment" if p.rule == "Расстановка" else "plan"
             at = battle.line_of(i, key, p.line)
             where = f"{path}:{at}" if at else f"{path} [{role}].{key}"
-            errors.print(f"[red]{where}[/red] ({battle.specs[i].name}): {p.format('ru')}", highlight=False)
-            errors.print(f"    {p.format('en')}", highlight=False)
+            errors.print(red(where, f" ({battle.specs[i].name}): {p.format('ru')}"))
+            errors.print(f"    {p.format('en')}")
             failed = True
     if failed:
         raise typer.Exit(1)
@@ -73,11 +73,15 @@ def battle_command(
 ) -> None:
     """Compute one Steel Rose battle and print its report. / Рассчитать битву."""
     if fmt not in ("text", "bbcode"):
-        errors.print(f"[red]--format: expected text or bbcode, got {fmt!r}[/red]")
+        errors.print(f"--format: expected text or bbcode, got {fmt!r}", style="red")
         raise typer.Exit(1)
     if lang not in ("ru", "en"):
-        errors.print(f"[red]--lang: expected ru or en, got {lang!r}[/red]")
+        errors.print(f"--lang: expected ru or en, got {lang!r}", style="red")
         raise typer.Exit(1)
+    from voevoda.core.dice import Dice
+    from voevoda.rulesets.steel_rose.battle.engine import fight
+    from voevoda.rulesets.steel_rose.battle.report import battle_text, strength_svg
+
     battle, rules, sides = _load(file)
     seed_text = seed if seed is not None else battle.seed if battle.seed is not None else file.name
     dice = Dice.from_text(seed_text)
@@ -86,7 +90,7 @@ def battle_command(
         try:
             chart.write_text(strength_svg(result, lang), encoding="utf-8")
         except OSError as exc:
-            errors.print(f"[red]{chart}: {exc.strerror}[/red]")
+            errors.print(f"{chart}: {exc.strerror}", style="red")
             raise typer.Exit(1) from exc
     if as_json:
         out = {"seed": seed_text, "seed_sha256": dice.seed.hex(), "result": result, "dice": dice.records()}
@@ -116,11 +120,15 @@ def odds_command(
 ) -> None:
     """Win odds (95% interval) and mean losses per unit type. / Шансы на победу и средние потери."""
     if n < 1:
-        errors.print("[red]-n: expected at least 1 / ожидалось не меньше 1[/red]")
+        errors.print("-n: expected at least 1 / ожидалось не меньше 1", style="red")
         raise typer.Exit(1)
     if engine not in ("batched", "exact"):
-        errors.print(f"[red]--engine: '{engine}' — batched или exact / batched or exact[/red]")
+        errors.print(f"--engine: '{engine}' — batched или exact / batched or exact", style="red")
         raise typer.Exit(1)
+    from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeRemainingColumn
+
+    from voevoda.core.words import number, percent
+
     battle, rules, sides = _load(file)
     seed_text = seed if seed is not None else battle.seed if battle.seed is not None else file.name
     with Progress(TextColumn("{task.description}"), BarColumn(), MofNCompleteColumn(), TimeRemainingColumn(),
@@ -154,6 +162,9 @@ def _exact_odds(battle: BattleFile, rules: Rules, sides: tuple[SideInput, SideIn
                 advance: Any) -> dict[str, Any]:
     """The odds from ``n`` battles of the exact engine (battle ``i`` rolls the dice of
     ``Dice.from_text(f"{seed}/{i}")``, so any one of them can be replayed with ``voevoda battle``)."""
+    from voevoda.core.dice import Dice
+    from voevoda.rulesets.steel_rose.battle.engine import fight
+
     wins = [0, 0]
     draws = 0
     losses: list[dict[str, int]] = [{}, {}]

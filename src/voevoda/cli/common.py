@@ -11,11 +11,22 @@ from typing import Annotated, Any, NoReturn, TypeVar
 
 import typer
 from rich.console import Console
+from rich.text import Text
 
 from voevoda.core.errors import DataError, GameError, OrdersRejected
 
-console = Console(highlight=False, soft_wrap=True)
-errors = Console(stderr=True, highlight=False, soft_wrap=True)
+console = Console(highlight=False, soft_wrap=True, markup=False, emoji=False)
+errors = Console(stderr=True, highlight=False, soft_wrap=True, markup=False, emoji=False)
+"""The command line's two consoles. Neither reads Rich markup or emoji codes: names of games and
+players, posts and error messages hold what players wrote (``[/B]``, ``[color=red]``, ``:smile:``),
+and it is printed exactly as written. Colour, where wanted, goes in as a style
+(``errors.print(text, style="red")`` or :func:`red`), never as markup in a string; every
+command module prints through these two (tests/cli/test_posts_cli.py)."""
+
+
+def red(label: str, rest: str = "") -> Text:
+    """``label`` in red, then ``rest`` as it is."""
+    return Text.assemble((label, "red"), rest)
 
 DbOption = Annotated[
     str | None,
@@ -54,12 +65,13 @@ def print_table(title: str, header: Sequence[str], rows: Sequence[Sequence[str]]
 
 
 def plain_console(stderr: bool = False) -> Console:
-    """A console for a command's output that never wraps and never reads markup from its text."""
-    return Console(stderr=stderr, highlight=False, soft_wrap=True)
+    """A console for a command's output that never wraps and never reads markup or emoji codes
+    from its text."""
+    return Console(stderr=stderr, highlight=False, soft_wrap=True, markup=False, emoji=False)
 
 
 def fail(message: str) -> NoReturn:
-    errors.print(f"[red]ошибка / error:[/red] {message}", markup=True)
+    errors.print(red("ошибка / error:", " " + message))
     raise typer.Exit(1)
 
 

@@ -5,13 +5,14 @@ from __future__ import annotations
 
 import contextlib
 import sys
+from typing import TYPE_CHECKING
 
 from voevoda.cli.common import console, print_text
-from voevoda.core import outputs, registry
-from voevoda.core.engine import Game
 from voevoda.core.errors import GameError
-from voevoda.core.ruleset import GM, PUBLIC
-from voevoda.store import Store
+
+if TYPE_CHECKING:  # every module of voevoda.cli is imported by `voevoda --help`: keep it light
+    from voevoda.core.engine import Game
+    from voevoda.store import Store
 
 STEP_LIMIT = 2_000
 
@@ -24,6 +25,9 @@ def demo_players(count: int) -> list[str]:
 def play_demo_game(ruleset_id: str, turns: int, seed: str = "demo") -> Game:
     """A game of ``ruleset_id`` played for ``turns`` turns (or to its end): the ruleset's
     scripted posts where it has them, its computer opponent everywhere else."""
+    from voevoda.core import registry
+    from voevoda.core.engine import Game
+
     cls = registry.get(ruleset_id)
     players = demo_players(min(max(3, cls.min_players), cls.max_players))
     script = cls().demo_script(players)
@@ -42,6 +46,9 @@ def play_demo_game(ruleset_id: str, turns: int, seed: str = "demo") -> Game:
 
 
 def run_demo(store: Store, turns: int) -> None:
+    from voevoda.core import outputs, registry
+    from voevoda.core.ruleset import GM, PUBLIC
+
     for ruleset_id, cls in registry.available().items():
         if ruleset_id.startswith("toy-"):
             continue

@@ -18,8 +18,6 @@ import typer
 
 from voevoda.cli.common import console, run_guarded
 from voevoda.core.errors import DataError
-from voevoda.rulesets.ring_of_power.rules import load_rules, read_map_file
-from voevoda.rulesets.ring_of_power.svgmap import render
 
 rop = typer.Typer(name="rop", help="Кольцо Власти: карты и настройки. / Ring of Power: maps and options.",
                   no_args_is_help=True)
@@ -38,6 +36,8 @@ def _write(path: Path, text: str) -> None:
 def map_check(file: MapFile) -> None:
     """Check a map file. / Проверить файл карты."""
     def action() -> None:
+        from voevoda.rulesets.ring_of_power.rules import read_map_file
+
         data = read_map_file(file)
         console.print(f"карта / map «{data.name}»: {data.width}×{data.height} = {data.width * data.height} "
                       f"гексов / hexes, туман / fog {len(data.fog)}, стартов / starts {len(data.starts)} "
@@ -53,6 +53,9 @@ def map_svg(file: MapFile,
     def action() -> None:
         if lang not in ("ru", "en"):
             raise DataError(f"--lang: '{lang}' is not ru or en")
+        from voevoda.rulesets.ring_of_power.rules import load_rules, read_map_file
+        from voevoda.rulesets.ring_of_power.svgmap import render
+
         data = read_map_file(file)
         rules = load_rules()
         view = {
@@ -75,6 +78,8 @@ def map_config(file: MapFile,
                ) -> None:
     """Make a game config carrying a map. / Настройки игры с этой картой."""
     def action() -> None:
+        from voevoda.rulesets.ring_of_power.rules import read_map_file
+
         data = read_map_file(file)
         _write(out, json.dumps({"map": data.model_dump()}, ensure_ascii=False, indent=2) + "\n")
         console.print(f"записано / written: {out}; voevoda new ring-of-power --config {out} ...", markup=False)

@@ -12,9 +12,8 @@ from pathlib import Path
 from typing import Annotated, Any
 
 import typer
-from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeRemainingColumn
 
-from voevoda.cli.common import plain_console, print_table
+from voevoda.cli.common import plain_console, print_table, red
 from voevoda.core.errors import DataError
 from voevoda.core.words import counted, number, percent
 
@@ -50,7 +49,7 @@ errors = plain_console(stderr=True)
 
 
 def fail(ru: str, en: str) -> None:
-    errors.print(f"[red]Ошибка:[/red] {ru}\n[red]Error:[/red] {en}")
+    errors.print(red("Ошибка:", f" {ru}\n"), red("Error:", f" {en}"), sep="")
     raise typer.Exit(1)
 
 
@@ -79,6 +78,8 @@ def register(app: typer.Typer) -> None:
 def run_simulation(ruleset: str, games: int, players: int, seed: str, strategies: str, turns: int,
                    house_rules: Path | None, csv_file: Path | None, seats_file: Path | None,
                    chart: Path | None, lang: str = "ru") -> None:
+    from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeRemainingColumn
+
     from voevoda.core import registry
     from voevoda.core.errors import GameError
     from voevoda.core.rulesdata import read_house_rules
@@ -114,7 +115,7 @@ def run_simulation(ruleset: str, games: int, players: int, seed: str, strategies
             fail(str(exc), str(exc))
     config = {"turns": turns} if turns else {}
     results: list[Any] = []
-    with Progress(TextColumn("[bold]{task.description}"), BarColumn(), MofNCompleteColumn(),
+    with Progress(TextColumn("{task.description}", style="bold", markup=False), BarColumn(), MofNCompleteColumn(),
                   TimeRemainingColumn(), console=errors, transient=False) as progress:
         task = progress.add_task(f"{ruleset}: {counted(players, 'игрок')} / {counted(players, 'player', 'en')}", total=games)
         try:

@@ -30,12 +30,15 @@ from __future__ import annotations
 import json
 from collections.abc import Callable, Iterable, Iterator, Sequence
 from dataclasses import dataclass
+from datetime import datetime
 from typing import Any, TypeVar
 
-from voevoda.core.engine import Game, RollbackReport, Step
-from voevoda.core.errors import DataError, GameError, OrdersRejected
+from voevoda.core.engine import Game, Receipt, RollbackReport, Step, Submission
+from voevoda.core.errors import DataError, GameError, OrdersRejected, Problem
 from voevoda.core.markup import FLAVOURS, FORMATS, Document, check_format, render
+from voevoda.core.posts import PostLine
 from voevoda.core.ruleset import GM, PUBLIC, Order, Viewer
+from voevoda.core.words import count_en, count_ru
 
 LANGS: tuple[str, ...] = ("ru", "en")
 """The languages every text output speaks."""
@@ -244,16 +247,63 @@ def export_text(game: Game, viewer: Viewer) -> str:
 
 # -- posts: echo and errors ---------------------------------------------------------------------
 
-def order_echo(game: Game, player: str, orders: Sequence[Order], check: bool, step: int | None = None) -> str:
-    """What the author of an accepted post reads: each understood order (and the step the post
-    is for, when given), then (when it was stored) the author's status."""
+def order_echo(game: Game, player: str, receipt: Receipt | Sequence[Order], check: bool,
+               step: int | None = None) -> str:
+    """What the author of a post reads (docs/posts.md «The echo»): the orders understood (and
+    the step the post is for, when given); when it replaces an earlier post of this step, that
+    it does (its time and number of orders) — the orders listed are then the whole standing
+    set; the lines not read as orders; the lines set aside as quotes and spoilers; notes on the
+    markup and the ruleset's warnings; then, when it was stored, the author's status."""
+    if not isinstance(receipt, Receipt):
+        receipt = Receipt(player, list(receipt))
+    orders = receipt.orders
     head = "проверено / checked" if check else "принято / accepted"
     where = f", шаг / step {step}" if step is not None else ""
     lines = [f"{head} ({len(orders)}){where}:"]
+    if receipt.replaced is not None:
+        lines.append("  " + replaced_text(receipt.replaced, check))
     lines.extend(f"  {item.line}: {game.ruleset.describe(item, 'ru')}" for item in orders)
+    lines.extend(post_notes(receipt.prose, receipt.hidden, [*receipt.notes, *receipt.warnings]))
     if not check:
         lines.append(status_text(game, player))
     return "\n".join(lines)
+
+
+def replaced_text(earlier: Submission, check: bool) -> str:
+    """«заменяет ваш пост от 14:05 UTC, 3 приказа / replaces your post of 14:05 UTC, 3 orders»."""
+    n = len(earlier.orders)
+    when_ru = when_en = ""
+    if earlier.at:
+        try:
+            moment = datetime.fromisoformat(earlier.at)
+        except ValueError:
+            moment = None
+        if moment is not None:
+            stamp = moment.strftime("%d.%m %H:%M") + (" UTC" if moment.utcoffset() is not None else "")
+            when_ru, when_en = f" от {stamp}", f" of {stamp}"
+    verb_ru, verb_en = ("заменит", "would replace") if check else ("заменяет", "replaces")
+    return (f"{verb_ru} ваш пост{when_ru} ({count_ru(n, ORDERS_RU)}) / "
+            f"{verb_en} your post{when_en} ({count_en(n, 'order')}); ниже — все ваши приказы этого шага / "
+            "below: all your orders for this step")
+
+
+ORDERS_RU = ("приказ", "приказа", "приказов")
+
+
+def post_notes(prose: Sequence[PostLine], hidden: Sequence[int], warnings: Sequence[Problem]) -> list[str]:
+    """The lines of a post not read as orders, the lines set aside, and warnings, as the echo
+    and the errors of a post show them."""
+    lines: list[str] = []
+    if prose:
+        lines.append("не прочитано как приказы / not read as orders:")
+        lines.extend(f"  {line.number}: {line.text}" for line in prose)
+    if hidden:
+        shown = ", ".join(str(n) for n in hidden)
+        lines.append(f"цитаты и спойлеры не читаются / quotes and spoilers set aside: строки / lines {shown}")
+    if warnings:
+        lines.append("предупреждения / warnings:")
+        lines.extend("  " + w.both() for w in warnings)
+    return lines
 
 
 def error_text(exc: BaseException) -> str:
@@ -264,6 +314,9 @@ def error_text(exc: BaseException) -> str:
         if exc.understood:
             lines.append("понято / understood:")
             lines.extend("  " + line for line in exc.understood)
+        if exc.prose:
+            lines.append("не прочитано как приказы / not read as orders:")
+            lines.extend("  " + line for line in exc.prose)
         return "\n".join(lines)
     if isinstance(exc, GameError):
         return f"ошибка / error: {exc.message_ru}\n  {exc.message_en}"
@@ -278,10 +331,10 @@ def order_reply(game: Game, player: str, text: str, check: bool = False, at: str
     ``(accepted, text)``."""
     meant = game.step_number + 1
     try:
-        orders = game.check(player, text) if check else game.submit(player, text, at=at, step=meant)
+        receipt = game.check_post(player, text) if check else game.post(player, text, at=at, step=meant)
     except (OrdersRejected, GameError) as exc:
         return False, error_text(exc)
-    return True, order_echo(game, player, orders, check, step=meant)
+    return True, order_echo(game, player, receipt, check, step=meant)
 
 
 def _posts(game: Game, viewer: Viewer, posts: Sequence[str]) -> Iterable[Params]:

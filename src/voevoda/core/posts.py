@@ -34,7 +34,6 @@ import difflib
 import re
 from collections.abc import Callable, Hashable, Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
-from typing import Any
 
 from voevoda.core.errors import ParseError, Problem, invalid
 from voevoda.core.words import plural_ru
@@ -437,40 +436,16 @@ def did_you_mean(suggestions: Sequence[str]) -> tuple[str, str]:
     return f"; может быть, {ru}?", f"; did you mean {en}?"
 
 
-_MORPH: Any = None
-
-
 def word_forms(name: str) -> list[str]:
-    """Every case and number of a Russian name (a noun, or adjectives with their noun:
+    """Every case and number of a Russian name (a noun, or a phrase with its adjectives:
     «тяжёлый пехотинец» → «тяжёлых пехотинцев», …), for suggesting a typo in the form the
-    player wrote it. Needs pymorphy3, loaded on first use; words it does not know stay as
-    they are."""
-    global _MORPH
-    import pymorphy3
+    player wrote it (through :func:`voevoda.core.words.inflect_phrase`, pymorphy3)."""
+    from voevoda.core.words import inflect_phrase
 
-    if _MORPH is None:
-        _MORPH = pymorphy3.MorphAnalyzer()
-    morph = _MORPH
-    words = name.split()
-    parsed = [morph.parse(w)[0] for w in words]
     forms: list[str] = [name]
-    for number in ("sing", "plur"):
+    for plural in (False, True):
         for case in ("nomn", "gent", "datv", "accs", "ablt", "loct"):
-            out = []
-            for word, p in zip(words, parsed, strict=True):
-                inflected = p.inflect({number, case}) if {"NOUN", "ADJF", "PRTF"} & set(p.tag.grammemes) else None
-                out.append(_same_case(word, inflected.word) if inflected is not None else word)
-            phrase = " ".join(out)
-            if phrase not in forms:
-                forms.append(phrase)
+            form = inflect_phrase(name, case, plural)
+            if form not in forms:
+                forms.append(form)
     return forms
-
-
-def _same_case(original: str, word: str) -> str:
-    if original[:1].isupper():
-        word = word[:1].upper() + word[1:]
-    if "ё" in original and "е" in word and "ё" not in word:
-        at = original.find("ё")
-        if at < len(word) and word[at] == "е":
-            word = word[:at] + "ё" + word[at + 1:]
-    return word

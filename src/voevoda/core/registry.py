@@ -10,6 +10,7 @@ group. Adding a game touches no file of the core.
 from __future__ import annotations
 
 import importlib
+import importlib.util
 import pkgutil
 from collections.abc import Mapping
 from functools import cache
@@ -22,29 +23,64 @@ from voevoda.core.ruleset import Ruleset
 ENTRY_POINT_GROUP = "voevoda.rulesets"
 
 
+_MANUAL: dict[str, type[Ruleset]] = {}
+
+
+def _classes(module: Any) -> list[type[Ruleset]]:
+    classes = list(getattr(module, "RULESETS", ()))
+    single = getattr(module, "RULESET", None)
+    if single is not None:
+        classes.append(single)
+    return classes
+
+
 @cache
-def available() -> dict[str, type[Ruleset]]:
-    """Ruleset id -> class, for every installed game."""
+def _scanned() -> dict[str, type[Ruleset]]:
     import voevoda.rulesets as package
 
     found: dict[str, type[Ruleset]] = {}
     for info in pkgutil.iter_modules(package.__path__, package.__name__ + "."):
         if not info.ispkg:
             continue
-        module = importlib.import_module(info.name)
-        classes = list(getattr(module, "RULESETS", ()))
-        single = getattr(module, "RULESET", None)
-        if single is not None:
-            classes.append(single)
-        for cls in classes:
+        for cls in _classes(importlib.import_module(info.name)):
             found[cls.id] = cls
     for entry in entry_points(group=ENTRY_POINT_GROUP):
         cls = entry.load()
         found.setdefault(cls.id, cls)
-    return dict(sorted(found.items()))
+    return found
+
+
+def available() -> dict[str, type[Ruleset]]:
+    """Ruleset id -> class, for every installed game (imports every ruleset package)."""
+    return dict(sorted({**_scanned(), **_MANUAL}.items()))
+
+
+def _guess(ruleset_id: str) -> type[Ruleset] | None:
+    """The ruleset found without importing every game: the package named after the id
+    (``ring-of-power`` → ``ring_of_power``), else after a shorter prefix of it
+    (``steel-rose-battle`` → ``steel_rose``). Loading one game's status must not load the
+    others (docs/posts.md, benchmarks/cli_startup.py)."""
+    parts = ruleset_id.split("-")
+    for k in range(len(parts), 0, -1):
+        name = "voevoda.rulesets." + "_".join(parts[:k])
+        if not name.replace(".", "").replace("_", "").isalnum():
+            return None
+        try:
+            spec = importlib.util.find_spec(name)
+        except (ImportError, ValueError):
+            spec = None
+        if spec is None:
+            continue
+        for cls in _classes(importlib.import_module(name)):
+            if cls.id == ruleset_id:
+                return cls
+    return None
 
 
 def get(ruleset_id: str) -> type[Ruleset]:
+    found = _MANUAL.get(ruleset_id) or _guess(ruleset_id)
+    if found is not None:
+        return found
     rulesets = available()
     if ruleset_id not in rulesets:
         known = ", ".join(rulesets) or "none"
@@ -61,5 +97,5 @@ def configure(ruleset_id: str, config: Mapping[str, Any] | None = None,
 
 def register(cls: type[Ruleset]) -> type[Ruleset]:
     """Add a ruleset by hand (tests, notebooks); entry points are the way for packages."""
-    available()[cls.id] = cls
+    _MANUAL[cls.id] = cls
     return cls

@@ -1,0 +1,73 @@
+"""Reading a game from a SQLite store without SQLAlchemy or Alembic.
+
+``voevoda status`` (and every command that only reads a game) must answer at once; importing
+SQLAlchemy's ORM and Alembic alone takes longer than the whole answer may (benchmarks/
+cli_startup.py). For a SQLite file already at the newest schema, the game's header and journal
+are read here with the standard library's ``sqlite3``, read-only, in one transaction (WAL: the
+last committed snapshot, never waiting for a writer). Anything else — a PostgreSQL URL, a file
+that does not exist yet, a schema that needs migrating, a table that looks different — answers
+``None`` and the caller goes through :class:`voevoda.store.db.Store`, which handles all of it.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import sqlite3
+from pathlib import Path
+from typing import TYPE_CHECKING
+from urllib.parse import quote
+
+from voevoda.core.errors import GameError
+
+if TYPE_CHECKING:
+    from voevoda.core.journal import GameRecord
+
+SCHEMA_HEAD = "0001"
+"""The newest Alembic revision (tests/store/test_quick.py keeps it equal to the migrations')."""
+
+DEFAULT_URL = "sqlite:///voevoda.db"
+ENV_VAR = "VOEVODA_DATABASE_URL"
+
+
+def sqlite_path(url: str | None) -> Path | None:
+    """The file of a SQLite store named by ``--db`` (or the environment, or the default), or
+    ``None`` when the store is not a plain SQLite file."""
+    chosen = url or os.environ.get(ENV_VAR) or DEFAULT_URL
+    if "://" not in chosen:
+        return Path(chosen)
+    if chosen.startswith("sqlite:///") and "?" not in chosen:
+        rest = chosen[len("sqlite:///"):]
+        return Path(rest) if rest and rest != ":memory:" else None
+    return None
+
+
+def load_record(url: str | None, name: str) -> GameRecord | None:
+    """The stored game ``name`` as a record, read straight from a SQLite file at the newest
+    schema; ``None`` when this quick path does not apply. A game that is not there is a
+    :class:`GameError`, as in the store."""
+    path = sqlite_path(url)
+    if path is None or not path.is_file():
+        return None
+    try:
+        connection = sqlite3.connect(f"file:{quote(str(path.resolve()))}?mode=ro", uri=True, timeout=60)
+    except sqlite3.Error:
+        return None
+    try:
+        connection.execute("BEGIN")
+        version = connection.execute("SELECT version_num FROM alembic_version").fetchall()
+        if [row[0] for row in version] != [SCHEMA_HEAD]:
+            return None
+        row = connection.execute("SELECT id, header FROM games WHERE name = ?", (name,)).fetchone()
+        if row is None:
+            raise GameError(f"нет игры «{name}»", f"no game named '{name}'")
+        entries = [json.loads(text) for (text,) in connection.execute(
+            "SELECT entry FROM entries WHERE game_id = ? ORDER BY seq", (row[0],))]
+        header = json.loads(row[1])
+    except (sqlite3.Error, ValueError, TypeError):
+        return None
+    finally:
+        connection.close()
+    from voevoda.core.journal import Entry, GameRecord
+
+    return GameRecord.model_validate({**header, "entries": [Entry.model_validate(e) for e in entries]})

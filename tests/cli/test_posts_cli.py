@@ -1,0 +1,134 @@
+"""`voevoda order` as a forum player meets it (issue 17 «Posts in»): the echo says what was
+read, what was not read as orders, what a second post replaces, and what the rules still
+expect; nothing a player writes is ever read as terminal markup."""
+
+from __future__ import annotations
+
+import ast
+from pathlib import Path
+
+import pytest
+from typer.testing import CliRunner
+
+import voevoda.cli as cli_package
+from voevoda.cli import app
+
+runner = CliRunner()
+CLI_SOURCES = Path(cli_package.__file__).parent
+
+
+def run(*args: str, input: str | None = None) -> tuple[int, str]:
+    result = runner.invoke(app, list(args), input=input)
+    return result.exit_code, result.output
+
+
+@pytest.fixture()
+def db(tmp_path: Path) -> str:
+    return str(tmp_path / "posts.db")
+
+
+def new_rop(db: str) -> None:
+    code, out = run("new", "ring-of-power", "--game", "r", "--players", "Анна,Борис", "--seed", "cli", "--db", db)
+    assert code == 0, out
+
+
+FORUM_POST = """Всем привет [red]всем[/red] :smile: [nope]
+[b]ход 0303 -> 0403[/b]
+[quote="Борис"]вражда Анна[/quote]
+[B]вражда[/B] Борис [/B]
+--
+Анна
+"""
+
+
+def test_echo_lists_orders_prose_and_quotes_verbatim(db: str) -> None:
+    """Issue 17: lines that do not begin like an order are «echoed under "not read as
+    orders"», quotes are set aside; and «Nothing a player writes is interpreted as terminal
+    markup: [/B] in a post crashes the CLI today, and tags vanish from error messages»."""
+    new_rop(db)
+    code, out = run("order", "r", "--player", "Анна", "-", "--db", db, input=FORUM_POST)
+    assert code == 0, out
+    assert "принято / accepted (2)" in out
+    assert "ход 0303 → 0403" in out and "вражда: Борис" in out
+    assert "не прочитано как приказы / not read as orders:" in out
+    assert "1: Всем привет [red]всем[/red] :smile: [nope]" in out  # as written: no markup, no emoji
+    assert "5: --" in out and "6: Анна" in out
+    assert "quotes and spoilers set aside: строки / lines 3" in out
+
+
+def test_refused_post_keeps_brackets_in_its_errors(db: str) -> None:
+    """«tags vanish from error messages»: an error quoting the player's text shows it whole."""
+    new_rop(db)
+    code, out = run("order", "r", "--player", "Анна", "-", "--db", db,
+                    input="Привет [i]всем[/i]\nперевод 10 [Кощей]\n")
+    assert code == 1
+    assert "нет получателя «[Кощей]»" in out and "no recipient '[Кощей]'" in out
+    assert "не прочитано как приказы / not read as orders:" in out and "1: Привет всем" in out
+
+
+def test_second_post_replaces_the_first_and_says_so(db: str) -> None:
+    """Issue 17: «A second post in a step replaces the first: say so in the echo ("replaces your
+    post of HH:MM, N orders") and show the whole standing set»."""
+    new_rop(db)
+    assert run("order", "r", "--player", "Анна", "-", "--db", db, input="ход 0303 0304\nвражда Борис\n")[0] == 0
+    code, out = run("order", "r", "--player", "Анна", "-", "--check", "--db", db, input="роспуск 0303\n")
+    assert code == 0 and "заменит ваш пост от" in out and "(2 приказа)" in out and "would replace" in out
+    code, out = run("order", "r", "--player", "Анна", "-", "--db", db, input="роспуск 0303\n")
+    assert code == 0, out
+    assert "заменяет ваш пост от" in out and "UTC (2 приказа) / replaces your post of" in out
+    assert "(2 orders)" in out and "роспуск отрядов в 0303" in out and "ход 0303" not in out
+
+
+def test_a_tax_still_owed_is_a_warning(db: str) -> None:
+    """003 «Необходимо платить налоги»: «Warn (not refuse) when something the rules expect is
+    missing, such as a tax still owed»."""
+    new_rop(db)
+    run("order", "r", "--player", "Анна", "-", "--db", db, input="вражда Борис\n")
+    run("order", "r", "--player", "Борис", "-", "--db", db, input="мир Анна\n")
+    assert run("resolve", "r", "--db", db)[0] == 0
+    code, out = run("order", "r", "--player", "Анна", "-", "--db", db, input="ход 0303 0304\n")
+    assert code == 0, out
+    assert "предупреждения / warnings:" in out and "налог к уплате" in out and "tax due" in out
+
+
+def test_names_with_brackets_never_break_a_command(db: str) -> None:
+    """Issue 16: «Names of games and players holding brackets crash `games` and `status` for the
+    whole database»."""
+    code, out = run("new", "toy-guess", "--game", "g[/b]", "--players", "[red]Анна[/red],Бо[/B],:smile:",
+                    "--seed", "x", "--db", db)
+    assert code == 0, out
+    assert "g[/b]" in out and "[red]Анна[/red]" in out and "Бо[/B]" in out and ":smile:" in out
+    code, out = run("games", "--db", db)
+    assert code == 0 and "g[/b]" in out
+    code, out = run("status", "g[/b]", "--as", "gm", "--db", db)
+    assert code == 0 and "[red]Анна[/red]" in out and ":smile:" in out
+    code, out = run("order", "g[/b]", "--player", "Бо[/B]", "-", "--db", db, input="число [/b]7\n")
+    assert code == 1 and "число [/b]7" in out
+
+
+def _string_constants(tree: ast.AST) -> list[str]:
+    return [node.value for node in ast.walk(tree) if isinstance(node, ast.Constant) and isinstance(node.value, str)]
+
+
+@pytest.mark.parametrize("path", sorted(CLI_SOURCES.glob("*.py")), ids=lambda p: p.name)
+def test_command_modules_hold_no_rich_markup(path: Path) -> None:
+    """The command line's consoles never read markup (voevoda.cli.common): a string with Rich
+    markup in it would print its tags, and a print with markup switched back on would read
+    what players wrote. Colour goes in as a style."""
+    tree = ast.parse(path.read_text(encoding="utf-8"))
+    for text in _string_constants(tree):
+        for tag in ("[red]", "[green]", "[bold]", "[/red]", "[/green]", "[/bold]", "[dim]", "[yellow]"):
+            assert tag not in text, f"{path.name}: Rich markup {tag} in {text!r}"
+    for node in ast.walk(tree):
+        if isinstance(node, ast.keyword) and node.arg == "markup":
+            assert isinstance(node.value, ast.Constant) and node.value.value is False, \
+                f"{path.name}:{node.value.lineno}: markup switched on"
+        if isinstance(node, ast.Call) and getattr(node.func, "id", None) == "Console":
+            assert path.name == "common.py", f"{path.name}: a console of its own; use voevoda.cli.common's"
+
+
+def test_the_consoles_read_no_markup_or_emoji() -> None:
+    from voevoda.cli import common
+
+    for console in (common.console, common.errors):
+        assert not console._markup and not console._emoji

@@ -150,6 +150,9 @@ class Grid:
     terrain: tuple[str, ...]
     continents: tuple[str, ...] | None = None
     regions: tuple[str, ...] | None = None
+    closed: frozenset[str] = frozenset()
+    """Tiles of regions not yet open: their land makes no coast and joins no continent, so that
+    nothing a player sees (a sea's kind, a continent) tells what lies inside (ruling R40)."""
     tiles: tuple[str, ...] = field(init=False)
     kinds: dict[str, Terrain] = field(init=False, repr=False)
     _neighbours: dict[str, tuple[str, ...]] = field(init=False, repr=False)
@@ -181,7 +184,7 @@ class Grid:
         kinds: dict[str, Terrain] = {}
         for t, kind in raw.items():
             if kind == "water":
-                touches_land = any(raw[n] in ("land", "mountain") for n in neighbours[t])
+                touches_land = any(raw[n] in ("land", "mountain") and n not in self.closed for n in neighbours[t])
                 kinds[t] = "sea" if touches_land else "ocean"
             else:
                 kinds[t] = kind  # type: ignore[assignment]
@@ -196,19 +199,21 @@ class Grid:
                 if self.kinds[t] in ("land", "mountain") and ch != ".":
                     found[t] = ch
         number = 0
-        for t in self.tiles:
-            if self.kinds[t] not in ("land", "mountain") or t in found:
-                continue
-            number += 1
-            name = f"#{number}"
-            queue = deque([t])
-            found[t] = name
-            while queue:
-                here = queue.popleft()
-                for n in self._neighbours[here]:
-                    if self.kinds[n] in ("land", "mountain") and n not in found:
-                        found[n] = name
-                        queue.append(n)
+        for closed_pass in (False, True):
+            for t in self.tiles:
+                if self.kinds[t] not in ("land", "mountain") or t in found or (t in self.closed) != closed_pass:
+                    continue
+                number += 1
+                name = f"#{number}" if not closed_pass else f"#closed{number}"
+                queue = deque([t])
+                found[t] = name
+                while queue:
+                    here = queue.popleft()
+                    for n in self._neighbours[here]:
+                        if (self.kinds[n] in ("land", "mountain") and n not in found
+                                and (n in self.closed) == closed_pass):
+                            found[n] = name
+                            queue.append(n)
         return found
 
     # -- questions ------------------------------------------------------------------------
@@ -302,15 +307,25 @@ class Grid:
 
 @lru_cache(maxsize=32)
 def grid_of(width: int, height: int, terrain: tuple[str, ...], continents: tuple[str, ...] | None,
-            regions: tuple[str, ...] | None) -> Grid:
-    return Grid(width, height, terrain, continents, regions)
+            regions: tuple[str, ...] | None, closed: frozenset[str] = frozenset()) -> Grid:
+    return Grid(width, height, terrain, continents, regions, closed)
+
+
+def closed_tiles(regions: Sequence[str] | None, open_regions: Iterable[str]) -> frozenset[str]:
+    """The tiles of the regions not in ``open_regions``."""
+    if not regions:
+        return frozenset()
+    opened = set(open_regions)
+    return frozenset(tile_name(x, y) for y, row in enumerate(regions) for x, ch in enumerate(row)
+                     if ch != "." and ch not in opened)
 
 
 def grid_from_state(map_state: Mapping[str, Any]) -> Grid:
     continents = map_state.get("continents")
     regions = map_state.get("regions")
+    closed = closed_tiles(regions, map_state.get("open_regions", []))
     return grid_of(int(map_state["width"]), int(map_state["height"]), tuple(map_state["terrain"]),
-                   tuple(continents) if continents else None, tuple(regions) if regions else None)
+                   tuple(continents) if continents else None, tuple(regions) if regions else None, closed)
 
 
 def check_map(data: MapFile, resources: Mapping[str, Any], epochs: Sequence[str]) -> Grid:

@@ -34,8 +34,8 @@ from voevoda.core.ruleset import Order
 from voevoda.rulesets.new_worlds.mapdata import normalise_tile
 from voevoda.rulesets.new_worlds.rules import FACTORY_NAMES, Rules
 
-MAX_NUMBER = 10**6
-"""No price, share or count a post may name comes near a million."""
+MAX_NUMBER = 999_999_999
+"""The shared reader's bound: prices and shares are checked against the points a country has."""
 
 
 def fold(text: str) -> str:

@@ -15,6 +15,7 @@ from typing import Any
 from voevoda.core import posts
 from voevoda.core.dice import Dice, Stream
 from voevoda.core.errors import GameError, ParseError, Problem, illegal, invalid, warning
+from voevoda.core.hidden import HiddenParts
 from voevoda.core.markup import Document
 from voevoda.core.ruleset import (
     GM,
@@ -259,31 +260,34 @@ class NewWorlds(Ruleset):
         return Resolution(dump_state(world.state), events)
 
     def awaiting(self, state: State) -> dict[str, Prompt]:
+        """Every living player; a player whose country is gone while he may still re-create it.
+        Works on the state and on any viewer's view alike (the core asks it of views)."""
         if state.get("outcome") is not None:
             return {}
-        world = self.world(state)
-        s = world.state
+        has_free = bool(state["free_land"]) if "free_land" in state else bool(free_land(self.world(state)))
+        turn = int(state["turn"])
+        epoch = self.rules.epoch(str(state["epoch"]))
         prompts: dict[str, Prompt] = {}
-        has_free = bool(free_land(world))
-        for player in s.seats:
-            c = s.countries[player]
-            if not c.alive:
-                if (not c.recreated or c.may_restart) and has_free:
-                    prompts[player] = Prompt("recreate", f"Ход {s.turn}: у вашей страны нет земель — пересоздайтесь: "
+        for player in state["seats"]:
+            c = state["countries"][player]
+            if not c["alive"]:
+                if (not c["recreated"] or c["may_restart"]) and has_free:
+                    prompts[player] = Prompt("recreate", f"Ход {turn}: у вашей страны нет земель — пересоздайтесь: "
                                              "«пересоздание КЛЕТКА [имя]».",
-                                             f"Turn {s.turn}: your country has no land — re-create it: "
+                                             f"Turn {turn}: your country has no land — re-create it: "
                                              "'recreate TILE [name]'.")
                 continue
-            epoch = world.epoch
-            ru = f"Ход {s.turn} ({epoch.name_ru}): {counted(c.points, 'очко')}, {c.war_points} ВО."
-            en = f"Turn {s.turn} ({epoch.name_en}): {counted(c.points, 'point', 'en')}, {c.war_points} WP."
-            if c.religion is None:
+            points, war_points = int(c["points"]), int(c["war_points"])
+            ru = f"Ход {turn} ({epoch.name_ru}): {counted(points, 'очко')}, {war_points} ВО."
+            en = f"Turn {turn} ({epoch.name_en}): {counted(points, 'point', 'en')}, {war_points} WP."
+            if c.get("religion") is None:
                 ru += " Выберите религию: «религия политеизм|дуализм|монотеизм»."
                 en += " Choose a religion: 'religion polytheism|dualism|monotheism'."
-            if c.choice == "khagan":
+            if c.get("choice") == "khagan":
                 ru += " Каган ждёт ответа: «данник» или «гибель»."
                 en += " The Khagan awaits your answer: 'tributary' or 'refuse'."
-            if c.reform is not None and c.reform.status == "civil_war":
+            reform = c.get("reform")
+            if reform is not None and reform.get("status") == "civil_war":
                 ru += " Идёт Реформация: «реформа улучшить» или «реформа РЕЛИГИЯ»."
                 en += " Your Reformation is on: 'reform upgrade' or 'reform RELIGION'."
             prompts[player] = Prompt("orders", ru, en)
@@ -341,6 +345,12 @@ class NewWorlds(Ruleset):
             pointer, _, message = text.partition(": ")
             out.append(StateProblem(pointer, f"нарушено правило состояния: {message}", message))
         return out
+
+    def hidden_parts(self) -> HiddenParts:
+        """What each viewer may not see (docs/engine.md), for the non-interference test."""
+        from voevoda.rulesets.new_worlds.hidden import NewWorldsHidden
+
+        return NewWorldsHidden()
 
     def hidden_markers(self, state: State, viewer: Viewer) -> list[str]:
         return views.hidden_markers(self.world(state), viewer, self.rules)

@@ -19,6 +19,7 @@ from collections.abc import Mapping
 from typing import Any
 
 from voevoda.core.ruleset import GM, PUBLIC, Viewer
+from voevoda.rulesets.new_worlds.plan import free_land
 from voevoda.rulesets.new_worlds.rules import Rules
 from voevoda.rulesets.new_worlds.state import NWState
 from voevoda.rulesets.new_worlds.world import World
@@ -46,6 +47,7 @@ def view(world: World, viewer: Viewer) -> dict[str, Any]:
         out["viewer"] = GM
         out["visible_deposits"] = {t: r for t, r in state.deposits.items() if world.resource_visible(r)}
         out["kinds"] = {t: world.grid.kind(t) for t in world.grid.tiles}
+        out["free_land"] = bool(free_land(world))
         return out
     me = state.countries.get(viewer) if viewer != PUBLIC else None
     open_tile = world.tile_open
@@ -96,6 +98,7 @@ def view(world: World, viewer: Viewer) -> dict[str, Any]:
         },
         "outcome": state.outcome.model_dump(mode="json") if state.outcome else None,
         "kinds": {t: world.grid.kind(t) for t in world.grid.tiles if open_tile(t)},
+        "free_land": bool(free_land(world)),
     }
 
 

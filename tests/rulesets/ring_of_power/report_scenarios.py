@@ -13,6 +13,8 @@ Scenario = tuple[RingOfPower, dict[str, Any], list[Event]]
 
 # The public chronicle is off by default (docs/rulings 34); these scenarios publish the news.
 NEWS = {"chronicle": "names"}
+# The corpus was written for holdings of a base income of 10 (the default is 20: docs/rulings 11).
+TENS = {"income": {"base": 10}}
 
 
 def battle() -> Scenario:
@@ -20,7 +22,7 @@ def battle() -> Scenario:
     # Вера's support follows Анна's queen out of 0505 into the battle at 0605: the other
     # reading of ruling 26 (support_reach = units).
     ruleset, state = make_game(
-        ("Анна", "Борис", "Вера"), config={**NEWS, "support_reach": "units"},
+        ("Анна", "Борис", "Вера"), house_rules=TENS, config={**NEWS, "support_reach": "units"},
         holdings={"0505": "Анна", "0506": "Анна", "0606": "Борис", "0607": "Борис", "0405": "Вера", "0808": "Вера"},
         units=[["Анна", "queen", "0505"], ["Анна", "pawn", "0506"], ["Борис", "officer", "0707"],
                ["Борис", "pawn", "0707"], ["Вера", "officer", "0405"], ["Борис", "pawn", "0406"]],
@@ -34,7 +36,7 @@ def battle() -> Scenario:
 def intruders() -> Scenario:
     """Other players' units come into and stand in a player's holdings."""
     ruleset, state = make_game(
-        ("Анна", "Борис", "Саша"), config={**NEWS, "genders": {"Саша": "f"}},
+        ("Анна", "Борис", "Саша"), house_rules=TENS, config={**NEWS, "genders": {"Саша": "f"}},
         holdings={"0505": "Анна", "0506": "Анна", "0507": "Анна", "0909": "Борис", "1212": "Саша"},
         units=[["Анна", "queen", "0507"], ["Борис", "officer", "0605"], ["Борис", "pawn", "0605"],
                ["Саша", "condottiere", "0506"], ["Борис", "queen", "0909"], ["Саша", "queen", "1212"]],
@@ -47,7 +49,7 @@ def bids() -> Scenario:
     """Three sealed bids: one outbid, one equal to the winner's and drawn, one into a hex it cannot use."""
     offer = {"id": 1, "turn": 1, "size": 4, "upkeep": 3}
     ruleset, state = make_game(
-        ("Анна", "Борис", "Вера", "Глеб"),
+        ("Анна", "Борис", "Вера", "Глеб"), house_rules=TENS,
         holdings={"0303": "Анна", "0304": "Анна", "0808": "Борис", "0809": "Борис", "1212": "Вера", "1213": "Вера",
                   "1515": "Глеб"},
         units=[["Анна", "queen", "0303"], ["Борис", "queen", "0808"], ["Вера", "queen", "1212"],
@@ -62,7 +64,7 @@ def troubles() -> Scenario:
     """An order that could not be paid, a raise that failed, an upgrade, a disbanding, upkeep
     that could not be paid."""
     ruleset, state = make_game(
-        ("Анна", "Борис"), config=NEWS,
+        ("Анна", "Борис"), house_rules=TENS, config=NEWS,
         holdings={"0505": "Анна", "0506": "Анна", "0707": "Борис"},
         units=[["Анна", "pawn", "0505"], ["Анна", "pawn", "0505"], ["Анна", "officer", "0606"],
                ["Анна", "condottiere", "0909", {"upkeep": 4}], ["Анна", "condottiere", "0909", {"upkeep": 4}],

@@ -139,7 +139,7 @@ def test_condottieri_tie_is_a_sealed_roll() -> None:
     assert lost.audience == (loser,) and lost.data["reason"] == "draw" and lost.data["amount"] == 30
     new_state = ruleset.resolve(state, orders, Dice.from_text("tie")).state
     assert not [u for u in new_state["units"] if u["owner"] == loser]
-    assert new_state["players"][loser]["money"] == 100 + 10
+    assert new_state["players"][loser]["money"] == 100 + 20
 
 
 def test_offers_follow_the_schedule() -> None:

@@ -65,7 +65,8 @@ def test_the_treasury_runs_from_the_opening_to_the_closing_balance() -> None:
 def test_each_holdings_income_is_the_base_with_its_reasons() -> None:
     """«владение игрока 1 начинает приносить больше дохода на 10% ... доходы падают на 20%» and
     the units' «Влияние на доходность»: the reasons listed add up to the amount paid."""
-    ruleset, state = make_game(("Анна", "Борис"), holdings={"0505": "Анна", "0506": "Борис", "0604": "Борис"},
+    ruleset, state = make_game(("Анна", "Борис"), house_rules={"income": {"base": 10}},
+                               holdings={"0505": "Анна", "0506": "Борис", "0604": "Борис"},
                                units=[["Анна", "officer", "0505"], ["Анна", "pawn", "0505"]],
                                hostile={"Анна": ["Борис"]}, depletion={"0505": 1})
     state, events = play(ruleset, state, {})

@@ -18,10 +18,7 @@ from voevoda.rulesets.ring_of_power.board import Board, distance
 from voevoda.rulesets.ring_of_power.board import board as shared_board
 from voevoda.rulesets.ring_of_power.rules import Options, Rules
 from voevoda.rulesets.ring_of_power.state import commandable
-
-
-def _fee(amount: int, percent: int) -> int:
-    return (amount * percent + 99) // 100
+from voevoda.rulesets.ring_of_power.turn import transfer_fee
 
 
 def _ring_target(board: Board, mine: set[str], anchor: list[str], bad: set[str], theirs: set[str],
@@ -67,13 +64,13 @@ def write_orders(view: Mapping[str, Any], player: str, stream: Stream, rules: Ru
     def upkeep_of(u: Mapping[str, Any]) -> int:
         return int(u["upkeep"]) if u.get("upkeep") is not None else rules.units[u["type"]].upkeep
 
-    fee_pct = rules.prices.transfer_fee_percent
+    fee = transfer_fee(0, int(me["tax_due"]), rules.prices.transfer_fee_percent, options.rounding)
     reserve = sum(upkeep_of(u) for us in own.values() for u in us)
     budget = money
     due = int(me["tax_due"]) if options.tax_mode == "order" else 0
-    if due and due + _fee(due, fee_pct) <= budget:
+    if due and due + fee <= budget:
         lines.append(f"налог {due}")
-        budget -= due + _fee(due, fee_pct)
+        budget -= due + fee
     budget -= reserve
 
     neighbours_of_mine = board.around(mine, 1)

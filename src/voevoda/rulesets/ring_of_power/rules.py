@@ -206,6 +206,8 @@ class Options(_Strict):
     chupacabra_eats: Literal["stack", "unit"] = "unit"
     chupacabra_breeds_on: Literal["units", "stacks"] = "units"
     raise_limit: Literal["hex", "player"] = "hex"
+    rounding: Literal["nearest", "up"] = "nearest"
+    condottieri_arrive: Literal["holding", "near"] = "holding"
     max_turns: int | None = Field(default=None, ge=1)
     chronicle: Literal["names", "full", "none"] = "none"
     map_name: str = "default"

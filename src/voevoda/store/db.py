@@ -58,18 +58,26 @@ class Store:
         self.is_sqlite = self.url.startswith("sqlite")
         if self.is_sqlite:
             self.engine: Engine = create_engine(self.url, connect_args={"timeout": 60})
-            self._make_sqlite_transactions_immediate(self.engine)
+            self._sqlite_transactions(self.engine, "BEGIN IMMEDIATE")
+            self.read_engine: Engine = create_engine(self.url, connect_args={"timeout": 60})
+            self._sqlite_transactions(self.read_engine, "BEGIN")
         else:
             self.engine = create_engine(self.url, pool_pre_ping=True)
+            self.read_engine = self.engine
         self.sessions = sessionmaker(self.engine, expire_on_commit=False)
+        self.reads = sessionmaker(self.read_engine, expire_on_commit=False)
+        """Read-only sessions: on SQLite they read the last committed snapshot (WAL) without
+        waiting for a writer, so a command can name the step it means while another process
+        holds the game's lock."""
         if migrate:
             self.migrate()
 
     @staticmethod
-    def _make_sqlite_transactions_immediate(engine: Engine) -> None:
+    def _sqlite_transactions(engine: Engine, begin: str) -> None:
         # pysqlite's own transaction handling starts transactions lazily and in
-        # DEFERRED mode; take the write lock at BEGIN so that a read-modify-write
-        # cannot interleave with another process.
+        # DEFERRED mode; the writing engine takes the write lock at BEGIN IMMEDIATE so that
+        # a read-modify-write cannot interleave with another process, the reading engine
+        # reads one consistent snapshot.
         @event.listens_for(engine, "connect")
         def _connect(dbapi_connection: Any, _record: Any) -> None:
             dbapi_connection.isolation_level = None
@@ -80,12 +88,20 @@ class Store:
 
         @event.listens_for(engine, "begin")
         def _begin(connection: Any) -> None:
-            connection.exec_driver_sql("BEGIN IMMEDIATE")
+            connection.exec_driver_sql(begin)
 
     def migrate(self) -> None:
-        """Bring the schema to the newest Alembic revision."""
+        """Bring the schema to the newest Alembic revision (a store already there is not
+        locked: opening it never waits for a process that holds a game's lock)."""
+        from alembic.runtime.migration import MigrationContext
+        from alembic.script import ScriptDirectory
+
         config = Config()
         config.set_main_option("script_location", str(MIGRATIONS))
+        head = ScriptDirectory.from_config(config).get_current_head()
+        with self.read_engine.connect() as connection:
+            if MigrationContext.configure(connection).get_current_revision() == head:
+                return
         with self.engine.begin() as connection:
             if not self.is_sqlite:
                 connection.execute(text("SELECT pg_advisory_xact_lock(:key)"), {"key": _PG_MIGRATION_LOCK})
@@ -114,13 +130,13 @@ class Store:
             raise GameError(f"игра «{record.name}» уже есть", f"a game named '{record.name}' exists") from exc
 
     def names(self) -> list[tuple[str, str, int]]:
-        with self.sessions() as session:
+        with self.reads() as session:
             rows = session.execute(select(GameRow.name, GameRow.ruleset, GameRow.step).order_by(GameRow.name))
             return [(r.name, r.ruleset, r.step) for r in rows]
 
     def load(self, name: str) -> Game:
         """The game rebuilt by replaying its journal."""
-        with self.sessions() as session:
+        with self.reads() as session:
             row = self._row(session, name, lock=False)
             return Game(self._record(session, row))
 
@@ -128,12 +144,12 @@ class Store:
         """How many steps the game has resolved, as last committed (read without the lock:
         a caller names the step it means before taking the lock, and the engine refuses the
         action if another process resolved that step meanwhile)."""
-        with self.sessions() as session:
+        with self.reads() as session:
             return self._row(session, name, lock=False).step
 
     def stored_state(self, name: str) -> tuple[str, str]:
         """The cached state (canonical JSON) and its hash, as last committed."""
-        with self.sessions() as session:
+        with self.reads() as session:
             row = self._row(session, name, lock=False)
             return row.state, row.state_hash
 
@@ -167,7 +183,7 @@ class Store:
         return game
 
     def count_entries(self, name: str) -> int:
-        with self.sessions() as session:
+        with self.reads() as session:
             row = self._row(session, name, lock=False)
             return int(session.scalar(select(func.count()).where(EntryRow.game_id == row.id)) or 0)
 

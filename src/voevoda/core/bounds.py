@@ -11,7 +11,9 @@ every later step crash.
 from __future__ import annotations
 
 import math
-from typing import Any
+from typing import Annotated, Any
+
+from pydantic import BaseModel, ConfigDict, Field
 
 MAX_DEPTH = 32
 """No real file nests tables deeper than this."""
@@ -75,3 +77,20 @@ def _short(value: Any) -> str:
         return f"a number of about {int(value.bit_length() * 0.30103) + 1:,} digits"
     text = repr(value)
     return text if len(text) <= 40 else f"{text[:20]}…({len(text)} characters)"
+
+
+# -- building blocks for state schemas (``Ruleset.state_model``) -----------------------------
+
+class StrictModel(BaseModel):
+    """A part of a game's state: exact types (no string where a number belongs), no unknown
+    keys (a misspelt field in a GM's patch is refused rather than ignored)."""
+
+    model_config = ConfigDict(strict=True, extra="forbid")
+
+
+Count = Annotated[int, Field(ge=0, le=DATA_INT)]
+"""How many of something: never negative."""
+Amount = Annotated[int, Field(ge=-DATA_INT, le=DATA_INT)]
+"""A signed quantity (money that may run short, a modifier)."""
+Name = Annotated[str, Field(min_length=1, max_length=200)]
+"""A player's, unit's or place's name."""

@@ -22,6 +22,7 @@ from voevoda.core.ruleset import (
     Resolution,
     Ruleset,
     State,
+    StateProblem,
     Viewer,
 )
 from voevoda.core.words import count_en, count_ru
@@ -33,6 +34,7 @@ from .game import CATEGORIES, PHASE_NAMES, PHASES, Game, Options, cut_view, scor
 from .orders import Reader, choice_from_orders, format_choice
 from .phases import answer
 from .prompts import prompt_for
+from .schema import CultureConquestState, invariants
 from .setup import new_game
 
 TURNS_GENITIVE = ("хода", "ходов", "ходов")
@@ -109,6 +111,11 @@ class CultureConquest(Ruleset):
         result = copy.deepcopy(cut_view(state, viewer))
         result["scores"] = score(state, self.tables, self.options)
         return result
+
+    state_model = CultureConquestState
+
+    def state_invariants(self, state: State) -> list[StateProblem]:
+        return invariants(state, self.tables)
 
     def config_keys(self) -> frozenset[str]:
         """The options of docs/rulings/culture_conquest.md, the bots' strategies per seat and

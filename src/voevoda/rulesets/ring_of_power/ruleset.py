@@ -24,6 +24,7 @@ from voevoda.core.ruleset import (
     Resolution,
     Ruleset,
     State,
+    StateProblem,
     Viewer,
 )
 from voevoda.core.words import counted
@@ -39,6 +40,7 @@ from voevoda.rulesets.ring_of_power.orders import (
     describe,
 )
 from voevoda.rulesets.ring_of_power.rules import Options, load_map, load_options, load_rules
+from voevoda.rulesets.ring_of_power.schema import RingOfPowerState, invariants
 from voevoda.rulesets.ring_of_power.state import (
     alive_players,
     band_may_land,
@@ -453,6 +455,11 @@ class RingOfPower(Ruleset):
     def map_svg(self, view: Mapping[str, Any], viewer: Viewer, lang: str = "ru",
                 events: Sequence[Event] = (), turn: int | None = None) -> str | None:
         return svgmap.render(view, self.rules, lang, events, self.player_names(lang), turn)
+
+    state_model = RingOfPowerState
+
+    def state_invariants(self, state: State) -> list[StateProblem]:
+        return invariants(state, self.rules)
 
     def config_keys(self) -> frozenset[str]:
         return frozenset(Options.model_fields)

@@ -26,7 +26,18 @@ from typing import Any, ClassVar
 from voevoda.core.dice import Dice, Stream
 from voevoda.core.errors import GameError, ParseError, Problem, illegal, warning
 from voevoda.core.hidden import HiddenParts
-from voevoda.core.ruleset import GM, Event, Order, Outcome, Prompt, ReportFormat, Resolution, Ruleset, State
+from voevoda.core.ruleset import (
+    GM,
+    Event,
+    Order,
+    Outcome,
+    Prompt,
+    ReportFormat,
+    Resolution,
+    Ruleset,
+    State,
+    StateProblem,
+)
 from voevoda.rulesets.steel_rose.battle import field as fld
 from voevoda.rulesets.steel_rose.battle.engine import fight
 from voevoda.rulesets.steel_rose.battle.model import (
@@ -52,6 +63,7 @@ from voevoda.rulesets.steel_rose.battle.posts import (
 from voevoda.rulesets.steel_rose.battle.report import battle_text, field_svg, strength_svg
 from voevoda.rulesets.steel_rose.battle.sides import SideSpec, army_faction, check_army
 from voevoda.rulesets.steel_rose.rules import Rules, load_rules
+from voevoda.rulesets.steel_rose.schema import SteelRoseBattleState, invariants
 
 DEMO_SIDES: list[dict[str, Any]] = [
     {"army": {"spearman": 20, "knight": 6, "hero": 1, "archer": 12, "horseman": 6, "healer": 2}},
@@ -285,6 +297,11 @@ class SteelRoseBattle(Ruleset):
             if plan is not None and (own or done):
                 out["plans"][player] = copy.deepcopy(plan)
         return out
+
+    state_model = SteelRoseBattleState
+
+    def state_invariants(self, state: State) -> list[StateProblem]:
+        return invariants(state, self.rules)
 
     def config_keys(self) -> frozenset[str]:
         """The battle options of docs/rulings/steel_rose.md and the two sides (``sides``)."""

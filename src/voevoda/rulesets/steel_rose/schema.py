@@ -46,9 +46,24 @@ class Squad(StrictModel):
     line: Count = 0
 
 
+class PowderShare(StrictModel):
+    amount: Count
+    position: Position | None
+    unit: Name | None
+    line: Count = 0
+
+
+class Note(StrictModel):
+    ru: str = Field(max_length=10_000)
+    en: str = Field(max_length=10_000)
+    line: Count = 0
+
+
 class Deployment(StrictModel):
     squads: list[Squad] = Field(max_length=6)
     gunpowder: Count | None
+    powder: list[PowderShare] = Field(default_factory=list, max_length=100)
+    notes: list[Note] = Field(default_factory=list, max_length=1000)
 
 
 class Manoeuvre(StrictModel):
@@ -117,6 +132,9 @@ def invariants(state: dict[str, Any], rules: Rules) -> list[StateProblem]:
         if unknown:
             bad(f"{where}/squads", f"нет юнитов: {', '.join(unknown)}", f"no units: {', '.join(unknown)}")
             continue
+        for index, share in enumerate(deployment.get("powder", [])):
+            if share["unit"] is not None and share["unit"] not in rules.units:
+                bad(f"{where}/powder/{index}/unit", f"нет юнита «{share['unit']}»", f"no unit '{share['unit']}'")
         side = state["sides"][player]
         spec = SideSpec(player, side["faction"], side["army"], side["garrison"])
         for problem in check_army(squads, spec.units(rules), rules):

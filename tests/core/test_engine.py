@@ -217,9 +217,12 @@ def test_game_record_validation() -> None:
         Game.create("no-such-game", "x", ["A"])
     with pytest.raises(GameError):
         Game.create("toy-twenty", "x", ["A", "B"], bots=["C"])
-    with pytest.raises(ValueError):
+    # issue 17: duplicate and reserved names are a clear GameError, never a validation traceback
+    with pytest.raises(GameError, match="repeat"):
         Game.create("toy-twenty", "x", ["A", "A"])
-    with pytest.raises(ValueError):
+    with pytest.raises(GameError, match="repeat"):
+        Game.create("toy-twenty", "x", ["A", "a"])
+    with pytest.raises(GameError, match="viewer"):
         Game.create("toy-twenty", "x", ["gm"])
 
 

@@ -39,6 +39,22 @@ app = typer.Typer(
 )
 
 
+def _version(value: bool) -> None:
+    if value:
+        from voevoda import __version__
+
+        print(f"voevoda {__version__}")
+        raise typer.Exit()
+
+
+@app.callback()
+def _options(
+    version: Annotated[bool, typer.Option("--version", callback=_version, is_eager=True,
+                                          help="print the version and exit / версия")] = False,
+) -> None:
+    """Referee engine for turn-based strategy games played by post. / Движок ведущего пошаговых стратегий."""
+
+
 def _store(db: str | None) -> Any:
     from voevoda.store import Store
 
@@ -126,18 +142,18 @@ def order(
 
     def action() -> tuple[Game, Receipt, int]:
         text = read_text_argument(file)
-        store = _store(db)
         if check:
             game = _load(db, name)
-            return game, game.check_post(player, text), game.step_number + 1
+            return game, game.check_post(game.find_player(player), text), game.step_number + 1
+        store = _store(db)
         meant = step if step is not None else store.current_step(name) + 1
         with store.change(name) as game:
-            receipt = game.post(player, text, at=_now(), step=meant)
+            receipt = game.post(game.find_player(player), text, at=_now(), step=meant)
         return game, receipt, meant
 
     def show(result: tuple[Game, Receipt, int]) -> None:
         game, receipt, meant = result
-        print_text(outputs.order_echo(game, player, receipt, check, step=meant))
+        print_text(outputs.order_echo(game, receipt.player, receipt, check, step=meant))
     run_guarded(action, show)
 
 
@@ -151,7 +167,10 @@ def status(
     prompt. / Ход, фаза и чьих приказов ждут."""
     from voevoda.core import outputs
 
-    run_guarded(lambda: print_text(outputs.status_text(_load(db, name), viewer)))
+    def action() -> None:
+        game = _load(db, name)
+        print_text(outputs.status_text(game, game.find_player(viewer, viewers=True)))
+    run_guarded(action)
 
 
 @app.command()
@@ -190,10 +209,11 @@ def show(
 
     def action() -> None:
         game = _load(db, name)
+        who = game.find_player(viewer, viewers=True)
         if as_json:
-            sys.stdout.write(outputs.show_json(game, viewer))
+            sys.stdout.write(outputs.show_json(game, who))
         else:
-            console.print_json(outputs.show_text(game, viewer))
+            print_text(outputs.show_text(game, who))
     run_guarded(action)
 
 
@@ -224,7 +244,7 @@ def report(
             for path in written:
                 console.print(f"→ {path}", markup=False)
             return
-        text = outputs.report_text(game, viewer, turn, fmt, lang, flavour)
+        text = outputs.report_text(game, game.find_player(viewer, viewers=True), turn, fmt, lang, flavour)
         if output is not None:
             _write_file(output, text)
             console.print(f"→ {output}", markup=False)
@@ -294,8 +314,9 @@ def map_command(
             raise GameError("--zoom: от 0.1 до 8", "--zoom: from 0.1 to 8")
         as_png = png or output.suffix.lower() == ".png"
         game = _load(db, name)
-        picture = (outputs.map_png(game, viewer, lang, turn, zoom) if as_png
-                   else outputs.map_svg(game, viewer, lang, turn))
+        who = game.find_player(viewer, viewers=True)
+        picture = (outputs.map_png(game, who, lang, turn, zoom) if as_png
+                   else outputs.map_svg(game, who, lang, turn))
         if picture is None:
             raise GameError("у этой игры нет карты", "this game has no map")
         try:
@@ -338,7 +359,7 @@ def reopen(
 
     def action() -> tuple[Game, int]:
         with _store(db).change(name) as game:
-            step = game.reopen(player, reason, at=_now())
+            step = game.reopen(game.find_player(player), reason, at=_now())
         return game, step
 
     run_guarded(action, lambda result: print_text(outputs.reopen_text(result[0], player, result[1])))
@@ -541,9 +562,17 @@ def roll(
         import secrets
 
         from voevoda.core import notation
+        from voevoda.core.errors import OrdersRejected
 
         seed_text = seed if seed is not None else secrets.token_hex(16)
-        result = notation.roll(expression, Dice.from_text(seed_text).stream("roll"))
+        try:
+            result = notation.roll(expression, Dice.from_text(seed_text).stream("roll"))
+        except OrdersRejected as exc:  # a dice expression is not a post: say what is wrong with it
+            raise GameError(
+                "; ".join(p.message_ru + (f" ({p.column}-й знак)" if p.column else "") for p in exc.problems)
+                + "; примеры: 2d6, 4d6kh3+2, 3к6, d%",
+                "; ".join(p.message_en + (f" (character {p.column})" if p.column else "") for p in exc.problems)
+                + "; examples: 2d6, 4d6kh3+2, 3d6, d%") from exc
         console.print(result.describe(), markup=False)
         console.print(f"seed: {seed_text}", markup=False)
     run_guarded(action)

@@ -180,6 +180,50 @@ def _turn_of(event: Event, step: Step) -> int:
     return turn if isinstance(turn, int) and not isinstance(turn, bool) else step.turn
 
 
+MAX_NAME = 100
+"""The longest game or player name, in characters."""
+
+
+def _no_player(name: str, players: Sequence[str], viewers: bool = False) -> tuple[str, str]:
+    listed = ", ".join(players)
+    extra_ru, extra_en = (", а также public и gm", ", or public and gm") if viewers else ("", "")
+    return (f"нет игрока «{name}»; игроки: {listed}{extra_ru}",
+            f"no player '{name}'; the players are {listed}{extra_en}")
+
+
+def check_names(game: str, players: Sequence[str], bots: Sequence[str] = ()) -> None:
+    """A new game's name and its players' names, before anything is stored: not empty, not too
+    long, one line, no two players whose names differ only in letter case (``--player`` and
+    ``--as`` accept a name in any case), and neither ``public`` nor ``gm``."""
+    def bad(name: str) -> tuple[str, str] | None:
+        if not name.strip():
+            return "пустое имя", "an empty name"
+        if len(name) > MAX_NAME:
+            return f"длиннее {MAX_NAME} знаков", f"longer than {MAX_NAME} characters"
+        if name != name.strip() or any(not c.isprintable() for c in name):
+            return "пробелы по краям или непечатные знаки", "blanks around it or unprintable characters"
+        return None
+
+    problem = bad(game)
+    if problem is not None:
+        raise GameError(f"имя игры «{game}»: {problem[0]}", f"the game name '{game}': {problem[1]}")
+    seen: dict[str, str] = {}
+    for player in players:
+        problem = bad(player)
+        if problem is not None:
+            raise GameError(f"имя игрока «{player}»: {problem[0]}", f"the player name '{player}': {problem[1]}")
+        folded = player.casefold()
+        if folded in (GM, PUBLIC):
+            raise GameError(f"«{player}» не может быть именем игрока: так зовут зрителей (public, gm)",
+                            f"'{player}' cannot be a player's name: it names a viewer (public, gm)")
+        if folded in seen:
+            raise GameError(f"имена игроков повторяются: «{seen[folded]}» и «{player}»",
+                            f"player names repeat: '{seen[folded]}' and '{player}'")
+        seen[folded] = player
+    if len(set(bots)) != len(list(bots)):
+        raise GameError("боты названы дважды", "a bot is named twice")
+
+
 def _new_secret(seed_text: str | None) -> bytes:
     if seed_text is None:
         return secrets_module.token_bytes(32)
@@ -246,6 +290,7 @@ class Game:
                auto_resolve: bool = False) -> Game:
         ruleset_cls = registry.get(ruleset_id)
         players = list(players)
+        check_names(name, players, bots)
         if not ruleset_cls.min_players <= len(players) <= ruleset_cls.max_players:
             raise GameError(
                 f"{ruleset_cls.title_ru}: нужно от {ruleset_cls.min_players} до {ruleset_cls.max_players} игроков",
@@ -403,16 +448,30 @@ class Game:
         events = [e for e in self.events_for(viewer, shown) if e.kind not in ENGINE_EVENTS] if shown else []
         return self.ruleset.map_svg(self.ruleset.view(state, viewer), viewer, lang, events, turn)
 
+    def find_player(self, name: str, *, viewers: bool = False) -> str:
+        """The player called ``name``; a name that differs only in letter case is accepted when
+        it fits exactly one player («анна» is Анна). With ``viewers``, ``public`` and ``gm``
+        too. Anything else is an error that lists the real names."""
+        if name in self.record.players or (viewers and name in (GM, PUBLIC)):
+            return name
+        folded = name.strip().casefold()
+        if viewers and folded in (GM, PUBLIC):
+            return folded
+        matches = [p for p in self.record.players if p.casefold() == folded]
+        if len(matches) == 1:
+            return matches[0]
+        raise GameError(*_no_player(name, self.record.players, viewers))
+
     def _check_viewer(self, viewer: Viewer) -> None:
         if viewer not in (GM, PUBLIC) and viewer not in self.record.players:
-            raise GameError(f"нет игрока «{viewer}»", f"no player '{viewer}'")
+            raise GameError(*_no_player(viewer, self.record.players, viewers=True))
 
     # -- acting ---------------------------------------------------------------------
 
     def check(self, player: str, text: str) -> list[Order]:
         """Parse and validate a post without storing it; raises OrdersRejected."""
         if player not in self.record.players:
-            raise GameError(f"нет игрока «{player}»", f"no player '{player}'")
+            raise GameError(*_no_player(player, self.record.players))
         if self.outcome() is not None:
             raise GameError("игра окончена", "the game is over")
         if player not in self.awaiting():
@@ -533,7 +592,7 @@ class Game:
         if not reason.strip():
             raise GameError("открытие приказа требует причины", "reopening a post needs a reason")
         if player not in self.record.players:
-            raise GameError(f"нет игрока «{player}»", f"no player '{player}'")
+            raise GameError(*_no_player(player, self.record.players))
         if player not in self.frozen:
             raise GameError(f"приказ игрока «{player}» не заморожен", f"{player}'s post is not frozen")
         step = self.frozen[player]

@@ -151,8 +151,16 @@ def status_text(game: Game, viewer: Viewer) -> str:
 
 @channel("show", "voevoda show GAME --as VIEWER")
 def show_text(game: Game, viewer: Viewer) -> str:
-    """What ``show`` prints for a person."""
-    return json.dumps(game.view(viewer), ensure_ascii=False, indent=2, sort_keys=True)
+    """What ``show`` prints for a person: a heading (game, ruleset, turn, phase, step, whose
+    eyes), then the ruleset's summary of the viewer's view (a readable outline unless the
+    ruleset writes its own; ``--json`` gives the view itself)."""
+    view = game.view(viewer)
+    ruleset = game.ruleset
+    turn, phase = ruleset.progress(view)
+    who = {GM: "ведущий / game master", PUBLIC: "все / public"}.get(viewer, viewer)
+    head = (f"{ruleset.title_ru} / {ruleset.title_en}: игра / game {game.record.name}, ход / turn {turn}, "
+            f"фаза / phase {phase}, шаг / step {game.step_number} — глазами / as seen by {who}")
+    return head + "\n\n" + ruleset.summary(view, viewer) + "\n"
 
 
 @channel("show --json", "voevoda show GAME --as VIEWER --json")

@@ -231,6 +231,13 @@ class Ruleset(ABC):
         without a manoeuvre): shown with the echo, never a reason to refuse the post."""
         return []
 
+    def summary(self, view: Mapping[str, Any], viewer: Viewer) -> str:
+        """``view`` as a person reads it (``voevoda show``): by default an indented outline of
+        the view (:func:`voevoda.core.summary.outline`); a game may write its own."""
+        from voevoda.core.summary import outline
+
+        return "\n".join(outline(view))
+
     def describe(self, order: Order, lang: str = "ru") -> str:
         """One line echoing an understood order back to its author."""
         return order.text or order.kind

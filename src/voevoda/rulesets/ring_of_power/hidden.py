@@ -200,7 +200,7 @@ class RingOfPowerHidden(HiddenParts):
 
     def pairs(self) -> list[Pair]:
         return [_battle_seen_from_a_supporters_hex(), _desertion_next_door(), _unpaid_tax_next_door(),
-                _losing_bids(), _money_far_away()]
+                _losing_bids(), _money_far_away(), _pawns_raised_far_away()]
 
 
 # -- named pairs ------------------------------------------------------------------------------
@@ -307,3 +307,17 @@ def _money_far_away() -> Pair:
         "ruling 34: money, statements and orders of others are not public", "Анна", Setting(PLAYERS),
         prepare, ({"Борис": "ход 1818 -> 1817", "Анна": "вражда Вера"}, {"Борис": "налог 1"}),
         ({"Борис": "ход 1818 -> 1817", "Анна": "вражда Вера"}, {"Борис": "налог 1"}))
+
+
+def _pawns_raised_far_away() -> Pair:
+    """Борис raises three pawns at home (game a) or pays a tax instead (game b); then Анна raises a
+    pawn. Анна's new pawn may not tell her how many units others have made: units carry no
+    numbers in a player's view."""
+    def prepare(state: State, which: str) -> State:
+        return state
+
+    return Pair(
+        "pawns raised out of sight", "003 «Видимость»; ruling 34: orders of others are not public",
+        "Анна", Setting(PLAYERS), prepare,
+        ({"Борис": "сбор 1818 3"}, {"Анна": "сбор 0303 1"}),
+        ({"Борис": "налог 1"}, {"Анна": "сбор 0303 1"}))

@@ -50,9 +50,11 @@ def player_view(state: Mapping[str, Any], player: str) -> dict[str, Any]:
     holdings = {h: {"owner": v["owner"], **({"since": v["since"]} if v["owner"] == player else {})}
                 for h, v in state["holdings"].items() if h in seen or h in own_holdings}
     units: list[dict[str, Any]] = []
-    for u in state["units"]:
+    # Own units without their numbers: numbers are handed out to every player's units in turn, so
+    # a new unit's number would count the units others raised and hired out of sight.
+    for u in sorted(state["units"], key=lambda u: u["id"]):
         if u["owner"] == player:
-            units.append(copy.deepcopy(u))
+            units.append({k: copy.deepcopy(v) for k, v in u.items() if k != "id"})
         elif u["hex"] in seen:
             units.append({"owner": u["owner"], "type": u["type"], "hex": u["hex"]})
     camps = {h: v[player] for h, v in state["camps"].items() if player in v}
@@ -68,7 +70,7 @@ def player_view(state: Mapping[str, Any], player: str) -> dict[str, Any]:
         },
         "visible": sorted(seen),
         "holdings": dict(sorted(holdings.items())),
-        "units": sorted(units, key=lambda u: (u["hex"], u["owner"], u["type"], u.get("id", 0))),
+        "units": sorted(units, key=lambda u: (u["hex"], u["owner"], u["type"])),
         "camps": dict(sorted(camps.items())),
         "chupacabra_hexes": sorted({c["hex"] for c in state["chupacabras"] if c["hex"] in seen}),
         "depletion": {h: n for h, n in sorted(state["depletion"].items()) if h in seen or h in own_holdings},

@@ -13,7 +13,10 @@ from voevoda.core.dice import Dice
 from voevoda.core.ruleset import Event, Order
 from voevoda.rulesets.new_worlds import NewWorlds
 from voevoda.rulesets.new_worlds.state import (
+    Country,
     Deal,
+    EventsState,
+    Reform,
     Roll,
     Treaty,
     War,
@@ -39,6 +42,8 @@ def make_game(players: Sequence[str] = ("A", "B"), *, config: Mapping[str, Any] 
               rolls: Mapping[str, int] | None = None, wars: Sequence[Mapping[str, Any]] = (),
               treaties: Sequence[Mapping[str, Any]] = (), deals: Sequence[Mapping[str, Any]] = (),
               vassals: Mapping[str, str] | None = None, open_regions: Sequence[str] | None = None,
+              taken_from: Mapping[str, str] | None = None, invaders: Mapping[str, Any] | None = None,
+              old_believers: Mapping[str, Any] | None = None, events: Mapping[str, Any] | None = None,
               extra: Mapping[str, Any] | None = None) -> tuple[NewWorlds, dict[str, Any]]:
     """A game on the cases' map with exactly the given position. ``land``: player -> tiles
     ("B2 C2" or a list); ``buildings``: tile -> port | university | factory:KIND; ``wars``:
@@ -66,9 +71,27 @@ def make_game(players: Sequence[str] = ("A", "B"), *, config: Mapping[str, Any] 
         c.roll = Roll(turn=turn, die=world_epoch.die, faces=[1, 2, 3, 4, 5], digits="12345", pattern="digit",
                       base=total, total=total)
         c.capital = None
+    for cid, spec in (invaders or {}).items():
+        state.countries[cid] = Country(id=cid, name=cid, kind="invader", event="sea_peoples", color="#555555",
+                                       destroys_cities=True)
+        for t in tiles_of(spec):
+            state.tile(t).owner = cid
+    for origin, spec in (old_believers or {}).items():
+        cid = f"old-{origin}"
+        state.countries[cid] = Country(id=cid, name=f"Староверы ({origin})", name_en=f"Old Believers ({origin})",
+                                       kind="old_believers", color="#777777", origin=origin,
+                                       religion=state.countries[origin].religion, event="agrarian_revolution")
+        for t in tiles_of(spec):
+            state.tile(t).owner = cid
+        state.countries[origin].reform = Reform(status="civil_war", old_believers=cid, started=turn)
+        state.wars.append(War(id=state.new_id(), attacker=cid, defender=origin, attacker_type="total",
+                              defender_type="total", started=turn, last_turn=None, attacker_land=tiles_of(spec),
+                              defender_land=[], captured={cid: [], origin: []}, civil=True))
     for p, spec in (land or {}).items():
         for t in tiles_of(spec):
             state.tile(t).owner = p
+    for t, who in (taken_from or {}).items():
+        state.tile(t).taken_from = who
     for t, level in (cities or {}).items():
         state.tile(t).city = level
     for t, kind in (buildings or {}).items():
@@ -99,6 +122,14 @@ def make_game(players: Sequence[str] = ("A", "B"), *, config: Mapping[str, Any] 
         state.countries[v].vassal_land = state.land_of(v, state.grid())
     if open_regions is not None:
         state.map.open_regions = list(open_regions)
+    if events:
+        merged = state.events.model_dump()
+        for key, value in events.items():
+            if isinstance(value, dict) and isinstance(merged.get(key), dict):
+                merged[key].update(value)
+            else:
+                merged[key] = value
+        state.events = EventsState.model_validate(merged)
     raw = dump_state(state)
     for key, value in (extra or {}).items():
         raw[key] = value

@@ -20,7 +20,7 @@ from voevoda.core.ruleset import Event
 CASES_DIR = Path(__file__).resolve().parents[2] / "cases" / "new-worlds"
 GIVEN_KEYS = ("players", "config", "house_rules", "epoch", "turn", "land", "cities", "buildings", "deposits",
               "slaves", "points", "war_points", "religion", "upgraded", "research", "rolls", "wars", "treaties",
-              "deals", "vassals", "open_regions", "extra")
+              "deals", "vassals", "open_regions", "taken_from", "invaders", "old_believers", "events", "extra")
 
 
 def _load() -> list[Any]:
@@ -144,6 +144,18 @@ def test_case(case: dict[str, Any]) -> None:
         for player, (out, inn) in expect["tribute"].items():
             roll = state["countries"][player]["roll"]
             assert (roll["tribute_out"], roll["tribute_in"]) == (out, inn), roll
+    if "tribute_share" in expect:
+        for player, pct in expect["tribute_share"].items():
+            roll = state["countries"][player]["roll"]
+            assert roll["tribute_out"] == roll["total"] * pct // 100, roll
+    if "countries" in expect:
+        for cid, fields in expect["countries"].items():
+            assert cid in state["countries"], (cid, sorted(state["countries"]))
+            for key, value in fields.items():
+                assert state["countries"][cid][key] == value, (cid, key, state["countries"][cid][key])
+    if "outcome" in expect:
+        got = state["outcome"]
+        assert (got["reason"], got["winners"]) == tuple(expect["outcome"]) if got else expect["outcome"] is None, got
     if "offers" in expect:
         got_offers = sorted([o["kind"], o["by"], o["to"]] for o in state["offers"])
         assert got_offers == sorted(expect["offers"]), got_offers

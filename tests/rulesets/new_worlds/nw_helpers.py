@@ -44,6 +44,7 @@ def make_game(players: Sequence[str] = ("A", "B"), *, config: Mapping[str, Any] 
               vassals: Mapping[str, str] | None = None, open_regions: Sequence[str] | None = None,
               taken_from: Mapping[str, str] | None = None, invaders: Mapping[str, Any] | None = None,
               old_believers: Mapping[str, Any] | None = None, events: Mapping[str, Any] | None = None,
+              country_fields: Mapping[str, Mapping[str, Any]] | None = None,
               extra: Mapping[str, Any] | None = None) -> tuple[NewWorlds, dict[str, Any]]:
     """A game on the cases' map with exactly the given position. ``land``: player -> tiles
     ("B2 C2" or a list); ``buildings``: tile -> port | university | factory:KIND; ``wars``:
@@ -64,7 +65,8 @@ def make_game(players: Sequence[str] = ("A", "B"), *, config: Mapping[str, Any] 
         c = state.countries[p]
         c.points = (points or {}).get(p, 100)
         c.war_points = (war_points or {}).get(p, world_epoch.war_points)
-        c.religion = (religion or {}).get(p, "polytheism")  # type: ignore[assignment]
+        chosen = (religion or {}).get(p, "polytheism")
+        c.religion = None if chosen == "none" else chosen  # type: ignore[assignment]
         c.upgraded = p in upgraded
         c.research = dict((research or {}).get(p, {}))
         total = (rolls or {}).get(p, 20)
@@ -72,9 +74,13 @@ def make_game(players: Sequence[str] = ("A", "B"), *, config: Mapping[str, Any] 
                       base=total, total=total)
         c.capital = None
     for cid, spec in (invaders or {}).items():
-        state.countries[cid] = Country(id=cid, name=cid, kind="invader", event="sea_peoples", color="#555555",
-                                       destroys_cities=True)
-        for t in tiles_of(spec):
+        if isinstance(spec, str):
+            spec = {"tiles": spec}
+        state.countries[cid] = Country(id=cid, name=cid, kind=spec.get("kind", "invader"),
+                                       event=spec.get("event", "sea_peoples"), color="#555555",
+                                       destroys_cities=spec.get("event", "sea_peoples") == "sea_peoples",
+                                       origin=spec.get("origin"))
+        for t in tiles_of(spec["tiles"]):
             state.tile(t).owner = cid
     for origin, spec in (old_believers or {}).items():
         cid = f"old-{origin}"
@@ -130,6 +136,8 @@ def make_game(players: Sequence[str] = ("A", "B"), *, config: Mapping[str, Any] 
             else:
                 merged[key] = value
         state.events = EventsState.model_validate(merged)
+    for cid, fields in (country_fields or {}).items():
+        state.countries[cid] = Country.model_validate({**state.countries[cid].model_dump(), **fields})
     raw = dump_state(state)
     for key, value in (extra or {}).items():
         raw[key] = value

@@ -29,7 +29,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from voevoda.core.errors import Problem, invalid
-from voevoda.core.posts import NumberError, PostLine, read_int, suggest
+from voevoda.core.posts import NumberError, PostLine, did_you_mean, read_int, suggest
 from voevoda.core.ruleset import Order
 from voevoda.rulesets.new_worlds.mapdata import normalise_tile
 from voevoda.rulesets.new_worlds.rules import FACTORY_NAMES, Rules
@@ -86,6 +86,8 @@ KEYWORDS: list[tuple[str, str]] = [
     *[(p, "roll") for p in ("ролл", "roll", "бросок")],
 ]
 _PHRASES = sorted(((tuple(fold(p).split()), kind) for p, kind in KEYWORDS), key=lambda pk: -len(pk[0]))
+FIRST_WORDS = sorted({p[0] for p, _ in _PHRASES})
+"""The words an order may begin with, for suggestions («горд» → «город»)."""
 FILLERS = {fold(w) for w in ("построить", "строю", "строим", "постройка", "строительство", "возвести", "build",
                              "я", "мы", "i", "we", "хочу", "новый", "новая", "новое", "а", "также", "ещё", "еще",
                              "then", "also")}
@@ -149,6 +151,7 @@ class Lexicon:
     """The names a post may use: countries, tiles, resources, war types, religions, branches."""
 
     countries: dict[str, str] = field(default_factory=dict)      # folded name -> country id
+    shown: dict[str, str] = field(default_factory=dict)          # folded name -> as written
     tiles: set[str] = field(default_factory=set)
     tile_names: dict[str, str] = field(default_factory=dict)     # folded name -> tile
     resources: dict[str, str] = field(default_factory=dict)
@@ -164,6 +167,8 @@ class Lexicon:
         for cid, name in countries.items():
             lex.countries[fold(cid)] = cid
             lex.countries.setdefault(fold(name), cid)
+            lex.shown.setdefault(fold(cid), cid)
+            lex.shown.setdefault(fold(name), name)
         lex.tiles = set(tiles)
         for tile, name in tile_names.items():
             lex.tile_names[fold(name)] = tile
@@ -219,8 +224,10 @@ class LineReader:
             if kind is None:
                 tok = self.tokens[self.pos]
                 if not orders:
-                    problems.append(self._problem(tok.start, f"не понимаю «{tok.text}»: приказы — {ORDER_WORDS_RU}",
-                                                  f"cannot read '{tok.text}': orders are {ORDER_WORDS_EN}"))
+                    ru, en = did_you_mean(suggest(tok.key, FIRST_WORDS, limit=2, cutoff=0.7))
+                    problems.append(self._problem(
+                        tok.start, f"не понимаю «{tok.text}»{ru or ': приказы — ' + ORDER_WORDS_RU}",
+                        f"cannot read '{tok.text}'{en or ': orders are ' + ORDER_WORDS_EN}"))
                 else:
                     problems.append(self._problem(
                         tok.start, f"лишнее «{self._rest_text(self.pos)}» после приказа",
@@ -292,8 +299,8 @@ class LineReader:
             if self.pos >= len(self.tokens):
                 raise _Fail(self._here(), "не указана страна", "no country given")
             tok = self.tokens[self.pos]
-            raise _Fail(tok.start, f"нет страны «{tok.text}»{_suggest(tok.key, self.lex.countries)[0]}",
-                        f"no country '{tok.text}'{_suggest(tok.key, self.lex.countries)[1]}")
+            ru, en = did_you_mean(suggest(tok.text, list(self.lex.shown.values()), limit=2, cutoff=0.6))
+            raise _Fail(tok.start, f"нет страны «{tok.text}»{ru}", f"no country '{tok.text}'{en}")
         self.pos += found[1]
         return found[0]
 
@@ -553,4 +560,7 @@ def begins_order(text: str) -> bool:
         return False
     if ROLL_RE.match(tokens[0]):
         return True
-    return any(tuple(tokens[:len(p)]) == p for p, _ in _PHRASES)
+    if any(tuple(tokens[:len(p)]) == p for p, _ in _PHRASES):
+        return True
+    # a bold line that begins with a misspelt keyword is an order with a typo, not prose
+    return len(tokens[0]) >= 3 and bool(suggest(tokens[0], FIRST_WORDS, limit=1, cutoff=0.75))

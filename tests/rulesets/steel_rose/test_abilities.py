@@ -59,7 +59,7 @@ def test_infector_poisons_its_attacker(rules, make_side):
     хода, игнорирует броню)»."""
     b = one_round(rules, make_side, {"knight": 1}, {"infector": 1}, "empire", "void_cult")
     knight = b.sides[0]
-    slots = knight.dot[:, 0]
+    slots = knight.poison[:, 0]
     assert sorted(slots[slots > 0].tolist()) == [4.0, 4.0, 4.0]
 
 
@@ -67,7 +67,7 @@ def test_archdemon_sets_fire(rules, make_side):
     """Архидемон: «Каждая атака поджигает противника (12 урона за 4 хода...). Эффект горения может
     складываться.» Three strikes on a lone ent: three stacks of 3 a round."""
     b = one_round(rules, make_side, {"archdemon": 1}, {"ent": 1}, "void_cult", "heaven")
-    assert sorted(b.sides[1].dot[:, 0].tolist())[-4:] == [9.0, 9.0, 9.0, 9.0]
+    assert sorted(b.sides[1].burn[:, 0].tolist())[-4:] == [9.0, 9.0, 9.0, 9.0]
 
 
 def test_healer_stacks_regeneration(rules, make_side):

@@ -189,8 +189,8 @@ def test_regeneration_poison_and_burning(rules, make_side):
     battle._tick([np.array([0]), np.array([], dtype=np.int64)])
     assert side.hp[0] == 7
     golems = battle.sides[1]
-    golems.add_stack(golems.dot, np.array([0]), 4.0, 3)
-    golems.add_stack(golems.dot, np.array([0]), 3.0, 4)
+    golems.add_stack(golems.poison, np.array([0]), 4.0, 3)
+    golems.add_stack(golems.burn, np.array([0]), 3.0, 4)
     parts = [np.array([], dtype=np.int64), np.array([0])]
     lost = []
     for _ in range(5):

@@ -187,7 +187,8 @@ class Side:
         self.atk_count = np.zeros(n, dtype=np.float64)
         self.shot_count = np.zeros(n, dtype=np.float64)
         self.tick = np.zeros(n, dtype=np.int64)
-        self.dot = np.zeros((RING, n))
+        self.poison = np.zeros((RING, n))
+        self.burn = np.zeros((RING, n))
         self.heal = np.zeros((RING, n))
         self.debuff = np.zeros((RING, n))
         self.debuffed = False
@@ -253,7 +254,8 @@ class Side:
         self.atk_count = np.concatenate([self.atk_count, np.zeros(count)])
         self.shot_count = np.concatenate([self.shot_count, np.zeros(count)])
         self.tick = np.concatenate([self.tick, np.zeros(count, dtype=np.int64)])
-        self.dot = np.concatenate([self.dot, np.zeros((RING, count))], axis=1)
+        self.poison = np.concatenate([self.poison, np.zeros((RING, count))], axis=1)
+        self.burn = np.concatenate([self.burn, np.zeros((RING, count))], axis=1)
         self.heal = np.concatenate([self.heal, np.zeros((RING, count))], axis=1)
         self.debuff = np.concatenate([self.debuff, np.zeros((RING, count))], axis=1)
         self.out_static = np.concatenate([self.out_static, self._squeam[types] * self._damage_mod])
@@ -378,6 +380,10 @@ class Battle:
         self.sacrificed = [0, 0]
         self.summoned = [0, 0]
         self.powder_supplied = [0, 0]
+        # the report's ledger of the round (or charge fight) in progress, per side and squad:
+        # damage taken by source, health restored by source, damage dealt (see _ledger)
+        self.book: list[dict[str, FloatArray]] | None = None
+        self.outnumbered: set[str] = set()
 
     # -- helpers ---------------------------------------------------------------------
 
@@ -413,6 +419,55 @@ class Battle:
         self.sacrificed = [0, 0]
         self.summoned = [0, 0]
         return out
+
+    LEDGER = ("melee", "shots", "poison", "burn", "sacrifice", "regen", "heal", "lifesteal", "dealt")
+
+    def _open_book(self) -> None:
+        """Start the ledger of a round: it records, never decides."""
+        self.book = [{k: np.zeros(len(s.squads)) for k in self.LEDGER} for s in self.sides]
+        self.outnumbered = set()
+
+    def _book_add(self, side: int, key: str, squads: IntArray, amounts: FloatArray) -> None:
+        assert self.book is not None
+        if len(squads) == 0:
+            return
+        row = self.book[side][key]
+        if amounts.shape != squads.shape:
+            amounts = np.full(squads.shape, float(amounts))
+        row += np.bincount(squads, weights=amounts, minlength=len(row))
+
+    def _ledger(self, squads: list[set[int]] | None = None) -> dict[str, Any]:
+        """What the ledger holds for the report, per squad that fought or was hurt: damage
+        taken by source, health restored by source, damage dealt, units and health left, and
+        fatigue; and the squads that took the outnumbering penalty («Если один отряд численно
+        превышает другой в два раза или больше, то меньший отряд получит штраф +25%»)."""
+        assert self.book is not None
+        out: dict[str, Any] = {}
+        for side in self.sides:
+            book = {k: v.tolist() for k, v in self.book[side.index].items()}
+            n = len(side.squads)
+            alive_squads = side.squad[side.alive]
+            units = np.bincount(alive_squads, minlength=n).tolist()
+            health = np.bincount(alive_squads, weights=side.hp[side.alive], minlength=n).tolist()
+            wanted = squads[side.index] if squads is not None else set()
+            for sq in side.squads:
+                i = sq.index
+                if i not in wanted and not any(book[k][i] > 0 for k in self.LEDGER):
+                    continue
+                out[sq.name] = {
+                    "units": int(units[i]),
+                    "health": round(health[i], 1),
+                    "fatigue": sq.fatigue,
+                    "taken": {k: round(book[k][i], 1) for k in ("melee", "shots", "poison", "burn", "sacrifice")
+                              if book[k][i] > 0},
+                    "healed": {k: round(book[k][i], 1) for k in ("regen", "heal", "lifesteal") if book[k][i] > 0},
+                    "dealt": round(book["dealt"][i], 1),
+                }
+        detail: dict[str, Any] = {"squads": out}
+        if self.outnumbered:
+            detail["outnumbered"] = sorted(self.outnumbered)
+        self.book = None
+        return detail
 
     def _alive_copy(self) -> list[BoolArray]:
         return [s.alive.copy() for s in self.sides]
@@ -503,6 +558,9 @@ class Battle:
                 outnumbered = self.numbers.outnumber_ratio * len(fight.groups[b]) <= len(fight.groups[a])
                 if fight.kind == "final" and not self.options.outnumber_in_final_melee:
                     outnumbered = False
+                if outnumbered and self.book is not None:
+                    self.outnumbered.update(self.sides[b].squads[int(i)].name
+                                            for i in np.unique(self.sides[b].squad[foe]).tolist())
                 self._hits(fight, a, attackers, targets, rolls.astype(np.float64), False, rnd,
                            auras, fatigue, outnumbered)
             for a in (0, 1):
@@ -532,6 +590,8 @@ class Battle:
                 continue
             struck, owner = self._runs(stream, foe, t.sacrifice_targets[side.type[go]])
             np.add.at(rnd.dmg[1 - a], struck, t.sacrifice_damage[side.type[go]][owner])
+            if self.book is not None:
+                self._book_add(1 - a, "sacrifice", foe_side.squad[struck], t.sacrifice_damage[side.type[go]][owner])
             self.attacks += len(struck)
             rnd.sacrificed[a] = np.concatenate([rnd.sacrificed[a], go])
             self.sacrificed[a] += int(len(go))
@@ -618,6 +678,9 @@ class Battle:
         dmg = base * out * inn
         self.attacks += len(attackers)
         np.add.at(rnd.dmg[b], targets, dmg)
+        if self.book is not None:
+            self._book_add(b, "shots" if ranged else "melee", dfd.squad[targets], dmg)
+            self._book_add(a, "dealt", att.squad[attackers], dmg)
         if ranged:
             np.add.at(rnd.shot[a], attackers, 1.0)
             deb = t.debuff_rounds[at_type] > 0 if att.has_debuffer else None
@@ -634,15 +697,17 @@ class Battle:
             if att.has_gain:
                 gain = t.heal_per_hit[at_type] + t.lifesteal[at_type] * dmg
                 np.add.at(rnd.gain[a], attackers, gain)
+                if self.book is not None:
+                    self._book_add(a, "lifesteal", att.squad[attackers], gain)
             # заразитель: «При каждом получении урона в ближнем бою отравляет атакующего»
             poisoned = (t.poison_rounds[tg_type] > 0) & (dmg > 0) if dfd.has_poisoner else None
             if poisoned is not None and poisoned.any():
-                rnd.stacks.append((a, "dot", attackers[poisoned], t.poison_per_round[tg_type[poisoned]],
+                rnd.stacks.append((a, "poison", attackers[poisoned], t.poison_per_round[tg_type[poisoned]],
                                    t.poison_rounds[tg_type[poisoned]]))
             # архидемон: «Каждая атака поджигает противника»
             burning = t.burn_rounds[at_type] > 0 if att.has_burn else None
             if burning is not None and burning.any():
-                rnd.stacks.append((b, "dot", targets[burning], t.burn_per_round[at_type[burning]],
+                rnd.stacks.append((b, "burn", targets[burning], t.burn_per_round[at_type[burning]],
                                    t.burn_rounds[at_type[burning]]))
         # паладин, архижрец: броня снижается «вплоть до нуля»
         if att.has_shred:
@@ -721,7 +786,7 @@ class Battle:
         if len(belly) == 0:
             return
         targets = foe[stream.roll_many(len(belly), len(foe)) - 1]
-        rnd.stacks.append((1 - a, "dot", targets, t.burp_per_round[side.type[belly]],
+        rnd.stacks.append((1 - a, "burn", targets, t.burp_per_round[side.type[belly]],
                            t.burp_rounds[side.type[belly]]))
         self.attacks += len(belly)
 
@@ -759,13 +824,42 @@ class Battle:
             if not (side.ring_active or side.has_regen):
                 continue
             slot = side.tick[units] % RING
-            net = t.regen[side.type[units]]
+            regen = t.regen[side.type[units]]
+            net = regen
             if side.ring_active:
-                net = net + side.heal[slot, units] - side.dot[slot, units]
+                poison, burn, heal = side.poison[slot, units], side.burn[slot, units], side.heal[slot, units]
+                net = net + heal - poison - burn
             hp = side.hp[units] + net
             dead = hp <= 0
+            if self.book is not None:
+                self._book_tick(side, units, hp, dead, regen,
+                                (poison, burn, heal) if side.ring_active else None)
             side.hp[units] = np.minimum(hp, side.maxhp[units])
             side.alive[units[dead]] = False
+
+    def _book_tick(self, side: Side, units: IntArray, hp: FloatArray, dead: BoolArray, regen: FloatArray,
+                   rings: tuple[FloatArray, FloatArray, FloatArray] | None) -> None:
+        """The report's ledger of a round's start: what hurt each squad (poison, burning) and
+        what healed it (regeneration, healers), as health actually lost and restored."""
+        squads = side.squad[units]
+        hurt = side.hp[units]
+        heal: FloatArray | float = 0.0
+        if rings is not None:
+            poison, burn, heal = rings
+            if poison.any():
+                self._book_add(side.index, "poison", squads, poison)
+            if burn.any():
+                self._book_add(side.index, "burn", squads, burn)
+            hurt = hurt - poison - burn
+        total = regen + heal
+        if not np.any(total > 0):
+            return
+        gained = np.where(dead, 0.0, np.maximum(np.minimum(hp, side.maxhp[units]) - hurt, 0.0))
+        share = np.where(total > 0, gained / np.where(total > 0, total, 1.0), 0.0)
+        if np.any(regen > 0):
+            self._book_add(side.index, "regen", squads, regen * share)
+        if rings is not None:
+            self._book_add(side.index, "heal", squads, rings[2] * share)
 
     def _tock(self, participants: list[IntArray]) -> None:
         """End of a round: the effects of the round that passed are spent."""
@@ -774,7 +868,8 @@ class Battle:
                 continue
             if side.ring_active:
                 slot = side.tick[units] % RING
-                side.dot[slot, units] = 0.0
+                side.poison[slot, units] = 0.0
+                side.burn[slot, units] = 0.0
                 side.heal[slot, units] = 0.0
                 side.debuff[slot, units] = 0.0
             side.tick[units] += 1
@@ -915,6 +1010,7 @@ class Battle:
         auras = [self._auras(s) for s in self.sides]
         fatigue = [self._fatigue(s) for s in self.sides]
         before = self._alive_copy()
+        self._open_book()
         fired = []
         for side, sq, m in plans:
             enemy = self.sides[1 - side.index]
@@ -935,7 +1031,7 @@ class Battle:
         self._apply(rnd)
         losses = self._losses(before)
         self.events.extend(fired)
-        self.events.append({"kind": "volley_losses", "losses": losses})
+        self.events.append({"kind": "volley_losses", "losses": losses, "detail": self._ledger()})
         self._normalise_all()
         self.snapshot("volleys", 0)
 
@@ -990,6 +1086,7 @@ class Battle:
         before = self._alive_copy()
         rounds = 0
         r = first_round
+        self._open_book()
         while (side.squad_alive(charger.index) and enemy.squad_alive(opponent.index)
                and rounds < self.numbers.max_charge_rounds):
             own = side.members(charger.index)
@@ -1009,9 +1106,12 @@ class Battle:
             rounds += 1
             r += 1
         losses = self._losses(before)
+        fought: list[set[int]] = [set(), set()]
+        fought[side.index].add(charger.index)
+        fought[enemy.index].add(opponent.index)
         return ({"opponent": opponent.name, "defender": as_defender, "rounds": rounds,
                  "losses": losses, "charger_survives": side.squad_alive(charger.index),
-                 **self._specials()}, r)
+                 **self._specials(), "detail": self._ledger(fought)}, r)
 
     def _healers_of(self, side: Side, group: IntArray) -> IntArray:
         return group[self.table.heal_rounds[side.type[group]] > 0]
@@ -1096,6 +1196,7 @@ class Battle:
             if not self._active_flanks():
                 break
             everyone = [s.living() for s in self.sides]
+            self._open_book()
             self._tick(everyone)
             self._normalise_all()
             active = self._active_flanks()
@@ -1112,8 +1213,10 @@ class Battle:
             self._summons(everyone)
             self._tock(everyone)
             losses = self._losses(before)
+            fought = [{int(i) for g in (f.groups[s.index] for f, _ in fights) for i in s.squad[g].tolist()}
+                      for s in self.sides]
             self.events.append({"kind": "round", "phase": "clash", "round": self.rounds, **self._specials(),
-                                "flanks": active, "losses": losses})
+                                "flanks": active, "losses": losses, "detail": self._ledger(fought)})
             self._normalise_all()
             self.snapshot("clash", self.rounds)
 
@@ -1157,6 +1260,7 @@ class Battle:
         r = 0
         while self.sides[0].alive.any() and self.sides[1].alive.any() and r < self.numbers.max_final_rounds:
             everyone = [s.living() for s in self.sides]
+            self._open_book()
             self._tick(everyone)
             groups = (self.sides[0].living(), self.sides[1].living())
             if len(groups[0]) == 0 or len(groups[1]) == 0:
@@ -1172,8 +1276,9 @@ class Battle:
             self._round([(fight, stream)])
             self._summons(everyone)
             self._tock(everyone)
+            fought = [{int(i) for i in s.squad[g].tolist()} for s, g in zip(self.sides, groups, strict=True)]
             self.events.append({"kind": "round", "phase": "final", "round": self.rounds, **self._specials(),
-                                "losses": self._losses(before)})
+                                "losses": self._losses(before), "detail": self._ledger(fought)})
             self.snapshot("final", self.rounds)
 
     _final_queues: list[Squad]

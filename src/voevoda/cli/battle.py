@@ -67,14 +67,20 @@ def battle_command(
     file: Annotated[Path, typer.Argument(help="Battle file (TOML): both sides' posts / файл битвы")],
     seed: Annotated[str | None, typer.Option("--seed", help="Dice seed text / зерно костей")] = None,
     as_json: Annotated[bool, typer.Option("--json", help="Print the result as JSON")] = False,
-    fmt: Annotated[str, typer.Option("--format", help="text or bbcode")] = "text",
+    fmt: Annotated[str, typer.Option("--format", help="text, bbcode, markdown or telegram")] = "text",
+    flavour: Annotated[str | None, typer.Option(
+        "--flavour", help="bbcode: generic, phpbb, vbulletin, xenforo, smf, ipb; markdown: github, discord")] = None,
     chart: Annotated[Path | None, typer.Option("--chart", help="Write an SVG strength chart here")] = None,
     lang: Annotated[str, typer.Option("--lang", help="ru or en")] = "ru",
 ) -> None:
     """Compute one Steel Rose battle and print its report. / Рассчитать битву."""
-    if fmt not in ("text", "bbcode"):
-        errors.print(f"--format: expected text or bbcode, got {fmt!r}", style="red")
-        raise typer.Exit(1)
+    from voevoda.core.markup import check_format
+
+    try:
+        check_format(fmt, flavour)
+    except ValueError as exc:
+        errors.print(f"--format/--flavour: {exc}", style="red")
+        raise typer.Exit(1) from exc
     if lang not in ("ru", "en"):
         errors.print(f"--lang: expected ru or en, got {lang!r}", style="red")
         raise typer.Exit(1)
@@ -96,7 +102,7 @@ def battle_command(
         out = {"seed": seed_text, "seed_sha256": dice.seed.hex(), "result": result, "dice": dice.records()}
         print(json.dumps(out, ensure_ascii=False))
         return
-    sys.stdout.write(battle_text(result, rules, lang, fmt).rstrip("\n") + "\n")
+    sys.stdout.write(battle_text(result, rules, lang, fmt, flavour=flavour).rstrip("\n") + "\n")
 
 
 def _interval(wins: int, n: int) -> tuple[float, float]:

@@ -8,7 +8,7 @@ dictionaries), never from string concatenation:
   «2 низших демона», ``counted(3, "монета")`` «3 монеты»; in other cases too:
   ``counted(5, "рыцарь", case="datv")`` «5 рыцарям»;
 * player names: ``Names(lang="ru").case("Анна", "gent")`` is «Анны», ``.case("Борис", "datv")``
-  «Борису»; a name the dictionary does not know as a personal name («Dragon77», «Дракон») is
+  «Борису»; a name the dictionary does not know as a personal name nor as an animate noun («Dragon77», «Сталь») is
   not declined but introduced by a declined «игрок»: «игрока Dragon77», «к игроку Dragon77»;
 * verbs: ``Names().act("Анна", "захватил")`` is «Анна захватила»; a player whose gender is
   unknown is written «игрок Dragon77 захватил», which agrees with «игрок»;
@@ -459,17 +459,39 @@ def read_genders(raw: Any, players: Sequence[str]) -> dict[str, Gender]:
 def guess_gender(name: str) -> Gender | None:
     """The gender a Russian personal name shows («Анна» f, «Борис» m); ``None`` when the
     dictionary does not know the name or it serves both («Саша», «Женя»)."""
-    first = name.split(" ")[0]
-    if not _CYRILLIC.match(first):
+    words = name.split(" ")
+    if not all(_CYRILLIC.match(w) for w in words):
         return None
-    genders = set()
-    for parse in _morph().parse(first.lower()):
-        if "Name" in parse.tag and parse.tag.case == "nomn" and parse.score >= 0.05:
-            genders.add(str(parse.tag.gender))
-    if genders == {"masc"}:
-        return "m"
-    if genders == {"femn"}:
-        return "f"
+    for word in words:
+        genders = set()
+        for parse in _morph().parse(word.lower()):
+            if "Name" in parse.tag and parse.tag.case == "nomn" and parse.score >= 0.05:
+                genders.add(str(parse.tag.gender))
+        if not genders:
+            # a title or a word used as a name («Княжна Ирма», «Дракон»): an animate noun
+            # whose gender the dictionary knows
+            title = _title_parse(word, None)
+            if title is not None:
+                genders.add(str(title.tag.gender))
+        if genders == {"masc"}:
+            return "m"
+        if genders == {"femn"}:
+            return "f"
+        if genders:
+            return None
+    return None
+
+
+def _title_parse(word: str, gender: Gender | None) -> Any | None:
+    """An animate noun in the nominative singular («княжна», «король», «дракон»), of ``gender``
+    when given."""
+    wanted = {"m": "masc", "f": "femn"}.get(gender or "")
+    for parse in _morph().parse(word.lower()):
+        tag = parse.tag
+        if (tag.POS == "NOUN" and "anim" in tag and tag.case == "nomn" and tag.number == "sing"
+                and tag.gender in ("masc", "femn") and "Fixd" not in tag and "Name" not in tag
+                and (wanted is None or tag.gender == wanted) and parse.score >= 0.05):
+            return parse
     return None
 
 
@@ -499,6 +521,8 @@ def decline_name(name: str, case: str, gender: Gender | None) -> str | None:
     out = []
     for i, word in enumerate(words):
         parse = _name_parse(word, gender, ("Name",) if i == 0 else ("Surn", "Name", "Patr"))
+        if parse is None:
+            parse = _title_parse(word, gender)
         form = _inflect(parse, {case, "sing"}) if parse is not None else None
         if form is None:
             if gender is None:

@@ -39,7 +39,7 @@ def test_battle_json_rolls_rederive(tmp_path):
 
 
 def test_battle_text_and_bbcode():
-    for fmt, marker in (("text", "== Итог =="), ("bbcode", "[b]Итог[/b]")):
+    for fmt, marker in (("text", "\nИтог\n----\n"), ("bbcode", "[b]Итог[/b]")):
         res = runner.invoke(app, ["battle", str(EXAMPLES / "steel-rose-garrison.toml"), "--format", fmt])
         assert res.exit_code == 0, res.output
         assert marker in res.stdout

@@ -26,13 +26,13 @@ from typing import Any, ClassVar
 from voevoda.core.dice import Dice, Stream
 from voevoda.core.errors import GameError, ParseError, Problem, illegal, warning
 from voevoda.core.hidden import HiddenParts
+from voevoda.core.markup import Document
 from voevoda.core.ruleset import (
     GM,
     Event,
     Order,
     Outcome,
     Prompt,
-    ReportFormat,
     Resolution,
     Ruleset,
     State,
@@ -60,7 +60,7 @@ from voevoda.rulesets.steel_rose.battle.posts import (
     parse_plan,
     write_deployment,
 )
-from voevoda.rulesets.steel_rose.battle.report import battle_text, field_svg, strength_svg
+from voevoda.rulesets.steel_rose.battle.report import battle_document, field_svg, strength_svg
 from voevoda.rulesets.steel_rose.battle.sides import SideSpec, army_faction, check_army
 from voevoda.rulesets.steel_rose.rules import Rules, load_rules
 from voevoda.rulesets.steel_rose.schema import SteelRoseBattleState, invariants
@@ -406,18 +406,23 @@ class SteelRoseBattle(Ruleset):
             return "\n".join(lines) or "Без манёвров"
         return None
 
-    def report(self, view: Mapping[str, Any], events: Sequence[Event], viewer: str,
-               fmt: ReportFormat = "text", lang: str = "ru", turn: int | None = None) -> str:
-        lines = []
+    def document(self, view: Mapping[str, Any], events: Sequence[Event], viewer: str,
+                 lang: str = "ru", turn: int | None = None) -> Document:
+        """Each side's deployment once both are in, and the battle (docs/steel_rose/battle.md):
+        the result, why every unit died, every round in full in a spoiler."""
+        names = self.player_names(lang)
+        doc = Document(self.title_ru if lang == "ru" else self.title_en)
         for event in events:
             if event.kind == "battle":
-                lines.append(battle_text(event.data["result"], self.rules, lang,
-                                         "bbcode" if fmt == "bbcode" else "text"))
+                battle = battle_document(event.data["result"], self.rules, lang, names)
+                doc.heading(battle.title or "", 2)
+                doc.blocks.extend(battle.blocks)
             elif event.kind == "deployed":
                 who = str(event.data["player"])
                 squads = [SquadInput.from_json(s) for s in event.data["squads"]]
-                lines.append(f"{who}:\n" + write_deployment(squads, self.rules, lang))
-        return "\n\n".join(lines)
+                doc.heading((f"Расстановка: {who}" if lang == "ru" else f"Deployment: {who}"), 2)
+                doc.bullets([line for line in write_deployment(squads, self.rules, lang).split("\n") if line.strip()])
+        return doc
 
     def map_svg(self, view: Mapping[str, Any], viewer: str, lang: str = "ru",
                 events: Sequence[Event] = (), turn: int | None = None) -> str | None:

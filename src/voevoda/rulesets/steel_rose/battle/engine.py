@@ -1197,6 +1197,7 @@ class Battle:
                 break
             everyone = [s.living() for s in self.sides]
             self._open_book()
+            before = self._alive_copy()  # deaths from poison and burning at the round's start count too
             self._tick(everyone)
             self._normalise_all()
             active = self._active_flanks()
@@ -1205,7 +1206,6 @@ class Battle:
                 break
             self.clash_rounds += 1
             self.rounds += 1
-            before = self._alive_copy()
             fights = []
             for flank in active:
                 fights.append((self._flank_fight(flank), streams[flank]))
@@ -1261,6 +1261,7 @@ class Battle:
         while self.sides[0].alive.any() and self.sides[1].alive.any() and r < self.numbers.max_final_rounds:
             everyone = [s.living() for s in self.sides]
             self._open_book()
+            before = self._alive_copy()  # deaths from poison and burning at the round's start count too
             self._tick(everyone)
             groups = (self.sides[0].living(), self.sides[1].living())
             if len(groups[0]) == 0 or len(groups[1]) == 0:
@@ -1269,7 +1270,6 @@ class Battle:
             r += 1
             self.final_rounds += 1
             self.rounds += 1
-            before = self._alive_copy()
             healers = [self._healers_of(s, g) for s, g in zip(self.sides, groups, strict=True)]
             fight = _Fight("final", self.rounds, groups, healers=(healers[0], healers[1]), heal_targets=groups,
                            flanking=flanking)

@@ -1,28 +1,48 @@
-"""Battle reports a player can follow: text, BBCode (forums) and an SVG strength chart.
+"""Battle reports a player can follow, in every report format, and an SVG strength chart.
 
 Built from a battle's result (summary, events, timeline) alone, which is what a view shows.
 """
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
 from typing import Any
 from xml.sax.saxutils import escape
 
-from voevoda.core.words import count_en, count_ru
+from voevoda.core.markup import Document, Inline, Item, Table, bold, render
+from voevoda.core.words import Names, counted, join_and, number
 from voevoda.rulesets.steel_rose.battle import field as fld
 from voevoda.rulesets.steel_rose.battle.posts import MANOEUVRE_EN, MANOEUVRE_RU
 from voevoda.rulesets.steel_rose.rules import Rules
 
-ROUNDS = ("раунд", "раунда", "раундов")
-ROUNDS_GENITIVE = ("раунда", "раундов", "раундов")
-SHOTS = ("выстрел", "выстрела", "выстрелов")
+SOURCES = {
+    "melee": ("в ближнем бою", "in melee"),
+    "shots": ("от выстрелов", "from shots"),
+    "poison": ("от яда", "from poison"),
+    "burn": ("от огня", "from burning"),
+    "sacrifice": ("от жертв культистов", "from cultists' sacrifices"),
+}
+RESTORED = {
+    "regen": ("регенерацией", "by regeneration"),
+    "heal": ("целителями", "by healers"),
+    "lifesteal": ("своими ударами", "by its own blows"),
+}
 
 
-class _Words:
-    def __init__(self, rules: Rules, lang: str) -> None:
+class Words:
+    """The words of a battle report in one language: units counted, squads and sides named."""
+
+    def __init__(self, rules: Rules, lang: str, result: Mapping[str, Any], names: Names | None = None) -> None:
         self.rules = rules
+        self.lang = lang
         self.ru = lang == "ru"
+        self.names = names or Names(lang=lang)
+        summary = result["summary"]
+        self.sides = [str(s["name"]) for s in summary["sides"]]
+        self.home: dict[str, tuple[int, str]] = {}
+        for i, side in enumerate(summary["sides"]):
+            for sq in side["squads"]:
+                self.home[str(sq["squad"])] = (i, str(sq.get("home") or sq.get("position") or ""))
 
     def t(self, ru: str, en: str) -> str:
         return ru if self.ru else en
@@ -31,150 +51,336 @@ class _Words:
         u = self.rules.units.get(uid)
         if u is None:
             return uid
-        return u.name_ru if self.ru else u.name_en
+        name = u.name_ru if self.ru else u.name_en
+        return name[:1].lower() + name[1:]
 
-    def units(self, counts: Mapping[str, int]) -> str:
-        if not counts:
-            return "—"
-        return ", ".join(f"{self.unit(u)} ×{n}" for u, n in counts.items())
+    def units(self, counts: Mapping[str, int], nothing: str | None = None) -> str:
+        """«12 копейщиков, 4 рыцаря и герой»; "12 spearmen, 4 knights and 1 hero"."""
+        parts = []
+        for uid, n in counts.items():
+            if not n:
+                continue
+            if n == 1 and self.ru:
+                parts.append(self.unit(uid))
+            else:
+                parts.append(counted(n, self.unit(uid), self.lang))
+        return join_and(parts, self.lang) or (nothing if nothing is not None else self.t("никого", "nobody"))
 
     def pos(self, position: str | None) -> str:
         if not position:
             return "—"
         return fld.label_ru(position) if self.ru else fld.label_en(position)
 
+    def side(self, index: int, case: str = "nomn") -> str:
+        return self.names.case(self.sides[index], case)
 
-def _losses_line(w: _Words, names: list[str], losses: list[Mapping[str, Mapping[str, int]]],
-                 event: Mapping[str, Any] | None = None) -> str:
+    def faction(self, fid: str | None) -> str:
+        if not fid:
+            return ""
+        faction = next((f for key, f in self.rules.factions.items() if key == fid), None)
+        if faction is None:
+            return fid
+        return str(faction.name_ru if self.ru else faction.name_en)
+
+    def squad(self, name: str | None, with_side: bool = True) -> str:
+        """«A1 Алисы (правый авангард)»: the squad, whose it is and where it stood at the start."""
+        if not name:
+            return "—"
+        side, home = self.home.get(name, (-1, ""))
+        if self.ru:
+            owner = f" {self.side(side, 'gent')}" if with_side and side >= 0 else ""
+            return f"{name}{owner}" + (f" ({self.pos(home)})" if home else "")
+        bits = [b for b in (self.sides[side] if with_side and side >= 0 else "", self.pos(home) if home else "") if b]
+        return f"{name} ({', '.join(bits)})" if bits else name
+
+    def num(self, value: float) -> str:
+        return number(value, self.lang)
+
+    def rounds(self, n: int, case: str = "nomn") -> str:
+        return counted(n, "раунд", case=case) if self.ru else counted(n, "round", "en")
+
+
+def _losses_text(w: Words, losses: Sequence[Mapping[str, Mapping[str, int]]]) -> str:
+    parts = [f"{w.squad(squad)} — {w.units(counts)}" for per in losses for squad, counts in per.items()]
+    return "; ".join(parts) if parts else w.t("потерь нет", "no losses")
+
+
+def _specials(w: Words, event: Mapping[str, Any]) -> list[str]:
+    out = []
+    for side, n in enumerate(event.get("sacrifices", [0, 0])):
+        if n:
+            out.append(w.t(f"культисты {w.side(side, 'gent')} принесли себя в жертву: {n}",
+                           f"{w.sides[side]}'s cultists sacrificed themselves: {n}"))
+    for side, n in enumerate(event.get("summoned", [0, 0])):
+        if n:
+            out.append(w.t(f"демонологи {w.side(side, 'gent')} призвали: {w.units({'lesser_demon': int(n)})}",
+                           f"{w.sides[side]}'s demonologists summoned {w.units({'lesser_demon': int(n)})}"))
+    return out
+
+
+def _why(w: Words, name: str, detail: Mapping[str, Any], outnumbered: bool, flanked: bool = False) -> str:
+    """Why a squad lost what it lost: the damage it took by source, what restored it, the
+    penalties it was under, and what is left of it."""
+    taken = detail.get("taken", {})
+    total = sum(taken.values())
     parts = []
-    for side, per in enumerate(losses):
-        for squad, counts in per.items():
-            parts.append(f"{squad} ({names[side]}): −{w.units(counts)}")
-    line = "; ".join(parts) if parts else w.t("без потерь", "no losses")
-    extra = []
-    for side, n in enumerate((event or {}).get("sacrifices", [0, 0])):
-        if n:
-            extra.append(w.t(f"жертвы культистов ({names[side]}): {n}",
-                             f"cultists sacrificed ({names[side]}): {n}"))
-    for side, n in enumerate((event or {}).get("summoned", [0, 0])):
-        if n:
-            extra.append(w.t(f"призвано низших демонов ({names[side]}): {n}",
-                             f"lesser demons summoned ({names[side]}): {n}"))
-    return line + (" (" + "; ".join(extra) + ")" if extra else "")
+    if total:
+        sources = ", ".join(f"{SOURCES[k][0]} {w.num(v)}" if w.ru else f"{w.num(v)} {SOURCES[k][1]}"
+                            for k, v in taken.items())
+        parts.append(w.t(f"получено урона {w.num(total)} ({sources})", f"took {w.num(total)} damage ({sources})"))
+    healed = detail.get("healed", {})
+    if healed:
+        parts.append(w.t("восстановлено ", "restored ")
+                     + ", ".join(f"{RESTORED[k][0]} {w.num(v)}" if w.ru else f"{w.num(v)} {RESTORED[k][1]}"
+                                 for k, v in healed.items()))
+    if outnumbered:
+        parts.append(w.t("+25% к получаемому урону: противник вдвое многочисленнее",
+                         "+25% damage taken: the enemy was twice as many"))
+    if flanked:
+        parts.append(w.t("+25% к получаемому урону за фланкирование", "+25% damage taken for being flanked"))
+    if detail.get("fatigue"):
+        fatigue = int(detail["fatigue"])
+        parts.append(w.t(f"усталость {fatigue} (−{10 * fatigue}% к наносимому урону)",
+                         f"fatigue {fatigue} (−{10 * fatigue}% damage dealt)"))
+    left = w.t(f"осталось бойцов: {detail['units']}, здоровья: {w.num(detail['health'])}",
+               f"{detail['units']} left with {w.num(detail['health'])} health") if detail.get("units") else w.t(
+        "отряд уничтожен", "the squad is destroyed")
+    parts.append(left)
+    return "; ".join(parts)
 
 
-def battle_text(result: Mapping[str, Any], rules: Rules, lang: str = "ru", fmt: str = "text") -> str:
-    """The report of one battle (``fmt``: ``text`` or ``bbcode``)."""
-    w = _Words(rules, lang)
-    bb = fmt == "bbcode"
+def _round_items(w: Words, ev: Mapping[str, Any], flanked: int | None = None) -> list[Inline | Item]:
+    """The squads that lost units this round, each with why."""
+    detail = ev.get("detail", {})
+    squads = detail.get("squads", {})
+    outnumbered = set(detail.get("outnumbered", []))
+    items: list[Inline | Item] = []
+    for per in ev.get("losses", []):
+        for name, counts in per.items():
+            info = squads.get(name)
+            head = w.t(f"{w.squad(name)}: потери — {w.units(counts)}", f"{w.squad(name)} lost {w.units(counts)}")
+            side = w.home.get(name, (-1, ""))[0]
+            items.append(head + (f"; {_why(w, name, info, name in outnumbered, side == flanked)}" if info else ""))
+    return items
 
-    def head(text: str) -> str:
-        return f"[b]{text}[/b]" if bb else f"== {text} =="
 
+def _detail_rows(w: Words, label: str, ev: Mapping[str, Any]) -> list[list[Inline]]:
+    detail = ev.get("detail", {})
+    outnumbered = set(detail.get("outnumbered", []))
+    lost = {name: sum(c.values()) for per in ev.get("losses", []) for name, c in per.items()}
+    rows: list[list[Inline]] = []
+    for name, d in sorted(detail.get("squads", {}).items()):
+        taken, healed = d.get("taken", {}), d.get("healed", {})
+
+        def cell(v: float | None) -> str:
+            return w.num(v) if v else ""
+
+        rows.append([label, name, str(lost.get(name, "")) or "", str(d["units"]), w.num(d["health"]),
+                     cell(taken.get("melee")), cell(taken.get("shots")), cell(taken.get("poison")),
+                     cell(taken.get("burn")), cell(taken.get("sacrifice")),
+                     cell(sum(healed.values()) if healed else None), cell(d.get("dealt")),
+                     str(d["fatigue"]) if d.get("fatigue") else "", "+25%" if name in outnumbered else ""])
+    return rows
+
+
+DETAIL_HEADER = {
+    "ru": ["Когда", "Отряд", "Погибло", "Осталось", "Здоровье", "Ближний бой", "Выстрелы", "Яд", "Огонь",
+           "Жертвы", "Лечение", "Нанёс", "Усталость", "Численность"],
+    "en": ["When", "Squad", "Died", "Left", "Health", "Melee", "Shots", "Poison", "Fire", "Sacrifices",
+           "Healed", "Dealt", "Fatigue", "Outnumbered"],
+}
+
+
+def battle_document(result: Mapping[str, Any], rules: Rules, lang: str = "ru", names: Names | None = None,
+                    title: str | None = None) -> Document:
+    """The report of one battle: the result first, then the deployment, what happened before
+    the clash, each round with why every unit died (damage per round per squad by source, health
+    left, rearguard shots, poison, regeneration, burning, fatigue, outnumbering, flanking), the
+    aftermath, and every round in full detail in a spoiler (docs/steel_rose/battle.md)."""
+    w = Words(rules, lang, result, names)
     summary = result["summary"]
     events = result["events"]
-    names = [s["name"] for s in summary["sides"]]
-    out: list[str] = []
-    title = w.t("Битва", "Battle") + f": {names[0]} — {names[1]}"
-    out.append(f"[size=150][b]{title}[/b][/size]" if bb else title)
+    doc = Document(title or w.t(f"Битва: {w.side(0)} против {w.side(1, 'gent')}",
+                                f"Battle: {w.sides[0]} against {w.sides[1]}"))
+    winner = summary.get("winner")
+    if winner is None:
+        doc.paragraph(bold(w.t(f"Ничья после {w.rounds(summary['rounds'], 'gent')}: не устоял никто или бой "
+                               "не решился.", f"A draw after {w.rounds(summary['rounds'])}.")))
+    else:
+        doc.paragraph(bold(w.t(f"{w.names.act(w.sides[winner], 'победил')} за {w.rounds(summary['rounds'], 'accs')}.",
+                               f"{w.sides[winner]} won in {w.rounds(summary['rounds'])}.")))
+    full: list[list[Inline]] = []
+    before: list[Inline | Item] = []
+    clash: list[Inline | Item] = []
+    final: list[Inline | Item] = []
+    quiet: list[int] = []
+    flanked_side: int | None = None
+
+    def flush_quiet(target: list[Inline | Item]) -> None:
+        if not quiet:
+            return
+        span = f"{quiet[0]}" if len(quiet) == 1 else f"{quiet[0]}–{quiet[-1]}"
+        word = w.t("Раунд" if len(quiet) == 1 else "Раунды", "Round" if len(quiet) == 1 else "Rounds")
+        target.append(w.t(f"{word} {span}: без потерь.", f"{word} {span}: no losses."))
+        quiet.clear()
+
     for ev in events:
         kind = ev["kind"]
         if kind == "deployment":
-            out.append(head(w.t("Расстановка", "Deployment")))
-            for side in ev["sides"]:
-                out.append(f"{side['name']} ({side['faction']}):")
-                for sq in side["squads"]:
-                    out.append(f"  {sq['squad']} {w.pos(sq['position'])}: {w.units(sq['units'])}")
+            doc.heading(w.t("Расстановка", "Deployment"))
+            items: list[Inline | Item] = []
+            for i, side in enumerate(ev["sides"]):
+                squads: list[Inline | Item] = [f"{sq['squad']}, {w.pos(sq['position'])}: {w.units(sq['units'])}"
+                                               for sq in side["squads"]]
                 for note in side.get("notes", []):
-                    out.append("  " + w.t(f"Примечание: {note['ru']}", f"Note: {note['en']}"))
+                    squads.append(w.t(f"Примечание: {note['ru']}", f"Note: {note['en']}"))
+                faction = w.faction(side.get("faction"))
+                items.append(Item(f"{w.sides[i]}" + (f" — {faction}" if faction else ""), squads))
+            doc.bullets(items)
         elif kind == "gunpowder":
-            stock = ev["stock"] if ev["stock"] is not None else w.t("сколько нужно", "as needed")
-            out.append(w.t(f"Порох ({names[ev['side']]}): запас {stock}, нужно {ev['needed']}, выдано "
-                           f"{ev['supplied']}; без пороха выведены из строя: {w.units(ev['withdrawn'])}",
-                           f"Gunpowder ({names[ev['side']]}): stock {stock}, needed {ev['needed']}, "
-                           f"supplied {ev['supplied']}; withdrawn for lack of powder: {w.units(ev['withdrawn'])}"))
+            stock = ev["stock"] if ev.get("stock") is not None else w.t("сколько нужно", "as needed")
+            shares: list[Inline | Item] = []
             for share in ev.get("shares", []):
                 whom = w.pos(share["position"]) if share.get("position") else w.unit(share["unit"])
-                out.append("  " + w.t(f"выделено: {whom} — {share['amount']}, выдано {share['supplied']}",
-                                      f"share: {whom} — {share['amount']}, supplied {share['supplied']}")
-                           + (w.t(f"; без пороха: {w.units(share['withdrawn'])}",
-                                  f"; without powder: {w.units(share['withdrawn'])}") if share["withdrawn"] else ""))
+                shares.append(w.t(f"выделено: {whom} — {share['amount']}, выдано {share['supplied']}",
+                                  f"share: {whom} — {share['amount']}, supplied {share['supplied']}")
+                              + (w.t(f"; без пороха: {w.units(share['withdrawn'])}",
+                                     f"; without powder: {w.units(share['withdrawn'])}") if share["withdrawn"] else ""))
+            line = w.t(f"Порох {w.side(ev['side'], 'gent')}: запас {stock}, нужно {ev['needed']}, выдано "
+                       f"{ev['supplied']}", f"{w.sides[ev['side']]}'s gunpowder: stock {stock}, needed {ev['needed']}, "
+                       f"supplied {ev['supplied']}")
+            if ev.get("withdrawn"):
+                line += w.t(f"; без пороха не сражаются: {w.units(ev['withdrawn'])}",
+                            f"; without powder, out of the fight: {w.units(ev['withdrawn'])}")
+            doc.bullets([Item(line, shares) if shares else line])
         elif kind == "cover":
-            out.append(f"{ev['squad']}: " + w.t("в укрытие", "takes cover"))
+            before.append(w.t(f"{w.squad(ev['squad'])} уходит в укрытие: урон от обстрела вдвое меньше.",
+                              f"{w.squad(ev['squad'])} takes cover: volleys do half damage."))
         elif kind == "volley":
             if ev.get("target") is None:
-                out.append(f"{ev['squad']}: " + w.t("обстрел — цели нет", "volley — no target"))
+                before.append(w.t(f"{w.squad(ev['squad'])}: обстрел — цели нет.",
+                                  f"{w.squad(ev['squad'])}: volley — no target."))
             else:
-                out.append(f"{ev['squad']}: " + w.t(
-                    f"{'дальнобойный ' if ev.get('long') else ''}обстрел по {ev['target']} "
-                    f"({w.pos(ev['position'])}), {count_ru(ev['shots'], SHOTS)}, урон {ev['damage']}",
-                    f"{'long-range ' if ev.get('long') else ''}volley at {ev['target']} "
-                    f"({w.pos(ev['position'])}), {count_en(ev['shots'], 'shot')}, {ev['damage']} damage"))
+                shots = counted(ev["shots"], "выстрел") if w.ru else counted(ev["shots"], "shot", "en")
+                long = w.t("дальнобойный обстрел", "long-range volley") if ev.get("long") else w.t("обстрел", "volley")
+                before.append(w.t(f"{w.squad(ev['squad'])}: {long} по {w.squad(ev['target'])} — {shots}, "
+                                  f"урон {w.num(ev['damage'])}.",
+                                  f"{w.squad(ev['squad'])}: {long} at {w.squad(ev['target'])} — {shots}, "
+                                  f"{w.num(ev['damage'])} damage."))
         elif kind == "volley_losses":
-            out.append(w.t("Потери от обстрелов: ", "Volley losses: ") + _losses_line(w, names, ev["losses"]))
+            if any(ev["losses"]):
+                before.append(w.t("Потери от обстрелов: ", "Volley losses: ") + _losses_text(w, ev["losses"]) + ".")
+            else:
+                before.append(w.t("Обстрелы никого не убили.", "The volleys killed nobody."))
+            full.extend(_detail_rows(w, w.t("обстрелы", "volleys"), ev))
         elif kind == "defend":
-            out.append(f"{ev['squad']}: " + w.t(f"защищает {w.pos(ev['position'])}",
-                                                f"defends the {w.pos(ev['position'])}"))
+            before.append(w.t(f"{w.squad(ev['squad'])} защищает {w.pos(ev.get('position'))} от натиска "
+                              "(усталость +1).",
+                              f"{w.squad(ev['squad'])} guards the {w.pos(ev.get('position'))} against charges "
+                              "(fatigue +1)."))
         elif kind == "charge":
             if ev.get("cancelled"):
-                out.append(f"{ev['squad']}: " + w.t("натиск сорван — цель уже не в арьергарде",
-                                                    "charge called off — the target is no longer a rearguard"))
+                before.append(w.t(f"{w.squad(ev['squad'])}: натиск сорван — цель уже не в арьергарде.",
+                                  f"{w.squad(ev['squad'])}: charge called off — the target is no longer a rearguard."))
                 continue
-            out.append(f"{ev['squad']}: " + w.t(f"натиск на {ev['target']} ({w.pos(ev['position'])})",
-                                                f"charges {ev['target']} ({w.pos(ev['position'])})"))
+            fights: list[Inline | Item] = []
             for f in ev["fights"]:
-                role = w.t("защитник", "defender") if f["defender"] else w.t("арьергард", "rearguard")
-                out.append(f"  {w.t('против', 'against')} {f['opponent']} ({role}), "
-                           f"{w.t(count_ru(f['rounds'], ROUNDS), count_en(f['rounds'], 'round'))}: " + _losses_line(w, names, f["losses"], f))
+                role = w.t("защитника", "the defender") if f["defender"] else w.t("арьергарда", "the rearguard")
+                parts = [w.t(f"бой против {role} {w.squad(f['opponent'])}, {w.rounds(f['rounds'])}; потери: ",
+                             f"against {role} {w.squad(f['opponent'])}, {w.rounds(f['rounds'])}; losses: ")
+                         + _losses_text(w, f["losses"])]
+                parts += _specials(w, f)
+                why = _round_items(w, f)
+                fights.append(Item("; ".join(parts) + ".", why) if why else "; ".join(parts) + ".")
+                full.extend(_detail_rows(w, w.t(f"натиск {ev['squad']}", f"charge {ev['squad']}"), f))
+            before.append(Item(w.t(f"{w.squad(ev['squad'])}: натиск на {w.squad(ev['target'])}.",
+                                   f"{w.squad(ev['squad'])} charges {w.squad(ev['target'])}."), fights))
         elif kind == "move":
             if ev.get("blocked"):
-                out.append(f"{ev['squad']}: " + w.t(f"не смог перейти в {w.pos(ev['to'])}",
-                                                    f"could not move to the {w.pos(ev['to'])}"))
+                before.append(w.t(f"{w.squad(ev['squad'])} не смог перейти на {w.pos(ev['to'])}.",
+                                  f"{w.squad(ev['squad'])} could not move to the {w.pos(ev['to'])}."))
             else:
-                out.append(f"{ev['squad']}: {w.pos(ev['from'])} → {w.pos(ev['to'])}"
-                           + (w.t(f" (обмен с {ev['swap']})", f" (swapped with {ev['swap']})") if ev.get("swap") else ""))
+                swap = w.t(f" (обмен местами с {ev['swap']})", f" (swapped with {ev['swap']})") if ev.get("swap") else ""
+                before.append(w.t(f"{w.squad(ev['squad'])}: {w.pos(ev['from'])} → {w.pos(ev['to'])}{swap}.",
+                                  f"{w.squad(ev['squad'])}: {w.pos(ev['from'])} → {w.pos(ev['to'])}{swap}."))
         elif kind == "step_up":
-            out.append(f"{ev['squad']} " + w.t(f"выступает вперёд в авангард ({fld.FLANK_RU[ev['flank']]} фланг)",
-                                               f"steps up into the {ev['flank']} vanguard"))
+            target = final if final else clash
+            flush_quiet(target)
+            target.append(w.t(f"{w.squad(ev['squad'])} выступает вперёд в авангард ({fld.FLANK_RU[ev['flank']]} фланг).",
+                              f"{w.squad(ev['squad'])} steps up into the {ev['flank']} vanguard."))
         elif kind == "round":
-            phase = w.t("Столкновение", "Clash") if ev["phase"] == "clash" else w.t("Завершение", "Final melee")
+            label = w.t(f"раунд {ev['round']}", f"round {ev['round']}")
+            full.extend(_detail_rows(w, label, ev))
+            target = clash if ev["phase"] == "clash" else final
+            items = _round_items(w, ev, flanked_side if ev["phase"] == "final" else None)
+            notes = _specials(w, ev)
+            if not items and not notes:
+                quiet.append(int(ev["round"]))
+                continue
+            flush_quiet(target)
             where = ""
             if ev.get("flanks"):
-                where = " [" + ", ".join(fld.FLANK_RU[f] if w.ru else f for f in ev["flanks"]) + "]"
-            out.append(f"{phase}, {w.t('раунд', 'round')} {ev['round']}{where}: "
-                       + _losses_line(w, names, ev["losses"], ev))
+                flanks = [fld.FLANK_RU[f] if w.ru else f for f in ev["flanks"]]
+                where = w.t(f" ({join_and(flanks)} {'фланг' if len(flanks) == 1 else 'фланги'})",
+                            f" ({join_and(flanks, 'en')} {'flank' if len(flanks) == 1 else 'flanks'})")
+            target.append(Item(w.t(f"Раунд {ev['round']}{where}", f"Round {ev['round']}{where}")
+                               + (": " + "; ".join(notes) if notes else ""), items))
         elif kind == "final":
-            out.append(head(w.t("Завершение", "Final melee")))
+            flush_quiet(clash)
             flanked = ev.get("flanked")
-            note = w.t("фланкирования нет", "no flanking") if flanked is None else w.t(
-                f"{names[flanked]} фланкирован (+25% к получаемому урону)", f"{names[flanked]} is flanked (+25% damage taken)")
-            out.append(w.t(f"Выжившие отряды: {ev['squads'][0]} против {ev['squads'][1]}; ",
-                           f"Surviving squads: {ev['squads'][0]} against {ev['squads'][1]}; ") + note)
-    out.append(head(w.t("Итог", "Result")))
-    winner = summary.get("winner")
-    if winner is None:
-        out.append(w.t(f"Ничья после {count_ru(summary['rounds'], ROUNDS_GENITIVE)}",
-                       f"A draw after {count_en(summary['rounds'], 'round')}"))
-    else:
-        out.append(w.t(f"Победа: {names[winner]} за {count_ru(summary['rounds'], ROUNDS)}",
-                       f"Winner: {names[winner]} in {count_en(summary['rounds'], 'round')}"))
-    for side in summary["sides"]:
-        out.append(f"{side['name']}:")
+            flanked_side = flanked
+            counts = ev["squads"]
+            note = w.t(f"Выжило отрядов: у {w.side(0, 'gent')} {counts[0]}, у {w.side(1, 'gent')} {counts[1]}; ",
+                       f"Surviving squads: {w.sides[0]} {counts[0]}, {w.sides[1]} {counts[1]}; ")
+            note += (w.t("фланкирования нет.", "no flanking.") if flanked is None else
+                     w.t(f"у {w.side(flanked, 'gent')} меньше — фланкирование: +25% к получаемому урону.",
+                         f"{w.sides[flanked]} has fewer: flanked, +25% damage taken."))
+            final.append(note)
+    flush_quiet(final if final else clash)
+    if before:
+        doc.heading(w.t("До столкновения", "Before the clash"))
+        doc.bullets(before)
+    if clash:
+        doc.heading(w.t("Столкновение", "The clash"))
+        doc.bullets(clash)
+    if final:
+        doc.heading(w.t("Завершение", "The final melee"))
+        doc.bullets(final)
+    doc.heading(w.t("Итог", "Result"))
+    rows = []
+    for i, side in enumerate(summary["sides"]):
         for sq in side["squads"]:
-            summoned = f" (+{w.units(sq['summoned'])} {w.t('призвано', 'summoned')})" if sq["summoned"] else ""
-            out.append(f"  {sq['squad']}: {w.t('было', 'had')} {w.units(sq['units'])}{summoned}; "
-                       f"{w.t('погибли', 'dead')} {w.units(sq['dead'])}; {w.t('выжили', 'survived')} {w.units(sq['survivors'])}")
-        out.append("  " + w.t("Раненые вернулись в строй: ", "Wounded back in the ranks: ") + w.units(side["recovered"]))
-        out.append("  " + w.t("Возвращаются в армию: ", "Return to the army: ") + w.units(side["returning"]))
-        if side["gunpowder_needed"]:
-            out.append("  " + w.t(f"Порох потрачен: {side['gunpowder_spent']}", f"Gunpowder spent: {side['gunpowder_spent']}"))
-        if side["honour"]:
-            out.append("  " + w.t(f"Честь: +{side['honour']:g}", f"Honour: +{side['honour']:g}"))
-        if side["meat"]:
-            out.append("  " + w.t(f"Мясо ограм: +{side['meat']:g}", f"Meat for the ogres: +{side['meat']:g}"))
-        if side["void_hunger"]:
-            out.append("  " + w.t(f"Голод пустоты: {side['void_hunger']}", f"Void hunger: {side['void_hunger']}"))
-    return "\n".join(out)
+            had = w.units(sq["units"], "—")
+            if sq.get("summoned"):
+                had += w.t(f" (+ призвано: {w.units(sq['summoned'])})", f" (+ summoned: {w.units(sq['summoned'])})")
+            rows.append([f"{sq['squad']} ({w.pos(sq.get('home') or sq.get('position'))})", w.sides[i], had,
+                         w.units(sq["dead"], "—"), w.units(sq["survivors"], "—")])
+    doc.table([w.t("Отряд", "Squad"), w.t("Сторона", "Side"), w.t("Было", "Had"), w.t("Погибли", "Dead"),
+               w.t("Выжили", "Survived")], rows)
+    after: list[Inline | Item] = []
+    for i, side in enumerate(summary["sides"]):
+        bits = [w.t("раненые вернулись в строй: ", "wounded back in the ranks: ") + w.units(side["recovered"], "—"),
+                w.t("возвращаются в армию: ", "return to the army: ") + w.units(side["returning"], "—")]
+        if side.get("gunpowder_needed"):
+            bits.append(w.t(f"порох потрачен: {side['gunpowder_spent']}", f"gunpowder spent: {side['gunpowder_spent']}"))
+        if side.get("honour"):
+            bits.append(w.t(f"честь: +{w.num(side['honour'])}", f"honour: +{w.num(side['honour'])}"))
+        if side.get("meat"):
+            bits.append(w.t(f"мясо ограм: +{w.num(side['meat'])}", f"meat for the ogres: +{w.num(side['meat'])}"))
+        if side.get("void_hunger"):
+            bits.append(w.t(f"голод пустоты: {w.num(side['void_hunger'])}", f"void hunger: {w.num(side['void_hunger'])}"))
+        after.append(Item(w.sides[i], list(bits)))
+    doc.bullets(after)
+    if full:
+        doc.spoiler(w.t("Все раунды подробно: урон по отрядам", "Every round in full: damage per squad"),
+                    [Table(list[Inline](DETAIL_HEADER["ru" if w.ru else "en"]), full, "llrrrrrrrrrrrl")])
+    return doc
+
+
+def battle_text(result: Mapping[str, Any], rules: Rules, lang: str = "ru", fmt: str = "text",
+                names: Names | None = None, flavour: str | None = None) -> str:
+    """:func:`battle_document` in ``fmt`` (text, bbcode, markdown or telegram)."""
+    return render(battle_document(result, rules, lang, names), fmt, flavour)
 
 
 def plan_lines(plan: list[Mapping[str, Any]], lang: str = "ru") -> list[str]:

@@ -34,8 +34,6 @@ def balance_command(
     address: Annotated[str | None, typer.Option("--address", help="Ray cluster address (--backend ray)")] = None,
 ) -> None:
     """Win-rate matrix of the factions' template armies for a gold budget / матрица баланса фракций."""
-    from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn
-
     from voevoda.core.rulesdata import read_house_rules
     from voevoda.rulesets.steel_rose.rules import load_rules
     from voevoda.sim import balance as bal
@@ -61,16 +59,16 @@ def balance_command(
     except DataError as exc:
         _fail(str(exc))
         return
-    if backend == "local":
-        from voevoda.cli.battle import announce_compiling_simulator
+    from voevoda.cli.battle import SimulatorCompile, progress_bar
 
-        announce_compiling_simulator()
     total = n * len(sweep.cells())
-    with Progress(TextColumn("{task.description}"), BarColumn(), MofNCompleteColumn(), TimeElapsedColumn(),
-                  console=errors, transient=True) as progress:
+    with progress_bar() as progress:
         task = progress.add_task("битвы / battles", total=total)
+        compiling = SimulatorCompile(progress) if backend == "local" else None
 
         def advance(k: int) -> None:
+            if compiling is not None:
+                compiling.advanced()
             progress.advance(task, k)
 
         try:

@@ -9,6 +9,7 @@ from __future__ import annotations
 import json
 import math
 import sys
+import time
 from pathlib import Path
 from typing import TYPE_CHECKING, Annotated, Any
 
@@ -25,15 +26,61 @@ console = plain_console()
 errors = plain_console(stderr=True)
 
 
-def announce_compiling_simulator() -> None:
-    """Say so on stderr before the first odds or balance run after an install compiles the batched
-    simulator."""
-    from voevoda.sim.batch import needs_compiling  # loads Numba: only here
+class SimulatorCompile:
+    """The first odds or balance run after an install compiles the batched simulator (two to
+    four minutes, once). While it does, a live line with a spinner and the time spent stands
+    above the battles' bar (a pulsing bar, since nobody knows how far along a compile is); on a
+    pipe or a file, a line says when it starts and another when it is done. ``advanced`` is
+    called with the battles' progress: the first battles done mean the compile is over."""
 
-    if needs_compiling():
-        errors.print("Первый расчёт после установки: компилируется пакетный симулятор (от двух до четырёх минут, один раз)… / "
-                     "First run after an install: compiling the batched simulator (two to four minutes, once)…",
-                     markup=False, highlight=False)
+    LABEL = "компилируется пакетный симулятор (2–4 мин, один раз) / compiling the batched simulator (2–4 min, once)"
+
+    def __init__(self, progress: Any = None) -> None:
+        from voevoda.sim.batch import needs_compiling  # loads Numba: only here
+
+        self.progress = progress
+        self.task: Any = None
+        self.started: float | None = None
+        if needs_compiling():
+            self.started = time.monotonic()
+            errors.print("Первый расчёт после установки: компилируется пакетный симулятор (от двух до четырёх "
+                         "минут, один раз)… / First run after an install: compiling the batched simulator (two "
+                         "to four minutes, once)…")
+            if progress is not None:
+                self.task = progress.add_task(self.LABEL, total=None)
+
+    def advanced(self) -> None:
+        if self.started is None:
+            return
+        spent = int(time.monotonic() - self.started)
+        self.started = None
+        if self.task is not None:
+            self.progress.remove_task(self.task)
+        errors.print(f"пакетный симулятор скомпилирован за {spent // 60}:{spent % 60:02d} / the batched simulator "
+                     f"compiled in {spent // 60}:{spent % 60:02d}")
+
+
+def announce_compiling_simulator() -> None:
+    """Say so on stderr before a run that will compile the batched simulator (no live line)."""
+    SimulatorCompile(None)
+
+
+def progress_bar(disable: bool = False) -> Any:
+    """The battles' bar of odds and balance, on standard error: a spinner, the bar, done/total,
+    time spent and time left."""
+    from rich.progress import (
+        BarColumn,
+        MofNCompleteColumn,
+        Progress,
+        SpinnerColumn,
+        TextColumn,
+        TimeElapsedColumn,
+        TimeRemainingColumn,
+    )
+
+    return Progress(SpinnerColumn(), TextColumn("{task.description}", markup=False), BarColumn(),
+                    MofNCompleteColumn(), TimeElapsedColumn(), TimeRemainingColumn(), console=errors,
+                    transient=True, disable=disable)
 
 
 def _load(path: Path) -> tuple[BattleFile, Rules, tuple[SideInput, SideInput]]:
@@ -131,22 +178,22 @@ def odds_command(
     if engine not in ("batched", "exact"):
         errors.print(f"--engine: '{engine}' — batched или exact / batched or exact", style="red")
         raise typer.Exit(1)
-    from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeRemainingColumn
-
     from voevoda.core.words import number, percent
 
     battle, rules, sides = _load(file)
     seed_text = seed if seed is not None else battle.seed if battle.seed is not None else file.name
-    with Progress(TextColumn("{task.description}"), BarColumn(), MofNCompleteColumn(), TimeRemainingColumn(),
-                  console=errors, transient=True, disable=as_json) as progress:
+    with progress_bar(disable=as_json) as progress:
         task = progress.add_task("битвы / battles", total=n)
         if engine == "batched":
             from voevoda.sim import odds as batched_odds
 
-            announce_compiling_simulator()
+            compiling = SimulatorCompile(None if as_json else progress)
 
-            out = batched_odds(battle, n, seed_text, rules=rules,
-                               progress=lambda done: progress.advance(task, done)).to_json()
+            def advance(done: int) -> None:
+                compiling.advanced()
+                progress.advance(task, done)
+
+            out = batched_odds(battle, n, seed_text, rules=rules, progress=advance).to_json()
         else:
             out = _exact_odds(battle, rules, sides, n, seed_text, lambda: progress.advance(task))
     if as_json:

@@ -4,6 +4,10 @@
 docs/sim.md for the kernel, its dice and the balance sweep.
 """
 
-from voevoda.sim.odds import Odds, odds
+from voevoda.sim import numba_cache
+
+numba_cache.configure()  # before Numba is imported: a read-only install still caches its compile
+
+from voevoda.sim.odds import Odds, odds  # noqa: E402
 
 __all__ = ["Odds", "odds"]

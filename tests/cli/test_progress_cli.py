@@ -1,0 +1,94 @@
+"""Long work shows progress (issue 17 «The command line»): «including the first compile of the
+batched simulator (a live indicator, not one line and silence)». The compile itself takes
+minutes and is not run here: the simulator is replaced by a stand-in that reports its battles
+as the real one does, and the cache is said to be empty."""
+
+from __future__ import annotations
+
+import io
+import time
+from pathlib import Path
+from typing import Any
+
+import pytest
+from rich.console import Console
+from typer.testing import CliRunner
+
+from voevoda.cli import app
+from voevoda.cli import battle as battle_cli
+
+EXAMPLE = Path(__file__).resolve().parents[2] / "examples" / "steel-rose" / "empire-vs-cult.toml"
+
+
+class Recorder:
+    def __init__(self) -> None:
+        self.tasks: dict[int, str] = {}
+        self.removed: list[str] = []
+
+    def add_task(self, description: str, total: Any = None) -> int:
+        self.tasks[len(self.tasks)] = description
+        return len(self.tasks) - 1
+
+    def remove_task(self, task: int) -> None:
+        self.removed.append(self.tasks[task])
+
+
+def test_the_compile_has_a_live_line_until_the_first_battles_are_done(monkeypatch: pytest.MonkeyPatch) -> None:
+    from voevoda.sim import batch
+
+    said: list[str] = []
+    monkeypatch.setattr(batch, "needs_compiling", lambda: True)
+    monkeypatch.setattr(battle_cli.errors, "print", lambda text, **_: said.append(str(text)))
+    progress = Recorder()
+    compiling = battle_cli.SimulatorCompile(progress)
+    assert list(progress.tasks.values()) == [battle_cli.SimulatorCompile.LABEL]  # a task of its own, pulsing
+    assert "компилируется" in said[0] and "compiling the batched simulator" in said[0]
+    compiling.advanced()
+    compiling.advanced()
+    assert progress.removed == [battle_cli.SimulatorCompile.LABEL]
+    assert len(said) == 2 and "скомпилирован за 0:0" in said[1] and "compiled in 0:0" in said[1]
+
+
+def test_nothing_is_said_when_the_cache_holds_the_compile(monkeypatch: pytest.MonkeyPatch) -> None:
+    from voevoda.sim import batch
+
+    said: list[str] = []
+    monkeypatch.setattr(batch, "needs_compiling", lambda: False)
+    monkeypatch.setattr(battle_cli.errors, "print", lambda text, **_: said.append(str(text)))
+    progress = Recorder()
+    battle_cli.SimulatorCompile(progress).advanced()
+    assert said == [] and progress.tasks == {}
+
+
+def test_odds_shows_the_compile_then_the_battles(monkeypatch: pytest.MonkeyPatch) -> None:
+    """`voevoda odds` on a terminal: the spinner line of the compile, then the battles' bar."""
+    import voevoda.sim as sim
+    from voevoda.sim import batch
+
+    screen = io.StringIO()
+    terminal = Console(file=screen, force_terminal=True, width=200, markup=False, emoji=False, highlight=False)
+    monkeypatch.setattr(battle_cli, "errors", terminal)
+    monkeypatch.setattr(batch, "needs_compiling", lambda: True)
+    frames: list[str] = []
+
+    class Result:
+        def to_json(self) -> dict[str, Any]:
+            return {"battles": 10, "seed": "s", "draws": 0, "engine": "batched", "sides": [
+                {"name": n, "wins": 5, "win_rate": 0.5, "interval95": [0.2, 0.8], "mean_losses": {}}
+                for n in ("A", "B")]}
+
+    def fake_odds(battle: Any, n: int, seed: str, *, rules: Any, progress: Any) -> Result:
+        time.sleep(0.5)  # the compile: the live display refreshes meanwhile
+        frames.append(screen.getvalue())
+        progress(n)
+        return Result()
+
+    monkeypatch.setattr(sim, "odds", fake_odds)
+    result = CliRunner().invoke(app, ["odds", str(EXAMPLE), "-n", "10"])
+    assert result.exit_code == 0, result.output
+    assert "A" in result.output and "50" in result.output
+    (during,) = frames
+    assert "First run after an install: compiling the batched simulator" in during  # the line, once
+    assert during.count(battle_cli.SimulatorCompile.LABEL) >= 2  # and the live line, redrawn
+    assert "battles" in during
+    assert "compiled in 0:0" in screen.getvalue()

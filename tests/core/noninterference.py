@@ -147,7 +147,7 @@ class Sweep:
     exercised: set[tuple[str, str]] = field(default_factory=set)
 
 
-STEPS = {"culture-conquest": 20, "steel-rose-battle": 2}
+STEPS = {"culture-conquest": 20, "steel-rose-battle": 2, "new-worlds": 3}
 SEEDS = ("ni-a", "ni-b")
 
 

@@ -37,7 +37,13 @@ class Scores(Guess):
         return doc
 
 
-registry.register(Scores)
+@pytest.fixture(autouse=True)
+def scores_registered() -> Any:
+    """Registered for this module's tests only: a toy registered at import would join every
+    parametrised test over the installed rulesets (the non-interference test among them)."""
+    registry.register(Scores)
+    yield
+    registry.available().pop(Scores.id, None)
 
 
 def played(turns: int) -> Game:

@@ -147,3 +147,15 @@ def test_any_report_splits_into_balanced_messages_within_the_limit(parts: list[t
         assert visible_length(m) <= limit and _balanced(m)
     assert re.sub(r"\s+", "", "".join(re.sub(r"<[^>]+>", "", m) for m in messages)) == re.sub(
         r"\s+", "", re.sub(r"<[^>]+>", "", html))
+
+
+def test_telegram_does_not_nest_quotes() -> None:
+    """A spoiler inside a spoiler (a battle's full detail inside a turn report) stays readable in
+    Telegram, which does not nest quotes: the inner one is a bold title over its text."""
+    inner = Document(None)
+    inner.spoiler("Все раунды", [Paragraph("раунд 1")])
+    doc = Document(None)
+    doc.spoiler("Ход битвы", [Paragraph("итог"), *inner.blocks])
+    tg = render(doc, "telegram")
+    assert tg.count("<blockquote") == 1 and "<b>Все раунды</b>\nраунд 1" in tg
+    assert render(doc, "bbcode").count("[quote]") == 2

@@ -440,8 +440,18 @@ class _Telegram(_Renderer):
     def table(self, t: Table) -> str:
         return "<pre>" + "\n".join(self.escape(x) for x in self.aligned(t)) + "</pre>"
 
+    depth = 0
+
     def spoiler(self, title: str, blocks: Sequence[Block]) -> str:
-        return f"<blockquote expandable><b>{title}</b>\n{self.blocks(blocks)}</blockquote>"
+        # Telegram does not nest quotes: a spoiler inside one is a bold title over its text
+        self.depth += 1
+        try:
+            body = self.blocks(blocks)
+        finally:
+            self.depth -= 1
+        if self.depth:
+            return f"<b>{title}</b>\n{body}"
+        return f"<blockquote expandable><b>{title}</b>\n{body}</blockquote>"
 
 
 _RENDERERS: dict[str, type[_Renderer]] = {"text": _Text, "bbcode": _BBCode, "markdown": _Markdown,

@@ -8,10 +8,10 @@ from collections.abc import Mapping, Sequence
 from functools import lru_cache
 from typing import Any
 
-from voevoda.core.markup import Document, Inline, Item, Paragraph, Spoiler, Table, bold
+from voevoda.core.markup import Document, Inline, Item, Spoiler, Table, bold
 from voevoda.core.ruleset import GM, PUBLIC, Event, Order
 from voevoda.core.words import counted_list, join_and, number, past
-from voevoda.rulesets.steel_rose.battle.report import battle_text
+from voevoda.rulesets.steel_rose.battle.report import battle_document
 from voevoda.rulesets.steel_rose.campaign.data import FACTIONS, Campaign
 from voevoda.rulesets.steel_rose.campaign.orders import CHOICE_EN, CHOICE_RU, MOBILE_ID
 
@@ -314,13 +314,12 @@ def _faction_part(doc: Document, w: Words, view: Mapping[str, Any], events: Sequ
         if e.kind == "battle":
             result = e.data["result"]
             summary = result["summary"]
-            text = battle_text(result, w.c.rules, w.lang, "text")
+            battle = battle_document(result, w.c.rules, w.lang)
             winner = summary.get("winner_name") or w.t("никто", "nobody")
             doc.heading(w.t(f"Битва за {w.city(e.data['city'])}", f"Battle for {w.city(e.data['city'])}"), 3)
             doc.paragraph(w.t("Победитель: ", "Winner: "), bold(str(winner)),
                           w.t(f"; раундов: {summary['rounds']}", f"; rounds: {summary['rounds']}"))
-            doc.blocks.append(Spoiler(w.t("Ход битвы", "The battle in full"),
-                                      [Paragraph(line) for line in text.split("\n") if line.strip()]))
+            doc.blocks.append(Spoiler(w.t("Ход битвы", "The battle in full"), battle.blocks))
 
 
 def _private_line(w: Words, e: Event) -> str | None:

@@ -122,14 +122,21 @@ def _war_orders(wr: Writer) -> None:
     enemies = w.enemies(wr.me)
     border = _neighbours_of(w, wr.me)
     fronts = [e for e in enemies if e in border]
+    invaders = [e for e in enemies if w.state.countries[e].kind in ("invader", "tributary")]
     if fronts:
         budget = me.points
         defence = budget // 3
         if defence and w.options.war_model == "contest":
             wr.try_add("defend", {"target": None, "points": defence}, f"оборона {defence}")
-        target = max(fronts, key=lambda e: (border[e], e))
-        _attack(wr, target, me.points // 3)
+        # the common enemy first: event invaders next to us
+        near_invaders = [e for e in fronts if e in invaders]
+        target = max(near_invaders or fronts, key=lambda e: (border[e], e))
+        _attack(wr, target, me.points // 2 if near_invaders else me.points // 3)
         return
+    for inv in sorted(invaders):
+        # invaders across the water: a landing on their coast
+        if _attack(wr, inv, me.points // 2, by_sea=True):
+            return
     # now and then, a war on a smaller neighbour
     if border and me.suzerain is None and wr.stream.roll(6) == 1:
         weakest = min(border, key=lambda c: (w.territories(c), c))
@@ -144,27 +151,36 @@ def _war_orders(wr: Writer) -> None:
                     break
 
 
-def _attack(wr: Writer, target: str, points: int) -> None:
+def _attack(wr: Writer, target: str, points: int, by_sea: bool = False) -> bool:
+    """An attack on the cheapest tiles of ``target`` next to our land (or, ``by_sea``, on its
+    coast across the water), as many as ``points`` pay for; True when one was written."""
     w = wr.w
     grid = w.grid
     land = w.land_set(wr.me)
-    options = sorted({n for t in land for n in grid.neighbours(t)
-                      if w.state.owner(n) == target and grid.is_land(n)},
-                     key=lambda t: (w.capture_price(t), grid.index(t)))
+    options: list[str]
+    if by_sea:
+        theirs = sorted((t for t in w.land_set(target) if grid.is_coast(t)), key=grid.index)
+        priced: list[tuple[int, str]] = []
+        for t in theirs[:12]:
+            reach = w.reach(wr.me, t, land)
+            if reach is not None:
+                priced.append((w.capture_price(t) + reach[0], t))
+        options = [t for _, t in sorted(priced)]
+    else:
+        options = sorted({n for t in land for n in grid.neighbours(t)
+                          if w.state.owner(n) == target and grid.is_land(n)},
+                         key=lambda t: (w.capture_price(t), grid.index(t)))
     chosen: list[str] = []
-    spent = 0
-    for t in options:
-        price = w.capture_price(t)
-        if spent + price > points:
-            break
-        if wr.try_add("attack", {"target": target, "points": None, "tiles": [*chosen, t]},
-                      f"атака {target}: {' '.join([*chosen, t])}"):
+    for t in options[:8]:
+        if wr.try_add("attack", {"target": target, "points": points, "tiles": [*chosen, t]},
+                      f"атака {target} {points}: {' '.join([*chosen, t])}"):
             wr.orders.pop()
             wr.lines.pop()
             chosen.append(t)
-            spent += price
-    if chosen:
-        wr.try_add("attack", {"target": target, "points": None, "tiles": chosen}, f"атака {target}: {' '.join(chosen)}")
+    if chosen and points > 0:
+        return wr.try_add("attack", {"target": target, "points": points, "tiles": chosen},
+                          f"атака {target} {points}: {' '.join(chosen)}")
+    return False
 
 
 def _diplomacy(wr: Writer) -> None:

@@ -159,6 +159,7 @@ class Grid:
     _continent: dict[str, str] = field(init=False, repr=False)
     _xy: dict[str, tuple[int, int]] = field(init=False, repr=False)
     _index: dict[str, int] = field(init=False, repr=False)
+    _region: dict[str, str] = field(init=False, repr=False)
 
     def __post_init__(self) -> None:
         tiles: list[str] = []
@@ -171,6 +172,13 @@ class Grid:
         object.__setattr__(self, "tiles", tuple(tiles))
         object.__setattr__(self, "_xy", xy)
         object.__setattr__(self, "_index", {t: i for i, t in enumerate(tiles)})
+        regions: dict[str, str] = {}
+        if self.regions is not None:
+            for t, (x, y) in xy.items():
+                ch = self.regions[y][x]
+                if ch != ".":
+                    regions[t] = ch
+        object.__setattr__(self, "_region", regions)
         neighbours: dict[str, tuple[str, ...]] = {}
         for t, (x, y) in xy.items():
             around = []
@@ -256,11 +264,7 @@ class Grid:
         return self._continent.get(tile)
 
     def region(self, tile: str) -> str | None:
-        if self.regions is None:
-            return None
-        x, y = self._xy[tile]
-        ch = self.regions[y][x]
-        return None if ch == "." else ch
+        return self._region.get(tile)
 
     def distance(self, a: str, b: str) -> int:
         ax, ay = self._xy[a]
@@ -315,7 +319,11 @@ def closed_tiles(regions: Sequence[str] | None, open_regions: Iterable[str]) -> 
     """The tiles of the regions not in ``open_regions``."""
     if not regions:
         return frozenset()
-    opened = set(open_regions)
+    return _closed(tuple(regions), tuple(sorted(set(open_regions))))
+
+
+@lru_cache(maxsize=64)
+def _closed(regions: tuple[str, ...], opened: tuple[str, ...]) -> frozenset[str]:
     return frozenset(tile_name(x, y) for y, row in enumerate(regions) for x, ch in enumerate(row)
                      if ch != "." and ch not in opened)
 

@@ -54,20 +54,14 @@ def npc_orders(world: World, cid: str) -> list[Order]:
     budget = attack + world.holdings(cid).attack()
     chosen: list[str] = []
     spent = 0
-    frontier = set(land)
-    for _ in range(MAX_TARGETS):
-        options = sorted({n for t in frontier for n in grid.neighbours(t)
-                          if state.owner(n) == target and grid.is_land(n) and n not in chosen},
-                         key=lambda t: (world.capture_price(t), grid.index(t)))
-        if not options:
-            break
-        pick = options[0]
+    options = sorted({n for t in land for n in grid.neighbours(t) if state.owner(n) == target and grid.is_land(n)},
+                     key=lambda t: (world.capture_price(t), grid.index(t)))
+    for pick in options[:MAX_TARGETS]:
         price = world.capture_price(pick)
         if spent + price > budget:
             break
         chosen.append(pick)
         spent += price
-        frontier.add(pick)
     if chosen:
         orders.append(Order("attack", {"target": target, "points": attack, "tiles": chosen}, 0,
                             f"атака {target} {attack}: " + " ".join(chosen)))

@@ -43,6 +43,9 @@ DEAD_OK = {"recreate", "rename", "religion", "roll", "bonus"}
 
 
 def rule(section: str) -> str:
+    """A section of document 000, or a ruling («R26») of docs/rulings/new_worlds.md."""
+    if section[:1] == "R" and section[1:].isdigit():
+        return f"{section}, docs/rulings/new_worlds.md"
     return f"{DOC} «{section}»"
 
 
@@ -874,10 +877,16 @@ class Planner:
                 continue
             reach = self.w.reach(self.cid, tile, front, has_port)
             if reach is None:
-                item.fail(f"до {tile} не добраться", f"{tile} cannot be reached", "VII. Морские путешествия")
+                if any(n in already for n in self.grid.neighbours(tile)):
+                    item.fail(f"{tile} не граничит с вашими землями: за ход фронт берёт клетки у своих границ",
+                              f"{tile} does not touch your land: a turn's fighting takes tiles at one's borders",
+                              "R26")
+                else:
+                    item.fail(f"до {tile} не добраться", f"{tile} cannot be reached", "VII. Морские путешествия")
                 continue
             estimate += self.w.capture_price(tile) + reach[0]
-            front.add(tile)
+            if self.w.options.capture_reach == "chain":
+                front.add(tile)
             already.append(tile)
         if item.ok:
             problem = check.count_problem(already)
@@ -1002,7 +1011,9 @@ def war_limits(world: World, cid: str, other: str, declared: str | None = None, 
 def free_land(world: World) -> set[str]:
     """Unowned land on the open part of the map."""
     grid = world.grid
-    return {t for t in grid.tiles if grid.is_land(t) and world.state.owner(t) is None and world.tile_open(t)}
+    found = world.remembered(("free_land",), lambda: frozenset(
+        t for t in grid.tiles if grid.is_land(t) and world.state.owner(t) is None and world.tile_open(t)))
+    return set(found)
 
 
 def half(value: int) -> int:

@@ -478,6 +478,7 @@ class Options(Strict):
     trade_multipliers: Literal["multiply", "add"] = "multiply"
     dualism_roll_bonus: Literal["peace", "always"] = "always"
     capture_order: Literal["skip", "stop"] = "skip"
+    capture_reach: Literal["front", "chain"] = "front"
     contested_tiles: Literal["neighbours", "nobody"] = "neighbours"
 
 

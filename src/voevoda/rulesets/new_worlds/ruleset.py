@@ -74,6 +74,7 @@ class NewWorlds(Ruleset):
         super().__init__(config, house_rules)
         self.rules: Rules = load_rules(self.house_rules)
         self.options: Options = load_options(self.config, self.rules)
+        self._worlds: list[tuple[Mapping[str, Any], World]] = []
 
     @cached_property
     def map_file(self) -> MapFile:
@@ -83,9 +84,20 @@ class NewWorlds(Ruleset):
 
     # -- the typed state -------------------------------------------------------------------------------
 
-    def world(self, state: Mapping[str, Any]) -> World:
+    def world(self, state: Mapping[str, Any], *, fresh: bool = False) -> World:
+        """The typed state with its geometry, checked. The engine hands the same state object to
+        parse, validate, awaiting and view many times between two changes, and never changes a
+        state in place (a resolution or an edit makes a new one): the last few worlds are kept by
+        the identity of their state (``fresh`` for one of one's own to change)."""
+        if not fresh:
+            for known, world in self._worlds:
+                if known is state:
+                    return world
         typed = load_state(state, self.rules)
-        return World(self.rules, self.options, typed, grid_from_state(typed.map.model_dump()), frozen=True)
+        world = World(self.rules, self.options, typed, grid_from_state(typed.map.model_dump()), frozen=not fresh)
+        if not fresh:
+            self._worlds = [*self._worlds[-3:], (state, world)]
+        return world
 
     # -- setup -------------------------------------------------------------------------------------------
 
@@ -252,8 +264,7 @@ class NewWorlds(Ruleset):
     def resolve(self, state: State, orders: Mapping[str, Sequence[Order]], dice: Dice) -> Resolution:
         if state.get("outcome") is not None:
             raise GameError("игра уже окончена", "the game is already over")
-        world = self.world(copy.deepcopy(dict(state)))
-        world.frozen = False
+        world = self.world(state, fresh=True)
         clean = {p: [Order(o.kind, {k: v for k, v in o.args.items() if k != "echo"}, o.line, o.text)
                      for o in given] for p, given in orders.items()}
         events = Turn(world, clean, dice).run()

@@ -115,8 +115,10 @@ def fight(world: World, fronts: list[Front], defences: dict[str, list[tuple[str 
             elif target is None:
                 share = _split(points, sorted(attacked_by[f.defender]), f.attacker)
                 f.defence += share
+    # «the front» (ruling R26): a tile is taken from the land held when the turn's fighting began
+    start_land = {f.attacker: world.land_set(f.attacker) for f in fronts}
     for f in sorted(fronts, key=lambda f: (-f.net, f.attacker, f.defender)):
-        events.extend(_resolve_front(world, f))
+        events.extend(_resolve_front(world, f, set(start_land[f.attacker])))
     events.extend(follow_dejure(world))
     return events
 
@@ -130,11 +132,11 @@ def _split(points: int, attackers: list[str], who: str) -> int:
     return share + (rest if attackers.index(who) == 0 else 0)
 
 
-def _resolve_front(world: World, f: Front) -> list[Event]:
+def _resolve_front(world: World, f: Front, land: set[str]) -> list[Event]:
     state = world.state
     net = f.net
     war = state.war_between(f.attacker, f.defender)
-    land = world.land_set(f.attacker)
+    chain = world.options.capture_reach == "chain"
     has_port = world.has_port(f.attacker)
     stop = world.options.capture_order == "stop"
     for tile in f.tiles:
@@ -159,7 +161,7 @@ def _resolve_front(world: World, f: Front) -> list[Event]:
         net -= price
         f.taken.append(tile)
         capture_events = capture(world, f.attacker, tile, war)
-        if state.owner(tile) == f.attacker:
+        if chain and state.owner(tile) == f.attacker:
             land.add(tile)
         f.notes.extend(capture_events)
     events = [Event("battle", {

@@ -11,12 +11,15 @@ from __future__ import annotations
 import heapq
 import math
 from collections import Counter
-from collections.abc import Iterable
+from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field
+from typing import TypeVar
 
 from voevoda.rulesets.new_worlds.mapdata import Grid
 from voevoda.rulesets.new_worlds.rules import Epoch, Options, ReligionForm, Rules
 from voevoda.rulesets.new_worlds.state import Country, NWState, War
+
+T = TypeVar("T")
 
 
 @dataclass
@@ -84,6 +87,14 @@ class World:
     def tile_open(self, tile: str) -> bool:
         region = self.grid.region(tile)
         return region is None or region in self.state.map.open_regions
+
+    def remembered(self, key: tuple[object, ...], compute: Callable[[], T]) -> T:
+        """``compute()``, remembered while the world is frozen (nothing changes the state)."""
+        if not self.frozen:
+            return compute()
+        if key not in self.cache:
+            self.cache[key] = compute()
+        return self.cache[key]  # type: ignore[return-value]
 
     # -- relations ----------------------------------------------------------------------------------
 
@@ -289,7 +300,7 @@ class World:
         """«Постройка города стоит 5+n*2, где n — это количество контролируемых городов»; less
         a point per slave («-1 к стоимости постройки города за 1 точку») and the discounts."""
         p = self.rules.prices
-        n = len(self.state.cities_of(cid)) if cities is None else cities
+        n = len(self.city_tiles(cid)) if cities is None else cities
         slaves = sum(self.rules.resources[u.resource].city_discount for u in self.holdings(cid).units)
         return self.floor(p.city_base + p.city_step * n - slaves - self.discount(cid))
 
@@ -297,7 +308,7 @@ class World:
         """The price of raising a city to ``level`` upgrades (option city_upgrade_cost)."""
         p = self.rules.prices
         if done is None:
-            done = sum(1 for t in self.state.cities_of(cid) if (self.state.tiles[t].city or 0) >= level)
+            done = sum(1 for t in self.city_tiles(cid) if (self.state.tiles[t].city or 0) >= level)
         if self.options.city_upgrade_cost == "buildings":
             base = p.upgrade_base_buildings + p.upgrade_step_buildings * done
         else:
@@ -353,7 +364,7 @@ class World:
     # -- the sea ----------------------------------------------------------------------------------
 
     def has_port(self, cid: str) -> bool:
-        return bool(self.state.buildings_of(cid, "port"))
+        return any(v.owner == cid and v.building == "port" for v in self.state.tiles.values())
 
     def water_step(self, cid: str, tile: str, port: bool | None = None) -> int | None:
         """The price of crossing one water tile, or ``None`` when it cannot be crossed:
@@ -371,50 +382,70 @@ class World:
 
     def reach(self, cid: str, target: str, land: set[str], port: bool | None = None) -> tuple[int, list[str]] | None:
         """How ``target`` can be reached from the country's ``land``: (0, []) when it touches
-        that land, else the cheapest voyage from a coast of it across water to a water tile
-        touching ``target`` as (price, water tiles crossed); ``None`` when out of reach."""
+        that land, else (the price of the cheapest voyage from a coast of it across water to a
+        water tile touching ``target``, []); ``None`` when out of reach (ruling R3)."""
         grid = self.grid
         if any(n in land for n in grid.neighbours(target)):
             return 0, []
-        starts = {w for t in land for w in grid.neighbours(t) if grid.is_water(w)}
-        goal = {w for w in grid.neighbours(target) if grid.is_water(w)}
-        if not starts or not goal:
+        goal = [w for w in grid.neighbours(target) if grid.is_water(w)]
+        if not goal:
             return None
-        frontier: list[tuple[int, int, str]] = []
+        has_port = self.has_port(cid) if port is None else port
+        if self.options.sea_cost == "per_trip":
+            # «за 3Т» for the whole voyage: the price of the dearest kind of water it must cross
+            coastal = self.rules.sea.coastal_with_port if has_port else self.rules.sea.coastal
+            if any(g in self._sea_map(land, has_port, oceans=False) for g in goal):
+                return coastal, []
+            if any(g in self._sea_map(land, has_port, oceans=True) for g in goal):
+                return max(coastal, self.rules.sea.ocean), []
+            return None
+        dist = self._sea_map(land, has_port, oceans=True)
+        found = [dist[g] for g in goal if g in dist]
+        return (min(found), []) if found else None
+
+    def _sea_map(self, land: set[str], port: bool, oceans: bool) -> dict[str, int]:
+        """The price of sailing from the coasts of ``land`` to every water tile it can reach
+        (each tile crossed paid once, the first included), remembered for the same land, port,
+        epoch and open map."""
+        key = ("sea", frozenset(land), port, oceans, self.state.epoch, tuple(self.state.map.open_regions))
+        cached = self.cache.get(key)
+        if cached is not None:
+            return cached  # type: ignore[return-value]
+        grid = self.grid
         best: dict[str, int] = {}
-        came: dict[str, str | None] = {}
-        for s in starts:
-            step = self.water_step(cid, s, port)
-            if step is None:
-                continue
-            best[s] = step
-            came[s] = None
-            heapq.heappush(frontier, (step, grid.index(s), s))
+        frontier: list[tuple[int, int, str]] = []
+
+        def step_of(tile: str) -> int | None:
+            if not self.tile_open(tile):
+                return None
+            kind = grid.kind(tile)
+            if kind == "sea":
+                return self.rules.sea.coastal_with_port if port else self.rules.sea.coastal
+            if kind == "ocean" and oceans and self.epoch.ocean_travel and port:
+                return self.rules.sea.ocean
+            return None
+
+        for start in {w for t in land for w in grid.neighbours(t) if grid.is_water(w)}:
+            step = step_of(start)
+            if step is not None and step < best.get(start, step + 1):
+                best[start] = step
+                heapq.heappush(frontier, (step, grid.index(start), start))
         while frontier:
             cost, _, here = heapq.heappop(frontier)
             if cost > best.get(here, cost):
                 continue
-            if here in goal:
-                path = [here]
-                while came[path[-1]] is not None:
-                    path.append(came[path[-1]])  # type: ignore[arg-type]
-                path.reverse()
-                if self.options.sea_cost == "per_trip":
-                    worst = max(self.water_step(cid, w, port) or 0 for w in path)
-                    return worst, path
-                return cost, path
             for n in grid.neighbours(here):
                 if not grid.is_water(n):
                     continue
-                step = self.water_step(cid, n, port)
+                step = step_of(n)
                 if step is None:
                     continue
                 new = cost + step
                 if new < best.get(n, new + 1):
                     best[n] = new
-                    came[n] = here
                     heapq.heappush(frontier, (new, grid.index(n), n))
-        return None
+        self.cache[key] = best
+        return best
 
     # -- counts for the epochs ------------------------------------------------------------------
 
@@ -423,7 +454,10 @@ class World:
         return sum(1 for t, v in self.state.tiles.items() if v.owner == cid and self.grid.is_land(t))
 
     def cities(self, cid: str) -> int:
-        return len(self.state.cities_of(cid))
+        return len(self.city_tiles(cid))
+
+    def city_tiles(self, cid: str) -> list[str]:
+        return list(self.remembered(("cities", cid), lambda: tuple(self.state.cities_of(cid))))
 
     def war_of(self, a: str, b: str) -> War | None:
         return self.state.war_between(a, b)
@@ -435,7 +469,9 @@ class World:
         return war.defender if war.attacker == cid else war.attacker
 
     def land_set(self, cid: str) -> set[str]:
-        return {t for t, v in self.state.tiles.items() if v.owner == cid and self.grid.is_land(t)}
+        found = self.remembered(("land", cid), lambda: frozenset(
+            t for t, v in self.state.tiles.items() if v.owner == cid and self.grid.is_land(t)))
+        return set(found)
 
     def capital(self, cid: str) -> str | None:
         c = self.state.countries[cid]
@@ -449,6 +485,6 @@ class World:
 
     def near_city(self, cid: str, tile: str, extra_cities: Iterable[str] = ()) -> bool:
         """«Все дополнительные строения должны быть в радиусе одной клетки от ближайшего города.»"""
-        cities = set(self.state.cities_of(cid)) | set(extra_cities)
+        cities = set(self.city_tiles(cid)) | set(extra_cities)
         radius = self.rules.prices.building_radius
         return any(self.grid.distance(tile, c) <= radius for c in cities)

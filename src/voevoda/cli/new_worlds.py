@@ -4,7 +4,9 @@
 - ``voevoda nw map-svg FILE -o map.svg`` draws it as the game master sees it at the start;
 - ``voevoda nw map-config FILE -o config.json`` writes a game config that carries the map;
 - ``voevoda nw gm GAME "владелец C5 Анна" --reason TEXT`` corrects the game by an audited edit
-  (docs/new_worlds.md «The game master's tools»); ``--dry-run`` prints the patch only.
+  (docs/new_worlds.md «The game master's tools»); ``--dry-run`` prints the patch only;
+- ``voevoda nw event GAME FILE --reason TEXT`` schedules an event of the game master's, kept from
+  the players (the patch goes to the GM log only).
 
 Errors name the file and the field, in Russian and English, and exit with status 1.
 """
@@ -121,6 +123,29 @@ def gm(name: Annotated[str, typer.Argument(help="game name")],
             patch = gm_patch(game.ruleset, game.state, command)
             game.edit(patch, reason)
         console.print(f"правка принята / edit applied ({len(patch)}): {command}", markup=False)
+    run_guarded(action)
+
+
+@nw.command("event")
+def event(name: Annotated[str, typer.Argument(help="game name")],
+          file: Annotated[Path, typer.Argument(help="one event: TOML, JSON or YAML (docs/new_worlds.md «Events»)")],
+          reason: Annotated[str, typer.Option("--reason", help="why (shown in the chronicle; the event stays secret)")] = "",
+          db: DbOption = None) -> None:
+    """Schedule a secret event of the game master. / Запланировать тайное событие ведущего."""
+    def action() -> None:
+        from voevoda.core.rulesdata import read_house_rules
+        from voevoda.rulesets.new_worlds.gm import schedule_patch
+        from voevoda.rulesets.new_worlds.ruleset import NewWorlds
+        from voevoda.store import Store
+
+        raw = read_house_rules(file)
+        if not reason.strip():
+            raise GameError("правка требует причины (--reason)", "an edit needs a reason (--reason)")
+        with Store(db).change(name) as game:
+            if not isinstance(game.ruleset, NewWorlds):
+                raise GameError(f"«{name}» — не игра «Новые Миры»", f"'{name}' is not a New Worlds game")
+            game.edit(schedule_patch(game.ruleset, game.state, raw), reason)
+        console.print(f"событие запланировано / event scheduled: {raw.get('id')}", markup=False)
     run_guarded(action)
 
 

@@ -241,3 +241,29 @@ def test_an_invader_plays_by_itself() -> None:
     battles = [e for e in events if e.kind == "battle" and e.data["attacker"] == "sea_peoples"]
     assert battles and battles[0].data["taken"]
     assert state["countries"]["sea_peoples"]["roll"]["modifiers"][0]["key"] == "invaders"
+
+
+def test_a_secret_event_scheduled_by_the_game_master(tmp_path: Path) -> None:
+    """000 «Эвенты»: «ОП имеет право менять и добавлять эвенты по своему желанию»: an event
+    scheduled during the game fires on its turn; until then no player sees it."""
+    event = tmp_path / "storm.toml"
+    event.write_text('id = "storm"\nname_ru = "Буря"\nname_en = "Storm"\nturn = 2\n'
+                     'message_ru = "Буря разметала флоты у берегов"\nmessage_en = "A storm scatters the fleets"\n'
+                     '[[effects]]\nkind = "points"\namount = -3\n', encoding="utf-8")
+    runner = CliRunner()
+    db = str(tmp_path / "ev.db")
+    assert runner.invoke(app, ["new", "new-worlds", "--game", "g", "--players", "Анна,Борис", "--seed", "s",
+                               "--db", db]).exit_code == 0
+    result = runner.invoke(app, ["nw", "event", "g", str(event), "--reason", "заготовка", "--db", db])
+    assert result.exit_code == 0, result.output
+    from voevoda.store import Store
+
+    game = Store(db).load("g")
+    assert "Буря разметала" not in outputs.report_text(game, "Анна")
+    assert "Буря разметала" not in json.dumps(game.view("Анна"), ensure_ascii=False)
+    game.resolve(force=True)
+    assert "Буря разметала" not in outputs.report_text(game, "Анна")
+    game.resolve(force=True)
+    assert "Буря разметала флоты у берегов" in outputs.report_text(game, "Анна")
+    result = runner.invoke(app, ["nw", "event", "g", str(event), "--reason", "ещё раз", "--db", db])
+    assert result.exit_code == 1 and "уже есть" in result.output

@@ -216,6 +216,38 @@ def _build(kind: str, r: _Reader, ruleset: NewWorlds, state: Mapping[str, Any]) 
     raise _fail(f"неизвестная команда «{kind}»", f"unknown command '{kind}'")
 
 
+def schedule_patch(ruleset: NewWorlds, state: Mapping[str, Any], raw: Mapping[str, Any]) -> list[dict[str, Any]]:
+    """The patch that schedules a game master's event (docs/new_worlds.md «Events») kept from
+    the players: unlike the house rules, an edit's patch stays in the game master's log."""
+    from pydantic import ValidationError
+
+    from voevoda.rulesets.new_worlds.rules import CustomEvent
+
+    try:
+        event = CustomEvent.model_validate(raw)
+    except ValidationError as exc:
+        details = "; ".join(f"{'.'.join(str(p) for p in err['loc']) or '(root)'}: {err['msg']}" for err in exc.errors())
+        raise GameError(f"событие не проходит проверку: {details}", f"the event does not validate: {details}") from exc
+    known = {str(s["event"].get("id")) for s in state["events"]["scheduled"]} | set(state["events"]["fired"])
+    if event.id in known:
+        raise GameError(f"событие «{event.id}» уже есть", f"the event '{event.id}' already exists")
+    for eff in event.effects:
+        if eff.resource is not None and eff.resource not in ruleset.rules.resources:
+            raise GameError(f"нет ресурса «{eff.resource}»", f"no resource '{eff.resource}'")
+        if eff.epoch is not None and eff.epoch not in ruleset.rules.epoch_ids:
+            raise GameError(f"нет эпохи «{eff.epoch}»", f"no epoch '{eff.epoch}'")
+    due: int | None = event.turn
+    if event.after_epoch is not None:
+        if event.after_epoch not in ruleset.rules.epoch_ids:
+            raise GameError(f"нет эпохи «{event.after_epoch}»", f"no epoch '{event.after_epoch}'")
+        reached = ruleset.rules.epoch_index(str(state["epoch"])) >= ruleset.rules.epoch_index(event.after_epoch)
+        due = int(state["epoch_since"]) + event.delay if reached else None
+    patch = [{"op": "add", "path": "/events/scheduled/-",
+              "value": {"event": event.model_dump(mode="json"), "due": due}}]
+    check(ruleset, state, patch)
+    return patch
+
+
 def _level(word: str) -> int:
     if not word.isdigit() or not 0 <= int(word) <= 10:
         raise _fail(f"уровень города — число 0–10, а не «{word}»", f"a city's level is 0–10, not '{word}'")

@@ -550,12 +550,14 @@ def verify(
     run_guarded(action)
 
 
-@app.command()
+@app.command(context_settings={"ignore_unknown_options": True})
 def roll(
     expression: Annotated[str, typer.Argument(help="dice notation, e.g. 4d6kh3+2 or 3к6")],
     seed: Annotated[str | None, typer.Option("--seed", help="seed text (default: a fresh random seed)")] = None,
 ) -> None:
-    """Roll dice. / Бросить кости."""
+    """Roll dice. / Бросить кости.
+
+    An expression that begins with a minus (`-1d6+3`) needs no `--` before it."""
     from voevoda.core.dice import Dice
 
     def action() -> None:

@@ -27,8 +27,9 @@ import jsonpatch
 
 from voevoda import __version__
 from voevoda.core import posts, registry
+from voevoda.core.bounds import plain_problem
 from voevoda.core.dice import Dice, HashChain
-from voevoda.core.errors import GameError, OrdersRejected, Problem, warning
+from voevoda.core.errors import DataError, GameError, OrdersRejected, Problem, warning
 from voevoda.core.journal import Entry, GameRecord, canonical_json
 from voevoda.core.markup import Block, BulletList, Document, Paragraph, Spoiler, render
 from voevoda.core.ruleset import (
@@ -289,6 +290,10 @@ class Game:
                house_rules: Mapping[str, Any] | None = None, seed: str | None = None,
                auto_resolve: bool = False) -> Game:
         ruleset_cls = registry.get(ruleset_id)
+        for what, given in (("config", config), ("house rules", house_rules)):
+            problem = plain_problem(dict(given or {}))
+            if problem:
+                raise DataError(f"{what}: {problem}")
         players = list(players)
         check_names(name, players, bots)
         if not ruleset_cls.min_players <= len(players) <= ruleset_cls.max_players:

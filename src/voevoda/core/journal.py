@@ -14,6 +14,7 @@ from typing import Any, Literal
 
 from pydantic import BaseModel, ConfigDict, Field, field_validator
 
+from voevoda.core.bounds import plain_problem
 from voevoda.core.dice import DEFAULT_CHAIN_LENGTH, MAX_CHAIN_LENGTH
 
 FORMAT = "voevoda-game/1"
@@ -85,6 +86,14 @@ class GameRecord(BaseModel):
     def _known_format(cls, value: str) -> str:
         if value != FORMAT:
             raise ValueError(f"unknown game format '{value}' (expected '{FORMAT}')")
+        return value
+
+    @field_validator("config", "house_rules")
+    @classmethod
+    def _bounded(cls, value: dict[str, Any]) -> dict[str, Any]:
+        problem = plain_problem(value)
+        if problem:
+            raise ValueError(problem)
         return value
 
     @field_validator("players")

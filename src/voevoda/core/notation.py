@@ -43,7 +43,16 @@ SELECT: /kh|kl|dh|dl|k|d/i
 
 _PARSER = Lark(GRAMMAR, parser="lalr", maybe_placeholders=False)
 MAX_DICE = 10_000
+"""The most dice one expression rolls, all its terms together."""
 MAX_SIDES = 1_000_000
+MAX_LENGTH = 500
+"""The longest expression read, in characters."""
+MAX_DIGITS = 9
+"""The longest number in an expression."""
+MAX_TERMS = 50
+"""The most dice groups and numbers in one expression."""
+MAX_DEPTH = 20
+"""The deepest nesting of parentheses and signs."""
 
 
 @dataclass
@@ -119,8 +128,56 @@ class _Build(Transformer[Token, object]):
         return _Roll(count, sides, select, amount, text)
 
 
+def _limit(expression: str, ru: str, en: str, column: int | None = None) -> ParseError:
+    return ParseError([invalid(ru, en, 1, column, expression[:40] + ("…" if len(expression) > 40 else ""))])
+
+
+def _check_size(expression: str) -> None:
+    """Bounds checked on the text itself, before the grammar reads it: length and digits."""
+    if len(expression) > MAX_LENGTH:
+        raise _limit(expression, f"запись костей длиннее {MAX_LENGTH} знаков",
+                     f"a dice expression longer than {MAX_LENGTH} characters")
+    run = 0
+    for column, char in enumerate(expression, start=1):
+        run = run + 1 if char.isascii() and char.isdigit() else 0
+        if run > MAX_DIGITS:
+            raise _limit(expression, f"число длиннее {MAX_DIGITS} цифр", f"a number of more than {MAX_DIGITS} digits",
+                         column - MAX_DIGITS)
+    depth = 0
+    for column, char in enumerate(expression, start=1):
+        depth = depth + 1 if char == "(" else depth - 1 if char == ")" else depth
+        if depth > MAX_DEPTH:
+            raise _limit(expression, f"скобки вложены глубже {MAX_DEPTH} уровней",
+                         f"parentheses nested deeper than {MAX_DEPTH} levels", column)
+
+
+def _check_tree(node: object, expression: str) -> None:
+    """Bounds on what the expression asks for: terms, nesting, dice in all."""
+    terms = dice = 0
+    stack: list[tuple[object, int]] = [(node, 0)]
+    while stack:
+        item, depth = stack.pop()
+        if depth > MAX_DEPTH + MAX_TERMS:  # a chain of N terms is N deep; signs and parentheses add
+            raise _limit(expression, f"выражение вложено глубже {MAX_DEPTH} уровней",
+                         f"an expression nested deeper than {MAX_DEPTH} levels")
+        if isinstance(item, _Roll):
+            terms += 1
+            dice += item.count
+        elif isinstance(item, int):
+            terms += 1
+        elif isinstance(item, Tree):
+            stack.extend((child, depth + 1) for child in item.children)
+    if terms > MAX_TERMS:
+        raise _limit(expression, f"больше {MAX_TERMS} слагаемых", f"more than {MAX_TERMS} terms")
+    if dice > MAX_DICE:
+        raise _limit(expression, f"больше {MAX_DICE} костей за раз", f"more than {MAX_DICE} dice at once")
+
+
 def parse(expression: str) -> object:
-    """The expression tree; raises ParseError naming the column."""
+    """The expression tree; raises ParseError naming the column. An expression is at most
+    ``MAX_LENGTH`` characters, numbers at most ``MAX_DIGITS`` digits, at most ``MAX_TERMS``
+    terms nested at most ``MAX_DEPTH`` deep, ``MAX_DICE`` dice in all."""
+    _check_size(expression)
     try:
         tree = _PARSER.parse(expression)
     except UnexpectedInput as exc:
@@ -129,7 +186,12 @@ def parse(expression: str) -> object:
                           f"cannot read the dice expression '{expression}'", 1,
                           column if isinstance(column, int) else None, expression)
         raise ParseError([problem]) from exc
-    built = _Build().transform(tree)
+    try:
+        built = _Build().transform(tree)
+    except RecursionError as exc:
+        raise _limit(expression, f"выражение вложено глубже {MAX_DEPTH} уровней",
+                     f"an expression nested deeper than {MAX_DEPTH} levels") from exc
+    _check_tree(built, expression)
     _check(built, expression)
     return built
 

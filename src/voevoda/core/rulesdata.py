@@ -15,17 +15,28 @@ from typing import Any, TypeVar
 
 from pydantic import BaseModel, ValidationError
 
+from voevoda.core.bounds import plain_problem
 from voevoda.core.errors import DataError
 
 ModelT = TypeVar("ModelT", bound=BaseModel)
+MAX_FILE_CHARS = 10_000_000
 
 
 def deep_merge(base: Mapping[str, Any], override: Mapping[str, Any]) -> dict[str, Any]:
-    """``override`` laid over ``base``: tables merge key by key, any other value replaces."""
+    """``override`` laid over ``base``: tables merge key by key, any other value replaces.
+    The override is first held to the bounds of :func:`plain_problem` (house rules come from a
+    person: a table nested two thousand deep is refused, not recursed into)."""
+    problem = plain_problem(dict(override))
+    if problem:
+        raise DataError(f"house rules: {problem}")
+    return _merge(base, override)
+
+
+def _merge(base: Mapping[str, Any], override: Mapping[str, Any]) -> dict[str, Any]:
     result: dict[str, Any] = copy.deepcopy(dict(base))
     for key, value in override.items():
         if isinstance(value, Mapping) and isinstance(result.get(key), Mapping):
-            result[key] = deep_merge(result[key], value)
+            result[key] = _merge(result[key], value)
         else:
             result[key] = copy.deepcopy(value)
     return result
@@ -42,7 +53,12 @@ def read_toml(path: Path) -> dict[str, Any]:
 
 
 def validate(model: type[ModelT], raw: Mapping[str, Any], source: str) -> ModelT:
-    """Validate ``raw`` as ``model``; a failure names ``source`` and each bad field."""
+    """Validate ``raw`` as ``model``; a failure names ``source`` and each bad field. Every
+    value is first held to the bounds of :func:`voevoda.core.bounds.plain_problem` (nesting,
+    size, numbers of at most 10^9), whatever the model says."""
+    problem = plain_problem(raw)
+    if problem:
+        raise DataError(f"{source}: {problem}")
     try:
         return model.model_validate(raw)
     except ValidationError as exc:
@@ -73,6 +89,8 @@ def read_house_rules(path: Path) -> dict[str, Any]:
         text = path.read_text(encoding="utf-8")
     except OSError as exc:
         raise DataError(f"{path}: {exc.strerror}") from exc
+    if len(text) > MAX_FILE_CHARS:
+        raise DataError(f"{path}: longer than {MAX_FILE_CHARS:,} characters")
     try:
         if path.suffix == ".toml":
             data: Any = tomllib.loads(text)
@@ -82,8 +100,15 @@ def read_house_rules(path: Path) -> dict[str, Any]:
             data = yaml.safe_load(text)
     except (tomllib.TOMLDecodeError, json.JSONDecodeError, yaml.YAMLError) as exc:
         raise DataError(f"{path}: {exc}") from exc
+    except RecursionError as exc:
+        raise DataError(f"{path}: nested too deeply") from exc
+    except ValueError as exc:  # a number of more than 4300 digits
+        raise DataError(f"{path}: {exc}") from exc
     if data is None:
         return {}
     if not isinstance(data, dict):
         raise DataError(f"{path}: expected a table of overrides at the top level")
+    problem = plain_problem(data)
+    if problem:
+        raise DataError(f"{path}: {problem}")
     return data

@@ -11,9 +11,9 @@ import re
 from collections.abc import Mapping
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any, Literal
+from typing import Annotated, Any, Literal
 
-from pydantic import BaseModel, ConfigDict, Field, model_validator
+from pydantic import AfterValidator, BaseModel, ConfigDict, Field, model_validator
 
 from voevoda.core.errors import DataError
 from voevoda.core.rulesdata import load
@@ -29,12 +29,30 @@ class Strict(BaseModel):
     model_config = ConfigDict(extra="forbid", frozen=True)
 
 
+# Bounds on every number of the tables, so that a house rule can neither hang a game (a loop
+# over a billion faces) nor crash it (a die of no sides, a division by a zero price).
+Die = Annotated[int, Field(ge=1, le=1000)]
+"""The sides of a die."""
+Face = Annotated[int, Field(ge=0, le=1000)]
+"""A face of a die, or a threshold compared with one."""
+Small = Annotated[int, Field(ge=0, le=1000)]
+Positive = Annotated[int, Field(ge=1, le=1000)]
+"""A price or rate something is divided by."""
+Turns = Annotated[int, Field(ge=1, le=1000)]
+Amount = Annotated[int, Field(ge=-1000, le=100_000)]
+"""Any other number of the tables."""
+MAX_DICE = 100
+
+
 def dice_count(text: str) -> tuple[int, int]:
     """``"2d6"`` -> ``(2, 6)``."""
     match = DICE_RE.match(text)
     if not match:
-        raise ValueError(f"not a dice expression: {text!r}")
-    return int(match.group(1)), int(match.group(2))
+        raise ValueError(f"not a dice expression: {text[:20]!r}")
+    count, sides = int(match.group(1)), int(match.group(2))
+    if not (1 <= count <= MAX_DICE and 1 <= sides <= 1000):
+        raise ValueError(f"{text}: 1 to {MAX_DICE} dice of 1 to 1000 sides")
+    return count, sides
 
 
 
@@ -44,6 +62,10 @@ def _check_dice(value: str | None) -> str | None:
     return value
 
 
+DiceText = Annotated[str, AfterValidator(_check_dice)]
+"""Dice written ``NdX``: 1 to 100 dice of 1 to 1000 sides."""
+
+
 class Named(Strict):
     ru: str
     en: str
@@ -51,13 +73,13 @@ class Named(Strict):
 
 
 class Culture(Named):
-    d20: int
+    d20: Face
     tech: str
 
 
 class CulturesFile(Strict):
-    die: int = 20
-    choose_from: int
+    die: Die = 20
+    choose_from: Face
     cultures: dict[str, Culture]
 
 
@@ -67,24 +89,24 @@ class Battle(Strict):
 
 
 class Natural(Named):
-    d20: int
+    d20: Face
     kind: ResourceKind
     requires: list[str] = Field(default_factory=list)
     battle: Battle | None = None
 
 
 class Industrial(Named):
-    number: int
+    number: Amount
     kind: ResourceKind
     tech: str
     resources: list[str]
 
 
 class ResourceRoll(Strict):
-    die: int
-    industrial_from: int
-    natural_from: int
-    natural_die: int
+    die: Die
+    industrial_from: Face
+    natural_from: Face
+    natural_die: Die
 
 
 class ResourcesFile(Strict):
@@ -94,42 +116,42 @@ class ResourcesFile(Strict):
 
 
 class Technology(Named):
-    d100: list[int]
+    d100: list[Face]
     note: str = ""
     group: str = ""
     keep_food: bool = False
-    growth: int = 0
-    research_dice: int = 0
-    coins_per_city: int = 0
-    labour_discount: int = 0
-    coin_discount: int = 0
-    vp: int = 0
+    growth: Small = 0
+    research_dice: Small = 0
+    coins_per_city: Small = 0
+    labour_discount: Small = 0
+    coin_discount: Small = 0
+    vp: Small = 0
     vp_requires: list[str] = Field(default_factory=list)
-    vp_per_city: int = 0
-    vp_per_wonder: int = 0
-    labour_per_worker: int = 0
-    food_per_farmer: int = 0
-    resource_roll: int = 0
+    vp_per_city: Small = 0
+    vp_per_wonder: Small = 0
+    labour_per_worker: Small = 0
+    food_per_farmer: Small = 0
+    resource_roll: Small = 0
     battle: Battle | None = None
 
 
 class TechnologiesFile(Strict):
-    die: int
-    choose_from: int
+    die: Die
+    choose_from: Face
     exclusive_groups: list[str]
     technologies: dict[str, Technology]
 
 
 class Disaster(Named):
-    d20: list[int]
+    d20: list[Face]
     effect: Literal["lose_resource", "lose_population", "lose_city", "lose_coins_half",
                     "lose_coins_all", "lose_food_half", "lose_wonder", "war"]
-    dice: str | None = None
+    dice: DiceText | None = None
     worse_with: str | None = None
-    worse_dice: str | None = None
+    worse_dice: DiceText | None = None
     first: list[str] = Field(default_factory=list)
     on_defeat: Literal["lose_city", "lose_population", "lose_coins_all"] | None = None
-    defeat_dice: str | None = None
+    defeat_dice: DiceText | None = None
     reduced_by: list[str] = Field(default_factory=list)
 
     @model_validator(mode="after")
@@ -144,17 +166,17 @@ class Disaster(Named):
 
 
 class DisastersFile(Strict):
-    chance_faces: int
-    die: int
-    table_die: int
+    chance_faces: Face
+    die: Die
+    table_die: Die
     disasters: dict[str, Disaster]
 
 
 class Wonder(Named):
     requires: list[str]
     cost: Literal["wonder", "city"] = "wonder"
-    income_dice: str | None = None
-    research_dice: int = 0
+    income_dice: DiceText | None = None
+    research_dice: Small = 0
     battle: Battle | None = None
 
 
@@ -163,100 +185,100 @@ class WondersFile(Strict):
 
 
 class Leader(Named):
-    d6: int
-    income_dice: str | None = None
-    research_dice: int = 0
-    labour_dice: str | None = None
-    growth_dice: str | None = None
-    cancel_from: int = 0
+    d6: Face
+    income_dice: DiceText | None = None
+    research_dice: Small = 0
+    labour_dice: DiceText | None = None
+    growth_dice: DiceText | None = None
+    cancel_from: Face = 0
 
 
 class LeadersFile(Strict):
-    die: int
-    hire_faces: int
-    death_from: int
+    die: Die
+    hire_faces: Face
+    death_from: Face
     leaders: dict[str, Leader]
 
 
 class SetupRules(Strict):
-    population: int
-    cities: int
-    order_die: int
+    population: Small
+    cities: Small
+    order_die: Die
 
 
 class VictoryRules(Strict):
-    turns: int
-    tech: int
-    city: int
-    wonder_built: int
-    wonder_held: int
-    natural_majority: int
-    industrial_majority: int
+    turns: Turns
+    tech: Amount
+    city: Amount
+    wonder_built: Amount
+    wonder_held: Amount
+    natural_majority: Amount
+    industrial_majority: Amount
 
 
 class GrowthRules(Strict):
-    dice: str
-    modifier: int
-    minimum: int
+    dice: DiceText
+    modifier: Amount
+    minimum: Amount
 
 
 class AssignmentRules(Strict):
-    max_change: int
-    military_cost: int
-    cheap_cost: int
+    max_change: Small
+    military_cost: Positive
+    cheap_cost: Positive
     army_cheap_with: list[str]
     fleet_cheap_with: list[str]
-    scholars_per_city: int
+    scholars_per_city: Small
 
 
 class HarvestRules(Strict):
-    food_per_farmer: int
-    food_per_resource: int
+    food_per_farmer: Positive
+    food_per_resource: Small
 
 
 CATEGORY = Literal["army", "fleet", "farmers", "merchants", "workers", "scholars"]
 
 
 class UpkeepRules(Strict):
-    food_per_person: int
-    coins_per_military: int
+    food_per_person: Small
+    coins_per_military: Small
     loss_order: list[CATEGORY]
     unpaid_order: list[CATEGORY]
 
 
 class WarRules(Strict):
-    attack_die: int
-    attack_from: int
-    general_bonus: int
-    vp_dice: str
-    battle_die: int
-    casualty_face: int
+    attack_die: Die
+    attack_from: Face
+    general_bonus: Amount
+    vp_dice: DiceText
+    battle_die: Die
+    casualty_face: Face
     casualty_order: list[CATEGORY]
-    slaves_dice: str
+    slaves_dice: DiceText
 
 
 class BuildingRules(Strict):
-    city_labour: int
-    city_coins: int
-    resource_labour: int
-    industrial_labour: int
-    wonder_labour: int
-    wonder_coins: int
-    discount_per_building_level: int
-    min_labour: int
-    min_coins: int
+    city_labour: Amount
+    city_coins: Amount
+    resource_labour: Amount
+    industrial_labour: Amount
+    wonder_labour: Amount
+    wonder_coins: Amount
+    discount_per_building_level: Amount
+    min_labour: Amount
+    min_coins: Amount
 
 
 class ResearchRules(Strict):
-    die: int
-    success_face: int
-    purchase_coins: int
+    die: Die
+    success_face: Face
+    purchase_coins: Amount
 
 
 class IncomeRules(Strict):
-    per_merchant: int
-    per_city: int
-    per_luxury: int
+    per_merchant: Amount
+    per_city: Amount
+    per_luxury: Amount
 
 
 class RulesFile(Strict):
@@ -327,6 +349,9 @@ class Tables:
             for red in disaster.reduced_by:
                 if red not in techs and red not in self.wonders.wonders:
                     problems.append(f"disasters.{key}.reduced_by: unknown technology or wonder {red!r}")
+        for face in range(1, min(self.cultures.die, self.cultures.choose_from - 1) + 1):
+            if face not in self.culture_by_roll:
+                problems.append(f"cultures: no culture on d{self.cultures.die} face {face}")
         for face in range(1, self.techs.choose_from):
             if face not in self.tech_by_roll:
                 problems.append(f"technologies: no technology on d100 face {face}")

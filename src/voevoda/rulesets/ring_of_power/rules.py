@@ -60,7 +60,7 @@ class Income(_Strict):
     victim_loss: int = Field(ge=0)
     mutual_loss: int = Field(ge=0)
     raise_penalty: int = Field(ge=0, le=100)
-    max_raise: int = Field(ge=1)
+    max_raise: int = Field(ge=1, le=1000)
 
 
 class Tax(_Strict):
@@ -76,7 +76,7 @@ class Capture(_Strict):
 
 
 class Movement(_Strict):
-    max_steps: int = Field(ge=1)
+    max_steps: int = Field(ge=1, le=100)
 
 
 class StartUnit(_Strict):
@@ -92,8 +92,8 @@ class Start(_Strict):
 class Condottieri(_Strict):
     first_offer_turn: int = Field(ge=1)
     interval: int = Field(ge=1)
-    size_min: int = Field(ge=1)
-    size_max: int = Field(ge=1)
+    size_min: int = Field(ge=1, le=1000)
+    size_max: int = Field(ge=1, le=1000)
     upkeep_min: int = Field(ge=0)
     upkeep_max: int = Field(ge=0)
     min_bid: int = Field(ge=1)
@@ -116,8 +116,8 @@ class ChupacabraOdds(_Strict):
 
 
 class Chupacabra(_Strict):
-    initial: int = Field(ge=0)
-    breed_after: int = Field(ge=1)
+    initial: int = Field(ge=0, le=100)
+    breed_after: int = Field(ge=1, le=1000)
     fog: ChupacabraOdds
     open: ChupacabraOdds
 

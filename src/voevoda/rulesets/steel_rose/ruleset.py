@@ -24,7 +24,7 @@ from dataclasses import replace
 from typing import Any, ClassVar
 
 from voevoda.core.dice import Dice, Stream
-from voevoda.core.errors import GameError, ParseError, Problem, illegal, warning
+from voevoda.core.errors import DataError, GameError, ParseError, Problem, illegal, warning
 from voevoda.core.hidden import HiddenParts
 from voevoda.core.markup import Document
 from voevoda.core.ruleset import (
@@ -61,7 +61,7 @@ from voevoda.rulesets.steel_rose.battle.posts import (
     write_deployment,
 )
 from voevoda.rulesets.steel_rose.battle.report import battle_document, field_svg, strength_svg
-from voevoda.rulesets.steel_rose.battle.sides import SideSpec, army_faction, check_army
+from voevoda.rulesets.steel_rose.battle.sides import SideSpec, army_faction, check_army, side_problem
 from voevoda.rulesets.steel_rose.rules import Rules, load_rules
 from voevoda.rulesets.steel_rose.schema import SteelRoseBattleState, invariants
 
@@ -111,6 +111,11 @@ class SteelRoseBattle(Ruleset):
             raise GameError("в конфигурации нужны две стороны (sides)", "the config needs two sides ('sides')")
         sides: dict[str, Any] = {}
         for role, (player, entry) in zip(("attacker", "defender"), zip(players, configured, strict=True), strict=True):
+            if not isinstance(entry, Mapping):
+                raise DataError(f"config sides: expected a table for {player}")
+            problem = side_problem(f"config sides ({player})", entry, self.rules)
+            if problem:
+                raise DataError(problem)
             entry = dict(entry)
             garrison = entry.get("garrison")
             army = entry.get("army")

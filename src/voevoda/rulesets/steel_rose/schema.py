@@ -14,11 +14,9 @@ from voevoda.core.errors import DataError
 from voevoda.core.ruleset import StateProblem
 from voevoda.rulesets.steel_rose.battle import field as fld
 from voevoda.rulesets.steel_rose.battle.model import SquadInput
-from voevoda.rulesets.steel_rose.battle.sides import SideSpec, check_army
+from voevoda.rulesets.steel_rose.battle.sides import MAX_UNITS, SideSpec, check_army
 from voevoda.rulesets.steel_rose.rules import Rules
 
-MAX_UNITS = 10_000
-"""The most units of one type a side, a squad or a garrison level may hold."""
 UnitCount = Annotated[int, Field(ge=0, le=MAX_UNITS)]
 Position = Literal["left.vanguard", "centre.vanguard", "right.vanguard",
                    "left.rearguard", "centre.rearguard", "right.rearguard"]

@@ -12,6 +12,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
+from voevoda.core.bounds import plain_problem
 from voevoda.core.errors import DataError, Problem, illegal, invalid
 from voevoda.rulesets.steel_rose.battle.model import BattleOptions, SideInput, SquadInput
 from voevoda.rulesets.steel_rose.battle.posts import (
@@ -23,6 +24,49 @@ from voevoda.rulesets.steel_rose.battle.posts import (
     parse_plan,
 )
 from voevoda.rulesets.steel_rose.rules import Rules
+
+MAX_UNITS = 10_000
+"""The most units of one type a side may bring (an army, a garrison's extra troops)."""
+MAX_MODIFIER = 1000.0
+
+
+def side_problem(where: str, side: Mapping[str, Any], rules: Rules | None = None) -> str | None:
+    """What is wrong with one side of a battle file or a battle game's config, bounds
+    included: ``army`` a table of known units and counts 0..MAX_UNITS, ``gunpowder`` a count,
+    ``modifiers`` a table of numbers, ``garrison`` a table with its level. ``None`` when sound."""
+    army = side.get("army")
+    if army is not None:
+        if not isinstance(army, Mapping):
+            return f"{where}.army: expected a table of unit = count"
+        for uid, count in army.items():
+            if rules is not None and uid not in rules.units:
+                return f"{where}.army.{uid}: unknown unit (known: {', '.join(sorted(rules.units))})"
+            if not isinstance(count, int) or isinstance(count, bool) or not 0 <= count <= MAX_UNITS:
+                return f"{where}.army.{uid}: expected a whole number of units from 0 to {MAX_UNITS:,}"
+    gunpowder = side.get("gunpowder")
+    if gunpowder is not None and (not isinstance(gunpowder, int) or isinstance(gunpowder, bool)
+                                  or not 0 <= gunpowder <= 10**9):
+        return f"{where}.gunpowder: expected a whole number >= 0"
+    modifiers = side.get("modifiers", {})
+    if not isinstance(modifiers, Mapping):
+        return f"{where}.modifiers: expected a table of name = number"
+    for key, value in modifiers.items():
+        if not isinstance(value, int | float) or isinstance(value, bool) or not -MAX_MODIFIER <= value <= MAX_MODIFIER:
+            return f"{where}.modifiers.{key}: expected a number from {-MAX_MODIFIER:g} to {MAX_MODIFIER:g}"
+    garrison = side.get("garrison")
+    if garrison is not None:
+        if not isinstance(garrison, Mapping):
+            return f"{where}.garrison: expected {{ faction = ..., level = 1..3, large = false }}"
+        if not isinstance(garrison.get("large", False), bool):
+            return f"{where}.garrison.large: expected true or false"
+        level = garrison.get("level", 1)
+        if not isinstance(level, int) or isinstance(level, bool) or not 1 <= level <= 100:
+            return f"{where}.garrison.level: expected a whole number"
+    faction = side.get("faction")
+    if faction is not None and (not isinstance(faction, str) or (rules is not None and faction not in rules.factions)):
+        known = f" (known: {', '.join(sorted(rules.factions))})" if rules is not None else ""
+        return f"{where}.faction: unknown faction{known}"
+    return None
 
 
 def army_faction(units: Mapping[str, int], rules: Rules) -> str:
@@ -101,7 +145,13 @@ def read_deployment(spec: SideSpec, rules: Rules, names: UnitNames) -> Deploymen
 
 def build_sides(specs: tuple[SideSpec, SideSpec], rules: Rules) -> tuple[tuple[SideInput, SideInput],
                                                                          list[list[Problem]]]:
-    """Both sides read and checked; ``problems[i]`` lists side ``i``'s mistakes."""
+    """Both sides read and checked; ``problems[i]`` lists side ``i``'s mistakes. A side whose
+    army, faction or garrison the rules do not know is refused (DataError) before any of it."""
+    for role, spec in zip(("attacker", "defender"), specs, strict=True):
+        problem = side_problem(f"[{role}]", {"army": spec.army, "faction": spec.faction,
+                                             "garrison": spec.garrison}, rules)
+        if problem:
+            raise DataError(problem)
     names = UnitNames(rules)
     deps = [read_deployment(s, rules, names) for s in specs]
     problems: list[list[Problem]] = [list(d.problems) for d in deps]
@@ -178,6 +228,11 @@ def load_battle_file(path: Path) -> BattleFile:
         raw = tomllib.loads(text)
     except tomllib.TOMLDecodeError as exc:
         raise DataError(f"{path}: {exc}") from exc
+    except (RecursionError, ValueError) as exc:
+        raise DataError(f"{path}: nested too deeply or a number too long ({type(exc).__name__})") from exc
+    problem = plain_problem(raw)
+    if problem:
+        raise DataError(f"{path}: {problem}")
     specs = []
     for role in ("attacker", "defender"):
         table = raw.get(role)
@@ -190,11 +245,10 @@ def load_battle_file(path: Path) -> BattleFile:
         for key in ("name", "faction", "deployment", "plan"):
             if key in table and not isinstance(table[key], str):
                 raise DataError(f"{path}: [{role}].{key}: expected text")
-        if "gunpowder" in table and (not isinstance(table["gunpowder"], int) or table["gunpowder"] < 0):
-            raise DataError(f"{path}: [{role}].gunpowder: expected a whole number >= 0")
+        problem = side_problem(f"[{role}]", table)
+        if problem:
+            raise DataError(f"{path}: {problem}")
         army = table.get("army")
-        if army is not None and (not isinstance(army, dict) or not all(isinstance(v, int) for v in army.values())):
-            raise DataError(f"{path}: [{role}].army: expected a table of unit = count")
         garrison = table.get("garrison")
         if garrison is not None:
             if not isinstance(garrison, dict) or "level" not in garrison:

@@ -176,7 +176,8 @@ def test_no_output_shows_a_secret_by_value(ruleset_id: str, data: st.DataObject)
     """Secrets by value: a distinctive number put where a viewer may not see it (another
     player's treasury, tax due, income or statement, a unit's contracted upkeep, a sealed bid or
     transfer in a pending post, an offer's coins, the other side's powder) appears in no output
-    for that viewer, in any form reports write numbers («12 345», "12,345", «12345,0»)."""
+    for that viewer, in any form reports write numbers («12 345», "12,345", «12345,0»); nor does
+    any of the ruleset's hidden markers (``Ruleset.hidden_markers``) for that viewer."""
     moments = ni.moments(ruleset_id, ni.SEEDS[0])
     moment = data.draw(st.sampled_from(moments), label="moment")
     viewer = data.draw(st.sampled_from(ni.viewers(moment.game)), label="viewer")
@@ -201,8 +202,13 @@ def test_no_output_shows_a_secret_by_value(ruleset_id: str, data: st.DataObject)
         if not accepted:
             return
         where = f"{player}'s post «{text}»"
-    hits = [label for label in found_in(value, ni.everything(game, viewer, [], past=False)) if label not in before]
+    texts = ni.everything(game, viewer, [], past=False)
+    hits = [label for label in found_in(value, texts) if label not in before]
     assert not hits, f"{ruleset_id}: {value} ({where}) reaches {viewer} through {hits[:4]}"
+    # the marker search of tests/core/test_leaks.py, on the same outputs
+    markers = game.ruleset.hidden_markers(game.state, viewer)
+    leaked = sorted({m for m in markers for text in texts.values() if isinstance(text, str) and m in text})
+    assert not leaked, f"{ruleset_id}: {viewer} can see {leaked[:3]} ({where})"
 
 
 @functools.cache

@@ -137,7 +137,10 @@ class CultureConquest(Ruleset):
         if not offer or viewer in (offer["from"], offer["to"]):
             return []
         head = json.dumps({"offer": {"from": offer["from"], "to": offer["to"]}}, ensure_ascii=False)[1:-2]
-        return [head, f"Предложить {offer['to']}:", f"Offer {offer['to']}:"]
+        # the whole offer as a report line writes it: a party's own earlier offer to the same
+        # player, which he may see, is not mistaken for this one
+        lines = [format_choice("offer", offer, self.tables, lang) for lang in ("ru", "en")]
+        return [head, *lines, *(line[:1].upper() + line[1:] for line in lines)]
 
     def outcome(self, state: State) -> Outcome | None:
         if not state.get("finished"):

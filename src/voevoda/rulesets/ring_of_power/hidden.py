@@ -184,7 +184,14 @@ class RingOfPowerHidden(HiddenParts):
             there = rnd.choice(sorted(board.neighbours(here)))
             lines.append(f"ход {here} -> {there}")
         rnd.shuffle(lines)
-        return ["\n".join(lines[: rnd.randint(1, len(lines))])] if lines else []
+        texts = ["\n".join(lines[: rnd.randint(1, len(lines))])] if lines else []
+        if stacks and rivals:
+            # a probe into what the player cannot see: support into a neighbouring hex out of
+            # sight (the fog), naming a rival; the answer may not depend on what stands there
+            unseen = sorted(h for h in board.neighbours(here) if h not in set(view["visible"]))
+            if unseen:
+                texts.append(f"поддержка {here} -> {rnd.choice(unseen)} {rnd.choice(rivals)}")
+        return texts
 
     def plant_posts(self, view: Mapping[str, Any], player: str, value: int) -> list[str]:
         """A sealed bid, a transfer and a tax payment of ``value``."""

@@ -222,7 +222,7 @@ def _exact_odds(battle: BattleFile, rules: Rules, sides: tuple[SideInput, SideIn
     draws = 0
     losses: list[dict[str, int]] = [{}, {}]
     for i in range(n):
-        result = fight(rules, sides, Dice.from_text(f"{seed_text}/{i}"), options=battle.options)
+        result = fight(rules, sides, Dice.from_text(f"{seed_text}/{i}"), options=battle.options, ledger=False)
         if result.winner is None:
             draws += 1
         else:

@@ -123,3 +123,16 @@ def test_burning_deaths_at_a_rounds_start_are_counted_in_that_round() -> None:
     for name, n in total.items():
         if name not in charged:
             assert dead.get(name, 0) == n, name
+
+
+def test_the_ledger_only_records() -> None:
+    """The ledger records and never decides: without it the battle is the same, roll for roll."""
+    path = FILES["final-melee"]
+    battle = load_battle_file(path)
+    rules = load_rules()
+    sides, _ = build_sides(battle.specs, rules)
+    with_ledger = fight(rules, sides, Dice.from_text("same"), options=battle.options).to_json()
+    without = fight(rules, sides, Dice.from_text("same"), options=battle.options, ledger=False).to_json()
+    assert with_ledger["summary"] == without["summary"] and with_ledger["timeline"] == without["timeline"]
+    assert all("squads" in e["detail"] for e in with_ledger["events"] if e["kind"] == "round")
+    assert all(e["detail"] == {} for e in without["events"] if e["kind"] == "round")

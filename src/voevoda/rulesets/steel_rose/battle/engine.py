@@ -382,7 +382,7 @@ class Battle:
         self.powder_supplied = [0, 0]
         # the report's ledger of the round (or charge fight) in progress, per side and squad:
         # damage taken by source, health restored by source, damage dealt (see _ledger)
-        self.book: list[dict[str, FloatArray]] | None = None
+        self.book: list[dict[str, list[tuple[IntArray, Any]]]] | None = None
         self.outnumbered: set[str] = set()
 
     # -- helpers ---------------------------------------------------------------------
@@ -422,30 +422,39 @@ class Battle:
 
     LEDGER = ("melee", "shots", "poison", "burn", "sacrifice", "regen", "heal", "lifesteal", "dealt")
 
+    keep_ledger = True
+
     def _open_book(self) -> None:
         """Start the ledger of a round: it records, never decides."""
-        self.book = [{k: np.zeros(len(s.squads)) for k in self.LEDGER} for s in self.sides]
+        self.book = [{k: [] for k in self.LEDGER} for _ in self.sides] if self.keep_ledger else None
         self.outnumbered = set()
 
     def _book_add(self, side: int, key: str, squads: IntArray, amounts: FloatArray) -> None:
+        """Note amounts per unit's squad; they are summed once, when the ledger is closed."""
         assert self.book is not None
-        if len(squads) == 0:
-            return
-        row = self.book[side][key]
-        if amounts.shape != squads.shape:
-            amounts = np.full(squads.shape, float(amounts))
-        row += np.bincount(squads, weights=amounts, minlength=len(row))
+        if len(squads):
+            self.book[side][key].append((squads, amounts))
 
     def _ledger(self, squads: list[set[int]] | None = None) -> dict[str, Any]:
         """What the ledger holds for the report, per squad that fought or was hurt: damage
         taken by source, health restored by source, damage dealt, units and health left, and
         fatigue; and the squads that took the outnumbering penalty («Если один отряд численно
         превышает другой в два раза или больше, то меньший отряд получит штраф +25%»)."""
-        assert self.book is not None
+        if self.book is None:
+            return {}
         out: dict[str, Any] = {}
         for side in self.sides:
-            book = {k: v.tolist() for k, v in self.book[side.index].items()}
             n = len(side.squads)
+            book: dict[str, list[float]] = {}
+            zero = [0.0] * n
+            for k, parts in self.book[side.index].items():
+                if not parts:
+                    book[k] = zero
+                    continue
+                idx = np.concatenate([p[0] for p in parts])
+                amounts = np.concatenate([np.broadcast_to(np.asarray(p[1], dtype=np.float64), p[0].shape)
+                                          for p in parts])
+                book[k] = np.bincount(idx, weights=amounts, minlength=n).tolist()
             alive_squads = side.squad[side.alive]
             units = np.bincount(alive_squads, minlength=n).tolist()
             health = np.bincount(alive_squads, weights=side.hp[side.alive], minlength=n).tolist()
@@ -1355,8 +1364,11 @@ class Battle:
 
 
 def fight(rules: Rules, sides: tuple[SideInput, SideInput], dice: Dice, label: str = "steel-rose/battle",
-          options: BattleOptions | None = None) -> BattleResult:
+          options: BattleOptions | None = None, ledger: bool = True) -> BattleResult:
     """The whole battle: deployments and plans of both sides in, result and event log out.
     Every die is drawn from ``dice`` under ``label`` (docs/steel_rose/battle.md §6) and recorded
-    there, so ``voevoda verify`` re-derives the battle."""
-    return Battle(rules, sides, dice, label, options).run()
+    there, so ``voevoda verify`` re-derives the battle. ``ledger=False`` leaves out the report's
+    per-round detail (for many battles whose reports nobody reads); the battle is the same."""
+    battle = Battle(rules, sides, dice, label, options)
+    battle.keep_ledger = ledger
+    return battle.run()

@@ -10,14 +10,29 @@ from __future__ import annotations
 
 import re
 from collections.abc import Mapping, Sequence
-from typing import Any
+from typing import Any, Literal
 
+from pydantic import Field
+
+from voevoda.core.bounds import Count, Name, StrictModel
 from voevoda.core.dice import CITED, Dice, Stream
 from voevoda.core.errors import ParseError, Problem, illegal, invalid
 from voevoda.core.hidden import HiddenParts, Variation, others
-from voevoda.core.ruleset import GM, Event, Order, Outcome, Prompt, Resolution, Ruleset, State
+from voevoda.core.ruleset import GM, Event, Order, Outcome, Prompt, Resolution, Ruleset, State, StateProblem
 
 ORDER = re.compile(r"^\s*(?:брось|бросок|roll)\s+(\d+)\s*$", re.IGNORECASE)
+
+
+class TwentyState(StrictModel):
+    """The state of «Двадцать», for `edit` (Ruleset.state_model)."""
+
+    turn: int = Field(ge=1, le=10_000)
+    phase: Literal["choose", "over"]
+    seats: list[Name] = Field(min_length=1, max_length=6)
+    current: int = Field(ge=0, le=5)
+    piles: dict[Name, Count]
+    pile_names: dict[Name, str]
+    winner: Name | None
 
 
 class Twenty(Ruleset):
@@ -27,6 +42,17 @@ class Twenty(Ruleset):
     title_en = "Twenty"
     min_players = 1
     max_players = 6
+
+    state_model = TwentyState
+
+    def state_invariants(self, state: State) -> list[StateProblem]:
+        seats = state["seats"]
+        problems = []
+        if set(state["piles"]) != set(seats) or len(set(seats)) != len(seats):
+            problems.append(StateProblem("/piles", "кучи не совпадают с местами", "the piles do not match the seats"))
+        if state["current"] >= len(seats):
+            problems.append(StateProblem("/current", "нет такого места", "no such seat"))
+        return problems
 
     def setup(self, players: Sequence[str], dice: Dice) -> State:
         order = dice.stream("seating").shuffle(list(players))

@@ -771,6 +771,9 @@ class Game:
         except (jsonpatch.JsonPatchException, jsonpatch.JsonPointerException, TypeError, ValueError,
                 KeyError, IndexError, AttributeError) as exc:
             raise GameError(f"правка не применяется: {exc}", f"the edit does not apply: {exc}") from exc
+        if not isinstance(new_state, dict):
+            raise GameError("правка не применяется: состояние игры — это таблица (JSON-объект)",
+                            "the edit does not apply: a game's state is a table (a JSON object)")
         problems = self.ruleset.check_state(new_state)
         if problems:
             shown = problems[:5]

@@ -12,7 +12,7 @@ import hashlib
 import json
 from typing import Any, Literal
 
-from pydantic import BaseModel, ConfigDict, Field, field_validator
+from pydantic import BaseModel, ConfigDict, Field, field_validator, model_validator
 
 from voevoda.core.bounds import plain_problem
 from voevoda.core.dice import DEFAULT_CHAIN_LENGTH, MAX_CHAIN_LENGTH
@@ -62,6 +62,14 @@ class Entry(BaseModel):
     step: int | None = Field(default=None, ge=1, le=MAX_CHAIN_LENGTH)
     at: str | None = Field(default=None, max_length=64,
                            description="wall-clock time, informational; replay ignores it")
+
+    @model_validator(mode="after")
+    def _fields_of_its_kind(self) -> Entry:
+        needed = {"submit": ("player", "text"), "reopen": ("player",), "edit": ("patch",)}.get(self.kind, ())
+        missing = [name for name in needed if getattr(self, name) is None]
+        if missing:
+            raise ValueError(f"a '{self.kind}' entry needs {' and '.join(missing)}")
+        return self
 
 
 class GameRecord(BaseModel):

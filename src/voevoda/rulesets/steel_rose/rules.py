@@ -11,7 +11,7 @@ from __future__ import annotations
 from collections.abc import Mapping
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any, Literal
+from typing import Annotated, Any, Literal
 
 from pydantic import BaseModel, ConfigDict, Field, model_validator
 
@@ -146,7 +146,8 @@ class Faction(_Strict):
     resource_en: str
     aliases: list[str] = Field(default_factory=list)
     squeamish_percent: float = 0
-    garrison: dict[str, dict[str, int]] = Field(default_factory=dict)
+    garrison: dict[str, dict[str, Annotated[int, Field(ge=0, le=10_000)]]] = Field(default_factory=dict)
+    """level -> unit -> count; at most 10,000 of a type, as for any side (battle.sides.MAX_UNITS)."""
 
 
 class BattleNumbers(_Strict):
@@ -171,7 +172,7 @@ class BattleNumbers(_Strict):
 class RulesModel(_Strict):
     units: dict[str, Unit]
     factions: dict[FactionId, Faction]
-    large_city_multiplier: int = Field(ge=1)
+    large_city_multiplier: int = Field(ge=1, le=10)
     battle: BattleNumbers
 
     @model_validator(mode="after")

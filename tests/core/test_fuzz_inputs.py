@@ -1,0 +1,268 @@
+"""A Hypothesis fuzz of everything voevoda reads from a file or a person outside posts (issue 16,
+«Bad input never gets a traceback or a hang»): `verify` and `import` on malformed shapes and
+random mutations of real exports, `edit` on patches of any shape, `roll` on any text, battle files
+and house rules with any value at any place. Each input must either work or be refused with an
+error a person can act on (DataError, GameError, a refused post) — never another exception — and
+within a few seconds (an alarm turns a hang into a failure). The order parsers are fuzzed with
+posts in tests/core/test_fuzz_posts.py."""
+
+from __future__ import annotations
+
+import contextlib
+import copy
+import functools
+import json
+import signal
+import tomllib
+from collections.abc import Iterator
+from pathlib import Path
+from typing import Any
+
+import pytest
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
+from pydantic import ValidationError
+
+from voevoda.core import notation
+from voevoda.core.dice import Dice
+from voevoda.core.engine import Game
+from voevoda.core.errors import DataError, GameError, OrdersRejected
+from voevoda.core.journal import GameRecord
+from voevoda.core.rulesdata import read_toml
+from voevoda.core.verify import replay_problems, shape_problems, verify_export
+
+ROOT = Path(__file__).resolve().parents[2]
+REFUSALS = (DataError, GameError, OrdersRejected, ValidationError)
+FAST = settings(max_examples=120, deadline=None, derandomize=True,
+                suppress_health_check=[HealthCheck.too_slow, HealthCheck.function_scoped_fixture])
+
+
+class Hang(Exception):
+    pass
+
+
+@contextlib.contextmanager
+def at_most(seconds: int) -> Iterator[None]:
+    """Fail (instead of hanging the suite) when the body runs longer than ``seconds``."""
+    def ring(signum: int, frame: Any) -> None:
+        raise Hang(f"no answer within {seconds} s")
+
+    previous = signal.signal(signal.SIGALRM, ring)
+    signal.alarm(seconds)
+    try:
+        yield
+    finally:
+        signal.alarm(0)
+        signal.signal(signal.SIGALRM, previous)
+
+
+json_values = st.recursive(
+    st.none() | st.booleans() | st.integers(min_value=-(2**70), max_value=2**70) | st.floats()
+    | st.text(max_size=8) | st.sampled_from(["", "0" * 64, "zz", "-1", "1e400", "faces", "steps"]),
+    lambda children: st.lists(children, max_size=4) | st.dictionaries(st.text(max_size=6), children, max_size=4),
+    max_leaves=12,
+)
+
+
+@functools.cache
+def real_exports() -> tuple[dict[str, Any], dict[str, Any]]:
+    """A public and a full export of a short game with every kind of record: setup and sealed
+    rolls, citations, a rollback, a reopening and an edit."""
+    game = Game.create("toy-twenty", "fuzz", ["Анна", "Бо", "Ция"], seed="fuzz")
+    for turn in range(4):
+        (player,) = game.waiting_for()
+        game.submit(player, "roll 2")
+        game.resolve()
+        if turn == 1:
+            game.rollback("fuzz")
+            game.reopen(player, "fuzz")
+            game.submit(player, "roll 3")
+            game.resolve()
+            game.edit([{"op": "replace", "path": "/turn", "value": game.state["turn"]}], "fuzz")
+    return (json.loads(json.dumps(game.export(public=True))), json.loads(json.dumps(game.export())))
+
+
+def paths(value: Any, prefix: tuple[Any, ...] = ()) -> list[tuple[Any, ...]]:
+    found = [prefix]
+    if isinstance(value, dict):
+        for key, child in value.items():
+            found += paths(child, (*prefix, key))
+    elif isinstance(value, list):
+        for index, child in enumerate(value[:3]):
+            found += paths(child, (*prefix, index))
+    return found
+
+
+@st.composite
+def mutated(draw: st.DrawFn, original: dict[str, Any]) -> Any:
+    """``original`` with one to three places replaced, removed or duplicated."""
+    data = copy.deepcopy(original)
+    for _ in range(draw(st.integers(min_value=1, max_value=3))):
+        where = draw(st.sampled_from(paths(data)))
+        if not where:
+            return draw(json_values)
+        parent = data
+        for part in where[:-1]:
+            parent = parent[part]
+        last = where[-1]
+        action = draw(st.sampled_from(["replace", "replace", "remove", "duplicate"]))
+        if action == "replace":
+            parent[last] = draw(json_values)
+        elif action == "remove":
+            del parent[last]
+        elif isinstance(parent, list):
+            parent.insert(last, copy.deepcopy(parent[last]))
+        else:
+            parent[last] = [parent[last], parent[last]]
+        if not isinstance(data, dict):
+            break
+    return data
+
+
+@FAST
+@given(data=st.data(), public=st.booleans())
+def test_verify_answers_every_mutation_of_a_real_export(data: st.DataObject, public: bool) -> None:
+    export = data.draw(mutated(real_exports()[0 if public else 1]))
+    with at_most(10):
+        report = verify_export(export)
+    assert report.malformed or isinstance(report.problems, list)
+
+
+@FAST
+@given(export=json_values)
+def test_verify_answers_any_json(export: Any) -> None:
+    with at_most(5):
+        report = verify_export(export)
+    assert not report.ok or isinstance(export, dict)
+
+
+def import_like_the_cli(data: Any) -> None:
+    """What `voevoda import` and `replay --check` do with a parsed file, short of storing it."""
+    if not isinstance(data, dict) or not isinstance(data.get("game"), dict):
+        raise DataError("not a voevoda export")
+    if "secret" not in data["game"] or "entries" not in data["game"]:
+        raise DataError("a public export has no journal")
+    shape = shape_problems(data)
+    if shape:
+        raise DataError("; ".join(shape))
+    record = GameRecord.model_validate(data["game"])
+    replay_problems(data)
+    Game(record)
+
+
+@FAST
+@given(data=st.data())
+def test_import_refuses_or_replays_every_mutation_of_a_real_export(data: st.DataObject) -> None:
+    export = data.draw(mutated(real_exports()[1]))
+    with at_most(10), contextlib.suppress(*REFUSALS):
+        import_like_the_cli(export)
+
+
+patch_ops = st.lists(st.one_of(
+    json_values,
+    st.fixed_dictionaries({"op": st.sampled_from(["add", "remove", "replace", "move", "copy", "test", "nope"]),
+                           "path": st.sampled_from(["", "/", "/turn", "/piles", "/piles/Анна", "/seats/0", "/x/y",
+                                                    "/seats/-", "turn", "/~2", "/piles/Бо"]),
+                           "value": json_values,
+                           "from": st.sampled_from(["/turn", "/seats", "/nowhere"])}),
+), max_size=4)
+
+
+@FAST
+@given(patch=patch_ops)
+def test_edit_refuses_or_applies_a_patch_of_any_shape(patch: Any) -> None:
+    game = Game.create("toy-twenty", "fuzz", ["Анна", "Бо"], seed="edit")
+    with at_most(5), contextlib.suppress(*REFUSALS):
+        game.edit(patch, "fuzz")
+        assert Game(game.record).state == game.state
+
+
+@FAST
+@given(text=st.text(alphabet="0123456789dDкFf%+-*/() khl²\n", max_size=60) | st.text(max_size=30))
+def test_roll_reads_or_refuses_any_text(text: str) -> None:
+    with at_most(5), contextlib.suppress(OrdersRejected):
+        notation.roll(text, Dice.from_text("fuzz").stream("roll"))
+
+
+BATTLE = ROOT / "examples" / "steel-rose" / "empire-vs-cult.toml"
+
+
+def toml_value(value: Any) -> str:
+    if isinstance(value, bool):
+        return "true" if value else "false"
+    if isinstance(value, str):
+        return json.dumps(value, ensure_ascii=False)
+    if isinstance(value, dict):
+        return "{ " + ", ".join(f"{json.dumps(str(k))} = {toml_value(v)}" for k, v in value.items()) + " }"
+    if isinstance(value, list):
+        return "[" + ", ".join(toml_value(v) for v in value) + "]"
+    return repr(value) if isinstance(value, float) else str(value)
+
+
+toml_values = st.recursive(
+    st.booleans() | st.integers(min_value=-(2**63), max_value=2**63 - 1) | st.text(max_size=6)
+    | st.floats(allow_nan=False, allow_infinity=False),
+    lambda children: st.lists(children, max_size=3) | st.dictionaries(st.text(min_size=1, max_size=5), children,
+                                                                      max_size=3),
+    max_leaves=6,
+)
+
+
+@FAST
+@given(role=st.sampled_from(["attacker", "defender"]),
+       key=st.sampled_from(["army", "garrison", "modifiers", "gunpowder", "faction", "name", "deployment", "plan",
+                            "nope"]),
+       value=toml_values | st.sampled_from([{"knight": 2**40}, {"nope": 3}, {"faction": "steel_rose", "level": 9}])
+       | st.just(5))
+def test_a_battle_file_with_any_value_anywhere_is_read_or_refused(tmp_path_factory: pytest.TempPathFactory,
+                                                                   role: str, key: str, value: Any) -> None:
+    from voevoda.rulesets.steel_rose.battle.sides import build_sides, load_battle_file
+    from voevoda.rulesets.steel_rose.rules import load_rules
+
+    text = BATTLE.read_text(encoding="utf-8")
+    header = f"[{role}]\n"
+    text = text.replace(header, header + f"{key} = {toml_value(value)}\n", 1)
+    try:
+        tomllib.loads(text)
+    except tomllib.TOMLDecodeError:
+        return  # a duplicate key: the file is not TOML
+    path = tmp_path_factory.mktemp("battle") / "battle.toml"
+    path.write_text(text, encoding="utf-8")
+    with at_most(10), contextlib.suppress(*REFUSALS):
+        battle = load_battle_file(path)
+        build_sides(battle.specs, load_rules())
+
+
+def defaults(ruleset_id: str) -> dict[str, Any]:
+    data = ROOT / "src" / "voevoda" / "rulesets"
+    if ruleset_id == "ring-of-power":
+        return read_toml(data / "ring_of_power" / "data" / "rules.toml")
+    if ruleset_id == "culture-conquest":
+        return {p.stem: read_toml(p) for p in sorted((data / "culture_conquest" / "data").glob("*.toml"))}
+    raw = {"units": read_toml(data / "steel_rose" / "data" / "units.toml")["units"],
+           "battle": read_toml(data / "steel_rose" / "data" / "battle.toml")}
+    raw["factions"] = read_toml(data / "steel_rose" / "data" / "factions.toml")["factions"]
+    return raw
+
+
+@functools.cache
+def house_paths(ruleset_id: str) -> list[tuple[Any, ...]]:
+    return [p for p in paths(defaults(ruleset_id)) if p and not any(isinstance(k, int) for k in p)]
+
+
+@settings(max_examples=60, deadline=None, derandomize=True, suppress_health_check=[HealthCheck.too_slow])
+@given(data=st.data(), ruleset_id=st.sampled_from(["ring-of-power", "culture-conquest", "steel-rose-battle"]))
+def test_house_rules_with_any_value_anywhere_are_refused_or_played(data: st.DataObject, ruleset_id: str) -> None:
+    where = data.draw(st.sampled_from(house_paths(ruleset_id)))
+    value = data.draw(toml_values | st.sampled_from([0, -1, 10**6, 10**9, 2**63]))
+    override: Any = value
+    for key in reversed(where):
+        override = {key: override}
+    players = ["Анна", "Борис"]
+    with at_most(20), contextlib.suppress(*REFUSALS):
+        game = Game.create(ruleset_id, "fuzz", players, house_rules=override, seed="house",
+                           bots=players if ruleset_id != "steel-rose-battle" else ())
+        for _ in range(2):
+            if game.outcome() is not None:
+                break
+            game.resolve(force=True)

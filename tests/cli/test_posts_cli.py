@@ -125,6 +125,10 @@ def test_command_modules_hold_no_rich_markup(path: Path) -> None:
                 f"{path.name}:{node.value.lineno}: markup switched on"
         if isinstance(node, ast.Call) and getattr(node.func, "id", None) == "Console":
             assert path.name == "common.py", f"{path.name}: a console of its own; use voevoda.cli.common's"
+        if isinstance(node, ast.Call) and getattr(node.func, "attr", None) == "Typer":
+            mode = [k for k in node.keywords if k.arg == "rich_markup_mode"]
+            assert mode and isinstance(mode[0].value, ast.Constant) and mode[0].value.value is None, \
+                f"{path.name}:{node.lineno}: a Typer app must not read help texts as Rich markup"
 
 
 def test_the_consoles_read_no_markup_or_emoji() -> None:

@@ -5,8 +5,6 @@ Every command that touches games takes ``--db URL`` (default ``./voevoda.db``, o
 status 1; nothing is stored when a command fails.
 """
 
-from __future__ import annotations
-
 import importlib
 import json
 import pkgutil
@@ -36,6 +34,7 @@ app = typer.Typer(
     no_args_is_help=True,
     add_completion=False,
     pretty_exceptions_enable=False,
+    rich_markup_mode=None,  # plain help and usage errors: no Rich import for --help, and no text read as markup
 )
 
 
@@ -61,7 +60,7 @@ def _store(db: str | None) -> Any:
     return Store(db)
 
 
-def _load(db: str | None, name: str) -> Game:
+def _load(db: str | None, name: str) -> "Game":
     """A stored game for a command that only reads it: straight from a SQLite file when it can
     be (:mod:`voevoda.store.quick`, no SQLAlchemy), else through the store."""
     from voevoda.core.engine import Game
@@ -109,7 +108,7 @@ def new(
     from voevoda.core.engine import Game
     from voevoda.core.rulesdata import read_house_rules
 
-    def action() -> Game:
+    def action() -> "Game":
         names = _split_names(players)
         if not names:
             raise GameError("нужен хотя бы один игрок (--players A,B)", "at least one player is needed (--players A,B)")
@@ -140,7 +139,7 @@ def order(
     refused (nothing stored) and must be sent again for the new step."""
     from voevoda.core import outputs
 
-    def action() -> tuple[Game, Receipt, int]:
+    def action() -> "tuple[Game, Receipt, int]":
         text = read_text_argument(file)
         if check:
             game = _load(db, name)
@@ -151,7 +150,7 @@ def order(
             receipt = game.post(game.find_player(player), text, at=_now(), step=meant)
         return game, receipt, meant
 
-    def show(result: tuple[Game, Receipt, int]) -> None:
+    def show(result: "tuple[Game, Receipt, int]") -> None:
         game, receipt, meant = result
         print_text(outputs.order_echo(game, receipt.player, receipt, check, step=meant))
     run_guarded(action, show)
@@ -187,7 +186,7 @@ def resolve(
     other, the second is refused with «already resolved»."""
     from voevoda.core import outputs
 
-    def action() -> tuple[Game, Step]:
+    def action() -> "tuple[Game, Step]":
         store = _store(db)
         meant = step if step is not None else store.current_step(name) + 1
         with store.change(name) as game:
@@ -268,7 +267,7 @@ def _file_stem(viewer: str, taken: set[str]) -> str:
     return candidate
 
 
-def _write_all_reports(game: Game, folder: Path, turn: int | None, fmt: str, flavour: str | None,
+def _write_all_reports(game: "Game", folder: Path, turn: int | None, fmt: str, flavour: str | None,
                        lang: str) -> list[Path]:
     """One report per player and a public one, each built from that viewer's view alone."""
     from voevoda.core import outputs
@@ -339,7 +338,7 @@ def rollback(
     changed unless the GM reopens a named player's post (`voevoda reopen`)."""
     from voevoda.core import outputs
 
-    def action() -> tuple[Game, RollbackReport]:
+    def action() -> "tuple[Game, RollbackReport]":
         with _store(db).change(name) as game:
             undone = game.rollback(reason, at=_now())
         return game, undone
@@ -357,7 +356,7 @@ def reopen(
     """Let a player change a post frozen by a rollback. / Открыть замороженный приказ."""
     from voevoda.core import outputs
 
-    def action() -> tuple[Game, int]:
+    def action() -> "tuple[Game, int]":
         with _store(db).change(name) as game:
             step = game.reopen(game.find_player(player), reason, at=_now())
         return game, step
@@ -473,7 +472,7 @@ def import_command(
     """Import an exported game (replayed and checked first). / Загрузить игру."""
     from voevoda.core.verify import replay_problems
 
-    def action() -> tuple[GameRecord, Game]:
+    def action() -> "tuple[GameRecord, Game]":
         data, record = _record_from_export(file)
         problems = replay_problems(data)
         if problems:
@@ -621,7 +620,7 @@ def _is_hex64(text: str) -> bool:
     return len(text) == 64 and all(c in "0123456789abcdef" for c in text)
 
 
-def _record_from_export(path: Path) -> tuple[dict[str, Any], GameRecord]:
+def _record_from_export(path: Path) -> "tuple[dict[str, Any], GameRecord]":
     """A full export, read within bounds, and its journal as a validated record."""
     from voevoda.core.journal import GameRecord
     from voevoda.core.rulesdata import validate

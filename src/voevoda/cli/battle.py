@@ -15,7 +15,7 @@ from typing import TYPE_CHECKING, Annotated, Any
 
 import typer
 
-from voevoda.cli.common import plain_console, print_table, red
+from voevoda.cli.common import plain_console, print_table, real, red
 
 if TYPE_CHECKING:  # the battle engine is imported by the commands that run it, not by `voevoda --help`
     from voevoda.rulesets.steel_rose.battle.model import SideInput
@@ -79,7 +79,7 @@ def progress_bar(disable: bool = False) -> Any:
     )
 
     return Progress(SpinnerColumn(), TextColumn("{task.description}", markup=False), BarColumn(),
-                    MofNCompleteColumn(), TimeElapsedColumn(), TimeRemainingColumn(), console=errors,
+                    MofNCompleteColumn(), TimeElapsedColumn(), TimeRemainingColumn(), console=real(errors),
                     transient=True, disable=disable)
 
 

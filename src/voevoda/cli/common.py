@@ -7,16 +7,45 @@ import contextlib
 import sys
 from collections.abc import Callable, Sequence
 from pathlib import Path
-from typing import Annotated, Any, NoReturn, TypeVar
+from typing import TYPE_CHECKING, Annotated, Any, NoReturn, TypeVar
 
 import typer
-from rich.console import Console
-from rich.text import Text
 
 from voevoda.core.errors import DataError, GameError, OrdersRejected
 
-console = Console(highlight=False, soft_wrap=True, markup=False, emoji=False)
-errors = Console(stderr=True, highlight=False, soft_wrap=True, markup=False, emoji=False)
+if TYPE_CHECKING:
+    from rich.console import Console
+    from rich.text import Text
+
+
+class LazyConsole:
+    """A Rich console made on first use: importing Rich costs more than `voevoda --version` may
+    take, and most commands print only plain text. Everything is forwarded to the console;
+    ``real`` is the console itself (for Rich objects that want one, such as a progress bar)."""
+
+    def __init__(self, **options: Any) -> None:
+        self._options = {"highlight": False, "soft_wrap": True, "markup": False, "emoji": False, **options}
+        self._console: Console | None = None
+
+    @property
+    def real(self) -> Console:
+        if self._console is None:
+            from rich.console import Console
+
+            self._console = Console(**self._options)
+        return self._console
+
+    def __getattr__(self, name: str) -> Any:
+        return getattr(self.real, name)
+
+
+def real(target: Any) -> Console:
+    """The Rich console behind ``target`` (a :class:`LazyConsole` or a console)."""
+    return target.real if isinstance(target, LazyConsole) else target
+
+
+console: Any = LazyConsole()
+errors: Any = LazyConsole(stderr=True)
 """The command line's two consoles. Neither reads Rich markup or emoji codes: names of games and
 players, posts and error messages hold what players wrote (``[/B]``, ``[color=red]``, ``:smile:``),
 and it is printed exactly as written. Colour, where wanted, goes in as a style
@@ -26,7 +55,10 @@ command module prints through these two (tests/cli/test_posts_cli.py)."""
 
 def red(label: str, rest: str = "") -> Text:
     """``label`` in red, then ``rest`` as it is."""
+    from rich.text import Text
+
     return Text.assemble((label, "red"), rest)
+
 
 DbOption = Annotated[
     str | None,
@@ -37,7 +69,8 @@ DbOption = Annotated[
 def print_text(text: str) -> None:
     """Print an output of :mod:`voevoda.core.outputs` as it is: never read as markup, never
     wrapped."""
-    console.print(text, markup=False, highlight=False, soft_wrap=True)
+    sys.stdout.write(text + "\n")  # as it is: no Rich needed (nor imported) for plain text
+    sys.stdout.flush()
 
 
 def print_table(title: str, header: Sequence[str], rows: Sequence[Sequence[str]], align: str = "",
@@ -45,7 +78,7 @@ def print_table(title: str, header: Sequence[str], rows: Sequence[Sequence[str]]
     """A table on standard output. On a terminal Rich draws it; written to a file or a pipe it is
     plain aligned columns that are never wrapped and whose cells are never cut (a report pasted
     into a forum or read by a program must hold every word)."""
-    target = out or console
+    target = real(out or console)
     if target.is_terminal:
         from rich.table import Table as RichTable
 
@@ -64,10 +97,10 @@ def print_table(title: str, header: Sequence[str], rows: Sequence[Sequence[str]]
     target.file.flush()
 
 
-def plain_console(stderr: bool = False) -> Console:
+def plain_console(stderr: bool = False) -> Any:
     """A console for a command's output that never wraps and never reads markup or emoji codes
-    from its text."""
-    return Console(stderr=stderr, highlight=False, soft_wrap=True, markup=False, emoji=False)
+    from its text (made on first use, see :class:`LazyConsole`)."""
+    return LazyConsole(stderr=stderr)
 
 
 def fail(message: str) -> NoReturn:

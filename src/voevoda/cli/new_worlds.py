@@ -23,7 +23,7 @@ from voevoda.cli.common import DbOption, console, run_guarded
 from voevoda.core.errors import DataError, GameError
 
 nw = typer.Typer(name="nw", help="Новые Миры: карты и правки ведущего. / New Worlds: maps and GM edits.",
-                 no_args_is_help=True)
+                 no_args_is_help=True, rich_markup_mode=None)
 
 MapFileArg = Annotated[Path, typer.Argument(help="map file: TOML, JSON or YAML (see data/maps/default.toml)")]
 

@@ -20,7 +20,7 @@ from voevoda.cli.common import console, run_guarded
 from voevoda.core.errors import DataError
 
 rop = typer.Typer(name="rop", help="Кольцо Власти: карты и настройки. / Ring of Power: maps and options.",
-                  no_args_is_help=True)
+                  no_args_is_help=True, rich_markup_mode=None)
 
 MapFile = Annotated[Path, typer.Argument(help="map file: TOML, JSON or YAML (see data/maps/default.toml)")]
 

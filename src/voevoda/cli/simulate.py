@@ -13,7 +13,7 @@ from typing import Annotated, Any
 
 import typer
 
-from voevoda.cli.common import plain_console, print_table, red
+from voevoda.cli.common import plain_console, print_table, real, red
 from voevoda.core.errors import DataError
 from voevoda.core.words import counted, number, percent
 
@@ -116,7 +116,7 @@ def run_simulation(ruleset: str, games: int, players: int, seed: str, strategies
     config = {"turns": turns} if turns else {}
     results: list[Any] = []
     with Progress(TextColumn("{task.description}", style="bold", markup=False), BarColumn(), MofNCompleteColumn(),
-                  TimeRemainingColumn(), console=errors, transient=False) as progress:
+                  TimeRemainingColumn(), console=real(errors), transient=False) as progress:
         task = progress.add_task(f"{ruleset}: {counted(players, 'игрок')} / {counted(players, 'player', 'en')}", total=games)
         try:
             results = list(sim.run(games, players, seed, chosen, config=config, house_rules=house,

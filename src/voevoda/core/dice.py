@@ -18,6 +18,7 @@ import hashlib
 import hmac
 from collections.abc import Iterator, Mapping
 from dataclasses import dataclass, field
+from functools import cached_property
 from typing import TYPE_CHECKING, Any
 
 if TYPE_CHECKING:
@@ -43,6 +44,10 @@ def commitment_of(seed: bytes) -> str:
     return hashlib.sha256(seed).hexdigest()
 
 
+_KEEP_EVERY = 64
+"""Links of a chain kept in memory: one in this many (seed(k) hashes at most this many times)."""
+
+
 @dataclass(frozen=True)
 class HashChain:
     """The chain s_L = HMAC(secret, domain), s_(k-1) = SHA-256(s_k).
@@ -58,10 +63,29 @@ class HashChain:
     def seed(self, step: int) -> bytes:
         if not 0 <= step <= self.length:
             raise ValueError(f"step {step} is outside the chain (0..{self.length})")
-        link = hmac.new(self.secret, CHAIN_DOMAIN, hashlib.sha256).digest()
-        for _ in range(self.length - step):
+        # From the nearest kept link above: a game replayed asks for every step's seed, and
+        # walking the whole chain down for each one cost a command line seconds per game.
+        top = min(self.length, -(-step // _KEEP_EVERY) * _KEEP_EVERY)
+        link = self._kept[top // _KEEP_EVERY] if top < self.length else self._top
+        for _ in range(top - step):
             link = hashlib.sha256(link).digest()
         return link
+
+    @cached_property
+    def _top(self) -> bytes:
+        return hmac.new(self.secret, CHAIN_DOMAIN, hashlib.sha256).digest()
+
+    @cached_property
+    def _kept(self) -> list[bytes]:
+        """Every ``_KEEP_EVERY``-th link, ``s_0, s_K, s_2K, …`` (one walk down the chain)."""
+        kept: dict[int, bytes] = {}
+        link = self._top
+        for k in range(self.length, -1, -1):
+            if k % _KEEP_EVERY == 0:
+                kept[k // _KEEP_EVERY] = link
+            if k:
+                link = hashlib.sha256(link).digest()
+        return [kept[i] for i in range(len(kept))]
 
     @property
     def commitment(self) -> str:

@@ -23,8 +23,6 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
-import jsonpatch
-
 from voevoda import __version__
 from voevoda.core import posts, registry
 from voevoda.core.bounds import plain_problem
@@ -765,6 +763,8 @@ class Game:
         self.actions.append(Event("reopen", {"player": player, "step": step, "reason": reason}))
 
     def _edit(self, patch: list[dict[str, Any]], reason: str) -> None:
+        import jsonpatch  # only a GM edit needs it
+
         try:
             new_state = jsonpatch.apply_patch(self.state, patch, in_place=False)
             canonical_json(new_state)

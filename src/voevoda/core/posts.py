@@ -30,7 +30,6 @@ numbers (ASCII digits only: ``'²'.isdigit()`` is true and ``int('²')`` fails; 
 
 from __future__ import annotations
 
-import difflib
 import re
 from collections.abc import Callable, Hashable, Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
@@ -413,6 +412,8 @@ def suggest(word: str, known: Iterable[str] | Mapping[str, Hashable], limit: int
     target = _fold(word)
     if not target or target in folded:
         return []
+    import difflib  # only an unknown name needs it
+
     found = difflib.get_close_matches(target, list(folded), n=len(folded), cutoff=cutoff)
     out: list[str] = []
     seen: set[Hashable] = set()

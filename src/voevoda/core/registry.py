@@ -2,7 +2,8 @@
 
 Every subpackage of :mod:`voevoda.rulesets` that exposes ``RULESET`` (a
 :class:`~voevoda.core.ruleset.Ruleset` subclass), or ``RULESETS`` (several games sharing one
-package and its data), is found by scanning; a game shipped
+package and its data), or ``RULESET_MODULES`` (id → ``"module:Class"``, so that loading one of
+several games of a package does not import the others), is found by scanning; a game shipped
 in another distribution registers itself under the ``voevoda.rulesets`` entry-point
 group. Adding a game touches no file of the core.
 """
@@ -14,7 +15,6 @@ import importlib.util
 import pkgutil
 from collections.abc import Mapping
 from functools import cache
-from importlib.metadata import entry_points
 from typing import Any
 
 from voevoda.core.errors import GameError
@@ -26,7 +26,20 @@ ENTRY_POINT_GROUP = "voevoda.rulesets"
 _MANUAL: dict[str, type[Ruleset]] = {}
 
 
-def _classes(module: Any) -> list[type[Ruleset]]:
+def _load(target: str) -> type[Ruleset]:
+    module, _, name = target.partition(":")
+    cls: type[Ruleset] = getattr(importlib.import_module(module), name)
+    return cls
+
+
+def _classes(module: Any, wanted: str | None = None) -> list[type[Ruleset]]:
+    """The games a ruleset package offers (only ``wanted`` when the package names its games'
+    modules in ``RULESET_MODULES``, so that the other games are not imported)."""
+    lazy: Mapping[str, str] | None = getattr(module, "RULESET_MODULES", None)
+    if lazy is not None:
+        if wanted is not None:
+            return [_load(lazy[wanted])] if wanted in lazy else []
+        return [_load(target) for target in lazy.values()]
     classes = list(getattr(module, "RULESETS", ()))
     single = getattr(module, "RULESET", None)
     if single is not None:
@@ -44,6 +57,8 @@ def _scanned() -> dict[str, type[Ruleset]]:
             continue
         for cls in _classes(importlib.import_module(info.name)):
             found[cls.id] = cls
+    from importlib.metadata import entry_points
+
     for entry in entry_points(group=ENTRY_POINT_GROUP):
         cls = entry.load()
         found.setdefault(cls.id, cls)
@@ -71,7 +86,7 @@ def _guess(ruleset_id: str) -> type[Ruleset] | None:
             spec = None
         if spec is None:
             continue
-        for cls in _classes(importlib.import_module(name)):
+        for cls in _classes(importlib.import_module(name), ruleset_id):
             if cls.id == ruleset_id:
                 return cls
     return None

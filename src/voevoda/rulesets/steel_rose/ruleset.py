@@ -39,7 +39,6 @@ from voevoda.core.ruleset import (
     StateProblem,
 )
 from voevoda.rulesets.steel_rose.battle import field as fld
-from voevoda.rulesets.steel_rose.battle.engine import fight
 from voevoda.rulesets.steel_rose.battle.model import (
     BattleOptions,
     Manoeuvre,
@@ -60,7 +59,6 @@ from voevoda.rulesets.steel_rose.battle.posts import (
     parse_plan,
     write_deployment,
 )
-from voevoda.rulesets.steel_rose.battle.report import battle_document, field_svg, strength_svg
 from voevoda.rulesets.steel_rose.battle.sides import SideSpec, army_faction, check_army, side_problem
 from voevoda.rulesets.steel_rose.rules import Rules, load_rules
 from voevoda.rulesets.steel_rose.schema import SteelRoseBattleState, invariants
@@ -257,6 +255,8 @@ class SteelRoseBattle(Ruleset):
             if skipped:
                 sides = [replace(s, plan=()) for s in sides]
             a, b = sides
+            from voevoda.rulesets.steel_rose.battle.engine import fight  # NumPy: only to fight
+
             result = fight(self.rules, (a, b), dice, f"steel-rose/battle/{state['turn']}", self.options)
             state["result"] = result.to_json()
             state["phase"] = "done"
@@ -419,6 +419,8 @@ class SteelRoseBattle(Ruleset):
         doc = Document(self.title_ru if lang == "ru" else self.title_en)
         for event in events:
             if event.kind == "battle":
+                from voevoda.rulesets.steel_rose.battle.report import battle_document
+
                 battle = battle_document(event.data["result"], self.rules, lang, names)
                 doc.heading(battle.title or "", 2)
                 doc.blocks.extend(battle.blocks)
@@ -434,7 +436,11 @@ class SteelRoseBattle(Ruleset):
         """The battlefield with the deployments ``view`` shows; after the battle, each side's
         strength through it."""
         if view.get("result"):
+            from voevoda.rulesets.steel_rose.battle.report import strength_svg
+
             return strength_svg(view["result"], lang)
+        from voevoda.rulesets.steel_rose.battle.report import field_svg
+
         return field_svg(view, self.rules, lang)
 
     def demo_script(self, players: Sequence[str]) -> list[dict[str, str]]:

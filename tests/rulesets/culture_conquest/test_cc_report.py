@@ -56,3 +56,16 @@ def test_one_post_per_turn_with_the_seeds_at_its_foot_once() -> None:
     assert " мон." not in text and "жалование" not in text
     bb = game.report("public", 3, "bbcode")
     assert "[b]Конец игры: победные очки[/b]" in bb and "[code]Игрок" in bb
+
+
+def test_a_war_is_told_with_the_players_names_in_their_cases() -> None:
+    """«Игрок может напасть на 1 противника»: «напасть на Бориса», «против Бориса», «победа за
+    Анной», «потери Бориса» — names declined, never «на Борис»."""
+    state = make_state({"Анна": {"pop": {"army": 2, "farmers": 8}}, "Борис": {"pop": {"army": 1, "farmers": 9}}})
+    g = make_game(state, {"Анна/war/attempt/Борис": [5], "Анна/war/attacker": [6, 3, 1], "Анна/war/defender": [2],
+                          "Анна/war/vp": [4]})
+    phases.on_attack(g, {"kind": "attack", "players": ["Анна"], "tried": []}, {"Анна": {"target": "Борис"}})
+    text = render(CultureConquest().document(cut_view(state, "Анна"), g.events, "Анна", "ru", 1))
+    assert "- Анна пытается напасть на Бориса: 1d6 → 5 — нападение!" in text
+    assert "- БИТВА: Анна против Бориса — победа за Анной, 1d6 → 4 = 4 ПО" in text
+    assert "    - потери Бориса: армия 1" in text

@@ -26,9 +26,16 @@ def dice(count: int, sides: int, faces: Sequence[int]) -> str:
 
 
 class Lines:
-    def __init__(self, t: Tables, lang: str) -> None:
+    def __init__(self, t: Tables, lang: str, names: Names | None = None, players: Sequence[str] = ()) -> None:
         self.t, self.lang = t, lang
         self.ru = lang == "ru"
+        self.names = names or Names(lang=lang)
+        self.players = set(players)
+
+    def nm(self, player: str, case: str) -> str:
+        """A player's name in a Russian case («на Анну», «с Бориса»); anything that is not a
+        player's name («враги») as it is."""
+        return self.names.case(player, case) if self.ru and player in self.players else player
 
     def n(self, key: str | None) -> str:
         return self.t.name(key, self.lang) if key else "—"
@@ -196,7 +203,8 @@ class Lines:
     def attack_roll(self, d: Mapping[str, Any]) -> str:
         bonus = f" +{d['bonus']}" if d["bonus"] else ""
         ok = self.say("нападение!", "attack!") if d["success"] else self.say("неудача", "fails")
-        return self.say(f"{d['player']} пытается напасть на {d['target']}: {dice(1, d['die'], d['faces'])}{bonus} — {ok}",
+        return self.say(f"{d['player']} пытается напасть на {self.nm(d['target'], 'accs')}: "
+                        f"{dice(1, d['die'], d['faces'])}{bonus} — {ok}",
                         f"{d['player']} tries to attack {d['target']}: {dice(1, d['die'], d['faces'])}{bonus} — {ok}")
 
     def diplomat(self, d: Mapping[str, Any]) -> str:
@@ -206,7 +214,8 @@ class Lines:
 
     def ally(self, d: Mapping[str, Any]) -> str:
         side = d["attacker"] if d["side"] == "attacker" else d["defender"]
-        return self.say(f"{d['player']} поддерживает {side}: армий {d['army']}, флотов {d['fleet']}, генералов {d['generals']}",
+        return self.say(f"{d['player']} поддерживает {self.nm(side, 'accs')}: армий {d['army']}, флотов {d['fleet']}, "
+                        f"генералов {d['generals']}",
                         f"{d['player']} joins {side}: armies {d['army']}, fleets {d['fleet']}, generals {d['generals']}")
 
     def _battle(self, d: Mapping[str, Any], a: str, b: str) -> list[str]:
@@ -227,11 +236,13 @@ class Lines:
         ]
         for key in ("attacker_losses", "defender_losses"):
             for who, lost in d[key].items():
-                out.append(self.say(f"  потери {who}: {self.pop(lost)}", f"  {who} lost: {self.pop(lost)}"))
+                out.append(self.say(f"  потери {self.nm(who, 'gent')}: {self.pop(lost)}",
+                                    f"  {who} lost: {self.pop(lost)}"))
         return out
 
     def battle(self, d: Mapping[str, Any]) -> str:
-        head = self.say(f"БИТВА: {d['attacker']} против {d['defender']} — победил {d['winner_name']}, "
+        head = self.say(f"БИТВА: {d['attacker']} против {self.nm(d['defender'], 'gent')} — победа за "
+                        f"{self.nm(d['winner_name'], 'ablt')}, "
                         f"{dice(1, 6, d['vp_faces'])} = {d['vp']} ПО",
                         f"BATTLE: {d['attacker']} against {d['defender']} — {d['winner_name']} wins, "
                         f"{dice(1, 6, d['vp_faces'])} = {d['vp']} VP")
@@ -269,7 +280,7 @@ class Lines:
             what = f"{dice(len(d['faces']), 6, d['faces'])}: " + self.pop(d["lost"])
         else:
             what = self.n(d["resource"])
-        return self.say(f"{d['player']} берёт дань с {d['defender']}: {what}",
+        return self.say(f"{d['player']} берёт дань с {self.nm(d['defender'], 'gent')}: {what}",
                         f"{d['player']} takes tribute from {d['defender']}: {what}")
 
     def offer(self, d: Mapping[str, Any]) -> str:
@@ -287,7 +298,7 @@ class Lines:
                         f"DEAL {d['player']} ↔ {d['partner']}: {d['player']} gives {give}; gets {take}")
 
     def trade_declined(self, d: Mapping[str, Any]) -> str:
-        return self.say(f"{d['partner']} отклоняет предложение {d['player']}",
+        return self.say(f"{d['partner']} отклоняет предложение {self.nm(d['player'], 'gent')}",
                         f"{d['partner']} declines the offer of {d['player']}")
 
     def labour(self, d: Mapping[str, Any]) -> str:
@@ -351,7 +362,7 @@ def render(view: Mapping[str, Any], events: Sequence[Event], viewer: str, tables
            lang: str = "ru", turn: int | None = None, names: Names | None = None) -> Document:
     """One post for the turn: a section per player in the order of play, each phase of his turn
     a line (a battle with its dice nested under it), the game's end with its scores."""
-    lines = Lines(tables, lang)
+    lines = Lines(tables, lang, names, [str(p) for p in view.get("order", [])])
     names = names or Names(lang=lang)
     ru = lang == "ru"
     game = "Культура и Завоевание" if ru else "Culture & Conquest"

@@ -136,3 +136,17 @@ def test_the_consoles_read_no_markup_or_emoji() -> None:
 
     for console in (common.console, common.errors):
         assert not console._markup and not console._emoji
+
+
+def test_a_post_over_64_kb_is_refused_before_it_is_read_whole(db: str, tmp_path: Path) -> None:
+    """Issue 16: «Posts: a size limit (say 64 KB) with a clear error; a 1 MB post is accepted
+    today and makes every later command on that game take 17 s»."""
+    new_rop(db)
+    big = tmp_path / "log.txt"
+    big.write_text("ход 0303 0304\n" * 80_000, encoding="utf-8")  # about 1 MB
+    code, out = run("order", "r", "--player", "Анна", str(big), "--db", db)
+    assert code == 1 and "пост длиннее 64 КБ" in out and "longer than 64 KB" in out
+    code, out = run("order", "r", "--player", "Анна", "-", "--db", db, input="вражда Борис\n" * 6000)
+    assert code == 1 and "longer than 64 KB" in out
+    code, out = run("status", "r", "--as", "gm", "--db", db)
+    assert "… Анна" in out  # nothing was stored

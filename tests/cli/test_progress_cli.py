@@ -92,3 +92,19 @@ def test_odds_shows_the_compile_then_the_battles(monkeypatch: pytest.MonkeyPatch
     assert during.count(battle_cli.SimulatorCompile.LABEL) >= 2  # and the live line, redrawn
     assert "battles" in during
     assert "compiled in 0:0" in screen.getvalue()
+
+
+def test_long_commands_spin_on_a_terminal_and_stay_silent_on_a_pipe(monkeypatch: pytest.MonkeyPatch) -> None:
+    """«Long work shows progress»: a resolution, an import, an export… show a spinner with the
+    time spent while they work, on a terminal's stderr; a pipe gets only the result."""
+    from voevoda.cli import common
+
+    screen = io.StringIO()
+    monkeypatch.setattr(common, "errors", Console(file=screen, force_terminal=True, width=120, markup=False,
+                                                 emoji=False, highlight=False))
+    common.run_guarded(lambda: time.sleep(0.4), busy="расчёт хода / resolving")
+    assert "расчёт хода / resolving" in screen.getvalue() and "0:00:00" in screen.getvalue()
+    pipe = io.StringIO()
+    monkeypatch.setattr(common, "errors", Console(file=pipe, force_terminal=False, markup=False))
+    common.run_guarded(lambda: time.sleep(0.2), busy="расчёт хода / resolving")
+    assert pipe.getvalue() == ""

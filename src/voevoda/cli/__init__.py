@@ -119,7 +119,7 @@ def new(
         _store(db).create(created)
         return created
 
-    run_guarded(action, lambda created: print_text(outputs.created_text(created)))
+    run_guarded(action, lambda created: print_text(outputs.created_text(created)), busy="создание игры / creating the game")
 
 
 @app.command()
@@ -153,7 +153,7 @@ def order(
     def show(result: "tuple[Game, Receipt, int]") -> None:
         game, receipt, meant = result
         print_text(outputs.order_echo(game, receipt.player, receipt, check, step=meant))
-    run_guarded(action, show)
+    run_guarded(action, show, busy="приказ / the post")
 
 
 @app.command()
@@ -193,7 +193,7 @@ def resolve(
             resolved = game.resolve(force=force, at=_now(), step=meant)
         return game, resolved
 
-    run_guarded(action, lambda result: print_text(outputs.resolution_text(*result)))
+    run_guarded(action, lambda result: print_text(outputs.resolution_text(*result)), busy="расчёт хода / resolving")
 
 
 @app.command()
@@ -343,7 +343,7 @@ def rollback(
             undone = game.rollback(reason, at=_now())
         return game, undone
 
-    run_guarded(action, lambda result: print_text(outputs.rollback_text(*result)))
+    run_guarded(action, lambda result: print_text(outputs.rollback_text(*result)), busy="откат / rolling back")
 
 
 @app.command()
@@ -361,7 +361,7 @@ def reopen(
             step = game.reopen(game.find_player(player), reason, at=_now())
         return game, step
 
-    run_guarded(action, lambda result: print_text(outputs.reopen_text(result[0], player, result[1])))
+    run_guarded(action, lambda result: print_text(outputs.reopen_text(result[0], player, result[1])), busy="открытие приказа / reopening")
 
 
 @app.command()
@@ -381,7 +381,7 @@ def edit(
         with _store(db).change(name) as game:
             game.edit(operations, reason, at=_now())
 
-    run_guarded(action, lambda _: print_text("правка внесена / edit applied"))
+    run_guarded(action, lambda _: print_text("правка внесена / edit applied"), busy="правка / editing")
 
 
 @app.command()
@@ -460,7 +460,7 @@ def export(
                          "закрытые броски — только для ведущего / the full export holds the game's secret, every "
                          "post, hidden events and sealed rolls: for the game master only", markup=False)
         print_text(f"выгружено / exported ({'полная / full' if full else 'открытая / public'}): {output}")
-    run_guarded(action, show)
+    run_guarded(action, show, busy="выгрузка / exporting")
 
 
 @app.command(name="import")
@@ -482,7 +482,8 @@ def import_command(
         return record, _store(db).import_record(record)
 
     run_guarded(action, lambda result: print_text(
-        f"загружено / imported {result[0].name}, шагов / steps: {result[1].step_number}"))
+        f"загружено / imported {result[0].name}, шагов / steps: {result[1].step_number}"),
+        busy="переигровка и проверка журнала / replaying and checking the journal")
 
 
 @app.command()

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import contextlib
 import sys
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Iterator, Sequence
 from pathlib import Path
 from typing import TYPE_CHECKING, Annotated, Any, NoReturn, TypeVar
 
@@ -109,22 +109,56 @@ def fail(message: str) -> NoReturn:
 
 
 def read_text_argument(source: str) -> str:
-    """A file path, or ``-`` for standard input."""
-    if source == "-":
-        return sys.stdin.read()
-    path = Path(source)
+    """A post from a file path, or ``-`` for standard input. Never more is read than a post may
+    hold (docs/posts.md: 64 KB): a longer one is refused here with the same clear error the
+    engine gives, before a pasted log or a wrong file is taken into memory."""
+    from voevoda.core.posts import MAX_POST_BYTES, check_size, too_long
+
     try:
-        return path.read_text(encoding="utf-8")
+        if source == "-":
+            stream = getattr(sys.stdin, "buffer", None)
+            if stream is None:  # a text stream without bytes (tests): read it as text
+                text = sys.stdin.read(MAX_POST_BYTES + 1)
+                check_size(text)
+                return text
+            data: bytes = stream.read(MAX_POST_BYTES + 1)
+            name = "stdin"
+        else:
+            with Path(source).open("rb") as handle:
+                data = handle.read(MAX_POST_BYTES + 1)
+            name = source
     except OSError as exc:
-        raise DataError(f"{path}: {exc.strerror}") from exc
+        raise DataError(f"{source}: {exc.strerror}") from exc
+    if len(data) > MAX_POST_BYTES:
+        too_long()  # only the first bytes were read: the size is not known
+    try:
+        return data.decode("utf-8")
     except UnicodeDecodeError as exc:
-        raise DataError(f"{path}: not UTF-8 text (byte {exc.start})") from exc
+        raise DataError(f"{name}: not UTF-8 text (byte {exc.start})") from exc
 
 
 ResultT = TypeVar("ResultT")
 
 
-def run_guarded(action: Callable[[], ResultT], then: Callable[[ResultT], Any] | None = None) -> None:
+@contextlib.contextmanager
+def working(label: str | None) -> Iterator[None]:
+    """While long work runs (a resolution, a replay, a check of a whole game): a spinner with
+    ``label`` and the time spent, on standard error when it is a terminal; nothing otherwise, so
+    that pipes and files get only the result."""
+    target = real(errors) if label else None
+    if label is None or target is None or not target.is_terminal:
+        yield
+        return
+    from rich.progress import Progress, SpinnerColumn, TextColumn, TimeElapsedColumn
+
+    with Progress(SpinnerColumn(), TextColumn("{task.description}", markup=False), TimeElapsedColumn(),
+                  console=target, transient=True, redirect_stdout=False, redirect_stderr=False) as progress:
+        progress.add_task(label, total=None)
+        yield
+
+
+def run_guarded(action: Callable[[], ResultT], then: Callable[[ResultT], Any] | None = None,
+                busy: str | None = None) -> None:
     """Run a command body; known errors become a message and exit status 1.
 
     ``then`` prints what ``action`` did, after it has been committed: whatever goes wrong
@@ -133,7 +167,8 @@ def run_guarded(action: Callable[[], ResultT], then: Callable[[ResultT], Any] | 
     from voevoda.core.outputs import error_text
 
     try:
-        result = action()
+        with working(busy):
+            result = action()
     except (OrdersRejected, GameError, DataError) as exc:
         errors.print(error_text(exc), markup=False, highlight=False, soft_wrap=True)
         raise typer.Exit(1) from exc

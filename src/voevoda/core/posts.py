@@ -33,6 +33,7 @@ from __future__ import annotations
 import re
 from collections.abc import Callable, Hashable, Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
+from typing import NoReturn
 
 from voevoda.core.errors import ParseError, Problem, invalid
 from voevoda.core.words import plural_ru
@@ -154,11 +155,17 @@ def check_size(text: str) -> None:
     """Refuse a post longer than :data:`MAX_POST_BYTES` with a clear error."""
     size = len(text.encode("utf-8", "surrogatepass"))
     if size > MAX_POST_BYTES:
-        raise ParseError([invalid(
-            f"пост слишком длинный: {size // 1024} КБ при пределе {MAX_POST_BYTES // 1024} КБ; "
-            "пришлите только приказы",
-            f"the post is too long: {size // 1024} KB, the limit is {MAX_POST_BYTES // 1024} KB; "
-            "send only the orders")])
+        too_long(size)
+
+
+def too_long(size: int | None = None) -> NoReturn:
+    """The error for a post over the limit (``size`` in bytes when it is known)."""
+    limit = MAX_POST_BYTES // 1024
+    known_ru = f" (в нём {-(-size // 1024)} КБ)" if size is not None else ""
+    known_en = f" (it has {-(-size // 1024)} KB)" if size is not None else ""
+    raise ParseError([invalid(
+        f"пост длиннее {limit} КБ{known_ru}: пришлите только приказы",
+        f"the post is longer than {limit} KB{known_en}: send only the orders")])
 
 
 def read(text: str, options: PostOptions | None = None,

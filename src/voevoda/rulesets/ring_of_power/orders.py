@@ -165,6 +165,11 @@ class PostReader:
                 orders.append(result)
         return orders, problems
 
+    def _nobody(self, text: str) -> tuple[str, str]:
+        """«нет игрока «Борс»; может быть, «Борис»?» (the nearest names, never taken for them)."""
+        ru, en = did_you_mean(suggest(text, self.players, limit=2))
+        return f"нет игрока «{text}»{ru}", f"no player '{text}'{en}"
+
     # -- one line ---------------------------------------------------------------------
 
     def _line(self, line: _Line) -> Order | Problem:
@@ -226,7 +231,7 @@ class PostReader:
             name, rest = _match_names(tail, self.players)
             if name is None or name == TREASURY or rest.strip(" .:"):
                 return line.problem(rest_at + m.start(3) + 1 + (len(m.group(3)) - len(m.group(3).lstrip())),
-                                    f"нет игрока «{tail}»", f"no player '{tail}'")
+                                    *self._nobody(tail))
             player = name
         return Order("support", {"from": m.group(1), "to": m.group(2), "player": player},
                      line.number, line.text.strip())
@@ -294,8 +299,9 @@ class PostReader:
         if name is None:
             column = len(line.text) - len(tail_stripped) + 1
             shown = tail_stripped.split(":")[0].strip() or "?"
-            return self._syntax(line, "transfer", column, f"нет получателя «{shown}» (игрок или Казна)",
-                                f"no recipient '{shown}' (a player or the Treasury)")
+            ru, en = did_you_mean(suggest(shown, [*self.players, TREASURY], limit=2))
+            return self._syntax(line, "transfer", column, f"нет получателя «{shown}» (игрок или Казна){ru}",
+                                f"no recipient '{shown}' (a player or the Treasury){en}")
         return Order("transfer", {"amount": amount, "to": name, "reason": _reason(rest)},
                      line.number, line.text.strip())
 
@@ -334,12 +340,13 @@ class PostReader:
         payer_text, payer_col = values["payer"]
         payer, rest = _match_names(payer_text, self.players)
         if payer is None or rest.strip():
-            return line.problem(payer_col, f"нет игрока «{payer_text}»", f"no player '{payer_text}'")
+            return line.problem(payer_col, *self._nobody(payer_text))
         recipient_text, recipient_col = values["recipient"]
         recipient, rest = _match_names(recipient_text, self.players)
         if recipient is None or rest.strip():
-            return line.problem(recipient_col, f"нет получателя «{recipient_text}» (игрок или Казна)",
-                                f"no recipient '{recipient_text}' (a player or the Treasury)")
+            ru, en = did_you_mean(suggest(recipient_text, [*self.players, TREASURY], limit=2))
+            return line.problem(recipient_col, f"нет получателя «{recipient_text}» (игрок или Казна){ru}",
+                                f"no recipient '{recipient_text}' (a player or the Treasury){en}")
         amount_text, amount_col = values["amount"]
         if not is_digits(amount_text):
             return line.problem(amount_col, f"«{amount_text}» — не сумма", f"'{amount_text}' is not an amount")
@@ -362,7 +369,7 @@ class PostReader:
                 continue
             name, rest = _match_names(piece, self.players)
             if name is None or name == TREASURY or rest.strip():
-                return line.problem(column, f"нет игрока «{piece}»", f"no player '{piece}'")
+                return line.problem(column, *self._nobody(piece))
             if name not in found:
                 found.append(name)
         if not found:

@@ -542,11 +542,15 @@ def parse_plan(text: str, rules: Rules, own: Sequence[SquadInput], enemy: Sequen
             col = source.column(max(0, source.text.find(part)))
             kind, rest = _manoeuvre(part)
             if kind is None:
+                head = " ".join(part.split()[:2])
+                near = suggest(head, [w for w, _ in _MANOEUVRE_WORDS], limit=2, cutoff=0.7) or suggest(
+                    part.split()[0], [w for w, _ in _MANOEUVRE_WORDS], limit=2, cutoff=0.7)
+                ru, en = did_you_mean(near)
                 out.problems.append(invalid(
-                    f"неизвестный манёвр «{part}»: смена позиции, марш-бросок, защита, в укрытие, натиск, "
-                    "обстрел, дальнобойный обстрел",
-                    f"unknown manoeuvre '{part}': move, forced march, defend, take cover, charge, volley, "
-                    "long-range volley", number, col, part, RULE_PLAN))
+                    f"неизвестный манёвр «{part}»{ru or ':'} манёвры: смена позиции, марш-бросок, защита, в укрытие, "
+                    "натиск, обстрел, дальнобойный обстрел",
+                    f"unknown manoeuvre '{part}'{en or ':'} manoeuvres: move, forced march, defend, take cover, "
+                    "charge, volley, long-range volley", number, col, part, RULE_PLAN))
                 continue
             if kind == "none":
                 continue

@@ -99,7 +99,7 @@ def _app() -> typer.Typer:
 def test_cli_writes_csv_and_svg(tmp_path: Path) -> None:
     csv, svg = tmp_path / "m.csv", tmp_path / "m.svg"
     result = CliRunner().invoke(_app(), ["balance", "--budget", "600", "-n", "40", "--factions", "empire,ogres",
-                                         "--csv", str(csv), "--svg", str(svg), "--lang", "en"])
+                                         "--prices", "gold", "--csv", str(csv), "--svg", str(svg), "--lang", "en"])
     assert result.exit_code == 0, result.output
     assert len(csv.read_text(encoding="utf-8").splitlines()) == 5
     assert "Ogres" in svg.read_text(encoding="utf-8")
@@ -111,8 +111,37 @@ def test_cli_writes_csv_and_svg(tmp_path: Path) -> None:
     (["-n", "0"], "-n"),
     (["--address", "ray://x:1"], "--address"),
     (["--budget", "-5"], "--budget"),
+    (["--prices", "silver"], "--prices"),
+    (["--budget", "500", "--factions", "heaven"], "unlocks of 'heaven'"),
 ])
 def test_cli_refuses_bad_arguments(args: list[str], message: str) -> None:
     result = CliRunner().invoke(_app(), ["balance", *args])
     assert result.exit_code == 1
     assert message in result.output
+
+
+def test_real_prices_count_the_resource_and_the_unlocks() -> None:
+    """Issue 19: «price each faction's units as the document does (gold plus the faction's own
+    resource at its exchange value, with the building unlocks they need)»: a hero costs «100з+50ч»
+    at 10 gold an honour, and the Empire's template pays for its barracks, garrison house, chapel
+    and knights' hall first (docs/rulings/steel_rose.md C50)."""
+    from voevoda.rulesets.steel_rose.campaign.data import load_campaign
+    from voevoda.rulesets.steel_rose.campaign.pricing import Pricing
+    from voevoda.rulesets.steel_rose.rules import load_rules
+
+    rules = load_rules()
+    pricing = Pricing(load_campaign())
+    assert pricing.unit("empire", "hero") == 100 + 50 * 10
+    assert pricing.unit("heaven", "golem") == 10 + 30 * 2
+    assert pricing.unit("void_cult", "void_knight") == 80 + 5 * 10       # «+5 ГП при найме»
+    assert pricing.unit("steel_rose", "musketeer") == 35 + 2 * 2 * 1     # 2 powder, doubled by a volley
+    assert pricing.unit("ogres", "bull") == 40
+    gold = bal.prepare(rules, 4000, 10, "p", ["empire", "ogres"], prices="gold")
+    real = bal.prepare(rules, 4000, 10, "p", ["empire", "ogres"], prices="real")
+    assert real.overheads["empire"] == {"barracks2": 300.0, "barracks": 150.0, "chapel": 100.0, "knights_hall": 200.0}
+    assert real.overheads["ogres"] == {}
+    def size(sweep: bal.Sweep, faction: str) -> int:
+        return sum(n for sq in sweep.armies[faction].squads for n in sq.units.values())
+
+    assert size(gold, "empire") > size(real, "empire")
+    assert size(gold, "ogres") == size(real, "ogres")

@@ -30,6 +30,9 @@ def balance_command(
     csv: Annotated[Path | None, typer.Option("--csv", help="Write the matrix as CSV here")] = None,
     svg: Annotated[Path | None, typer.Option("--svg", help="Write an SVG heatmap here")] = None,
     lang: Annotated[str, typer.Option("--lang", help="ru or en (heatmap labels)")] = "ru",
+    prices: Annotated[str, typer.Option(
+        "--prices", help="real: gold plus the faction's resource at its exchange value, after the unlocking "
+                         "buildings (docs/steel_rose/balance.md); gold: gold only")] = "real",
     backend: Annotated[str, typer.Option("--backend", help="local or ray")] = "local",
     address: Annotated[str | None, typer.Option("--address", help="Ray cluster address (--backend ray)")] = None,
 ) -> None:
@@ -48,14 +51,20 @@ def balance_command(
         _fail("-n: expected at least 1 / ожидается не меньше 1")
     if budget <= 0:
         _fail("--budget: expected a positive amount of gold / ожидается положительное число")
+    if prices not in ("real", "gold"):
+        _fail(f"--prices: expected real or gold, got {prices!r}")
     try:
-        rules = load_rules(read_house_rules(house_rules) if house_rules else None)
+        house = read_house_rules(house_rules) if house_rules else {}
+        from voevoda.rulesets.steel_rose.campaign.data import split_house_rules
+
+        battle_part, _campaign_part = split_house_rules(house)
+        rules = load_rules(battle_part or None)
         tpl = bal.load_templates(rules, templates)
         chosen = [f.strip() for f in factions.split(",") if f.strip()] if factions else None
         for f in chosen or []:
             if f not in rules.factions:
                 raise DataError(f"--factions: unknown faction '{f}' (known: {', '.join(rules.factions)})")
-        sweep = bal.prepare(rules, budget, n, seed, chosen, tpl)
+        sweep = bal.prepare(rules, budget, n, seed, chosen, tpl, prices, house)
     except DataError as exc:
         _fail(str(exc))
         return
@@ -99,7 +108,9 @@ def balance_command(
     for f, army in sweep.armies.items():
         squads = "; ".join(f"{sq.position}: " + ", ".join(f"{u} {k}" for u, k in sq.units.items())
                            for sq in army.squads)
-        console.print(f"{f}: {squads}", markup=False)
+        unlocks = sweep.overheads.get(f)
+        paid = (" [" + ", ".join(f"{b} {number(v)}" for b, v in unlocks.items()) + "]") if unlocks else ""
+        console.print(f"{f}: {squads}{paid}", markup=False)
 
 
 def register(app: typer.Typer) -> None:

@@ -7,7 +7,7 @@ import contextlib
 import sys
 from typing import TYPE_CHECKING
 
-from voevoda.cli.common import console, errors, print_text
+from voevoda.cli.common import console, print_text
 from voevoda.core.errors import GameError
 
 if TYPE_CHECKING:  # every module of voevoda.cli is imported by `voevoda --help`: keep it light
@@ -53,19 +53,9 @@ def run_demo(store: Store, turns: int) -> None:
         if ruleset_id.startswith("toy-"):
             continue
         console.rule(f"{cls.title_ru} / {cls.title_en} ({ruleset_id})")
-        compiling = None
-        if ruleset_id == "steel-rose":  # its computer opponents weigh attacks on the batched simulator
-            from voevoda.cli.battle import SimulatorCompile
-
-            compiling = SimulatorCompile(None)
-        if compiling is not None and compiling.started is not None:
-            from rich.text import Text
-
-            with errors.status(Text(SimulatorCompile.LABEL)):  # a live spinner while the bots' first odds compile
-                game = play_demo_game(ruleset_id, turns)
-            compiling.advanced()
-        else:
-            game = play_demo_game(ruleset_id, turns)
+        # (the campaign's computer opponents weigh attacks on a strength estimate by default: the
+        # demo compiles no simulator; bot_odds_battles in a game's config puts them on it)
+        game = play_demo_game(ruleset_id, turns)
         name = game.record.name
         with contextlib.suppress(GameError):
             store.delete(name)

@@ -1,7 +1,7 @@
 """``voevoda simulate RULESET --games N --players K``: many computer games, statistics.
 
 The command is generic in shape (the first argument names the ruleset); a ruleset takes
-part by appearing in :data:`SIMULATORS`. Today only ``culture-conquest`` does.
+part by appearing in :data:`SIMULATORS`: ``culture-conquest`` and ``steel-rose``.
 """
 
 from __future__ import annotations
@@ -31,6 +31,11 @@ class Simulator:
     chart_svg: Callable[[Sequence[Any], str], str]
     group_name: Callable[[str, str, str], str]
     """A group's name (a strategy, a culture) in a language: (key, grouping, lang)."""
+    tables: Callable[[Sequence[Any], str], list[tuple[str, list[str], list[list[str]]]]] | None = None
+    """The printed report as (title, columns, rows) in a language, when the game's summary is not
+    by victory points (``summary_rows`` and ``groupings`` are then unused)."""
+    default_players: int = 4
+    turns_option: bool = True
 
 
 def _culture_conquest() -> Simulator:
@@ -42,7 +47,15 @@ def _culture_conquest() -> Simulator:
                      lambda key, by, lang: cc.group_name(key, by, lang))
 
 
-SIMULATORS: Mapping[str, Callable[[], Simulator]] = {"culture-conquest": _culture_conquest}
+def _steel_rose() -> Simulator:
+    from voevoda.rulesets.steel_rose.campaign import simulate as sr
+
+    return Simulator(sr.STRATEGIES, sr.run, lambda results, by: [], (), sr.summary_csv, sr.seats_csv, sr.chart_svg,
+                     lambda key, by, lang: key, tables=sr.tables, default_players=5, turns_option=False)
+
+
+SIMULATORS: Mapping[str, Callable[[], Simulator]] = {"culture-conquest": _culture_conquest,
+                                                     "steel-rose": _steel_rose}
 
 console = plain_console()
 errors = plain_console(stderr=True)
@@ -58,7 +71,8 @@ def register(app: typer.Typer) -> None:
     def simulate(
         ruleset: Annotated[str, typer.Argument(help="Ruleset id, e.g. culture-conquest")],
         games: Annotated[int, typer.Option("--games", "-n", help="How many games to play")] = 100,
-        players: Annotated[int, typer.Option("--players", "-k", help="Computer players per game")] = 4,
+        players: Annotated[int, typer.Option(
+            "--players", "-k", help="Computer players per game (0: the game's usual number)")] = 0,
         seed: Annotated[str, typer.Option("--seed", help="Seed text; game i uses SEED/i")] = "voevoda",
         strategies: Annotated[str, typer.Option(
             "--strategies", help="Comma-separated strategies, dealt to seats in turn")] = "",
@@ -94,6 +108,8 @@ def run_simulation(ruleset: str, games: int, players: int, seed: str, strategies
              f"ruleset '{ruleset}' has no simulator yet (supported: {known})")
     if games < 1:
         fail("--games: нужно хотя бы 1", "--games: must be at least 1")
+    sim = SIMULATORS[ruleset]()
+    players = players or sim.default_players
     if not cls.min_players <= players <= cls.max_players:
         fail(f"--players: от {cls.min_players} до {cls.max_players}",
              f"--players: between {cls.min_players} and {cls.max_players}")
@@ -101,7 +117,8 @@ def run_simulation(ruleset: str, games: int, players: int, seed: str, strategies
         fail("--turns: не меньше 0", "--turns: must be 0 or more")
     if lang not in ("ru", "en"):
         fail("--lang: ru или en", "--lang: ru or en")
-    sim = SIMULATORS[ruleset]()
+    if turns and not sim.turns_option:
+        fail(f"--turns: длину игры «{ruleset}» задают её эпохи", f"--turns: the epochs of '{ruleset}' set its length")
     chosen = tuple(s.strip() for s in strategies.split(",") if s.strip()) or sim.strategies
     bad = [s for s in chosen if s not in sim.strategies]
     if bad:
@@ -124,6 +141,8 @@ def run_simulation(ruleset: str, games: int, players: int, seed: str, strategies
         except DataError as exc:
             fail(str(exc), str(exc))
     ru = lang == "ru"
+    for title, columns, cells in (sim.tables(results, lang) if sim.tables else []):
+        print_table(title, columns, cells, "l" + "r" * (len(columns) - 1), console)
     for by in sim.groupings:
         rows = sim.summary_rows(results, by)
         games_text = counted(games, "партия") if ru else counted(games, "game", "en")

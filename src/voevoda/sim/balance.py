@@ -8,6 +8,7 @@ number of work items (threads, progress blocks, Ray tasks) and its totals stay b
 
 from __future__ import annotations
 
+import functools
 import math
 import time
 from collections.abc import Callable, Mapping
@@ -103,41 +104,46 @@ def load_templates(rules: Rules, path: Path | None = None) -> dict[str, ArmyTemp
     return out
 
 
+PriceOf = Callable[[str], float]
+"""The price of one unit of a type (``voevoda balance --prices``)."""
+
+
 def build_army(rules: Rules, faction: str, template: ArmyTemplate, budget: float,
-               name: str | None = None) -> SideInput:
-    """The army ``template`` buys for ``budget`` gold (see data/templates.toml)."""
+               name: str | None = None, price: PriceOf | None = None, overhead: float = 0.0) -> SideInput:
+    """The army ``template`` buys for ``budget`` gold (see data/templates.toml): each unit at
+    ``price`` (default: its gold price), after ``overhead`` (what its unlocks cost) is paid."""
     if budget <= 0:
         raise DataError("budget: expected a positive amount of gold")
+    cost: PriceOf = price or (lambda uid: float(rules.units[uid].gold))
     total_weight = sum(sq.gold for sq in template.squads)
     counts: list[dict[str, int]] = []
-    left = float(budget)
+    left = float(budget) - overhead
     shares: list[float] = []
     for sq in template.squads:
         fixed = {uid: n for uid, n in sq.fixed.items() if n > 0}
-        cost = sum(rules.units[uid].gold * n for uid, n in fixed.items())
         counts.append(dict(fixed))
-        left -= cost
+        left -= sum(cost(uid) * n for uid, n in fixed.items())
         shares.append(sq.gold / total_weight)
     if left < 0:
-        raise DataError(f"budget: {budget} gold does not pay for the fixed units of '{faction}'")
+        raise DataError(f"budget: {budget} gold does not pay for the fixed units and unlocks of '{faction}'")
     pool = left
     for sq, share, bought in zip(template.squads, shares, counts, strict=True):
         weight = sum(sq.units.values())
         for uid, w in sq.units.items():
             gold = pool * share * (w / weight) if weight else 0.0
-            n = int(math.floor(gold / rules.units[uid].gold + 1e-9))
+            n = int(math.floor(gold / cost(uid) + 1e-9))
             if n:
                 bought[uid] = bought.get(uid, 0) + n
-                left -= n * rules.units[uid].gold
+                left -= n * cost(uid)
     progress = True
     while progress:
         progress = False
         for sq, bought in zip(template.squads, counts, strict=True):
             for uid in sq.units:
-                price = rules.units[uid].gold
-                if price <= left + 1e-9:
+                one = cost(uid)
+                if one <= left + 1e-9:
                     bought[uid] = bought.get(uid, 0) + 1
-                    left -= price
+                    left -= one
                     progress = True
     squads = tuple(SquadInput(sq.position, {u: n for u, n in bought.items() if n})
                    for sq, bought in zip(template.squads, counts, strict=True) if any(bought.values()))
@@ -187,6 +193,9 @@ class Sweep:
     seed: str
     armies: dict[str, SideInput]
     scenarios: dict[tuple[str, str], Scenario] = field(default_factory=dict)
+    prices: str = "gold"
+    overheads: dict[str, dict[str, float]] = field(default_factory=dict)
+    """Per faction, the buildings its army's units need and what they cost (``prices="real"``)."""
 
     def cell_seed(self, row: str, col: str) -> str:
         return f"{self.seed}/{row}/{col}"
@@ -204,7 +213,13 @@ class Sweep:
 
 
 def prepare(rules: Rules, budget: float, n: int, seed: str, factions: list[str] | None = None,
-            templates: Mapping[str, ArmyTemplate] | None = None) -> Sweep:
+            templates: Mapping[str, ArmyTemplate] | None = None, prices: str = "gold",
+            house_rules: Mapping[str, Any] | None = None) -> Sweep:
+    """The armies of a sweep. ``prices="gold"``: units at their gold price; ``"real"``: as the
+    campaign prices them (gold plus the faction's own resource at its exchange value, the hunger
+    and powder they cost, after the buildings that unlock them: campaign/pricing.py)."""
+    if prices not in ("gold", "real"):
+        raise DataError(f"prices: expected gold or real, got {prices!r}")
     templates = templates if templates is not None else load_templates(rules)
     chosen = factions or [f for f in rules.factions if f in templates]
     for f in chosen:
@@ -212,8 +227,21 @@ def prepare(rules: Rules, budget: float, n: int, seed: str, factions: list[str] 
             raise DataError(f"factions: no army template for '{f}' (templates: {', '.join(templates)})")
     if n < 1:
         raise DataError("n: expected at least 1 battle per matchup")
-    armies = {f: build_army(rules, f, templates[f], budget) for f in chosen}
-    return Sweep(rules, chosen, budget, n, seed, armies)
+    overheads: dict[str, dict[str, float]] = {}
+    if prices == "gold":
+        armies = {f: build_army(rules, f, templates[f], budget) for f in chosen}
+    else:
+        from voevoda.rulesets.steel_rose.campaign.data import load_campaign
+        from voevoda.rulesets.steel_rose.campaign.pricing import Pricing
+
+        pricing = Pricing(load_campaign(house_rules))
+        armies = {}
+        for f in chosen:
+            units = [u for sq in templates[f].squads for u in (*sq.units, *sq.fixed)]
+            overheads[f] = pricing.unlocks(f, units)
+            armies[f] = build_army(rules, f, templates[f], budget, price=functools.partial(pricing.unit, f),
+                                   overhead=sum(overheads[f].values()))
+    return Sweep(rules, chosen, budget, n, seed, armies, prices=prices, overheads=overheads)
 
 
 def run_item(sweep: Sweep, item: WorkItem) -> tuple[int, int, int]:

@@ -12,9 +12,13 @@ from voevoda.core.dice import Dice
 from voevoda.core.engine import Game
 from voevoda.core.errors import DataError, GameError
 from voevoda.core.registry import configure
+from voevoda.core.ruleset import Order
 from voevoda.rulesets.steel_rose.campaign import economy as eco
+from voevoda.rulesets.steel_rose.campaign.actions import ritual
+from voevoda.rulesets.steel_rose.campaign.context import Ctx
 from voevoda.rulesets.steel_rose.campaign.data import FACTIONS, load_campaign
 from voevoda.rulesets.steel_rose.campaign.state import City, load_state
+from voevoda.rulesets.steel_rose.campaign.turn import detection_step
 
 # ----------------------------------------------------------------------------- data
 
@@ -175,12 +179,14 @@ def test_a_bad_post_names_every_line_with_suggestions() -> None:
     from voevoda.core.errors import ParseError
 
     with pytest.raises(ParseError) as exc:
-        game.rs.parse("Построить Барак в Ованталь\nНанять 10 копейшиков\nПолететь на Луну", "Анна", game.state)
+        game.rs.parse("Привет всем!\nПостроить Барак в Ованталь\nНанять 10 копейшиков\nПострить Часовню",
+                      "Анна", game.state)
     problems = exc.value.problems
-    assert [p.line for p in problems] == [1, 2, 3]
+    assert [p.line for p in problems] == [2, 3, 4]   # the greeting is prose, not an error
     assert "Авенталь" in problems[0].message_ru and "Aventhal" in problems[0].message_en
     assert problems[0].column == 19
     assert "копейшиков" in problems[1].message_ru
+    assert "«построить»" in problems[2].message_ru
     assert all(p.message_en for p in problems)
 
 
@@ -238,28 +244,35 @@ def test_detection_tells_its_owner_only() -> None:
     assert "intel" not in json.dumps(game.rs.view(game.state, "Борис"), ensure_ascii=False).replace('"intel": []', "")
 
 
+def _ctx(game: Campaign, seed: str) -> Ctx:
+    return Ctx(game.rs.campaign, game.rs.options, load_state(game.state), Dice.from_text(seed))
+
+
 def test_watch_post_finds_half_the_time() -> None:
     """«Дозорный пункт ... с шансом 50% обнаруживает заражение»: over many sealed rolls, about half."""
+    game = Campaign()
+    game.edit({"cities.gordrim.buildings": ["watchpost"], "cities.gordrim.corruption": 3})
     found = 0
-    for i in range(200):
-        game = Campaign(seed=f"watch{i}")
-        game.edit({"cities.gordrim.buildings": ["watchpost"], "cities.gordrim.corruption": 3})
-        found += any(e.kind == "corruption_found" for e in game.turn())
-    assert 75 < found < 125
+    for i in range(400):
+        ctx = _ctx(game, f"watch{i}")
+        detection_step(ctx)
+        found += any(e.kind == "corruption_found" for e in ctx.events)
+    assert 160 < found < 240
 
 
 def test_infection_rolls_its_dice() -> None:
     """«1к12+12 (для малого города) или 1к6+6 (для большого)», sealed."""
+    game = Campaign()
+    game.edit({"cities.aventhal.owner": "void_cult", "factions.void_cult.gold": 10_000})
     small, large = set(), set()
-    for i in range(120):
-        game = Campaign(seed=f"inf{i}")
-        game.edit({"factions.void_cult.resource": 0, "cities.aventhal.owner": "void_cult"})
-        events = game.step({"Глеб": "Ритуал: Заражение — Вельмар"})
-        small.add(next(e.data["amount"] for e in events if e.kind == "ritual"))
-        game = Campaign(seed=f"inf{i}")
-        game.edit({"cities.velmar.owner": "void_cult"})
-        events = game.step({"Глеб": "Ритуал: Заражение — Авенталь"})
-        large.add(next(e.data["amount"] for e in events if e.kind == "ritual"))
+    for i in range(150):
+        for city, seen in (("velmar", small), ("gordrim", large)):
+            ctx = _ctx(game, f"inf{i}")
+            if city == "gordrim":
+                ctx.state.cities["gordrim"].kind = "large"
+            ritual(ctx, "void_cult", Order("ritual", {"ritual": "infection", "city": city}), [])
+            seen.add(next(e.data["amount"] for e in ctx.events if e.kind == "ritual"))
+            assert all(r["sealed"] for r in ctx.dice.records()) if ctx.dice else False
     assert small == set(range(13, 25)) and large == set(range(7, 13))
 
 
@@ -311,3 +324,28 @@ def test_a_state_edit_is_checked_by_the_schema() -> None:
     with pytest.raises(DataError, match="factions.empire.units.knight"):
         load_state(bad)
     assert game.rs.check_state(bad) and not game.rs.check_state(game.state)
+
+
+def test_the_map_per_viewer_with_a_legend_and_as_png() -> None:
+    """«Состав и тип городов у всех фракций (см. карту)»: every viewer's map shows every city in
+    its owner's colour; a player's own buildings are marked on its map only; PNG renders."""
+    import numpy as np
+    from tests.pngread import read_png
+
+    from voevoda.core import maps
+    from voevoda.rulesets.steel_rose.campaign.svgmap import COLOURS, MARGIN
+
+    game = Campaign()
+    game.edit({"cities.aventhal.buildings": ["barracks", "chapel"], "cities.velmar.ruins": True})
+    anna = game.rs.map_svg(game.rs.view(game.state, "Анна"), "Анна", "ru")
+    public = game.rs.map_svg(game.rs.view(game.state, "public"), "public", "en")
+    assert anna and public
+    for cid in game.state["cities"]:
+        assert f'data-city="{cid}"' in anna and f'data-city="{cid}"' in public
+    assert "◆2" in anna and "◆2" not in public
+    assert "Условные обозначения" in anna and "Legend" in public and "ruins" in public
+    pixels = read_png(maps.to_png(anna))
+    city = game.rs.campaign.map.cities["aventhal"]
+    x, y = int(maps.PAD + MARGIN + city.x + 14), int(maps.HEADER + MARGIN + city.y - 14)
+    red = tuple(int(COLOURS["empire"][i:i + 2], 16) for i in (1, 3, 5))
+    assert np.abs(pixels[y, x, :3].astype(int) - np.array(red)).max() < 12

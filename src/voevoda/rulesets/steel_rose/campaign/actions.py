@@ -63,7 +63,11 @@ def change_owner(ctx: Ctx, city: City, new_owner: str | None, how: str) -> None:
         city.quest_void = True
     if new_owner is not None and old != new_owner and not city.ruins:
         ctx.state.factions[new_owner].captured += 1
-    ctx.emit("owner", {"city": city.id, "from": old, "to": new_owner, "how": how})
+    # the map shows who holds a city; how the cult came by it (corruption, the deal) is its secret
+    shown = "cult" if how in ("corruption", "deal") else how
+    ctx.emit("owner", {"city": city.id, "from": old, "to": new_owner, "how": shown})
+    if shown != how:
+        ctx.tell("void_cult", "taken", {"city": city.id, "how": how})
     if old is not None and old != new_owner:
         check_elimination(ctx, old, by=new_owner)
 
@@ -79,7 +83,9 @@ def make_ruins(ctx: Ctx, city: City, owner: str | None, how: str) -> None:
     city.owner = owner
     if owner != "empire" and city.id in ctx.campaign.model.quests:
         city.quest_void = True
-    ctx.emit("ruins", {"city": city.id, "from": old, "to": owner, "how": how})
+    # a city falling to ruins is on the map; the cult's reason (its hunger, a sacrifice) is not
+    shown = "cult" if how in ("hunger", "sacrifice") else how
+    ctx.emit("ruins", {"city": city.id, "from": old, "to": owner, "how": shown})
     if old is not None:
         check_elimination(ctx, old, by=owner if owner != old else None)
 
@@ -767,6 +773,8 @@ def attack_problem(ctx: Ctx, fid: str, city: City | None, teleport: bool) -> tup
                 "a winner's cities cannot be attacked")
     if city.owner is not None and ctx.options.alliances_forbid_attacks and ctx.state.allied(fid, city.owner):
         return "союзника атаковать нельзя (сначала разорвите союз)", "you cannot attack an ally (break the alliance first)"
+    if fid == "ogres" and city.ruins:
+        return "огры не захватывают чужих городов, а в руинах нечего разрушать", "the ogres take no city, and ruins hold nothing to raze"
     if teleport:
         return None
     if city.kind == "mobile":

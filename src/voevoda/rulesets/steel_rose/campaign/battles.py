@@ -10,10 +10,11 @@ battle.engine.fight`, fed through its public input model.
 from __future__ import annotations
 
 from collections.abc import Mapping
+from dataclasses import replace
 from typing import Any
 
 from voevoda.rulesets.steel_rose.battle.engine import fight
-from voevoda.rulesets.steel_rose.battle.model import Manoeuvre, SideInput, SquadInput
+from voevoda.rulesets.steel_rose.battle.model import Manoeuvre, PowderShare, SideInput, SquadInput
 from voevoda.rulesets.steel_rose.battle.posts import default_garrison_deployment
 from voevoda.rulesets.steel_rose.battle.sides import check_army
 from voevoda.rulesets.steel_rose.campaign import actions as act
@@ -32,6 +33,8 @@ def plan_battles(ctx: Ctx) -> None:
     («Пока город парит в воздухе, его невозможно захватить»). The mobile city's defence is
     fought first (its defenders are every ogre), the rest in a sealed random order."""
     state = ctx.state
+    # «в состоянии войны» (ruling C26) is the turn before: the hiring of this turn is done
+    state.wars = []
     attacks = [a for a in state.armies if a.action == "attack" and a.target]
     battles: list[Battle] = []
     for army in attacks:
@@ -64,11 +67,13 @@ def plan_battles(ctx: Ctx) -> None:
         battle.order = i
     state.battles = mobile_first + rest
     for battle in state.battles:
-        if sum(available(ctx, battle, "defender").values()) == 0:
+        # ruins have no garrison and cannot be defended (ruling C13): anyone can see there is no
+        # battle; an ogre city without ogres shows it only when it is fought
+        if state.cities[battle.city].ruins:
             battle.status = "walkover"
         ctx.emit("battle_announced", {"battle": battle.id, "city": battle.city,
                                       "attacker": battle.attacker.faction, "defender": battle.defender.faction,
-                                      "order": battle.order, "walkover": battle.status == "walkover"})
+                                      "order": battle.order})
 
 
 def army_units(ctx: Ctx, side: Side) -> dict[str, int]:
@@ -143,11 +148,12 @@ def _clip(squads: list[dict[str, Any]], units: Mapping[str, int]) -> list[SquadI
 
 
 def _side_name(ctx: Ctx, fid: str | None) -> str:
+    """A side is its player (the battle report declines the name, «Анна победила»); a faction
+    nobody plays by its name."""
     if fid is None:
         return "—"
     player = ctx.state.factions[fid].player
-    name = ctx.campaign.faction(fid).name_ru
-    return f"{name} ({player})" if player else name
+    return player or ctx.campaign.faction(fid).name_ru
 
 
 def fight_all(ctx: Ctx) -> None:
@@ -210,14 +216,15 @@ def _fight(ctx: Ctx, battle: Battle) -> None:
             if shots:
                 modifiers["shots"] = shots
         plan = tuple(Manoeuvre.from_json(m) for m in (side.plan or []))
+        shares = tuple(PowderShare.from_json(p) for p in side.powder)
         sides.append(SideInput(_side_name(ctx, fid), fid or "empire", tuple(squads), plan, gunpowder,
-                               role == "defender" and is_garrison_battle(ctx, battle), modifiers))
+                               role == "defender" and is_garrison_battle(ctx, battle), modifiers, shares))
         if role == "attacker" and side.skip and is_garrison_battle(ctx, battle):
             skip = True
     if skip or (not battle.attacker.plan and is_garrison_battle(ctx, battle)):
         # «атакующий имеет право пропустить фазу планирования. Ни одна из сторон в таком случае
         # просто не использует манёвры.» (battle ruling R29)
-        sides = [SideInput(s.name, s.faction, s.squads, (), s.gunpowder, s.garrison, s.modifiers) for s in sides]
+        sides = [replace(s, plan=()) for s in sides]
     assert ctx.dice is not None
     result = fight(ctx.campaign.rules, (sides[0], sides[1]), SealedDice(ctx.dice),
                    f"steel-rose/{state.turn}/battle/{battle.city}/{battle.attacker.faction}", ctx.options.battle)

@@ -312,7 +312,7 @@ class Planner:
         for cid, c in self.cities.items():
             if c.get("owner") in (None, "void_cult") or c.get("ruins") or c.get("gone") or c["kind"] == "mobile":
                 continue
-            if c.get("floating"):
+            if c.get("floating") or self.view["factions"].get(c.get("owner"), {}).get("status") == "won":
                 continue
             if mine.intersection(self.c.neighbours.get(cid, ())):
                 candidates.append((-(int(corruption.get(cid, 0))), c["kind"] != "small", cid))
@@ -452,11 +452,16 @@ def _city_of(view: Mapping[str, Any], battle_id: str) -> str:
 
 
 def _deployments(campaign: Campaign, view: Mapping[str, Any], fid: str) -> str:
+    """One block per city: a city attacked by several factions stands the same way in each of
+    its battles."""
     blocks = []
+    done: set[str] = set()
     for battle in view.get("my_battles", []):
         status = next((b["status"] for b in view.get("battles", []) if b["id"] == battle["id"]), "pending")
-        if status != "pending":
+        city = _city_of(view, battle["id"])
+        if status != "pending" or city in done:
             continue
+        done.add(city)
         units = _available(view, battle)
         squads = default_garrison_deployment(units, campaign.rules)
         squads = _spread(campaign, squads)
@@ -505,7 +510,12 @@ def _plans(campaign: Campaign, view: Mapping[str, Any], fid: str) -> str:
                 rear = [p for p in enemy if fld.rank_of(p) == "rearguard" and fld.flanks_in_reach(s.position, p)]
                 if rear:
                     lines.append(f"{fld.label_ru(s.position).capitalize()}: натиск на {fld.label_ru(rear[0])}")
-        header = f"Битва за {_city_name(campaign, _city_of(view, battle['id']))}:"
+        city = _city_of(view, battle["id"])
+        foe: str | None = next((str(b["attacker"] if b["defender"] == fid else b["defender"])
+                                for b in view.get("battles", []) if b["id"] == battle["id"]), None)
+        several = sum(1 for b in view.get("my_battles", []) if _city_of(view, b["id"]) == city) > 1
+        qualifier = f" ({campaign.faction(foe).name_ru})" if several and foe else ""
+        header = f"Битва за {_city_name(campaign, city)}{qualifier}:"
         blocks.append(header + "\n" + ("\n".join(lines) if lines else "Без манёвров"))
     return "\n".join(blocks)
 

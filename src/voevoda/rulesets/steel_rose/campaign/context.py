@@ -35,7 +35,7 @@ class Options:
     unassigned_units_form_army: bool = True
     garrison_dies_first: bool = True
     alliances_forbid_attacks: bool = True
-    bot_odds_battles: int = 200
+    bot_odds_battles: int = 0
 
     CHOICES = {"victory_cities": ("held", "captured"), "destroy_victory": ("last_city", "any"),
                "midnight_tie": ("all", "none"), "gift_tie": ("each", "split", "none")}

@@ -231,6 +231,15 @@ class CampaignModel(_Strict):
     heaven: HeavenRules
     void: VoidRules
     ogres: OgreRules
+    exchange: dict[FactionId, float] = Field(default_factory=dict)
+    """Gold a unit of each faction's own resource is worth (pricing armies, ruling C50)."""
+
+    @model_validator(mode="after")
+    def _rates(self) -> CampaignModel:
+        for fid, rate in self.exchange.items():
+            if not 0 <= rate <= 10_000:
+                raise ValueError(f"exchange.{fid}: expected 0 to 10000 gold")
+        return self
 
     @model_validator(mode="after")
     def _epochs_in_order(self) -> CampaignModel:

@@ -33,9 +33,15 @@ from collections.abc import Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
+from voevoda.core import posts
 from voevoda.core.errors import Problem, illegal, invalid
 from voevoda.core.ruleset import Order
-from voevoda.rulesets.steel_rose.battle.posts import UnitNames, parse_deployment
+from voevoda.rulesets.steel_rose.battle.posts import (
+    UnitNames,
+    begins_deployment,
+    begins_plan,
+    parse_deployment,
+)
 from voevoda.rulesets.steel_rose.campaign.data import FACTIONS, RITUALS, SPELLS, Campaign
 from voevoda.rulesets.steel_rose.campaign.names import Lexicon, norm, suggestion, words
 
@@ -91,7 +97,7 @@ _BUILDINGS_LINE = re.compile(r"^(?:постройки|постройка|buildin
                              re.IGNORECASE)
 _SEP = re.compile(r"\s+[—–-]+\s+|\s*[—–]\s*|\s*→\s*|\s*->\s*")
 _LIST_SPLIT = re.compile(r"\s*(?:,|;|\+|\bи\b|\band\b|&)\s*", re.IGNORECASE)
-_ITEM = re.compile(r"^(?:(\d{1,7})\s*(?:[xх×*](?=\s))?\s*)?(.*?)(?:\s+[xх×*]?\s*(\d{1,7}))?$", re.IGNORECASE)
+_ITEM = re.compile(r"^(?:(\d+)\s*(?:[xх×*](?=\s))?\s*)?(.*?)(?:\s+[xх×*]?\s*(\d+))?$", re.IGNORECASE)
 _EMPTY = {"", "...", "…", "-", "—", "нет", "none", "ничего", "nothing"}
 _ALL = {"все", "всё", "вся армия", "все юниты", "all", "everyone", "all units", "everything"}
 _REST = {"остальные", "остальных", "остальное", "rest", "the rest", "others", "remaining"}
@@ -142,17 +148,53 @@ class Reading:
 
 
 class _Line:
-    """One line of a post: its number, the raw text and the text without a list bullet."""
+    """One order line of a post, as the core read it (markup read through, each character's
+    original column kept): its number, the text, and where a part of it was typed."""
 
-    def __init__(self, number: int, raw: str) -> None:
-        self.number = number
-        self.raw = raw
-        self.text = _BULLET.sub("", raw).strip().rstrip(".")
+    def __init__(self, source: posts.PostLine) -> None:
+        self.source = source
+        self.number = source.number
+        self.raw = source.original or source.text
+        self.text = _BULLET.sub("", source.text).strip().rstrip(".")
 
     def col(self, part: str) -> int:
-        at = self.raw.find(part) if part else -1
-        return at + 1 if at >= 0 else 1
+        at = self.source.text.find(part) if part else -1
+        return self.source.column(at) if at >= 0 else (self.source.column(0) if self.source.columns else 1)
 
+
+def begins_turn_order(text: str) -> bool:
+    """Whether a line of a turn's post begins like an order: an order's keyword (or a near typo
+    of one), a city line of the document's list («Авенталь (1 ур.) (Большой)»), its «Постройки:»
+    line, or a line of a garrison's deployment. Everything else — greetings, «Города:», «Доход:»,
+    «СУММАРНЫЙ ДОХОД» — is prose, echoed as not read."""
+    stripped = _BULLET.sub("", text).strip()
+    if not stripped or stripped.startswith("#"):
+        return False
+    if _CITY_HEADER.match(stripped) or _BUILDINGS_LINE.match(stripped):
+        return True
+    first = _first_word(stripped)
+    if first in _KEYWORDS:
+        return True
+    if len(first) >= 4 and posts.suggest(first, list(_KEYWORDS), limit=1, cutoff=0.8):
+        return True
+    return begins_deployment(stripped)
+
+
+_BATTLE_HEADER = re.compile(r"^\s*(?:битва|бой|сражение|battle)\s+(?:за|при|у|for|at|of)\s+(.+?)\s*:?\s*$",
+                            re.IGNORECASE)
+
+
+def begins_battle_line(text: str, planning: bool) -> bool:
+    """A battle step's post: a «Битва за <город>:» heading, or a line of a deployment or a plan."""
+    stripped = text.strip()
+    if _BATTLE_HEADER.match(stripped):
+        return True
+    return begins_plan(stripped) if planning else begins_deployment(stripped)
+
+
+def begins_capture(text: str) -> bool:
+    """A capture choice: a line naming one («Хольмгард: колонизировать»)."""
+    return _choice(text)[0] is not None or any(w in norm(text) for w in ("захват", "capture"))
 
 def _first_word(text: str) -> str:
     ws = words(text)
@@ -232,7 +274,12 @@ class PostReader:
                 continue
             m = _ITEM.match(item)
             assert m is not None
-            count = int(m.group(1) or m.group(3) or 1)
+            try:
+                count = posts.read_int(m.group(1) or m.group(3) or "1")
+            except posts.NumberError as exc:
+                self._bad(out, line, item, exc.ru, exc.en)
+                ok = False
+                continue
             phrase = m.group(2).strip()
             found = self.vocab.units.match(phrase)
             if len(found) != 1:
@@ -252,10 +299,13 @@ class PostReader:
     # -- the turn's orders -----------------------------------------------------------------
 
     def orders(self, text: str, fid: str) -> Reading:
+        """The turn's orders: the post's order lines (``posts.read`` with :func:`begins_turn_order`)."""
         out = Reading()
-        lines = [_Line(i, raw) for i, raw in enumerate(text.splitlines(), 1)]
+        lines = [_Line(s) for s in posts.read(text, begins_order=begins_turn_order).orders]
+        originals = text.split("\n")
         template_city: tuple[str, int, int] | None = None  # (city, level, line)
-        garrison: tuple[str, int, list[str]] | None = None  # (city, first line, block lines)
+        garrison: tuple[str, int, list[str]] | None = None  # (city, first line, numbers of its lines)
+        garrison_text = ""
         i = 0
 
         def close_garrison() -> None:
@@ -264,12 +314,15 @@ class PostReader:
                 return
             cid, first, block = garrison
             garrison = None
-            padded = "\n" * (first) + "\n".join(block)
+            # the block's lines as posted, at their own line numbers (the deployment reader reads
+            # their markup itself and reports the post's lines and columns)
+            numbers = {int(n) for n in block}
+            padded = "\n".join(originals[i] if i + 1 in numbers else "" for i in range(len(originals)))
             dep = parse_deployment(padded, self.campaign.rules, self.vocab.units)
             out.problems.extend(dep.problems)
             if not dep.problems:
                 out.orders.append(Order("garrison", {"city": cid, "squads": [s.to_json() for s in dep.squads]},
-                                        first, lines[first - 1].text))
+                                        first, garrison_text))
 
         while i < len(lines):
             line = lines[i]
@@ -280,7 +333,7 @@ class PostReader:
                 if self._is_order(line.text) or _CITY_HEADER.match(line.text):
                     close_garrison()
                 else:
-                    garrison[2].append(line.raw)
+                    garrison[2].append(str(line.number))
                     continue
             head = _CITY_HEADER.match(line.text)
             if head:
@@ -318,6 +371,12 @@ class PostReader:
                           "a deployment outside a block: start it with 'Garrison <city>:'")
                 continue
             if kind is None:
+                near_ru, near_en = posts.did_you_mean(posts.suggest(_first_word(line.text), list(_KEYWORDS),
+                                                                    limit=2, cutoff=0.8))
+                if near_ru:
+                    self._bad(out, line, line.text, f"неизвестный приказ «{_first_word(line.text)}»{near_ru}",
+                              f"unknown order '{_first_word(line.text)}'{near_en}")
+                    continue
                 self._bad(out, line, line.text,
                           "не понимаю строку: приказ начинается со слова «Построить», «Продать», «Повысить», "
                           "«Восстановить», «Нанять», «Очистить», «Армия», «Заклинание», «Ритуал», «Союз», "
@@ -337,8 +396,10 @@ class PostReader:
                 if cid is None:
                     continue
                 garrison = (cid, line.number, [])
+                garrison_text = line.text
                 if rest.strip():
-                    garrison[2].append(rest)
+                    self._bad(out, line, rest, "расстановку гарнизона пишут со следующей строки",
+                              "write the garrison's deployment from the next line")
                 continue
             getattr(self, f"_{kind}")(out, line, fid)
         close_garrison()
@@ -619,26 +680,36 @@ class PostReader:
 
     # -- battle posts and capture choices ---------------------------------------------------
 
-    def battle_blocks(self, text: str, battles: Sequence[str]) -> tuple[dict[str, str], list[Problem]]:
-        """Split a battle post into blocks by «Битва за <город>:» headers; with one battle the
+    def battle_blocks(self, text: str, battles: Sequence[tuple[str, str]], planning: bool = False
+                      ) -> tuple[dict[tuple[str, str | None], str], list[Problem]]:
+        """Split a battle post into blocks by «Битва за <город>:» headers — «Битва за <город>
+        (<фракция>):» for one of several attackers of the city — keyed by (city, enemy or
+        ``None``). ``battles`` are the (city, enemy) pairs the faction fights; with one city the
         header may be left out. Each block keeps the post's line numbers (other lines blanked)."""
-        lines = text.splitlines()
-        blocks: dict[str, list[int]] = {}
+        lines = text.split("\n")
+        blocks: dict[tuple[str, str | None], list[int]] = {}
         problems: list[Problem] = []
-        current: str | None = battles[0] if len(battles) == 1 else None
-        header = re.compile(r"^\s*(?:битва|бой|сражение|battle)\s+(?:за|при|у|for|at|of)\s+(.+?)\s*:?\s*$",
-                            re.IGNORECASE)
-        for number, raw in enumerate(lines, 1):
-            m = header.match(_BULLET.sub("", raw).strip())
+        cities = sorted({c for c, _e in battles})
+        current: tuple[str, str | None] | None = (cities[0], None) if len(cities) == 1 else None
+        read = posts.read(text, begins_order=lambda line: begins_battle_line(line, planning))
+        for source in read.orders:
+            number, raw = source.number, source.text
+            m = _BATTLE_HEADER.match(_BULLET.sub("", raw).strip())
             if m:
                 out = Reading()
-                cid = self.city(out, _Line(number, raw), m.group(1))
+                named = m.group(1)
+                enemy: str | None = None
+                qualified = re.match(r"^(.*?)\s*\(([^)]*)\)\s*$", named)
+                if qualified:
+                    named = qualified.group(1)
+                    enemy = self.faction(out, _Line(source), qualified.group(2))
+                cid = self.city(out, _Line(source), named)
                 problems.extend(out.problems)
-                if cid is not None and cid not in battles:
-                    problems.append(illegal("у вас нет битвы за этот город", "you have no battle for this city",
+                if cid is not None and (cid not in cities or enemy is not None and (cid, enemy) not in battles):
+                    problems.append(illegal("у вас нет такой битвы за этот город", "you have no such battle for this city",
                                             number, 1, raw.strip(), RULE))
                     cid = None
-                current = cid
+                current = (cid, enemy) if cid is not None else None
                 continue
             if not raw.strip() or raw.strip().startswith("#"):
                 continue
@@ -650,15 +721,16 @@ class PostReader:
                         number, 1, raw.strip(), RULE))
                 continue
             blocks.setdefault(current, []).append(number)
-        out_blocks = {cid: "\n".join(lines[n - 1] if n in set(nums) else "" for n in range(1, max(nums) + 1))
-                      for cid, nums in blocks.items()}
+        out_blocks = {key: "\n".join(lines[n - 1] if n in set(nums) else "" for n in range(1, max(nums) + 1))
+                      for key, nums in blocks.items()}
         return out_blocks, problems
 
     def captures(self, text: str, cities: Sequence[str]) -> Reading:
         """«Ормис: колонизировать» per captured city; with one city the name may be left out."""
         out = Reading()
-        for number, raw in enumerate(text.splitlines(), 1):
-            line = _Line(number, raw)
+        for source in posts.read(text, begins_order=begins_capture).orders:
+            line = _Line(source)
+            number = line.number
             if not line.text or line.text.startswith("#"):
                 continue
             choice, rest = _choice(line.text)

@@ -8,9 +8,9 @@ from collections.abc import Mapping, Sequence
 from functools import lru_cache
 from typing import Any
 
-from voevoda.core.markup import Document, Inline, Item, Spoiler, Table, bold
+from voevoda.core.markup import Document, Inline, Item, Table, bold
 from voevoda.core.ruleset import GM, PUBLIC, Event, Order
-from voevoda.core.words import counted_list, join_and, number, past
+from voevoda.core.words import Names, counted, counted_list, join_and, number, past
 from voevoda.rulesets.steel_rose.battle.report import battle_document
 from voevoda.rulesets.steel_rose.campaign.data import FACTIONS, Campaign
 from voevoda.rulesets.steel_rose.campaign.orders import CHOICE_EN, CHOICE_RU, MOBILE_ID
@@ -62,11 +62,20 @@ class Words:
         if not self.ru:
             return f"{self.faction(fid)} {verb_en}"
         gender = FACTION_GENDER.get(fid or "", "m")
-        if gender == "n":
-            verb = _neuter(verb_ru)
-        else:
-            verb = past(verb_ru, "f" if gender == "f" else None, plural=gender == "plural")
-        return f"{self.faction(fid)} {verb}"
+        verbs = []
+        for part in verb_ru.split(" и "):  # «разрушил и бросил»: each verb agrees
+            if gender == "n":
+                verbs.append(_neuter(part))
+            else:
+                verbs.append(past(part, "f" if gender == "f" else None, plural=gender == "plural"))
+        return f"{self.faction(fid)} {' и '.join(verbs)}"
+
+    def the_city(self, cid: str | None) -> str:
+        """«город Морвен» / the city's name: a city's name stands in the nominative after «город»,
+        whatever the verb before it needs (the names are not all in the dictionary)."""
+        if cid == MOBILE_ID:
+            return self.t("передвижной город огров", "the ogres' mobile city")
+        return self.t(f"город {self.city(cid)}", self.city(cid))
 
     def city(self, cid: str | None) -> str:
         if cid is None:
@@ -128,10 +137,10 @@ def describe_order(campaign: Campaign, order: Order, lang: str) -> str:
     k = order.kind
     if k == "build":
         return w.t("построить", "build") + f" {w.building(_owner_of(campaign, a), str(a['building']))} " + \
-            w.t("в", "in") + f" {w.city(str(a['city']))}"
+            w.t("в городе", "in") + f" {w.city(str(a['city']))}"
     if k == "sell":
         return w.t("продать", "sell") + f" {w.building(_owner_of(campaign, a), str(a['building']))} " + \
-            w.t("в", "in") + f" {w.city(str(a['city']))}"
+            w.t("в городе", "in") + f" {w.city(str(a['city']))}"
     if k == "raise":
         to = a.get("to")
         return w.t("повысить", "raise") + f" {w.city(str(a['city']))}" + (f" {w.t('до', 'to')} {to}" if to else "")
@@ -177,13 +186,16 @@ def describe_order(campaign: Campaign, order: Order, lang: str) -> str:
     if k == "mobile":
         return w.t("передвижной город", "mobile city") + ": " + " — ".join(w.city(str(c)) for c in a["road"])
     if k == "garrison":
-        return w.t("гарнизон", "garrison") + f" {w.city(str(a['city']))}: " + \
-            w.t(f"отрядов {len(a['squads'])}", f"{len(a['squads'])} squad(s)")
+        squads = len(a["squads"])
+        return w.t(f"гарнизон города {w.city(str(a['city']))}: {counted(squads, 'отряд')}",
+                   f"garrison of {w.city(str(a['city']))}: {counted(squads, 'squad', 'en')}")
     if k == "template":
-        return f"{w.city(str(a['city']))} ({a['level']} {w.t('ур.', 'lvl')})"
+        return w.t(f"город {w.city(str(a['city']))}: уровень {a['level']}",
+                   f"{w.city(str(a['city']))}: level {a['level']}")
     if k == "template_buildings":
-        return w.t("постройки", "buildings") + f" {w.city(str(a['city']))}: " + (
-            ", ".join(str(b) for b in a["buildings"]) or "—")
+        owner = _owner_of(campaign, {"building": a["buildings"][0]}) if a["buildings"] else None
+        return w.t(f"город {w.city(str(a['city']))}: постройки ", f"{w.city(str(a['city']))}: buildings ") + (
+            ", ".join(w.building(owner, str(b)) for b in a["buildings"]) or "—")
     if k == "deploy":
         return w.t("расстановка", "deployment") + f": {a['battle']} ({len(a['squads'])})"
     if k == "plan":
@@ -204,7 +216,7 @@ def _owner_of(campaign: Campaign, args: Mapping[str, Any]) -> str | None:
 # ----------------------------------------------------------------------------- the report
 
 def document(campaign: Campaign, view: Mapping[str, Any], events: Sequence[Event], viewer: str,
-             lang: str = "ru", turn: int | None = None) -> Document:
+             lang: str = "ru", turn: int | None = None, names: Names | None = None) -> Document:
     w = Words(campaign, lang)
     shown_turn = turn if turn is not None else int(view.get("turn", 1))
     epoch = campaign.epoch(shown_turn)
@@ -213,7 +225,7 @@ def document(campaign: Campaign, view: Mapping[str, Any], events: Sequence[Event
     doc = Document(title)
     fid = view.get("me")
     if fid and viewer not in (PUBLIC, GM):
-        _faction_part(doc, w, view, events, str(fid))
+        _faction_part(doc, w, view, events, str(fid), names)
     _chronicle(doc, w, view, events, fid)
     _map_table(doc, w, view)
     return doc
@@ -270,7 +282,8 @@ def _ledger_line(w: Words, fid: str, line: Mapping[str, Any]) -> str:
     return text
 
 
-def _faction_part(doc: Document, w: Words, view: Mapping[str, Any], events: Sequence[Event], fid: str) -> None:
+def _faction_part(doc: Document, w: Words, view: Mapping[str, Any], events: Sequence[Event], fid: str,
+                  names: Names | None = None) -> None:
     own = view.get("own") or {}
     mine = [e for e in events if e.data.get("faction") == fid and "*" not in e.audience]
     ledgers = [e for e in events if e.kind == "ledger" and e.data.get("faction") == fid]
@@ -312,14 +325,10 @@ def _faction_part(doc: Document, w: Words, view: Mapping[str, Any], events: Sequ
         doc.bullets(notes)
     for e in events:
         if e.kind == "battle":
-            result = e.data["result"]
-            summary = result["summary"]
-            battle = battle_document(result, w.c.rules, w.lang)
-            winner = summary.get("winner_name") or w.t("никто", "nobody")
+            # the battle engine's own report (docs/steel_rose/battle.md §3), under this battle's title
+            battle = battle_document(e.data["result"], w.c.rules, w.lang, names)
             doc.heading(w.t(f"Битва за {w.city(e.data['city'])}", f"Battle for {w.city(e.data['city'])}"), 3)
-            doc.paragraph(w.t("Победитель: ", "Winner: "), bold(str(winner)),
-                          w.t(f"; раундов: {summary['rounds']}", f"; rounds: {summary['rounds']}"))
-            doc.blocks.append(Spoiler(w.t("Ход битвы", "The battle in full"), battle.blocks))
+            doc.blocks.extend(battle.blocks)
 
 
 def _private_line(w: Words, e: Event) -> str | None:
@@ -369,6 +378,10 @@ def _private_line(w: Words, e: Event) -> str | None:
         return w.t(f"Клятва исполнена: предел голода теперь {d['max']}", f"The oath is fulfilled: the hunger limit is now {d['max']}")
     if k == "feeding":
         return w.t(f"Демоны накормлены: +{w.gold(d['gold'])}, ", f"The demons fed: +{w.gold(d['gold'])}, ") + w.units(d["units"])
+    if k == "taken":
+        how = {"corruption": w.t("порча дошла до 20", "the corruption reached 20"),
+               "deal": w.t("сделка с дьяволом", "the deal with the devil")}.get(d["how"], d["how"])
+        return w.t(f"Город {w.city(d['city'])} наш: {how}", f"{w.city(d['city'])} is ours: {how}")
     if k == "hunger_overflow":
         return w.t(f"Голод пустоты переполнился: город {w.city(d['city'])} обращён в руины",
                    f"The void hunger overflowed: {w.city(d['city'])} fell to ruins")
@@ -399,22 +412,24 @@ def _public_line(w: Words, e: Event, fid: Any) -> str | None:
                    "none": w.t("ничья, город не взят", "a draw, the city not taken")}[d["winner"]]
         if d.get("walkover"):
             verdict = w.t("без боя", "without a fight")
-        return w.did(d["attacker"], "атаковал", "attacked") + f" {w.city(d['city'])} ({w.faction(d.get('defender'))}): {verdict}"
+        return w.did(d["attacker"], "атаковал", "attacked") + f" {w.the_city(d['city'])} ({w.faction(d.get('defender'))}): {verdict}"
     if k == "captured":
         verbs = {"colonise": ("колонизировал", "colonised"), "plunder": ("разграбил", "plundered"),
                  "raze": ("разрушил", "razed"), "raze_abandon": ("разрушил и бросил", "razed and abandoned"),
-                 "ruins": ("занял руины", "took the ruins of"), "destroyed": ("уничтожил", "destroyed")}
+                 "destroyed": ("уничтожил", "destroyed")}
+        if d["choice"] == "ruins":
+            return w.did(d["by"], "занял руины", "took the ruins of") + w.t(f" города {w.city(d['city'])}",
+                                                                            f" {w.city(d['city'])}")
         ru, en = verbs.get(d["choice"], ("захватил", "took"))
-        return w.did(d["by"], ru, en) + f" {w.city(d['city'])}"
-    if k == "owner" and d.get("how") in ("corruption", "deal", "betrayal"):
-        how = {"corruption": w.t("порча", "corruption"), "deal": w.t("сделка с дьяволом", "a deal with the devil"),
-               "betrayal": w.t("предательство", "betrayal")}[d["how"]]
+        return w.did(d["by"], ru, en) + f" {w.the_city(d['city'])}"
+    if k == "owner" and d.get("how") in ("cult", "betrayal"):
+        how = {"cult": w.t("силы пустоты", "the powers of the void"), "betrayal": w.t("предательство", "betrayal")}[d["how"]]
         return w.t(f"Город {w.city(d['city'])} перешёл к фракции «{w.faction(d['to'])}» ({how})",
                    f"{w.city(d['city'])} passed to {w.faction(d['to'])} ({how})")
-    if k == "ruins" and d.get("how") in ("hunger", "sacrifice"):
+    if k == "ruins" and d.get("how") == "cult":
         return w.t(f"Город {w.city(d['city'])} обратился в руины", f"{w.city(d['city'])} fell to ruins")
     if k == "restored":
-        return w.did(d["faction"], "восстановил", "restored") + f" {w.city(d['city'])}"
+        return w.did(d["faction"], "восстановил", "restored") + f" {w.the_city(d['city'])}"
     if k == "floating":
         return w.t(f"Город {w.city(d['city'])} поднялся в небо", f"{w.city(d['city'])} rose into the sky")
     if k == "alliance":

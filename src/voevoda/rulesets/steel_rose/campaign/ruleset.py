@@ -19,6 +19,7 @@ from pydantic import BaseModel
 
 from voevoda.core.dice import Dice, Stream
 from voevoda.core.errors import DataError, GameError, ParseError, Problem, illegal
+from voevoda.core.hidden import HiddenParts
 from voevoda.core.markup import Document
 from voevoda.core.ruleset import Event, Order, Outcome, Prompt, Resolution, Ruleset, State
 from voevoda.rulesets.steel_rose.battle.model import SquadInput
@@ -36,6 +37,9 @@ from voevoda.rulesets.steel_rose.campaign.orders import (
     MOBILE_ID,
     PostReader,
     Vocabulary,
+    begins_battle_line,
+    begins_capture,
+    begins_turn_order,
 )
 from voevoda.rulesets.steel_rose.campaign.state import CampaignState, City, Faction, dump_state, load_state
 
@@ -130,6 +134,19 @@ class SteelRoseCampaign(Ruleset):
             raise GameError(f"factions: нет игроков {', '.join(sorted(extra))}", f"factions: no players {', '.join(sorted(extra))}")
         return seats
 
+    def begins_order(self, line: str, player: str, state: State) -> bool:
+        """Order lines by the step: the turn's orders (keywords, the city list, a garrison's
+        deployment), a battle's deployment or plan lines under «Битва за <город>:», or capture
+        choices; the rest of a post is prose, echoed as not read (docs/posts.md)."""
+        phase = state.get("phase")
+        if phase == "orders":
+            return begins_turn_order(line)
+        if phase in ("deployment", "planning"):
+            return begins_battle_line(line, phase == "planning")
+        if phase == "capture":
+            return begins_capture(line)
+        return False
+
     def parse(self, text: str, player: str, state: State) -> list[Order]:
         st = load_state(state)
         fid = self._fid(st, player)
@@ -163,11 +180,19 @@ class SteelRoseCampaign(Ruleset):
         mine = trn.pending_battles_of(ctx, fid)
         if not mine:
             raise GameError("у вас нет битв в этом ходу", "you have no battle this turn")
-        cities = {next(b for b in st.battles if b.id == bid).city: (bid, role) for bid, role in mine}
-        blocks, problems = self.reader.battle_blocks(text, list(cities))
+        fought: list[tuple[str, str, str, str]] = []  # (battle, role, city, enemy)
+        for bid, role in mine:
+            battle = next(b for b in st.battles if b.id == bid)
+            enemy = battle.defender.faction if role == "attacker" else battle.attacker.faction
+            fought.append((bid, role, battle.city, str(enemy)))
+        blocks, problems = self.reader.battle_blocks(text, [(c, e) for _b, _r, c, e in fought],
+                                                     planning=st.phase == "planning")
         orders: list[Order] = []
-        for city, block in blocks.items():
-            bid, role = cities[city]
+        for bid, role, city, enemy in fought:
+            # «Битва за Морвен (Империя):» for this battle, else «Битва за Морвен:» for every battle there
+            block = blocks.get((city, enemy), blocks.get((city, None)))
+            if block is None:
+                continue
             battle = next(b for b in st.battles if b.id == bid)
             if st.phase == "deployment":
                 dep = parse_deployment(block, self.campaign.rules, self.vocab.units)
@@ -177,18 +202,20 @@ class SteelRoseCampaign(Ruleset):
                 if not dep.squads and not dep.problems:
                     continue
                 orders.append(Order("deploy", {"battle": bid, "squads": [s.to_json() for s in dep.squads],
-                                               "gunpowder": dep.gunpowder}))
+                                               "gunpowder": dep.gunpowder,
+                                               "powder": [p.to_json() for p in dep.powder]}))
             else:
                 own_side = getattr(battle, role)
                 enemy_side = getattr(battle, "defender" if role == "attacker" else "attacker")
                 own = [SquadInput.from_json(s) for s in own_side.deployment or []]
-                enemy = [SquadInput.from_json(s) for s in enemy_side.deployment or []]
-                plan = parse_plan(block, self.campaign.rules, own, enemy)
+                theirs = [SquadInput.from_json(s) for s in enemy_side.deployment or []]
+                plan = parse_plan(block, self.campaign.rules, own, theirs)
                 problems.extend(plan.problems)
                 orders.append(Order("plan", {"battle": bid, "manoeuvres": [m.to_json() for m in plan.manoeuvres],
                                              "skip": plan.skip}))
         if problems:
-            raise ParseError(problems, [self.describe(o) for o in orders])
+            unique = list(dict.fromkeys(problems))  # a block for several battles is read for each
+            raise ParseError(unique, [self.describe(o) for o in orders])
         return orders
 
     def validate(self, state: State, player: str, orders: Sequence[Order]) -> list[Problem]:
@@ -222,49 +249,72 @@ class SteelRoseCampaign(Ruleset):
             raise GameError("игра окончена", "the game is over")
         return Resolution(dump_state(ctx.state), ctx.events)
 
+    def _public(self, data: Mapping[str, Any]) -> Mapping[str, Any]:
+        """The public part of a state or of a view: ``awaiting``, ``outcome`` and the status line
+        are asked of views too (core/outputs.py), and answer from what everyone may see."""
+        if "viewer" in data:
+            return data
+        return views.public_view(self.campaign, load_state(data))
+
+    def _city_names(self, cids: Sequence[str]) -> tuple[list[str], list[str]]:
+        mobile = self.campaign.map.mobile
+        ru = [self.campaign.map.cities[c].name_ru if c in self.campaign.map.cities
+              else (mobile.name_ru if mobile else c) for c in cids]
+        en = [self.campaign.map.cities[c].name_en if c in self.campaign.map.cities
+              else (mobile.name_en if mobile else c) for c in cids]
+        return ru, en
+
     def awaiting(self, state: State) -> dict[str, Prompt]:
-        st = load_state(state)
-        ctx = self.ctx(st)
+        """Every faction at play gives the turn's orders; then only the two sides of each battle
+        post its deployment and its plan; then only a faction that took a city without saying what
+        to do with it chooses (all of it public: who fights where is on the map)."""
+        pub = self._public(state)
         out: dict[str, Prompt] = {}
-        epoch = self.campaign.epoch(st.turn)
-        if st.phase == "orders":
-            for f in st.factions.values():
-                if f.status == "playing" and f.player:
-                    out[f.player] = Prompt(
-                        "orders", f"Ход {st.turn} ({epoch.name_ru}): приказы фракции — экономика, армии, "
-                        "заклинания и ритуалы", f"Turn {st.turn} ({epoch.name_en}): your faction's orders — "
+        turn = int(pub["turn"])
+        epoch = self.campaign.epoch(turn)
+        phase = pub["phase"]
+        factions = pub["factions"]
+        if phase == "orders":
+            for f in factions.values():
+                if f["status"] == "playing" and f["player"]:
+                    out[f["player"]] = Prompt(
+                        "orders", f"Ход {turn} ({epoch.name_ru}): приказы фракции — экономика, армии, "
+                        "заклинания и ритуалы", f"Turn {turn} ({epoch.name_en}): your faction's orders — "
                         "economy, armies, spells and rituals")
-        elif st.phase in ("deployment", "planning"):
-            for fid, f in st.factions.items():
-                if not f.player:
+        elif phase in ("deployment", "planning"):
+            for fid, f in factions.items():
+                if not f["player"]:
                     continue
-                mine = trn.pending_battles_of(ctx, fid)
-                if not mine:
+                cids = [b["city"] for b in pub["battles"] if b["status"] == "pending"
+                        and fid in (b["attacker"], b["defender"])]
+                if not cids:
                     continue
-                cities = [self.campaign.map.cities[b.city].name_ru if b.city in self.campaign.map.cities
-                          else "передвижной город" for b in st.battles if b.id in {m[0] for m in mine}]
-                cities_en = [self.campaign.map.cities[b.city].name_en if b.city in self.campaign.map.cities
-                             else "mobile city" for b in st.battles if b.id in {m[0] for m in mine}]
-                if st.phase == "deployment":
-                    out[f.player] = Prompt("deployment", "Расстановка для битвы: " + ", ".join(cities),
-                                           "Deployment for the battle(s): " + ", ".join(cities_en), tuple(cities_en))
+                ru, en = self._city_names(list(dict.fromkeys(cids)))
+                if phase == "deployment":
+                    out[f["player"]] = Prompt("deployment", "Расстановка для битвы: " + ", ".join(ru),
+                                              "Deployment for the battle(s): " + ", ".join(en), tuple(en))
                 else:
-                    out[f.player] = Prompt("planning", "Планирование битвы: " + ", ".join(cities),
-                                           "Planning of the battle(s): " + ", ".join(cities_en), tuple(cities_en))
-        elif st.phase == "capture":
-            for cap in st.captures:
-                f = st.factions[cap.faction]
-                if cap.done or not f.player:
+                    out[f["player"]] = Prompt("planning", "Планирование битвы: " + ", ".join(ru),
+                                              "Planning of the battle(s): " + ", ".join(en), tuple(en))
+        elif phase == "capture":
+            for cap in pub["captures"]:
+                f = factions[cap["faction"]]
+                if cap["done"] or not f["player"]:
                     continue
-                name = self.campaign.map.cities[cap.city]
-                out[f.player] = Prompt("capture", f"Захвачен город {name.name_ru}: "
-                                       "колонизировать, разграбить или разрушить?",
-                                       f"{name.name_en} is taken: colonise, plunder or raze?",
-                                       tuple(CHOICE_EN[c] for c in bat.choices_for(cap.faction)))
+                ru, en = self._city_names([cap["city"]])
+                out[f["player"]] = Prompt("capture", f"Захвачен город {ru[0]}: колонизировать, разграбить или разрушить?",
+                                          f"{en[0]} is taken: colonise, plunder or raze?",
+                                          tuple(CHOICE_EN[c] for c in bat.choices_for(cap["faction"])))
         return out
 
     def view(self, state: State, viewer: str) -> dict[str, Any]:
         return views.view(self.campaign, load_state(state), viewer)
+
+    def hidden_parts(self) -> HiddenParts:
+        """What each viewer may not see, for the non-interference test (campaign/hidden.py)."""
+        from voevoda.rulesets.steel_rose.campaign.hidden import SteelRoseCampaignHidden
+
+        return SteelRoseCampaignHidden(self.campaign)
 
     def hidden_markers(self, state: State, viewer: str) -> list[str]:
         return views.hidden_markers(self.campaign, load_state(state), viewer)
@@ -272,11 +322,12 @@ class SteelRoseCampaign(Ruleset):
     def outcome(self, state: State) -> Outcome | None:
         if state.get("phase") != "over":
             return None
-        st = load_state(state)
-        winners = tuple(st.factions[f].player or f for f in st.winners if st.factions[f].player)
-        names_ru = ", ".join(self.campaign.faction(f).name_ru for f in st.winners) or "никто"
-        names_en = ", ".join(self.campaign.faction(f).name_en for f in st.winners) or "nobody"
-        scores = {f.player: float(eco.count_cities(st, fid)) for fid, f in st.factions.items() if f.player}
+        pub = self._public(state)
+        factions = pub["factions"]
+        winners = tuple(factions[f]["player"] for f in pub["winners"] if factions[f]["player"])
+        names_ru = ", ".join(self.campaign.faction(f).name_ru for f in pub["winners"]) or "никто"
+        names_en = ", ".join(self.campaign.faction(f).name_en for f in pub["winners"]) or "nobody"
+        scores = {f["player"]: float(f["cities"]) for f in factions.values() if f["player"]}
         return Outcome(winners, f"Победители: {names_ru}", f"Winners: {names_en}", scores)
 
     def progress(self, state: State) -> tuple[int, str]:
@@ -291,13 +342,13 @@ class SteelRoseCampaign(Ruleset):
                  lang: str = "ru", turn: int | None = None) -> Document:
         from voevoda.rulesets.steel_rose.campaign.report import document
 
-        return document(self.campaign, view, events, viewer, lang, turn)
+        return document(self.campaign, view, events, viewer, lang, turn, self.player_names(lang))
 
     def map_svg(self, view: Mapping[str, Any], viewer: str, lang: str = "ru",
                 events: Sequence[Event] = (), turn: int | None = None) -> str | None:
         from voevoda.rulesets.steel_rose.campaign.svgmap import map_svg
 
-        return map_svg(self.campaign, view, lang)
+        return map_svg(self.campaign, view, lang, events, turn)
 
     def bot(self, view: Mapping[str, Any], player: str, stream: Stream) -> str | None:
         from voevoda.rulesets.steel_rose.campaign.bots import bot_post

@@ -121,6 +121,8 @@ class Side(_Model):
     garrison: dict[str, int] = Field(default_factory=dict)
     deployment: list[dict[str, Any]] | None = None
     gunpowder: int | None = Field(default=None, ge=0, le=MAX)
+    powder: list[dict[str, Any]] = Field(default_factory=list, max_length=20)
+    """Powder given to squads or unit types («Порох на пушки: 10»)."""
     plan: list[dict[str, Any]] | None = None
     skip: bool = False
 

@@ -1,34 +1,52 @@
-"""The road map a viewer receives, as SVG, drawn from that viewer's view alone: cities in their
-owners' colours (a circle for a small city, a square for a large one, a hexagon for the ogres'
-mobile city on its road), the level inside, ruins crossed out, floating cities ringed, the
-battles of the turn marked, and for a player what only it knows (its buildings, the corruption
-it sees). A legend explains every sign."""
+"""The road map a viewer receives, drawn from that viewer's view and the events of the turn it
+may see, framed by :mod:`voevoda.core.maps` (title, turn, whose map, a legend for every sign,
+PNG with the shipped fonts): cities in their owners' colours (a circle for a small city, a
+square for a large one, a hexagon for the ogres' mobile city on its road), the level inside,
+ruins crossed out, floating cities ringed, the turn's battles marked and its attacks drawn as
+arrows in the attacker's colour, and for a player what only it knows (its buildings, the
+corruption it sees)."""
 
 from __future__ import annotations
 
 import math
-from collections.abc import Mapping
-from html import escape
+from collections.abc import Mapping, Sequence
 from typing import Any
 
+from voevoda.core import maps
+from voevoda.core.ruleset import Event
 from voevoda.rulesets.steel_rose.campaign.data import FACTIONS, Campaign
 from voevoda.rulesets.steel_rose.campaign.orders import MOBILE_ID
 
-COLOURS = {"empire": "#c0392b", "steel_rose": "#7f8c8d", "heaven": "#27ae60", "void_cult": "#6c3483",
+COLOURS = {"empire": "#c0392b", "steel_rose": "#6f7f8a", "heaven": "#27ae60", "void_cult": "#7d3c98",
            "ogres": "#d35400"}
 NOBODY = "#bdb6a6"
-MARGIN = 40.0
-LEGEND_H = 118.0
+ROAD = "#8a7f66"
+SKY = "#2e86c1"
+MARGIN = 30.0
 
 
 def _t(lang: str, ru: str, en: str) -> str:
     return ru if lang == "ru" else en
 
 
-def map_svg(campaign: Campaign, view: Mapping[str, Any], lang: str = "ru") -> str:
+def _square(x: float, y: float, r: float, fill: str, stroke: float, opacity: float, cid: str) -> str:
+    return (f'<rect x="{x - r:.0f}" y="{y - r:.0f}" width="{2 * r:.0f}" height="{2 * r:.0f}" rx="3" fill="{fill}" '
+            f'stroke="{maps.INK}" stroke-width="{stroke:g}" opacity="{opacity:g}" data-city="{cid}"/>')
+
+
+def _circle(x: float, y: float, r: float, fill: str, stroke: float, opacity: float, cid: str) -> str:
+    return (f'<circle cx="{x:.0f}" cy="{y:.0f}" r="{r:.0f}" fill="{fill}" stroke="{maps.INK}" '
+            f'stroke-width="{stroke:g}" opacity="{opacity:g}" data-city="{cid}"/>')
+
+
+def _hexagon(x: float, y: float, r: float, fill: str, stroke: float) -> str:
+    return (f'<polygon points="{maps.hex_points(x, y, r, flat=False)}" fill="{fill}" stroke="{maps.INK}" '
+            f'stroke-width="{stroke:g}" data-city="{MOBILE_ID}"/>')
+
+
+def map_svg(campaign: Campaign, view: Mapping[str, Any], lang: str = "ru", events: Sequence[Event] = (),
+            turn: int | None = None) -> str:
     gmap = campaign.map
-    width = gmap.width + 2 * MARGIN
-    height = gmap.height + 2 * MARGIN + LEGEND_H
     cities: Mapping[str, Mapping[str, Any]] = view.get("cities", {})
     own = view.get("own_cities") or {}
     me = view.get("me")
@@ -36,24 +54,39 @@ def map_svg(campaign: Campaign, view: Mapping[str, Any], lang: str = "ru") -> st
     for intel in (view.get("own") or {}).get("intel", []):
         if intel.get("kind") == "corruption":
             corruption[str(intel["about"])] = int(intel["data"]["level"])
-    battles = {b["city"]: b for b in view.get("battles", [])}
-    title = escape(f"{gmap.name_ru if lang == 'ru' else gmap.name_en} — "
-                   f"{_t(lang, 'ход', 'turn')} {view.get('turn', 1)}")
+    fought = [e.data for e in events if e.kind == "battle_result"]
+    battles = {str(b["city"]) for b in fought} | {str(b["city"]) for b in view.get("battles", [])}
 
     def pos(cid: str) -> tuple[float, float]:
+        if cid == MOBILE_ID:
+            mobile = cities.get(MOBILE_ID, {})
+            road = mobile.get("road") or []
+            if len(road) == 2:
+                (x1, y1), (x2, y2) = pos(road[0]), pos(road[1])
+                return (x1 + x2) / 2, (y1 + y2) / 2
+            return MARGIN, MARGIN
         c = gmap.cities[cid]
         return MARGIN + c.x, MARGIN + c.y
 
-    out = [f'<svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 {width:.0f} {height:.0f}" '
-           f'width="{width:.0f}" height="{height:.0f}" font-family="sans-serif">',
-           f"<title>{title}</title>",
-           '<rect width="100%" height="100%" fill="#f7f1e1"/>',
-           f'<text x="{MARGIN:.0f}" y="24" font-size="18" font-weight="bold" fill="#3d3425">{title}</text>']
+    body: list[str] = []
     for a, b in gmap.roads:
         gone = cities.get(a, {}).get("gone") or cities.get(b, {}).get("gone")
         (x1, y1), (x2, y2) = pos(a), pos(b)
-        out.append(f'<line x1="{x1:.0f}" y1="{y1:.0f}" x2="{x2:.0f}" y2="{y2:.0f}" stroke="#8a7f66" '
-                   f'stroke-width="3" stroke-dasharray="{"4 6" if gone else "none"}" opacity="{0.35 if gone else 1}"/>')
+        dash = ' stroke-dasharray="4 6" opacity="0.35"' if gone else ""
+        body.append(f'<line x1="{x1:.0f}" y1="{y1:.0f}" x2="{x2:.0f}" y2="{y2:.0f}" stroke="{ROAD}" '
+                    f'stroke-width="3"{dash}/>')
+    for fight in fought:
+        attacker, city = fight.get("attacker"), str(fight["city"])
+        if attacker is None or city not in cities:
+            continue
+        source = _nearest_own(campaign, cities, str(attacker), city)
+        if source is None:
+            continue
+        (x1, y1), (x2, y2) = pos(source), pos(city)
+        dx, dy = x2 - x1, y2 - y1
+        length = math.hypot(dx, dy) or 1
+        body.append(maps.arrow(x1 + dx * 24 / length, y1 + dy * 24 / length, x2 - dx * 26 / length,
+                               y2 - dy * 26 / length, COLOURS.get(str(attacker), maps.INK)))
     for cid in gmap.cities:
         c = cities.get(cid)
         if c is None:
@@ -61,55 +94,62 @@ def map_svg(campaign: Campaign, view: Mapping[str, Any], lang: str = "ru") -> st
         x, y = pos(cid)
         colour = COLOURS.get(str(c.get("owner")), NOBODY)
         opacity = 0.3 if c.get("gone") else 1.0
-        r = 20 if c["kind"] == "large" else 14
+        stroke = 3.5 if cid in own else 1.5
+        r = 20.0 if c["kind"] == "large" else 14.0
         if c.get("floating"):
-            out.append(f'<circle cx="{x:.0f}" cy="{y:.0f}" r="{r + 8}" fill="none" stroke="#3498db" '
-                       f'stroke-width="3" stroke-dasharray="3 3" data-floating="{cid}"/>')
-        if c["kind"] == "large":
-            out.append(f'<rect x="{x - r:.0f}" y="{y - r:.0f}" width="{2 * r}" height="{2 * r}" rx="3" '
-                       f'fill="{colour}" stroke="#2b2418" stroke-width="{3 if cid in own else 1.5}" '
-                       f'opacity="{opacity}" data-city="{cid}"/>')
-        else:
-            out.append(f'<circle cx="{x:.0f}" cy="{y:.0f}" r="{r}" fill="{colour}" stroke="#2b2418" '
-                       f'stroke-width="{3 if cid in own else 1.5}" opacity="{opacity}" data-city="{cid}"/>')
-        label = "✕" if c.get("ruins") else str(c["level"])
-        out.append(f'<text x="{x:.0f}" y="{y + 5:.0f}" font-size="14" font-weight="bold" text-anchor="middle" '
-                   f'fill="#ffffff">{label}</text>')
+            body.append(f'<circle cx="{x:.0f}" cy="{y:.0f}" r="{r + 8:.0f}" fill="none" stroke="{SKY}" '
+                        f'stroke-width="3" stroke-dasharray="3 3" data-floating="{cid}"/>')
+        shape = _square if c["kind"] == "large" else _circle
+        body.append(shape(x, y, r, colour, stroke, opacity, cid))
+        body.append(maps.text(x, y + 5, "×" if c.get("ruins") else str(c["level"]), size=14, weight="bold",
+                              anchor="middle", fill="#ffffff"))
         name = gmap.cities[cid].name_ru if lang == "ru" else gmap.cities[cid].name_en
-        out.append(f'<text x="{x:.0f}" y="{y + r + 16:.0f}" font-size="13" text-anchor="middle" '
-                   f'fill="#2b2418" stroke="#f7f1e1" stroke-width="3" paint-order="stroke">{escape(name)}</text>')
+        body.append(maps.text(x, y + r + 16, name, size=13, anchor="middle", halo=True))
         if cid in own and own[cid].get("buildings"):
-            out.append(f'<text x="{x + r + 4:.0f}" y="{y - r + 4:.0f}" font-size="11" fill="#2b2418">'
-                       f'⌂{len(own[cid]["buildings"])}</text>')
-        if cid in corruption and corruption[cid]:
-            out.append(f'<text x="{x - r - 4:.0f}" y="{y - r + 4:.0f}" font-size="11" text-anchor="end" '
-                       f'fill="#6c3483" font-weight="bold">☠{corruption[cid]}</text>')
+            body.append(maps.text(x + r + 4, y - r + 4, f"◆{len(own[cid]['buildings'])}", size=11, halo=True))
+        if corruption.get(cid):
+            body.append(maps.text(x - r - 4, y - r + 4, f"☠{corruption[cid]}", size=11, weight="bold",
+                                  anchor="end", fill=COLOURS["void_cult"], halo=True))
         if cid in battles:
-            out.append(f'<text x="{x:.0f}" y="{y - r - 6:.0f}" font-size="16" text-anchor="middle" '
-                       f'fill="#b03a2e">⚔</text>')
+            body.append(maps.battle_mark(x + r * 0.8, y - r * 0.8, 8))
     mobile = cities.get(MOBILE_ID)
     if mobile is not None and mobile.get("road") and not mobile.get("gone"):
-        a, b = mobile["road"]
-        (x1, y1), (x2, y2) = pos(a), pos(b)
-        x, y = (x1 + x2) / 2, (y1 + y2) / 2
-        pts = " ".join(f"{x + 15 * math.cos(math.radians(60 * i + 30)):.1f},"
-                       f"{y + 15 * math.sin(math.radians(60 * i + 30)):.1f}" for i in range(6))
-        out.append(f'<polygon points="{pts}" fill="{COLOURS["ogres"]}" stroke="#2b2418" '
-                   f'stroke-width="{3 if me == "ogres" else 1.5}" data-city="{MOBILE_ID}"/>')
-        out.append(f'<text x="{x:.0f}" y="{y + 5:.0f}" font-size="13" font-weight="bold" text-anchor="middle" '
-                   f'fill="#ffffff">{mobile["level"]}</text>')
+        x, y = pos(MOBILE_ID)
+        body.append(_hexagon(x, y, 15, COLOURS["ogres"], 3.5 if me == "ogres" else 1.5))
+        body.append(maps.text(x, y + 5, str(mobile["level"]), size=13, weight="bold", anchor="middle",
+                              fill="#ffffff"))
         if MOBILE_ID in battles:
-            out.append(f'<text x="{x:.0f}" y="{y - 20:.0f}" font-size="16" text-anchor="middle" fill="#b03a2e">⚔</text>')
-    out.extend(_legend(campaign, view, lang, MARGIN, gmap.height + 2 * MARGIN + 6, me))
-    out.append("</svg>")
-    return "\n".join(out)
+            body.append(maps.battle_mark(x + 12, y - 12, 8))
+    shown = turn if turn is not None else int(view.get("turn", 1))
+    phase = str(view.get("phase", ""))
+    viewer = str(view.get("viewer", "public"))
+    whose = {"public": _t(lang, "общая карта", "public map"), "gm": _t(lang, "карта ведущего", "GM's map")}.get(
+        viewer, _t(lang, f"карта: {viewer}", f"{viewer}'s map"))
+    subtitle = (_t(lang, f"ход {shown}", f"turn {shown}") + (_t(lang, ", игра окончена", ", game over")
+                                                              if phase == "over" else "") + f" · {whose}")
+    title = gmap.name_ru if lang == "ru" else gmap.name_en
+    return maps.framed("\n".join(body), gmap.width + 2 * MARGIN, gmap.height + 2 * MARGIN,
+                       title=f"{_t(lang, 'Война Стальной Розы', 'War of the Steel Rose')}: {title}",
+                       subtitle=subtitle, legend=legend(campaign, view, lang, me),
+                       legend_title=_t(lang, "Условные обозначения", "Legend"))
 
 
-def _legend(campaign: Campaign, view: Mapping[str, Any], lang: str, x0: float, y0: float, me: Any) -> list[str]:
-    out = [f'<text x="{x0:.0f}" y="{y0 + 12:.0f}" font-size="13" font-weight="bold" fill="#3d3425">'
-           f'{_t(lang, "Обозначения", "Legend")}</text>']
-    x = x0
-    y = y0 + 30
+def _nearest_own(campaign: Campaign, cities: Mapping[str, Mapping[str, Any]], fid: str, target: str) -> str | None:
+    """A city of ``fid`` joined by road to ``target`` (where its attack came from), if any."""
+    if target == MOBILE_ID:
+        road = cities.get(MOBILE_ID, {}).get("road") or []
+        return next((c for c in road if cities.get(c, {}).get("owner") == fid), None)
+    for cid in campaign.neighbours.get(target, ()):
+        if cities.get(cid, {}).get("owner") == fid:
+            return cid
+    mobile = cities.get(MOBILE_ID, {})
+    if fid == "ogres" and target in (mobile.get("road") or []):
+        return MOBILE_ID
+    return None
+
+
+def legend(campaign: Campaign, view: Mapping[str, Any], lang: str, me: Any) -> list[maps.LegendEntry]:
+    entries: list[maps.LegendEntry] = []
     factions = view.get("factions", {})
     for fid in FACTIONS:
         if fid not in factions:
@@ -117,30 +157,35 @@ def _legend(campaign: Campaign, view: Mapping[str, Any], lang: str, x0: float, y
         f = campaign.faction(fid)
         name = f.name_ru if lang == "ru" else f.name_en
         player = factions[fid].get("player")
-        label = f"{name} ({player})" if player else name
-        out.append(f'<rect x="{x:.0f}" y="{y - 11:.0f}" width="12" height="12" fill="{COLOURS[fid]}"/>')
-        out.append(f'<text x="{x + 16:.0f}" y="{y:.0f}" font-size="12" fill="#2b2418">{escape(label)}</text>')
-        x += 30 + 7 * len(label)
-        if x > x0 + campaign.map.width - 150:
-            x = x0
-            y += 18
-    y += 22
-    signs = [
-        ("○", _t(lang, "малый город (цифра — уровень)", "small city (the number is its level)")),
-        ("□", _t(lang, "большой город", "large city")),
-        ("⬡", _t(lang, "передвижной город огров", "the ogres' mobile city")),
-        ("✕", _t(lang, "руины", "ruins")),
-        ("◌", _t(lang, "парит в небе", "floating in the sky")),
-        ("⚔", _t(lang, "битва этого хода", "a battle this turn")),
-    ]
+        entries.append(maps.LegendEntry(_circle(12, 10, 8, COLOURS[fid], 1, 1, ""),
+                                        f"{name} ({player})" if player else name))
+    entries.append(maps.LegendEntry(_circle(12, 10, 8, NOBODY, 1, 1, ""), _t(lang, "ничьи руины", "nobody's ruins")))
+    entries.extend([
+        maps.LegendEntry(_circle(12, 10, 8, "#ffffff", 1.5, 1, "") + maps.text(12, 14, "1", size=10, anchor="middle"),
+                         _t(lang, "малый город (цифра — уровень)", "small city (the number is its level)")),
+        maps.LegendEntry(_square(12, 10, 8, "#ffffff", 1.5, 1, "") + maps.text(12, 14, "2", size=10, anchor="middle"),
+                         _t(lang, "большой город", "large city")),
+        maps.LegendEntry(_hexagon(12, 10, 9, COLOURS["ogres"], 1.5),
+                         _t(lang, "передвижной город огров (на дороге)", "the ogres' mobile city (on a road)")),
+        maps.LegendEntry(maps.legend_symbol_text("×"), _t(lang, "руины", "ruins")),
+        maps.LegendEntry(f'<circle cx="12" cy="10" r="8" fill="none" stroke="{SKY}" stroke-width="2.5" '
+                         'stroke-dasharray="3 3"/>', _t(lang, "парит в небе (захватить нельзя)",
+                                                        "floating in the sky (cannot be taken)")),
+        maps.LegendEntry(f'<line x1="0" y1="10" x2="24" y2="10" stroke="{ROAD}" stroke-width="3"/>',
+                         _t(lang, "дорога", "road")),
+        maps.LegendEntry(maps.legend_symbol_arrow(maps.INK), _t(lang, "атака этого хода (цвет атакующего)",
+                                                                "an attack this turn (the attacker's colour)")),
+        maps.LegendEntry(maps.legend_symbol_battle(), _t(lang, "битва этого хода", "a battle this turn")),
+    ])
     if me:
-        signs.append(("⌂", _t(lang, "ваши постройки (число)", "your buildings (count)")))
-        signs.append(("☠", _t(lang, "известная вам порча", "corruption known to you")))
-    x = x0
-    for glyph, text in signs:
-        out.append(f'<text x="{x:.0f}" y="{y:.0f}" font-size="13" fill="#2b2418">{glyph} {escape(text)}</text>')
-        x += 40 + 6.5 * len(text)
-        if x > x0 + campaign.map.width - 200:
-            x = x0
-            y += 18
-    return out
+        entries.append(maps.LegendEntry(_circle(12, 10, 8, "#ffffff", 3.5, 1, ""),
+                                        _t(lang, "ваши города (толстая обводка)", "your cities (thick border)")))
+        entries.append(maps.LegendEntry(maps.legend_symbol_text("◆"),
+                                        _t(lang, "ваши постройки (число)", "your buildings (count)")))
+        entries.append(maps.LegendEntry(maps.legend_symbol_text("☠", COLOURS["void_cult"]),
+                                        _t(lang, "известная вам порча (из 20)", "corruption known to you (of 20)")))
+    else:
+        entries.append(maps.LegendEntry(maps.legend_symbol_text("?"),
+                                        _t(lang, "армии, постройки и казна не публичны",
+                                           "armies, buildings and treasuries are not public")))
+    return entries

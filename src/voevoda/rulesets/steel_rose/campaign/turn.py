@@ -187,6 +187,7 @@ def resolve_deployments(ctx: Ctx, orders: Mapping[str, Sequence[Order]]) -> None
             if given:
                 side.deployment = [dict(s) for s in given[0].args["squads"]]
                 side.gunpowder = given[0].args.get("gunpowder")
+                side.powder = [dict(p) for p in given[0].args.get("powder", [])]
             else:
                 side.deployment = bat.default_deployment(ctx, battle, role)
     ctx.state.phase = "planning"

@@ -148,3 +148,14 @@ def test_tables_written_to_a_pipe_are_never_cut() -> None:
     assert lines[0] == "Шансы / odds"
     assert any(long_cell.rstrip() in line for line in lines)
     assert max(len(line) for line in lines) > 200
+
+
+def test_the_config_names_players_genders_and_refuses_bad_ones() -> None:
+    """«a player's grammatical gender can be set in the game config when it cannot be guessed»."""
+    game = Game.create("toy-scores", "g", ["Саша", "Dragon"], seed="genders", config={"genders": {"Саша": "ж"}})
+    assert game.ruleset.player_names().act("Саша", "захватил") == "Саша захватила"
+    assert game.ruleset.player_names().act("Dragon", "захватил") == "Игрок Dragon захватил"
+    with pytest.raises(GameError, match="нет игрока «Петя»"):
+        Game.create("toy-scores", "g", ["Саша"], seed="genders", config={"genders": {"Петя": "m"}})
+    with pytest.raises(GameError, match="m или f"):
+        Game.create("toy-scores", "g", ["Саша"], seed="genders", config={"genders": {"Саша": "girl"}})

@@ -405,3 +405,40 @@ def test_a_gm_post_for_a_bots_seat_is_marked_in_the_public_chronicle() -> None:
     game.resolve()
     assert "The GM posted the orders of the computer player Bot (step 1)." in game.report("public", lang="en")
     assert [e["kind"] for e in exported(game)["steps"][0]["events"]][:1] == ["gm_post"]
+
+
+def test_every_quoted_die_of_culture_and_conquest_is_cited_and_a_forged_one_caught() -> None:
+    """docs/dice.md §5 and the Culture & Conquest label table: every event field that quotes dice
+    (`faces`, `table_faces`, `leader_faces`, …) cites them, setup events citing step 0; a public
+    export whose event quotes another face fails `verify` even with every digest recomputed."""
+    from voevoda.core.engine import record_digest
+    from voevoda.core.verify import _public_record
+
+    players = ["Анна", "Борис", "Вера"]
+    game = Game.create("culture-conquest", "cc", players, bots=players, seed="citations")
+    for _ in range(60):
+        game.resolve(force=True)
+    export = exported(game)
+    report = verify_export(export)
+    assert report.ok and report.citations > 40
+    quoted = 0
+    for step in export["steps"]:
+        for event in step["events"]:
+            fields = {ref["field"][1:].split("/")[0] for ref in event["data"].get(CITED, [])}
+            for key, value in event["data"].items():
+                if key.endswith("faces") and value:
+                    assert key in fields, (event["kind"], key)
+                    quoted += 1
+    assert quoted > 40
+    setup_cited = [ref for e in export["steps"][0]["events"] if e["kind"] in ("culture_roll", "turn_order")
+                   for ref in e["data"].get(CITED, [])]
+    assert len(setup_cited) == 2 * len(players) and all(ref.get("step") == 0 for ref in setup_cited)
+    number, event = next((s["number"], e) for s in export["steps"] for e in s["events"]
+                         if e["kind"] == "resources" and e["data"].get(CITED))
+    event["data"]["faces"] = [event["data"]["faces"][0] % event["data"]["die"] + 1]
+    previous = export["setup"]["digest"]
+    for step in export["steps"]:
+        step["digest"] = record_digest(_public_record(step), previous)
+        previous = step["digest"]
+    problems = problems_of(export)
+    assert len(problems) == 1 and problems[0].startswith(f"step {number}: event 'resources' quotes")

@@ -235,10 +235,11 @@ class _Checker:
             refs = data.get(CITED)
             if refs is None:
                 continue
-            kind = event.get("kind")
+            kind = str(event.get("kind"))
             if not isinstance(refs, list):
                 self.problem(f"{where}: event '{kind}': {CITED} is not a list")
                 continue
+            by_field: dict[str, list[CitationModel]] = {}
             for index, raw in enumerate(refs):
                 try:
                     ref = CitationModel.model_validate(raw)
@@ -247,34 +248,43 @@ class _Checker:
                     self.problem(f"{where}: event '{kind}': {CITED}.{index}."
                                  f"{'.'.join(str(p) for p in err['loc'])}: {err['msg']}")
                     continue
-                self.citation(where, number, str(kind), data, ref)
+                by_field.setdefault(ref.field, []).append(ref)
+            for field_name, cited in by_field.items():
+                self.citation(where, number, kind, data, field_name, cited)
 
-    def citation(self, where: str, number: int, kind: str, data: dict[str, Any], ref: CitationModel) -> None:
-        source = number if ref.step is None else ref.step
-        if source > number:
-            self.problem(f"{where}: event '{kind}' cites the dice of a later step ({source})")
-            return
-        faces = self.derived.get((source, ref.label, ref.sealed))
-        if faces is None:
-            if ref.sealed and self.chain is None:
-                self.report.sealed_unchecked += ref.count
+    def citation(self, where: str, number: int, kind: str, data: dict[str, Any], field_name: str,
+                 refs: list[CitationModel]) -> None:
+        """The faces quoted at ``field_name`` must be those of its citations, one after another."""
+        expected: list[int] = []
+        for ref in refs:
+            source = number if ref.step is None else ref.step
+            if source > number:
+                self.problem(f"{where}: event '{kind}' cites the dice of a later step ({source})")
                 return
-            self.problem(f"{where}: event '{kind}' cites '{ref.label}' of step {source}, which has no record")
-            return
+            faces = self.derived.get((source, ref.label, ref.sealed))
+            if faces is None:
+                if ref.sealed and self.chain is None:
+                    self.report.sealed_unchecked += ref.count
+                    return
+                self.problem(f"{where}: event '{kind}' cites '{ref.label}' of step {source}, which has no record")
+                return
+            part = faces[ref.start : ref.start + ref.count]
+            if len(part) != ref.count:
+                self.problem(f"{where}: event '{kind}' cites draws {ref.start}..{ref.start + ref.count - 1} "
+                             f"of '{ref.label}', which has {len(faces)}")
+                return
+            expected += part
         try:
-            value = _pointer(data, ref.field)
+            value = _pointer(data, field_name)
         except (KeyError, IndexError):
-            self.problem(f"{where}: event '{kind}' cites dice for {ref.field}, which it does not have")
+            self.problem(f"{where}: event '{kind}' cites dice for {field_name}, which it does not have")
             return
         quoted = value if isinstance(value, list) else [value]
-        expected = faces[ref.start : ref.start + ref.count]
         self.report.citations += 1
-        if len(expected) != ref.count:
-            self.problem(f"{where}: event '{kind}' cites draws {ref.start}..{ref.start + ref.count - 1} "
-                         f"of '{ref.label}', which has {len(faces)}")
-        elif quoted != expected:
-            self.problem(f"{where}: event '{kind}' quotes {quoted} at {ref.field}; "
-                         f"the dice of '{ref.label}' give {expected}")
+        if quoted != expected:
+            labels = " + ".join(f"'{r.label}'" for r in refs)
+            self.problem(f"{where}: event '{kind}' quotes {quoted} at {field_name}; the dice of {labels} give "
+                         f"{expected}")
 
 
 def _public_record(body: dict[str, Any]) -> dict[str, Any]:

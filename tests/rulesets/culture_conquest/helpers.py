@@ -18,6 +18,10 @@ class ScriptedStream:
         self.faces = list(faces)
         self.drawn: list[int] = []
 
+    @property
+    def count(self) -> int:
+        return len(self.drawn)
+
     def roll(self, sides: int) -> int:
         if not self.faces:
             raise AssertionError(f"unscripted roll d{sides} on {self.label!r}")

@@ -19,7 +19,7 @@ from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, fields
 from typing import Any
 
-from voevoda.core.dice import Dice
+from voevoda.core.dice import CITED, Dice, pointer
 from voevoda.core.errors import DataError
 from voevoda.core.ruleset import Event
 
@@ -310,30 +310,62 @@ def score(state: Mapping[str, Any], tables: Tables, options: Options) -> dict[st
 class Game:
     """One state plus what resolving it needs: tables, options, dice and the journal."""
 
-    __slots__ = ("state", "t", "o", "dice", "events", "record")
+    __slots__ = ("state", "t", "o", "dice", "events", "record", "drawn", "dice_step")
 
     def __init__(self, state: dict[str, Any], tables: Tables, options: Options, dice: Dice,
-                 record: bool = True) -> None:
+                 record: bool = True, dice_step: int | None = None) -> None:
         self.state = state
         self.t = tables
         self.o = options
         self.dice = dice
         self.events: list[Event] = []
         self.record = record
+        self.drawn: dict[tuple[str, str], list[Any]] = {}
+        """(player, what) -> [label, first draw, end] of the draws not yet cited by an event."""
+        self.dice_step = dice_step
+        """The step whose dice these are when events are told in a later one (0: the setup)."""
 
     # -- journal and dice ---------------------------------------------------------
 
-    def emit(self, kind: str, data: dict[str, Any], audience: tuple[str, ...] = ("*",)) -> None:
+    def emit(self, kind: str, data: dict[str, Any], audience: tuple[str, ...] = ("*",),
+             cites: Mapping[str, tuple[str, str] | list[tuple[str, str]]] | None = None) -> None:
+        """Record an event. ``cites`` names, for each field of ``data`` that quotes dice, the
+        ``(player, what)`` it was rolled under (a list when the faces of several are joined):
+        the event then cites those draws (``dice_refs``, docs/dice.md §5) and `verify` holds the
+        quote to the dice."""
         if self.record:
             data["turn"] = self.state["turn"]
+            if cites:
+                refs = list(data.get(CITED, []))
+                for field, keys in cites.items():
+                    if field not in data:
+                        continue
+                    for key in keys if isinstance(keys, list) else [keys]:
+                        span = self.drawn.pop(key, None)
+                        if span is not None and span[2] > span[1]:
+                            ref = {"field": pointer(field), "label": span[0], "from": span[1], "count": span[2] - span[1]}
+                            if self.dice_step is not None:
+                                ref["step"] = self.dice_step
+                            refs.append(ref)
+                if refs:
+                    data[CITED] = refs
             self.events.append(Event(kind, data, audience))
 
     def label(self, player: str, what: str) -> str:
         return f"{self.state['turn']}/{player}/{what}"
 
     def roll(self, player: str, what: str, count: int, sides: int) -> list[int]:
-        stream = self.dice.stream(self.label(player, what))
-        return [stream.roll(sides) for _ in range(count)]
+        label = self.label(player, what)
+        stream = self.dice.stream(label)
+        start = stream.count
+        faces = [stream.roll(sides) for _ in range(count)]
+        if self.record:
+            span = self.drawn.get((player, what))
+            if span is not None and span[0] == label and span[2] == start:
+                span[2] = start + count
+            else:
+                self.drawn[(player, what)] = [label, start, start + count]
+        return faces
 
     def roll_expr(self, player: str, what: str, expr: str) -> list[int]:
         count, sides = dice_count(expr)

@@ -121,7 +121,8 @@ def phase_growth(g: Game, player: str) -> None:
     gained += sum(prophets)
     p["pop"]["farmers"] += gained
     g.emit("growth", {"player": player, "dice": rules.dice, "faces": faces, "bonus": bonus,
-                      "modifier": rules.modifier, "leader_faces": prophets, "gained": gained})
+                      "modifier": rules.modifier, "leader_faces": prophets, "gained": gained},
+           cites={"faces": (player, "growth"), "leader_faces": (player, "growth/leader")})
 
 
 # == 2. ФАЗА СБОРА РЕСУРСОВ ===========================================================
@@ -141,18 +142,20 @@ def phase_resources(g: Game, player: str) -> None:
         resource = g.t.natural_by_roll[roll]
         p["resources"][resource] = p["resources"].get(resource, 0) + 1
         g.emit("resources", {**data, "result": "natural", "natural_die": table.natural_die,
-                             "natural_faces": [roll], "resource": resource})
+                             "natural_faces": [roll], "resource": resource},
+               cites={"faces": (player, "resources"), "natural_faces": (player, "resources/natural")})
     elif total >= table.industrial_from:
         options = industrial_options(p, g.t, g.o)
         if not options:
-            g.emit("resources", {**data, "result": "no_industry"})
+            g.emit("resources", {**data, "result": "no_industry"}, cites={"faces": (player, "resources")})
         elif len(options) == 1:
             gain_resource(g, player, options[0], "resources", data)
         else:
-            g.emit("resources", {**data, "result": "industrial_choice", "options": options})
+            g.emit("resources", {**data, "result": "industrial_choice", "options": options},
+                   cites={"faces": (player, "resources")})
             g.ask("industrial", [player], options=options)
     else:
-        g.emit("resources", {**data, "result": "nothing"})
+        g.emit("resources", {**data, "result": "nothing"}, cites={"faces": (player, "resources")})
 
 
 def on_industrial(g: Game, pending: Choice, choices: Mapping[str, Choice]) -> None:
@@ -163,7 +166,8 @@ def on_industrial(g: Game, pending: Choice, choices: Mapping[str, Choice]) -> No
 def gain_resource(g: Game, player: str, resource: str, how: str, data: dict[str, Any]) -> None:
     p = g.p(player)
     p["resources"][resource] = p["resources"].get(resource, 0) + 1
-    g.emit("resources", {**data, "result": "industrial", "resource": resource, "how": how})
+    g.emit("resources", {**data, "result": "industrial", "resource": resource, "how": how},
+           cites={"faces": (player, "resources")})
 
 
 # == 3. ФАЗА РАСПРЕДЕЛЕНИЯ НАСЕЛЕНИЯ ==================================================
@@ -200,7 +204,7 @@ def phase_leaders(g: Game, player: str) -> None:
         leader = g.t.leader_by_roll[kind]
         g.p(player)["leaders"].append(leader)
         data.update(table_faces=[kind], leader=leader)
-    g.emit("leaders", data)
+    g.emit("leaders", data, cites={"faces": (player, "leaders"), "table_faces": (player, "leaders/table")})
 
 
 # == 5. ФАЗА СБОРА УРОЖАЯ ============================================================
@@ -228,7 +232,8 @@ def phase_disasters(g: Game, player: str) -> None:
     table = g.t.disasters
     face = g.roll(player, "disasters", 1, table.die)[0]
     if face > table.chance_faces:
-        g.emit("disaster_check", {"player": player, "die": table.die, "faces": [face]})
+        g.emit("disaster_check", {"player": player, "die": table.die, "faces": [face]},
+               cites={"faces": (player, "disasters")})
         return
     roll = g.roll(player, "disasters/table", 1, table.table_die)[0]
     key = g.t.disaster_by_roll[roll]
@@ -283,7 +288,8 @@ def phase_disasters(g: Game, player: str) -> None:
         loss = _halved(p["food"] // 2, reduced)
         p["food"] -= loss
         data["food"] = loss
-    g.emit("disaster", data)
+    g.emit("disaster", data, cites={"faces": (player, "disasters"), "table_faces": (player, "disasters/table"),
+                                    "loss_faces": (player, "disasters/loss"), "pick_faces": (player, "disasters/pick")})
 
 
 def _halved(loss: int, reduced: list[str]) -> int:
@@ -346,7 +352,7 @@ def phase_upkeep(g: Game, player: str) -> None:
     g.emit("upkeep", {"player": player, "food_eaten": need, "starved": starved, "wage": wage,
                       "food_had": food_had, "coins_had": coins_had, "coins_paid": coins_had - int(p["coins"]),
                       "unpaid": unpaid, "spoiled": spoiled, "leader_die": g.t.leaders.die,
-                      "leader_faces": faces, "died": died})
+                      "leader_faces": faces, "died": died}, cites={"leader_faces": (player, "upkeep/leaders")})
 
 
 # == 8. ФАЗА ВОЕННЫХ ДЕЙСТВИЙ =========================================================
@@ -384,7 +390,8 @@ def on_attack(g: Game, pending: Choice, choices: Mapping[str, Choice]) -> None:
     bonus = rules.general_bonus if generals(g.p(player)) else 0
     success = face + bonus >= rules.attack_from
     g.emit("attack_roll", {"player": player, "target": target, "die": rules.attack_die,
-                           "faces": [face], "bonus": bonus, "success": success})
+                           "faces": [face], "bonus": bonus, "success": success},
+           cites={"faces": (player, f"war/attempt/{target}")})
     if not success:
         tried = [*pending["tried"], target]
         if [x for x in rivals(g.state, player) if x not in tried]:
@@ -397,7 +404,7 @@ def on_attack(g: Game, pending: Choice, choices: Mapping[str, Choice]) -> None:
         if cancel:
             roll = g.roll(target, f"war/diplomat/{player}", 1, 6)[0]
             g.emit("diplomat", {"player": target, "attacker": player, "die": 6, "faces": [roll],
-                                "cancelled": roll >= cancel})
+                                "cancelled": roll >= cancel}, cites={"faces": (target, f"war/diplomat/{player}")})
             if roll >= cancel:
                 return
     helpers = [x for x in g.state["order"] if x not in (player, target)
@@ -432,7 +439,8 @@ def fight(g: Game, attacker: str, defender: str, allies: Mapping[str, Choice]) -
     vp = g.roll_expr(winner, "war/vp", rules.vp_dice)
     g.p(winner)["war_vp"] += sum(vp)
     result.update(attacker=attacker, defender=defender, winner_name=winner, vp_faces=vp, vp=sum(vp))
-    g.emit("battle", result)
+    g.emit("battle", result, cites={"attacker_faces": (attacker, "war/attacker"),
+                                    "defender_faces": (attacker, "war/defender"), "vp_faces": (winner, "war/vp")})
     # "Если Обороняющийся игрок теряет все его Армии Нападающий получает ... дань"
     d = g.p(defender)
     beaten = d["pop"]["army"] == 0 and (g.o.tribute_when == "armies" or d["pop"]["fleet"] == 0)
@@ -482,7 +490,7 @@ def on_tribute(g: Game, pending: Choice, choices: Mapping[str, Choice]) -> None:
         _drop_resource(d, resource)
         a["resources"][resource] = a["resources"].get(resource, 0) + 1
         data["resource"] = resource
-    g.emit("tribute", data)
+    g.emit("tribute", data, cites={"faces": (attacker, "war/slaves")})
 
 
 def _unit(g: Game, player: str, choice: Choice | None) -> dict[str, Any]:
@@ -605,7 +613,10 @@ def disaster_war(g: Game, player: str) -> None:
         vp = g.roll_expr(player, "war/vp", g.t.rules.war.vp_dice)
         p["war_vp"] += sum(vp)
         result.update(vp_faces=vp, vp=sum(vp))
-    g.emit("disaster_battle", result)
+    g.emit("disaster_battle", result, cites={
+        "army_faces": (player, "war/rebels/armies"), "attacker_faces": (player, "war/rebels/attacker"),
+        "defender_faces": (player, "war/rebels/defender"), "city_faces": (player, "war/rebels/city"),
+        "loss_faces": (player, "war/rebels/loss"), "vp_faces": (player, "war/vp")})
 
 
 # == 9. ФАЗА ТОРГОВЛИ ================================================================
@@ -704,7 +715,8 @@ def phase_building(g: Game, player: str) -> None:
         g.emit("skip", {"player": player, "phase": "building"})
         return
     labour, faces = labour_of(g, player)
-    g.emit("labour", {"player": player, "labour": labour, "leader_faces": faces})
+    g.emit("labour", {"player": player, "labour": labour, "leader_faces": faces},
+           cites={"leader_faces": (player, "building/leader")})
     if labour > 0:
         g.ask("build", [player], labour=labour)
     else:
@@ -784,7 +796,8 @@ def complete_projects(g: Game, player: str) -> None:
                 resource = g.t.natural_by_roll[roll]
                 p["resources"][resource] = p["resources"].get(resource, 0) + 1
                 g.emit("built", {"player": player, "project": "resource", "die":
-                                 g.t.resources.roll.natural_die, "faces": [roll], "resource": resource})
+                                 g.t.resources.roll.natural_die, "faces": [roll], "resource": resource},
+                       cites={"faces": (player, "building/resource")})
                 done = True
         elif (kind == "industrial" and project["labour"] >= b.industrial_labour
               and target in industrial_options(p, g.t, g.o)):
@@ -820,7 +833,8 @@ def phase_research(g: Game, player: str) -> None:
         else:
             found.append(tech)
     g.emit("research", {"player": player, "die": rules.die, "faces": faces,
-                        "table_die": g.t.techs.die, "table_faces": table_faces, "picks": picks})
+                        "table_die": g.t.techs.die, "table_faces": table_faces, "picks": picks},
+           cites={"faces": (player, "research"), "table_faces": (player, "research/table")})
     for tech in found:
         g.gain_tech(player, tech, "research")
     unknown = [t for t in g.t.techs.technologies if t not in p["techs"]]
@@ -865,7 +879,8 @@ def phase_income(g: Game, player: str) -> None:
     p["coins"] += coins
     g.emit("income", {"player": player, "merchants": p["pop"]["merchants"], "cities": cities,
                       "per_city": per_city, "luxury": luxury, "faces": faces, "coins": coins,
-                      "stock": p["coins"]})
+                      "stock": p["coins"]},
+           cites={"faces": [(player, "income/leader"), (player, "income/wonder")]})
 
 
 PHASE_FUNCTIONS: dict[str, Callable[[Game, str], None]] = {

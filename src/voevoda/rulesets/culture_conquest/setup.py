@@ -35,7 +35,7 @@ def new_game(players: Sequence[str], dice: Dice, tables: Tables, options: Option
         "players": {},
         "wonders": {},
     }
-    g = Game(state, tables, options, dice, record)
+    g = Game(state, tables, options, dice, record, dice_step=0)
     for name in players:
         state["players"][name] = new_player(rules.setup.population, [])
         for _ in range(rules.setup.cities):

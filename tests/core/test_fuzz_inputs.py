@@ -266,3 +266,61 @@ def test_house_rules_with_any_value_anywhere_are_refused_or_played(data: st.Data
             if game.outcome() is not None:
                 break
             game.resolve(force=True)
+
+
+# -- posts: random mutations of real posts, for every order parser --------------------------------
+
+@functools.cache
+def real_posts() -> list[tuple[Game, str, str]]:
+    """(game, player, a real post for the prompt that player has now), for every landed game."""
+    examples = ROOT / "examples"
+    rop = Game.create("ring-of-power", "posts", ["Анна", "Борис", "Вера"], seed="posts")
+    posts = [(rop, "Анна", (examples / "ring-of-power" / "turn1_anna.txt").read_text(encoding="utf-8")),
+             (rop, "Борис", (examples / "ring-of-power" / "turn1_boris_en.txt").read_text(encoding="utf-8"))]
+    cc = Game.create("culture-conquest", "posts", ["Анна", "Борис", "Вера"], seed="posts")
+    for _ in range(12):
+        (player, *_) = cc.waiting_for()
+        posts.append((cc, player, cc.bot_post(player)))
+        cc.resolve(force=True)
+    battle = tomllib.loads(BATTLE.read_text(encoding="utf-8"))
+    sr = Game.create("steel-rose-battle", "posts", ["Алиса", "Борис"], seed="posts")
+    posts.append((sr, "Алиса", battle["attacker"]["deployment"]))
+    return posts
+
+
+@st.composite
+def mutated_post(draw: st.DrawFn, text: str) -> str:
+    lines = text.splitlines() or [""]
+    for _ in range(draw(st.integers(min_value=1, max_value=4))):
+        index = draw(st.integers(min_value=0, max_value=len(lines) - 1))
+        action = draw(st.sampled_from(["insert", "delete", "duplicate", "number", "markup", "cut"]))
+        line = lines[index]
+        if action == "insert":
+            at = draw(st.integers(min_value=0, max_value=len(line)))
+            lines[index] = line[:at] + draw(st.text(max_size=4) | st.sampled_from(["²", "٣", "[/b]", "->", "0", ","]))
+            lines[index] += line[at:]
+        elif action == "delete" and len(lines) > 1:
+            del lines[index]
+        elif action == "duplicate":
+            lines.insert(index, line)
+        elif action == "number":
+            lines[index] = "".join(draw(st.sampled_from(["9" * 4301, "-1", "0", "²", "10" * 12]))
+                                   if c.isdigit() else c for c in line)
+        elif action == "markup":
+            lines[index] = draw(st.sampled_from(["[b]{}[/b]", "**{}**", "[quote]{}", "> {}", "[spoiler]{}[/spoiler]"]))
+            lines[index] = lines[index].format(line)
+        else:
+            lines[index] = line[: len(line) // 2]
+    return "\n".join(lines)
+
+
+@settings(max_examples=150, deadline=None, derandomize=True, suppress_health_check=[HealthCheck.too_slow])
+@given(data=st.data())
+def test_a_mutated_real_post_is_accepted_or_refused_cleanly(data: st.DataObject) -> None:
+    """Every order parser on random mutations of real posts (examples/, the computer opponents'
+    posts): accepted, or refused with problems a person can act on; never an exception, a hang, or a
+    change to the game."""
+    game, player, text = data.draw(st.sampled_from(real_posts()))
+    post = data.draw(mutated_post(text))
+    with at_most(10), contextlib.suppress(OrdersRejected, GameError):
+        game.check(player, post)

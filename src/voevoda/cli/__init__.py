@@ -14,7 +14,7 @@ from typing import TYPE_CHECKING, Annotated, Any
 
 import typer
 
-from voevoda.cli.common import DbOption, console, errors, print_text, read_text_argument, run_guarded
+from voevoda.cli.common import DbOption, console, errors, print_text, read_text_argument, run_guarded, working
 from voevoda.core.errors import DataError, GameError
 
 if TYPE_CHECKING:
@@ -500,11 +500,13 @@ def replay(
     from voevoda.core.verify import replay_problems
 
     def action() -> None:
-        data, record = _record_from_export(file)
-        game = Game(record)
+        with working("переигровка журнала / replaying the journal"):
+            data, record = _record_from_export(file)
+            game = Game(record)
         print_text(f"шагов / steps: {game.step_number}, ход / turn: {game.ruleset.progress(game.state)[0]}")
         if check:
-            problems = replay_problems(data)
+            with working("сверка каждого шага / comparing every step"):
+                problems = replay_problems(data)
             if problems:
                 for problem in problems:
                     errors.print("✗ " + problem, markup=False)
@@ -526,7 +528,8 @@ def verify(
 
         if commitment is not None and not _is_hex64(commitment.strip().lower()):
             raise DataError("--commitment: 64 hexadecimal digits expected")
-        result = verify_export(_read_json(file), commitment)
+        with working("проверка игры / checking the game"):
+            result = verify_export(_read_json(file), commitment)
         if result.malformed:
             raise DataError(f"{file}: " + "; ".join(p.removeprefix("malformed export: ") for p in result.problems))
         lines = [f"шагов / steps: {result.steps}; бросков проверено / rolls checked: {result.rolls}; "

@@ -53,7 +53,7 @@ def test_echo_lists_orders_prose_and_quotes_verbatim(db: str) -> None:
     assert "не прочитано как приказы / not read as orders:" in out
     assert "1: Всем привет [red]всем[/red] :smile: [nope]" in out  # as written: no markup, no emoji
     assert "5: --" in out and "6: Анна" in out
-    assert "quotes and spoilers set aside: строки / lines 3" in out
+    assert "quotes and spoilers set aside: строка / line 3" in out
 
 
 def test_refused_post_keeps_brackets_in_its_errors(db: str) -> None:

@@ -307,7 +307,8 @@ def post_notes(prose: Sequence[PostLine], hidden: Sequence[int], warnings: Seque
         lines.extend(f"  {line.number}: {line.text}" for line in prose)
     if hidden:
         shown = ", ".join(str(n) for n in hidden)
-        lines.append(f"цитаты и спойлеры не читаются / quotes and spoilers set aside: строки / lines {shown}")
+        which = "строка / line" if len(hidden) == 1 else "строки / lines"
+        lines.append(f"цитаты и спойлеры не читаются / quotes and spoilers set aside: {which} {shown}")
     if warnings:
         lines.append("предупреждения / warnings:")
         lines.extend("  " + w.both() for w in warnings)

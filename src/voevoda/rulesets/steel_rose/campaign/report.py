@@ -60,7 +60,7 @@ class Words:
     def did(self, fid: str | None, verb_ru: str, verb_en: str) -> str:
         """«Империя захватила», «Огры захватили», «Княжество захватило»; "the Empire took"."""
         if not self.ru:
-            return f"{self.faction(fid)} {verb_en}"
+            return f"{self.the_faction(fid, capital=True)} {verb_en}"
         gender = FACTION_GENDER.get(fid or "", "m")
         verbs = []
         for part in verb_ru.split(" и "):  # «разрушил и бросил»: each verb agrees
@@ -76,6 +76,14 @@ class Words:
         if cid == MOBILE_ID:
             return self.t("передвижной город огров", "the ogres' mobile city")
         return self.t(f"город {self.city(cid)}", self.city(cid))
+
+    def the_faction(self, fid: str | None, capital: bool = False) -> str:
+        """English: «the Empire», «the Ogres» (a faction's name takes the article)."""
+        if fid is None:
+            return self.t("никто", "Nobody" if capital else "nobody")
+        if self.ru:
+            return self.faction(fid)
+        return ("The " if capital else "the ") + self.faction(fid)
 
     def city(self, cid: str | None) -> str:
         if cid is None:
@@ -259,8 +267,10 @@ def _ledger_line(w: Words, fid: str, line: Mapping[str, Any]) -> str:
                 "mercenary_fee": f"mercenary fee ({w.faction(line.get('payer'))})", "upkeep": "upkeep",
                 "production": "production", "plunder": f"plunder: {city}", "raze": f"razed: {city}",
                 "raze_abandon": f"razed: {city}", "gift": "the gods' gift", "quest": f"special quest: {city}",
-                "cleanse": f"corruption cleansed: {city}", "spell": "spell", "ritual": "ritual",
-                "ritual_hunger": "ritual", "cursed_gold": "cursed gold", "feeding": "feeding the demons",
+                "cleanse": f"corruption cleansed: {city}",
+                "spell": "spell: " + (w.spell(str(line.get("spell"))) if line.get("spell") else ""),
+                "ritual": "ritual: " + (w.ritual(str(line.get("ritual"))) if line.get("ritual") else ""),
+                "ritual_hunger": "ritual: " + (w.ritual(str(line.get("ritual"))) if line.get("ritual") else ""), "cursed_gold": "cursed gold", "feeding": "feeding the demons",
                 "battle_honour": "honour of the fallen", "battle_meat": "meat of the battle",
                 "battle_hunger": "battle won", "gunpowder": "gunpowder spent", "defended": "city held",
                 "city_lost": "city lost", "hunger_passive": "hunger grows", "hunger_reset": "a city taken",
@@ -341,7 +351,7 @@ def _private_line(w: Words, e: Event) -> str | None:
         return w.t(f"Прорицание о фракции «{w.faction(d['target'])}» (конец хода {snap.get('turn')}): "
                    f"{w.gold(snap.get('gold', 0))}, {w.resource(d['target'])} {w.amount(snap.get('resource', 0))}, "
                    f"войска: {w.units(snap.get('units', {}))}",
-                   f"Divination of {w.faction(d['target'])} (end of turn {snap.get('turn')}): "
+                   f"Divination of {w.the_faction(d['target'])} (end of turn {snap.get('turn')}): "
                    f"{w.gold(snap.get('gold', 0))}, {w.resource(d['target'])} {w.amount(snap.get('resource', 0))}, "
                    f"troops: {w.units(snap.get('units', {}))}")
     if k == "corruption_found":
@@ -411,6 +421,8 @@ def _public_line(w: Words, e: Event, fid: Any) -> str | None:
                    "defender": w.t("город отбился", "the city held"),
                    "none": w.t("ничья, город не взят", "a draw, the city not taken")}[d["winner"]]
         if d.get("walkover"):
+            if d.get("defender") is None:
+                return None  # nobody's ruins: the capture line says it
             verdict = w.t("без боя", "without a fight")
         return w.did(d["attacker"], "атаковал", "attacked") + f" {w.the_city(d['city'])} ({w.faction(d.get('defender'))}): {verdict}"
     if k == "captured":
@@ -441,7 +453,7 @@ def _public_line(w: Words, e: Event, fid: Any) -> str | None:
                    f"The alliance of {w.faction(a)} and {w.faction(b)} is over ({how})")
     if k == "proposal":
         return w.did(d["from"], "предложил союз", "proposed an alliance to") + w.t(
-            f" фракции «{w.faction(d['to'])}»", f" {w.faction(d['to'])}")
+            f" фракции «{w.faction(d['to'])}»", f" {w.the_faction(d['to'])}")
     if k == "betrayal":
         return w.did(d["by"], "предал", "betrayed") + f" {w.faction(d['victim'])}" + (
             ": " + ", ".join(w.city(c) for c in d["cities"]) if d["cities"] else "")

@@ -1,0 +1,72 @@
+"""The campaign's reports: sentences a native reader checked (tests/corpus/steel_rose_campaign.txt),
+each viewer's report holding only what it may see, every format, the money statement line by line
+(002_c01e70bb146ed8cc.txt; issue 17 «Posts out»)."""
+
+from __future__ import annotations
+
+import functools
+from pathlib import Path
+
+import pytest
+
+from voevoda.core.engine import Game
+
+CORPUS = Path(__file__).parents[3] / "corpus" / "steel_rose_campaign.txt"
+PLAYERS = ["Анна", "Борис", "Вера", "Глеб", "Дарья"]
+CORPUS_POSTS = {
+    "Анна": "Построить Барак в Авентале\nНанять 30 копейщиков\nАрмия 1: все — атака Хольмгард (колонизировать)",
+    "Глеб": "Ритуал: Заражение — Вельмар",
+    "Вера": "Построить Святилище природы в Эльдаране\nЗаклинание: Прорицание — Империя\nСоюз с Ограми",
+    "Дарья": "Нанять 14 огров-быков\nАрмия 1: все — атака Тарнбург (разграбить)\nСоюз с Благословлёнными небом",
+    "Борис": "Построить Оружейную мастерскую в Ормисе\nСоюз с Империей",
+}
+
+
+@functools.cache
+def corpus_game() -> Game:
+    game = Game.create("steel-rose", "corpus", PLAYERS, seed="corpus")
+    for player, text in CORPUS_POSTS.items():
+        game.submit(player, text)
+    game.resolve(force=True)
+    while game.state["turn"] == 1:
+        game.resolve(force=True)
+    return game
+
+
+def corpus() -> list[tuple[str, str, str]]:
+    out = []
+    for line in CORPUS.read_text(encoding="utf-8").splitlines():
+        if line.strip() and not line.startswith("#"):
+            viewer, lang, sentence = (part.strip() for part in line.split("|", 2))
+            out.append((viewer, lang, sentence))
+    return out
+
+
+@pytest.mark.parametrize(("viewer", "lang", "sentence"), corpus(), ids=lambda x: str(x)[:40])
+def test_the_report_says_it_as_written_down(viewer: str, lang: str, sentence: str) -> None:
+    lines = {line.strip().removeprefix("- ").strip() for line in corpus_game().report(viewer, 1, "text", lang).splitlines()}
+    assert sentence in lines, sentence
+
+
+def test_each_report_keeps_the_others_secrets() -> None:
+    """«Игрокам НЕдоступна ... Баланс противников»: the Empire's ledger is in Анна's report only,
+    the cult's corruption in Глеб's only, the divination in Вера's only."""
+    game = corpus_game()
+    texts = {v: game.report(v, 1, "text", "ru") for v in [*PLAYERS, "public"]}
+    for viewer, text in texts.items():
+        assert ("найм: 30 копейщиков" in text) == (viewer == "Анна"), viewer
+        assert ("порча +15" in text) == (viewer == "Глеб"), viewer
+        assert ("Прорицание о фракции" in text) == (viewer == "Вера"), viewer
+        assert ("предложило союз" in text) == (viewer in ("Анна", "Борис")), viewer
+
+
+@pytest.mark.parametrize("fmt", ["text", "bbcode", "markdown", "telegram"])
+def test_every_format(fmt: str) -> None:
+    game = corpus_game()
+    for viewer in ("Анна", "public"):
+        text = game.report(viewer, 1, fmt, "ru")
+        assert "Хольмгард" in text
+        if fmt == "bbcode":
+            assert "[b]" in text or "[u]" in text
+        if fmt == "telegram":
+            assert "<b>" in text

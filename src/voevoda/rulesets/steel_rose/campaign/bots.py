@@ -180,6 +180,11 @@ class Planner:
     # -- the post ---------------------------------------------------------------------------
 
     def orders(self) -> str:
+        if self.hoarding():
+            # the treasury wins within two turns if nothing is spent: keep it
+            if self.units:
+                self.lines.append("Армия 1: все — рассредоточиться")
+            return "\n".join(self.lines)
         if self.fid == "ogres":
             self.move_mobile()
         self.restore_ruins()
@@ -190,6 +195,17 @@ class Planner:
         self.spells()
         self.armies()
         return "\n".join(self.lines)
+
+    def hoarding(self) -> bool:
+        """«Накопить 1500з» (the cult), «Накопить 300 мяса и 1000з» (the ogres): when the
+        faction's income alone gets there within two turns, spending would only delay the win."""
+        goal = self.c.model.victory.get(self.fid)
+        if goal is None or goal.gold is None:
+            return False
+        if self.fid == "ogres" and goal.resource is not None and self.resource < goal.resource:
+            return False
+        net = self.income() - self.upkeep(self.units)
+        return self.gold + 2 * net >= goal.gold
 
     def restore_ruins(self) -> None:
         for cid, c in self.cities.items():
@@ -316,13 +332,26 @@ class Planner:
                 continue
             if mine.intersection(self.c.neighbours.get(cid, ())):
                 candidates.append((-(int(corruption.get(cid, 0))), c["kind"] != "small", cid))
-        if candidates and self.gold >= 100 + self.reserve() and hunger + 30 < limit + 60:
+        growth = self.c.model.void.passive + self.c.model.void.per_city * len(mine)
+        # over the limit at the end of the turn a city is lost («Если ГП превысит 100»): a city
+        # taken resets the hunger, so the deal with the devil, when it can be paid, saves one
+        if hunger + growth > limit and self.gold >= 300 + self.reserve():
+            small = sorted(cid for cid, c in self.cities.items()
+                           if c["kind"] == "small" and c.get("owner") not in (None, "void_cult") and not c.get("ruins")
+                           and not c.get("gone") and not c.get("floating")
+                           and self.view["factions"].get(c.get("owner"), {}).get("status") != "won")
+            if small:
+                self.lines.append(f"Ритуал: Сделка с дьяволом — {_city_name(self.c, small[0])}")
+                self.gold -= 300
+                return
+        ripe = [c for c in candidates if -c[0] >= 8]  # 1к12+12 takes a small city from 8 on
+        if candidates and self.gold >= 100 + self.reserve() and (ripe or hunger + growth + 30 <= limit):
             cid = sorted(candidates)[0][2]
             self.lines.append(f"Ритуал: Заражение — {_city_name(self.c, cid)}")
             self.gold -= 100
-        elif self.turn - int(own.get("last_summoning", -100)) >= 2:
+        elif hunger + growth + 30 <= limit and self.turn - int(own.get("last_summoning", -100)) >= 2:
             self.lines.append("Ритуал: Призыв")
-        else:
+        elif hunger + growth + 30 <= limit:
             self.lines.append("Ритуал: Проклятое золото")
 
     def move_mobile(self) -> None:

@@ -349,3 +349,19 @@ def test_the_map_per_viewer_with_a_legend_and_as_png() -> None:
     x, y = int(maps.PAD + MARGIN + city.x + 14), int(maps.HEADER + MARGIN + city.y - 14)
     red = tuple(int(COLOURS["empire"][i:i + 2], 16) for i in (1, 3, 5))
     assert np.abs(pixels[y, x, :3].astype(int) - np.array(red)).max() < 12
+
+
+def test_the_example_posts_are_accepted() -> None:
+    """The posts of examples/steel-rose-campaign/ (docs/steel_rose/campaign.md) are read and
+    accepted as written, through the engine as `voevoda order` reads them."""
+    from pathlib import Path
+
+    folder = Path(__file__).parents[4] / "examples" / "steel-rose-campaign"
+    game = Game.create("steel-rose", "ex", PLAYERS, seed="examples")
+    for player, name in (("Анна", "turn1_empire.txt"), ("Глеб", "turn1_cult.txt"), ("Вера", "turn1_heaven_en.txt"),
+                         ("Дарья", "turn1_ogres.txt")):
+        orders = game.submit(player, (folder / name).read_text(encoding="utf-8"))
+        assert orders, name
+    game.resolve(force=True)
+    assert game.state["phase"] == "deployment"
+    assert game.submit("Анна", (folder / "battle_deployment.txt").read_text(encoding="utf-8"))

@@ -152,8 +152,8 @@ def test_private_offers_stay_out_of_the_chronicle(full_game: Any) -> None:
     party = offers[0].data["from"]
     chronicle = ruleset.chronicle(ruleset.view(state, "public"), events, "text", "en")
     private = ruleset.report(ruleset.view(state, party), events, party, "text", "en")
-    assert "- Offer " in private
-    assert "Offer " not in chronicle
+    assert "- Offers " in private
+    assert "Offers " not in chronicle
     assert "DEAL" in chronicle
 
 

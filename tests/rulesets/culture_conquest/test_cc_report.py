@@ -4,6 +4,8 @@ paid and owed, one post per turn with a section per player, the dice seeds at th
 from __future__ import annotations
 
 import re
+from functools import cache
+from pathlib import Path
 
 from tests.rulesets.culture_conquest.helpers import make_game, make_state
 from voevoda.core.engine import Game
@@ -69,3 +71,31 @@ def test_a_war_is_told_with_the_players_names_in_their_cases() -> None:
     assert "- Анна пытается напасть на Бориса: 1d6 → 5 — нападение!" in text
     assert "- БИТВА: Анна против Бориса — победа за Анной, 1d6 → 4 = 4 ПО" in text
     assert "    - потери Бориса: армия 1" in text
+
+
+CORPUS = Path(__file__).parents[2] / "corpus" / "culture_conquest.txt"
+
+
+@cache
+def corpus_game() -> Game:
+    return Game.create("culture-conquest", "c", ["Анна", "Борис", "Вера"], bots=["Анна", "Борис", "Вера"],
+                       seed="corpus", config={"turns": 8, "strategies": {"Борис": "warmonger", "Вера": "warmonger"}},
+                       auto_resolve=True)
+
+
+@cache
+def corpus_lines(turn: int, lang: str) -> frozenset[str]:
+    text = corpus_game().report("Анна", turn, "text", lang)
+    return frozenset(line.strip().removeprefix("- ").strip() for line in text.splitlines())
+
+
+def test_every_corpus_sentence_is_in_its_report() -> None:
+    rows = [line.split(" | ", 2) for line in CORPUS.read_text(encoding="utf-8").splitlines()
+            if line.strip() and not line.startswith("#")]
+    assert len(rows) > 300
+    missing = [row for row in rows if row[2] not in corpus_lines(int(row[0]), row[1])]
+    assert not missing, missing[:5]
+    text = "\n".join(row[2] for row in rows)
+    for needle in ("Предлагает Борису: отдать технологию", "победа за Борисом", "напасть на Анну", "дань с Анны",
+                   "+1 земледелец", "земледельца", "Труд на стройку", "жалованье войску", "разбежались без жалованья"):
+        assert needle in text, needle

@@ -12,7 +12,7 @@ from typing import Any
 
 from voevoda.core.markup import Document, Inline, Item, bold
 from voevoda.core.ruleset import Event
-from voevoda.core.words import Names, count_en, count_ru, counted, number
+from voevoda.core.words import Names, count_en, count_ru, counted, join_and, number
 
 from .data import Tables
 from .game import CATEGORY_NAMES
@@ -79,7 +79,7 @@ class Lines:
         extra = f" {number(int(d['bonus']), self.lang, signed=True)}" if d["bonus"] else ""
         lead = f"; +{dice(len(d['leader_faces']), 6, d['leader_faces'])}" if d["leader_faces"] else ""
         return self.say(f"{d['player']}: рост населения {dice(1, 6, d['faces'])}{extra} {number(int(d['modifier']), 'ru', signed=True)}{lead} "
-                        f"= +{d['gained']} земледельцев",
+                        f"= +{counted(int(d['gained']), 'земледелец')}",
                         f"{d['player']}: growth {dice(1, 6, d['faces'])}{extra} {d['modifier']:+d}{lead} "
                         f"= +{d['gained']} farmers")
 
@@ -283,19 +283,38 @@ class Lines:
         return self.say(f"{d['player']} берёт дань с {self.nm(d['defender'], 'gent')}: {what}",
                         f"{d['player']} takes tribute from {d['defender']}: {what}")
 
-    def offer(self, d: Mapping[str, Any]) -> str:
-        from .orders import format_choice
+    def item(self, item: Mapping[str, Any]) -> str:
+        """What changes hands in a trade, as the object of «отдать»/«получить»: «технологию
+        «Ирригация»», «10 монет», «город Анна-2»."""
+        kind = item["kind"]
+        if kind in ("coins", "food", "labour", "population"):
+            n = int(item["amount"])
+            if not self.ru:
+                return {"coins": counted(n, "coin", "en"), "food": f"{n} food", "labour": f"{n} labour",
+                        "population": f"{n} population"}[kind]
+            return {"coins": counted(n, "монета", case="accs"), "food": f"{n} ед. пищи", "labour": f"{n} ед. труда",
+                    "population": f"{n} ед. населения"}[kind]
+        key = str(item["key"])
+        shown = key if kind in ("city", "promise") else self.n(key)
+        if not self.ru:
+            return f"{kind if kind != 'tech' else 'technology'} {shown}"
+        word = {"city": "город", "tech": "технологию", "leader": "лидера", "resource": "ресурс",
+                "promise": "обещание"}[kind]
+        return f"{word} «{shown}»"
 
-        return f"{d['from']}: " + format_choice("offer", {"to": d["to"], "give": d["give"], "take": d["take"]},
-                                                self.t, self.lang)
+    def items(self, items: Sequence[Mapping[str, Any]]) -> str:
+        return join_and([self.item(i) for i in items], self.lang) or self.say("ничего", "nothing")
+
+    def offer(self, d: Mapping[str, Any]) -> str:
+        return self.say(f"{d['from']}: Предлагает {self.nm(d['to'], 'datv')}: отдать {self.items(d['give'])} "
+                        f"в обмен на {self.items(d['take'])}",
+                        f"{d['from']}: Offers {d['to']}: {self.items(d['give'])} for {self.items(d['take'])}")
 
     def trade(self, d: Mapping[str, Any]) -> str:
-        from .orders import _item_text
-
-        give = ", ".join(_item_text(i, self.t, self.lang) for i in d["give"]) or "—"
-        take = ", ".join(_item_text(i, self.t, self.lang) for i in d["take"]) or "—"
-        return self.say(f"СДЕЛКА {d['player']} ↔ {d['partner']}: {d['player']} даёт {give}; получает {take}",
-                        f"DEAL {d['player']} ↔ {d['partner']}: {d['player']} gives {give}; gets {take}")
+        return self.say(f"СДЕЛКА {d['player']} ↔ {d['partner']}: {d['player']} отдаёт {self.items(d['give'])} "
+                        f"и получает {self.items(d['take'])}",
+                        f"DEAL {d['player']} ↔ {d['partner']}: {d['player']} gives {self.items(d['give'])} "
+                        f"and gets {self.items(d['take'])}")
 
     def trade_declined(self, d: Mapping[str, Any]) -> str:
         return self.say(f"{d['partner']} отклоняет предложение {self.nm(d['player'], 'gent')}",
@@ -307,11 +326,22 @@ class Lines:
         return self.say(f"{d['player']}: труд {d['labour']}{lead}", f"{d['player']}: labour {d['labour']}{lead}")
 
     def build(self, d: Mapping[str, Any]) -> str:
-        from .orders import format_choice
-
-        alloc = format_choice("build", {"alloc": d["alloc"]}, self.t, self.lang).replace("\n", "; ")
-        lost = self.say(f", пропало {d['lost']}", f", {d['lost']} wasted") if d["lost"] else ""
-        return self.say(f"{d['player']}: стройка — {alloc}{lost}", f"{d['player']}: building — {alloc}{lost}")
+        parts = []
+        for part in d["alloc"]:
+            p, n = part["project"], int(part["labour"])
+            if p == "city":
+                what = self.say("на город", "to a city") + (f" {part['name']}" if part.get("name") else "")
+            elif p == "resource":
+                what = self.say("на природный ресурс", "to a natural resource")
+            elif p == "wonder":
+                what = self.say(f"на чудо «{self.n(part['target'])}»", f"to the wonder {self.n(part['target'])}")
+            else:
+                what = self.say(f"на промышленный ресурс «{self.n(part['target'])}»",
+                                f"to the industrial resource {self.n(part['target'])}")
+            parts.append(f"{what} — {n}")
+        alloc = "; ".join(parts) or self.say("никуда", "nowhere")
+        lost = self.say(f"; пропало {d['lost']}", f"; {d['lost']} wasted") if d["lost"] else ""
+        return self.say(f"{d['player']}: труд на стройку: {alloc}{lost}", f"{d['player']}: labour to building: {alloc}{lost}")
 
     def built(self, d: Mapping[str, Any]) -> str:
         project = d["project"]

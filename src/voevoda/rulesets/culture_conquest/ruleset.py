@@ -137,10 +137,13 @@ class CultureConquest(Ruleset):
         if not offer or viewer in (offer["from"], offer["to"]):
             return []
         head = json.dumps({"offer": {"from": offer["from"], "to": offer["to"]}}, ensure_ascii=False)[1:-2]
-        # the whole offer as a report line writes it: a party's own earlier offer to the same
-        # player, which he may see, is not mistaken for this one
+        # the whole offer as a report line writes it (and as a post would): a party's own
+        # earlier offer to the same player, which he may see, is not mistaken for this one
         lines = [format_choice("offer", offer, self.tables, lang) for lang in ("ru", "en")]
-        return [head, *lines, *(line[:1].upper() + line[1:] for line in lines)]
+        players = [str(p) for p in state.get("order", [])]
+        told = [report.Lines(self.tables, lang, self.player_names(lang), players).offer(offer).split(": ", 1)[1]
+                for lang in ("ru", "en")]
+        return [head, *lines, *(line[:1].upper() + line[1:] for line in lines), *told]
 
     def outcome(self, state: State) -> Outcome | None:
         if not state.get("finished"):

@@ -179,11 +179,11 @@ def read(text: str, options: PostOptions | None = None,
     originals = text.split("\n")
     lines: list[PostLine] = []
     hidden_lines = set(hidden)
-    in_fence = False
     for logical in _split_lines(chars):
-        if logical and _FENCE.match("".join(c.ch for c in logical)):
-            in_fence = not in_fence
+        if not logical:
             continue
+        if _FENCE.match("".join(c.ch for c in logical[:8])):
+            continue  # a code fence is markup; the lines between are read like any other
         kept = _read_markdown(logical, hidden_lines)
         if options.bold_only:
             kept = _bold_runs(kept)
@@ -302,8 +302,11 @@ def _read_markdown(chars: list[_Char], hidden: set[int]) -> list[_Char]:
     bullet = _BULLET.match(text)
     if bullet:
         chars = chars[bullet.end():]
+        text = text[bullet.end():]
     for delimiter, kind in _DELIMITERS:
-        chars = _pair(chars, delimiter, kind, hidden)
+        if delimiter in text:
+            chars = _pair(chars, delimiter, kind, hidden)
+            text = "".join(c.ch for c in chars)
     return chars
 
 

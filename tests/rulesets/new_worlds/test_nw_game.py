@@ -267,3 +267,17 @@ def test_a_secret_event_scheduled_by_the_game_master(tmp_path: Path) -> None:
     assert "Буря разметала флоты у берегов" in outputs.report_text(game, "Анна")
     result = runner.invoke(app, ["nw", "event", "g", str(event), "--reason", "ещё раз", "--db", db])
     assert result.exit_code == 1 and "уже есть" in result.output
+
+
+@pytest.mark.parametrize("name", ["А:Б", "Анна; Борис", "x/y"])
+def test_names_the_orders_could_not_read_are_refused(name: str) -> None:
+    """A player's name is written in orders («война Борис …»): names the grammar cannot read back
+    are refused when the game is made, with a reason (the core refuses «gm», «public» and names
+    with blanks around them before the ruleset sees them)."""
+    with pytest.raises(GameError, match="недопустимо"):
+        Game.create("new-worlds", "n", [name, "Вера"], seed="names")
+
+
+def test_too_many_players_for_the_map() -> None:
+    with pytest.raises(GameError, match="10 стартовых мест"):
+        Game.create("new-worlds", "n", [f"P{i}" for i in range(11)], seed="many")

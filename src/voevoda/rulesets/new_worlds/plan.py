@@ -290,6 +290,9 @@ class Planner:
         taken = {c.name.casefold() for c in self.w.state.countries.values() if c.id != self.cid}
         if not name:
             item.fail("пустое название", "an empty name", "II. Механика, 6")
+        elif any(ch in name for ch in "/,;:"):
+            item.fail("в названии страны нельзя / , ; : (по нему её называют в приказах)",
+                      "a country's name cannot hold / , ; : (orders name it)", "R44")
         elif name.casefold() in taken:
             item.fail(f"название «{name}» уже занято", f"the name '{name}' is taken", "II. Механика, 6")
 

@@ -110,8 +110,11 @@ class NewWorlds(Ruleset):
         if len({n.casefold() for n in names}) != len(names):
             raise GameError("имена игроков повторяются", "player names repeat")
         for n in names:
-            if not n.strip() or n.casefold() in RESERVED or "/" in n or n != n.strip() or len(n) > 60:
-                raise GameError(f"имя «{n}» занято или недопустимо", f"the name '{n}' is reserved or not allowed")
+            # a name is written in orders («война Борис …»): the separators of the grammar are not allowed in it
+            if (not n.strip() or n.casefold() in RESERVED or any(ch in n for ch in "/,;:") or n != n.strip()
+                    or len(n) > 60):
+                raise GameError(f"имя «{n}» занято или недопустимо (нельзя / , ; :)",
+                                f"the name '{n}' is reserved or not allowed (no / , ; :)")
         unknown = sorted(set(self.options.countries) - set(names))
         if unknown:
             raise GameError(f"в настройках стран есть не игроки: {', '.join(unknown)}",

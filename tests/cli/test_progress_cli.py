@@ -108,3 +108,24 @@ def test_long_commands_spin_on_a_terminal_and_stay_silent_on_a_pipe(monkeypatch:
     monkeypatch.setattr(common, "errors", Console(file=pipe, force_terminal=False, markup=False))
     common.run_guarded(lambda: time.sleep(0.2), busy="расчёт хода / resolving")
     assert pipe.getvalue() == ""
+
+
+def test_a_campaign_with_bots_says_the_simulator_will_compile(monkeypatch: pytest.MonkeyPatch) -> None:
+    """The campaign's computer players weigh their attacks on the batched simulator, and they post
+    as the game is created: `new` says the first compile is coming (and spins under its name)."""
+    from voevoda.core.engine import Game
+    from voevoda.core.errors import GameError
+    from voevoda.sim import batch
+
+    said: list[str] = []
+    monkeypatch.setattr(batch, "needs_compiling", lambda: True)
+    monkeypatch.setattr(battle_cli.errors, "print", lambda text, **_: said.append(str(text)))
+
+    def stop(*args: Any, **kwargs: Any) -> Game:
+        raise GameError("стоп", "stop")
+
+    monkeypatch.setattr(Game, "create", stop)
+    result = CliRunner().invoke(app, ["new", "steel-rose", "--game", "c", "--players", "А,Б", "--bots", "Б",
+                                      "--db", ":memory:"])
+    assert result.exit_code == 1
+    assert said and "compiling the batched simulator" in said[0]

@@ -119,7 +119,14 @@ def new(
         _store(db).create(created)
         return created
 
-    run_guarded(action, lambda created: print_text(outputs.created_text(created)), busy="создание игры / creating the game")
+    busy = "создание игры / creating the game"
+    if ruleset == "steel-rose" and bots:  # the campaign's bots weigh attacks on the batched simulator
+        from voevoda.cli.battle import SimulatorCompile
+
+        compiling = SimulatorCompile(None)  # says so on stderr when the first compile is due
+        if compiling.started is not None:
+            busy = SimulatorCompile.LABEL
+    run_guarded(action, lambda created: print_text(outputs.created_text(created)), busy=busy)
 
 
 @app.command()

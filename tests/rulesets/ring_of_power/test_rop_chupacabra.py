@@ -117,3 +117,21 @@ def test_gm_report_tells_where_she_went_and_players_do_not_learn_it() -> None:
     for p in ("A", "B"):
         mine = [e for e in events if e.visible_to(p)]
         assert "Чупакабра №1" not in ruleset.report(ruleset.view(state, p), mine, p)
+
+
+def test_her_encounter_roll_is_cited_for_verify() -> None:
+    """docs/dice.md §5: the encounter event quotes her sealed d1000000 and cites it
+    (``chupacabra/<id>/encounter``, draw 0), so that `verify` with the secret holds the quote to
+    the dice; whoever only watched the hex gets neither the roll nor the citation."""
+    from voevoda.core.dice import CITED, Dice, Stream
+
+    ruleset, state = make_game(house_rules=ALWAYS_EATS, chupacabras=["0910"],
+                               units=[["A", "officer", "0909"], ["A", "pawn", "0909"]], **BASE)
+    _, events = play(ruleset, state, {"A": "ход 0909 0910 0911"})
+    (meeting,) = [e for e in events if e.kind == "chupacabra" and "roll" in e.data]
+    assert meeting.audience == ("A",)
+    assert meeting.data[CITED] == [{"field": "/roll", "label": "chupacabra/1/encounter", "from": 0, "count": 1,
+                                    "sealed": True}]
+    dice = Dice.from_text(f"turn/{state['turn']}")
+    assert meeting.data["roll"] == Stream(dice.sealed_seed, "chupacabra/1/encounter", True).roll(1_000_000)
+    assert all(CITED not in e.data for e in events if e.kind == "chupacabra" and "roll" not in e.data)

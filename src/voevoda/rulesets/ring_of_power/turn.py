@@ -24,7 +24,7 @@ from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
-from voevoda.core.dice import Dice
+from voevoda.core.dice import CITED, Dice, Stream
 from voevoda.core.ruleset import Event, Order
 from voevoda.rulesets.ring_of_power.board import Board
 from voevoda.rulesets.ring_of_power.combat import Fighter, Side, battle
@@ -668,7 +668,7 @@ class Turn:
                 victims = units
             self.remove_units({u["id"] for u in victims})
             monster["eaten"] += len(victims) if self.options.chupacabra_breeds_on == "units" else 1
-            self.encountered(player, hex_, roll, {"outcome": "ate", "units": counts(victims)})
+            self.encountered(player, hex_, stream, {"outcome": "ate", "units": counts(victims)})
             while monster["eaten"] >= self.rules.chupacabra.breed_after:
                 monster["eaten"] -= self.rules.chupacabra.breed_after
                 self.breed(hex_)
@@ -677,15 +677,17 @@ class Turn:
             monster["reborn_at"] = self.t + 1
             monster["died_in"] = hex_
             monster["eaten"] = 0
-            self.encountered(player, hex_, roll, {"outcome": "killed"})
+            self.encountered(player, hex_, stream, {"outcome": "killed"})
         else:
-            self.encountered(player, hex_, roll, {"outcome": "spared"})
+            self.encountered(player, hex_, stream, {"outcome": "spared"})
 
-    def encountered(self, player: str, hex_: str, roll: int, what: dict[str, Any]) -> None:
-        """The encounter is told to the player whose units met her, with the sealed roll, and
+    def encountered(self, player: str, hex_: str, stream: Stream, what: dict[str, Any]) -> None:
+        """The encounter is told to the player whose units met her, with the sealed roll (citing
+        it, docs/dice.md §5, so that `verify` holds it to the dice once the secret is out), and
         to whoever watched the hex, without it."""
         seen = {"player": player, "hex": hex_, **what}
-        self.event("chupacabra", {**seen, "roll": roll}, players=[player], observed=watching([hex_], seen))
+        told = {**seen, "roll": stream.faces[0], CITED: [stream.cite("/roll", 0, 1)]}
+        self.event("chupacabra", told, players=[player], observed=watching([hex_], seen))
 
     def fog_hex(self, label: str, exclude: str | None = None) -> str | None:
         choices: list[str] = sorted(h for h in self.fog if h != exclude) or sorted(self.fog)

@@ -10,6 +10,7 @@ from typing import Any
 
 import pytest
 
+from voevoda.core import registry
 from voevoda.core.dice import CITED, HashChain
 from voevoda.core.engine import Game
 from voevoda.core.errors import GameError
@@ -223,13 +224,11 @@ def test_verify_commitment_catches_a_rekeyed_game() -> None:
     assert problems_of(exported(game), saved.upper()) == []
 
 
-@pytest.mark.parametrize("ruleset_id", ["ring-of-power", "steel-rose-battle", "culture-conquest", "toy-twenty"])
+@pytest.mark.parametrize("ruleset_id", sorted(registry.available()))
 def test_the_commitment_is_in_the_first_public_report(ruleset_id: str) -> None:
     """«The commitment appears in the first public report of every game», with the setup record."""
-    from voevoda.core import registry
-
     cls = registry.get(ruleset_id)
-    players = ["Алиса", "Борис", "Вера"][: cls.max_players]
+    players = ["Алиса", "Борис", "Вера"][: max(cls.min_players, min(3, cls.max_players))]
     game = Game.create(ruleset_id, "first", players, seed="first")
     before = game.report("public")
     assert game.record.commitment in before and game.setup.digest in before
@@ -442,3 +441,23 @@ def test_every_quoted_die_of_culture_and_conquest_is_cited_and_a_forged_one_caug
         previous = step["digest"]
     problems = problems_of(export)
     assert len(problems) == 1 and problems[0].startswith(f"step {number}: event 'resources' quotes")
+
+
+@pytest.mark.parametrize("ruleset_id", sorted(r for r in registry.available() if not r.startswith("toy-")))
+def test_every_installed_game_verifies_public_and_full(ruleset_id: str) -> None:
+    """Every installed game, a few steps in, verifies from its public export and its full one
+    (compact records of battles included: docs/dice.md §4)."""
+    from voevoda.core.ruleset import Ruleset
+
+    cls = registry.get(ruleset_id)
+    players = ["Алиса", "Борис", "Вера"][: max(cls.min_players, min(3, cls.max_players))]
+    bots = players if cls.bot is not Ruleset.bot else []
+    game = Game.create(ruleset_id, "all", players, bots=bots, seed="every game")
+    for _ in range(3):
+        if game.outcome() is not None:
+            break
+        game.resolve(force=True)
+    for public in (True, False):
+        report = verify_export(exported(game, public))
+        assert report.ok, report.problems
+    assert verify_export(exported(game, False)).replayed

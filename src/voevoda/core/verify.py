@@ -24,7 +24,7 @@ from __future__ import annotations
 
 import hashlib
 from dataclasses import dataclass, field
-from typing import Any, Literal
+from typing import Annotated, Any, Literal
 
 from pydantic import BaseModel, ConfigDict, Field, ValidationError, model_validator
 
@@ -62,7 +62,8 @@ class DiceRecordModel(_Strict):
     sealed: bool = False
     sides: int | list[int] | None = None
     faces: list[int] | None = Field(default=None, max_length=MAX_LISTED_FACES)
-    runs: list[tuple[int, int]] | None = Field(default=None, max_length=MAX_LISTED_FACES)
+    runs: list[Annotated[list[int], Field(min_length=2, max_length=2)]] | None = Field(
+        default=None, max_length=MAX_LISTED_FACES)
     count: int | None = Field(default=None, ge=0, le=MAX_RECORD_DRAWS)
     digest: str | None = Field(default=None, pattern=HEX64)
 

@@ -75,6 +75,32 @@ def test_full_four_player_fifty_turn_game_by_bots(full_game: Any) -> None:
     assert json.dumps(state, sort_keys=True, ensure_ascii=False)
 
 
+def test_computer_players_lose_no_labour(full_game: Any) -> None:
+    """«Неназначенные единицы Труда теряются» (issue 18 item 14): the computer players put every
+    unit of labour where a project takes it, so no building answer of theirs loses any."""
+    _, _, events, _ = full_game
+    builds = [e for e in events if e.kind == "build"]
+    assert builds and all(e.data["lost"] == 0 for e in builds), [e.data for e in builds if e.data["lost"]][:3]
+    assert any(max(e.data["placed"], default=0) > 1 or len(e.data["alloc"]) > 1 for e in builds)
+
+
+def test_default_building_answer_loses_no_labour() -> None:
+    """The default answer fills the projects under way up to what each needs and puts the rest
+    into resource rolls (issue 18 item 14)."""
+    from voevoda.rulesets.culture_conquest.choices import default_alloc
+    from voevoda.rulesets.culture_conquest.game import Options, plan_build
+
+    from .helpers import make_state
+
+    ruleset = CultureConquest()
+    state = make_state({"A": {"techs": ["engineering"], "projects": [
+        {"project": "wonder", "target": "pyramids", "labour": 95}, {"project": "city", "target": None, "labour": 10}]},
+        "B": {}})
+    alloc = default_alloc(state, ruleset.tables, Options(), "A", 70)
+    assert [(x["project"], x["labour"]) for x in alloc] == [("wonder", 5), ("city", 40), ("resource", 25)]
+    assert plan_build(state["players"]["A"], alloc, 70, ruleset.tables, Options()).lost == 0
+
+
 def test_each_player_runs_twelve_phases_in_order(full_game: Any) -> None:
     """ПОРЯДОК ХОДА: «В свой ход каждый игрок завершает все следующие фазы» 1..12 in order."""
     _, state, events, _ = full_game

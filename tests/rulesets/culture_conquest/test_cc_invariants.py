@@ -61,3 +61,58 @@ def test_state_stays_possible(seed: str, seats: list[str]) -> None:
                 choices[p] = decide(cut_view(g.state, p), p, dice.stream(f"bot/{p}"), TABLES, options, kind)
         phases.answer(g, choices)
         assert_possible(g.state)
+
+
+PROJECT = st.fixed_dictionaries({
+    "project": st.sampled_from(["city", "wonder", "resource", "industrial"]),
+    "target": st.none(), "name": st.sampled_from([None, "Фивы", "Мемфис"]), "labour": st.integers(0, 120)})
+
+
+def _target(part: dict[str, Any]) -> dict[str, Any]:
+    part = dict(part)
+    if part["project"] == "wonder":
+        part.update(target="pyramids", name=None)
+    elif part["project"] == "industrial":
+        part.update(target="wine", name=None)
+    elif part["project"] == "resource":
+        part["name"] = None
+    return part
+
+
+@settings(max_examples=300, deadline=None)
+@given(under_way=st.lists(PROJECT, max_size=4), alloc=st.lists(PROJECT, max_size=6), spare=st.integers(0, 30))
+def test_every_unit_of_labour_is_accounted_for(under_way: list[dict[str, Any]], alloc: list[dict[str, Any]],
+                                               spare: int) -> None:
+    """ФАЗА СТРОИТЕЛЬСТВА (issue 18 item 14): whatever the lines, the labour of the turn is what
+    the projects gained plus what the plan says is lost, no project holds more than it costs
+    unless it did before, and nothing is lost but beyond a wonder's or a named city's need."""
+    from voevoda.rulesets.culture_conquest.game import new_player, plan_build, project_labour
+
+    p = new_player(10, [{"name": "A-1", "wonder": None}])
+    p["techs"] = ["engineering", "fermentation"]
+    p["resources"] = {"fruit": 1, "stone": 2}
+    seen: set[tuple[str, str | None, str | None]] = set()
+    for project in map(_target, under_way):
+        key = (project["project"], project["target"], project["name"])
+        if project["project"] in ("wonder", "city") and key in seen:
+            continue
+        seen.add(key)
+        record = {"project": project["project"], "target": project["target"], "labour": project["labour"]}
+        if project["name"] and project["project"] == "city":
+            record["name"] = project["name"]
+        p["projects"].append(record)
+    lines = [_target(part) for part in alloc]
+    labour = sum(part["labour"] for part in lines) + spare
+    options = Options()
+    plan = plan_build(p, lines, labour, TABLES, options)
+    gained = sum(x["labour"] for x in plan.projects) - sum(x["labour"] for x in p["projects"])
+    assert gained + plan.lost == labour
+    assert plan.unassigned == spare
+    for index, part in enumerate(lines):
+        if plan.over[index]:
+            assert part["project"] == "wonder" or (part["project"] == "city" and part["name"])
+    for old, new in zip(p["projects"], plan.projects, strict=False):
+        assert new["labour"] >= old["labour"]
+    for new in plan.projects[len(p["projects"]):]:
+        cost = project_labour(p, new["project"], new.get("target"), TABLES, options)
+        assert 0 < new["labour"] <= max(cost, 1)

@@ -174,3 +174,38 @@ def test_describe_echoes_each_understood_order(rs: CultureConquest) -> None:
     state = asked("research", picks=1)
     assert [rs.describe(o, "en") for o in rs.parse("выбрать драма\nкупить письменность", "A", state)] == [
         "choose Drama", "buy Writing"]
+
+
+def test_building_echo_warns_of_every_lost_unit_of_labour(rs: CultureConquest) -> None:
+    """ФАЗА СТРОИТЕЛЬСТВА, «Неназначенные единицы Труда теряются» and «Чудо ... за 100 единиц
+    Труда» (issue 18 item 14): the echo names each line whose labour a project cannot take and the
+    labour no line assigns, with the amounts the building phase will lose."""
+    state = asked("build", labour=60)
+    state["players"]["A"]["projects"] = [{"project": "wonder", "target": "pyramids", "labour": 70}]
+    orders = rs.parse("ресурс 20\nчудо Пирамиды 35", "A", state)
+    assert not rs.validate(state, "A", orders)
+    warned = rs.warnings(state, "A", orders)
+    # Stone takes 2 off the Pyramids' 100 (ruling 35): 28 more are needed, 7 are lost; 5 unassigned
+    assert [(w.kind, w.line) for w in warned] == [("warning", 2), ("warning", None)]
+    assert "«чудо Пирамиды» нужно ещё только 28 труда; лишний труд (7) пропадёт" in warned[0].message_ru
+    assert "'wonder Pyramids' needs only 28 more labour: the other 7 will be lost" in warned[0].message_en
+    assert "не назначено труда: 5 из 60" in warned[1].message_ru
+    assert rs.warnings(state, "A", rs.parse("ресурс 20\nресурс 20\nресурс 20", "A", state)) == []
+
+
+def test_building_report_says_where_the_labour_went(rs: CultureConquest) -> None:
+    """The report agrees with the echo: two rolls from one line, and the labour lost with why."""
+    from voevoda.core.markup import render
+    from voevoda.core.ruleset import Event
+
+    event = Event("build", {"player": "A", "turn": 1, "alloc": [
+        {"project": "resource", "target": None, "name": None, "labour": 40},
+        {"project": "wonder", "target": "pyramids", "name": None, "labour": 35}],
+        "placed": [2, 1], "over": [0, 7], "unassigned": 5, "lost": 12}, ("*",))
+    state = asked("build", labour=60)
+    ru = render(rs.document(rs.view(state, "A"), [event], "A", "ru", 1))
+    en = render(rs.document(rs.view(state, "A"), [event], "A", "en", 1))
+    assert ("Труд на стройку: на природный ресурс — 40 (2 проекта); на чудо «Пирамиды» — 35; пропало 12 "
+            "(не назначено 5; 7 сверх нужного чуду «Пирамиды»)") in ru
+    assert ("Labour to building: to a natural resource — 40 (2 projects); to the wonder Pyramids — 35; 12 wasted "
+            "(5 not assigned; 7 beyond what the wonder Pyramids needed)") in en

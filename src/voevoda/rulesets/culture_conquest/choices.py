@@ -38,7 +38,10 @@ from .game import (
     generals,
     industrial_options,
     known_elsewhere,
+    plan_build,
     population,
+    project_labour,
+    project_title,
     rivals,
     scholar_cap,
     wonder_available,
@@ -348,17 +351,59 @@ def default_choice(state: Mapping[str, Any], tables: Tables, options: Options, p
 
 def default_alloc(state: Mapping[str, Any], tables: Tables, options: Options, player: str,
                   labour: int) -> list[dict[str, Any]]:
-    """Labour to the oldest project under way, else toward a resource roll."""
+    """Labour to the projects under way, oldest first, each up to what it still needs, and the
+    rest toward resource rolls: nothing is lost."""
     p = state["players"][player]
+    alloc: list[dict[str, Any]] = []
     for project in p["projects"]:
-        if project["project"] == "wonder" and not wonder_available(state, p, project["target"], tables):
+        if labour <= 0:
+            break
+        kind, target = project["project"], project.get("target")
+        if kind == "wonder" and not wonder_available(state, p, target, tables):
             continue
-        if project["project"] == "industrial" and project["target"] not in industrial_options(p, tables, options):
+        if kind == "industrial" and target not in industrial_options(p, tables, options):
             continue
-        return [{"project": project["project"], "target": project.get("target"), "name": None,
-                 "labour": labour}]
-    return [{"project": "resource", "target": None, "name": None, "labour": labour}]
+        need = project_labour(p, kind, target, tables, options) - int(project["labour"])
+        if need <= 0:
+            continue
+        put = min(need, labour)
+        alloc.append({"project": kind, "target": target, "name": project.get("name"), "labour": put})
+        labour -= put
+    if labour > 0:
+        alloc.append({"project": "resource", "target": None, "name": None, "labour": labour})
+    return alloc
 
 
-__all__ = ["CHECKS", "ITEM_KINDS", "MILITARY", "PROJECTS", "check", "default_choice", "item_problems",
+def build_losses(state: Mapping[str, Any], tables: Tables, options: Options, player: str,
+                 choice: Mapping[str, Any]) -> list[tuple[int | None, str, str]]:
+    """The labour a legal building answer loses, as the building phase will lose it: per line
+    (its index in ``choice["alloc"]``), what a wonder or a named city cannot take, and (index
+    ``None``) the labour no line assigns ("Неназначенные единицы Труда теряются")."""
+    pending = prompt_of(state, player)
+    if pending is None or pending["kind"] != "build":
+        return []
+    p = state["players"][player]
+    alloc = list(choice.get("alloc", []))
+    plan = plan_build(p, alloc, int(pending["labour"]), tables, options)
+    found: list[tuple[int | None, str, str]] = []
+    for index, (part, over) in enumerate(zip(alloc, plan.over, strict=True)):
+        if not over:
+            continue
+        title_ru, title_en = project_title(part, tables, "ru"), project_title(part, tables, "en")
+        need = int(part["labour"]) - over
+        if need:
+            found.append((index, f"проекту «{title_ru}» нужно ещё только {need} труда; лишний труд ({over}) пропадёт",
+                          f"'{title_en}' needs only {need} more labour: the other {over} will be lost"))
+        else:
+            found.append((index, f"у проекта «{title_ru}» труда уже хватает (он ждёт монет); лишний труд ({over}) пропадёт",
+                          f"'{title_en}' has all its labour (it waits for coins): {over} labour will be lost"))
+    if plan.unassigned:
+        found.append((None, f"не назначено труда: {plan.unassigned} из {pending['labour']}; он пропадёт "
+                            "(«Неназначенные единицы Труда теряются»)",
+                      f"{plan.unassigned} of {pending['labour']} labour assigned to nothing will be lost "
+                      "(unassigned labour is lost)"))
+    return found
+
+
+__all__ = ["CHECKS", "ITEM_KINDS", "MILITARY", "PROJECTS", "build_losses", "check", "default_choice", "item_problems",
            "prompt_of"]

@@ -215,6 +215,108 @@ def wonder_available(state: Mapping[str, Any], p: Mapping[str, Any], wonder: str
     return any(not c.get("wonder") for c in p["cities"])
 
 
+def project_labour(p: Mapping[str, Any], kind: str, target: str | None, tables: Tables, options: Options) -> int:
+    """The labour a project of ``kind`` needs in all, at ``p``'s prices today: "Город за 50
+    единиц Труда", "бросок ... за 20", "Промышленный Ресурс за 25", "Чудо ... за 100"."""
+    b = tables.rules.building
+    if kind == "city":
+        return city_cost(p, tables, options)[0]
+    if kind == "wonder" and target in tables.wonders.wonders:
+        return wonder_cost(p, str(target), tables, options)[0]
+    if kind == "industrial":
+        return b.industrial_labour
+    return b.resource_labour
+
+
+def project_title(project: Mapping[str, Any], tables: Tables, lang: str = "ru") -> str:
+    """A project as a post names it: «город Фивы», «чудо Пирамиды», «ресурс», «промресурс Вино»."""
+    ru = lang == "ru"
+    kind, target = project["project"], project.get("target")
+    if kind == "city":
+        word = "город" if ru else "city"
+        return f"{word} {project['name']}" if project.get("name") else word
+    if kind == "wonder":
+        return ("чудо " if ru else "wonder ") + tables.name(str(target), lang)
+    if kind == "industrial":
+        return ("промресурс " if ru else "industry ") + tables.name(str(target), lang)
+    return "ресурс" if ru else "resource"
+
+
+@dataclass
+class BuildPlan:
+    """Where every unit of one building answer's labour goes (:func:`plan_build`)."""
+
+    projects: list[dict[str, Any]]
+    """The projects under way once the labour is put in (completions come after)."""
+    over: list[int]
+    """Per line: labour beyond what its project still needs, lost."""
+    placed: list[int]
+    """Per line: how many projects its labour went into."""
+    unassigned: int
+    """Labour of the turn no line took: "Неназначенные единицы Труда теряются"."""
+
+    @property
+    def lost(self) -> int:
+        return self.unassigned + sum(self.over)
+
+
+def _same_name(a: object, b: object) -> bool:
+    return " ".join(str(a).casefold().split()) == " ".join(str(b).casefold().split())
+
+
+def plan_build(p: Mapping[str, Any], alloc: Iterable[Mapping[str, Any]], labour: int, tables: Tables,
+               options: Options) -> BuildPlan:
+    """Put each line's labour into projects, line after line (ruling 32): a wonder or a named
+    city is one project, and labour beyond what it still needs is lost; a resource roll, an
+    industrial resource or an unnamed city fills the projects of its kind under way, oldest
+    first, then opens new ones, each taking what it costs, so that «ресурс 20» twice (or «ресурс
+    40») is two rolls and nothing is lost. Pure: the order check, the echo's warnings and the
+    building phase all read this one plan."""
+    projects = [dict(x) for x in p["projects"]]
+    over: list[int] = []
+    placed: list[int] = []
+    spent = 0
+    for part in alloc:
+        amount = max(0, int(part["labour"]))
+        spent += amount
+        kind, target, name = part["project"], part.get("target"), part.get("name")
+        cost = project_labour(p, kind, target, tables, options)
+        if kind == "wonder" or (kind == "city" and name):
+            found = next((x for x in projects if x["project"] == kind and (
+                x.get("target") == target if kind == "wonder" else _same_name(x.get("name") or "", name))), None)
+            if found is None:
+                if amount <= 0 and not part.get("city"):
+                    over.append(0)
+                    placed.append(0)
+                    continue
+                found = {"project": kind, "target": target, "labour": 0}
+                if kind == "city":
+                    found["name"] = name
+                projects.append(found)
+            if part.get("city"):
+                found["city"] = part["city"]
+            put = min(amount, max(0, cost - int(found["labour"])))
+            found["labour"] = int(found["labour"]) + put
+            over.append(amount - put)
+            placed.append(1 if put else 0)
+            continue
+        count = 0
+        while amount > 0:
+            found = next((x for x in projects if x["project"] == kind and x.get("target") == target
+                          and int(x["labour"]) < cost), None)
+            if found is None:
+                found = {"project": kind, "target": target, "labour": 0}
+                projects.append(found)
+            # A project that costs nothing (a house rule) still takes one unit, so the loop ends.
+            put = min(amount, max(1, cost - int(found["labour"])))
+            found["labour"] = int(found["labour"]) + put
+            amount -= put
+            count += 1
+        over.append(0)
+        placed.append(count)
+    return BuildPlan(projects, over, placed, max(0, labour - spent))
+
+
 def research_dice(p: Mapping[str, Any], tables: Tables) -> int:
     """"1D12 за каждого Ученого, Мыслителя или генератор исследований"."""
     techs = tables.techs.technologies

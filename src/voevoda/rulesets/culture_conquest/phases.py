@@ -28,6 +28,7 @@ from .game import (
     kind_levels,
     known_elsewhere,
     level,
+    plan_build,
     population,
     research_dice,
     rivals,
@@ -724,33 +725,16 @@ def phase_building(g: Game, player: str) -> None:
 
 
 def on_build(g: Game, pending: Choice, choices: Mapping[str, Choice]) -> None:
+    """Each line's labour into its projects (:func:`.game.plan_build`); what no project takes
+    is lost and the event says how much and why."""
     (player, choice), = choices.items()
     p = g.p(player)
-    for part in choice.get("alloc", []):
-        amount = int(part["labour"])
-        if amount <= 0:
-            continue
-        project = _project(p, part["project"], part.get("target"))
-        if project is None:
-            project = {"project": part["project"], "target": part.get("target"), "labour": 0}
-            if part.get("name"):
-                project["name"] = part["name"]
-            p["projects"].append(project)
-        elif part.get("name"):
-            project["name"] = part["name"]
-        project["labour"] += amount
-    spent = sum(int(x["labour"]) for x in choice.get("alloc", []))
-    g.emit("build", {"player": player, "alloc": choice.get("alloc", []),
-                     "lost": pending["labour"] - spent})
+    alloc = list(choice.get("alloc", []))
+    plan = plan_build(p, alloc, int(pending["labour"]), g.t, g.o)
+    p["projects"] = plan.projects
+    g.emit("build", {"player": player, "alloc": alloc, "placed": plan.placed, "over": plan.over,
+                     "unassigned": plan.unassigned, "lost": plan.lost})
     complete_projects(g, player)
-
-
-def _project(p: Mapping[str, Any], kind: str, target: str | None) -> dict[str, Any] | None:
-    for project in p["projects"]:
-        if project["project"] == kind and project.get("target") == target:
-            found: dict[str, Any] = project
-            return found
-    return None
 
 
 def complete_projects(g: Game, player: str) -> None:
@@ -769,9 +753,15 @@ def complete_projects(g: Game, player: str) -> None:
             if project["labour"] >= labour and p["coins"] >= coins:
                 p["coins"] -= coins
                 name = project.get("name") or g.city_name(player)
+                taken = {c["name"].casefold() for q in g.state["players"].values() for c in q["cities"]}
+                data: dict[str, Any] = {"player": player, "project": "city", "city": name,
+                                        "labour": labour, "coins": coins}
+                if name.casefold() in taken:
+                    # another civilisation founded a city of this name while the project stood
+                    name = g.city_name(player)
+                    data.update(city=name, wanted=project["name"])
                 p["cities"].append({"name": name, "wonder": None})
-                g.emit("built", {"player": player, "project": "city", "city": name,
-                                 "labour": labour, "coins": coins})
+                g.emit("built", data)
                 done = True
         elif kind == "wonder":
             if target in g.state["wonders"]:

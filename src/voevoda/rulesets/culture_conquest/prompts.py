@@ -17,6 +17,8 @@ from .game import (
     known_elsewhere,
     military_cost,
     population,
+    project_labour,
+    project_title,
     scholar_cap,
     wonder_available,
     wonder_cost,
@@ -96,14 +98,17 @@ def prompt_for(state: Mapping[str, Any], player: str, t: Tables, o: Options) -> 
         wonders = [w for w in t.wonders.wonders if wonder_available(state, p, w, t)]
         w_ru = "; ".join(f"{t.name(w)} {'/'.join(map(str, wonder_cost(p, w, t, o)))}" for w in wonders)
         w_en = "; ".join(f"{t.name(w, 'en')} {'/'.join(map(str, wonder_cost(p, w, t, o)))}" for w in wonders)
-        under_way = ", ".join(f"{x['project']}{'/' + x['target'] if x.get('target') else ''} {x['labour']}"
-                              for x in p["projects"]) or "—"
+        def under_way(lang: str) -> str:
+            return ", ".join(f"{project_title(x, t, lang)} {x['labour']}/"
+                             f"{project_labour(p, x['project'], x.get('target'), t, o)}"
+                             for x in p["projects"]) or "—"
+
         return Prompt(
             kind,
-            head_ru + f"Труд этого хода: {labour}. В работе: {under_way}. Город {c_l} труда/{c_c} мон.; ресурс "
+            head_ru + f"Труд этого хода: {labour}. В работе: {under_way('ru')}. Город {c_l} труда/{c_c} мон.; ресурс "
             f"{t.rules.building.resource_labour}; промресурс {t.rules.building.industrial_labour}; чудеса: "
             f"{w_ru or 'нет'}. Пример: «город 30», «чудо Пирамиды 20», «ресурс 20», «промресурс Вино 25».",
-            head_en + f"Labour this turn: {labour}. Under way: {under_way}. City {c_l} labour/{c_c} coins; "
+            head_en + f"Labour this turn: {labour}. Under way: {under_way('en')}. City {c_l} labour/{c_c} coins; "
             f"resource {t.rules.building.resource_labour}; industry {t.rules.building.industrial_labour}; "
             f"wonders: {w_en or 'none'}. Example: 'city 30', 'wonder Pyramids 20', 'resource 20'.",
             ["city", "wonder", "resource", "industrial"] + [t.name(w) for w in wonders]

@@ -326,8 +326,11 @@ class Lines:
         return self.say(f"{d['player']}: труд {d['labour']}{lead}", f"{d['player']}: labour {d['labour']}{lead}")
 
     def build(self, d: Mapping[str, Any]) -> str:
+        """Every line of the answer (with how many projects took its labour when more than one)
+        and every unit of labour lost, with why (ruling 32)."""
         parts = []
-        for part in d["alloc"]:
+        placed = d.get("placed") or [1] * len(d["alloc"])
+        for part, count in zip(d["alloc"], placed, strict=False):
             p, n = part["project"], int(part["labour"])
             if p == "city":
                 what = self.say("на город", "to a city") + (f" {part['name']}" if part.get("name") else "")
@@ -338,9 +341,27 @@ class Lines:
             else:
                 what = self.say(f"на промышленный ресурс «{self.n(part['target'])}»",
                                 f"to the industrial resource {self.n(part['target'])}")
-            parts.append(f"{what} — {n}")
+            many = self.say(f" ({counted(count, 'проект')})", f" ({counted(count, 'project', 'en')})") \
+                if count > 1 else ""
+            parts.append(f"{what} — {n}{many}")
         alloc = "; ".join(parts) or self.say("никуда", "nowhere")
-        lost = self.say(f"; пропало {d['lost']}", f"; {d['lost']} wasted") if d["lost"] else ""
+        why = []
+        if d.get("unassigned"):
+            why.append(self.say(f"не назначено {d['unassigned']}", f"{d['unassigned']} not assigned"))
+        for part, over in zip(d["alloc"], d.get("over") or [], strict=False):
+            if not over:
+                continue
+            if part["project"] == "wonder":
+                why.append(self.say(f"{over} сверх нужного чуду «{self.n(part['target'])}»",
+                                    f"{over} beyond what the wonder {self.n(part['target'])} needed"))
+            else:
+                # only a named city is one project that labour can overfill (ruling 32)
+                why.append(self.say(f"{over} сверх нужного городу {part.get('name')}",
+                                    f"{over} beyond what the city {part.get('name')} needed"))
+        lost = ""
+        if d["lost"]:
+            detail = f" ({'; '.join(why)})" if why else ""
+            lost = self.say(f"; пропало {d['lost']}{detail}", f"; {d['lost']} wasted{detail}")
         return self.say(f"{d['player']}: труд на стройку: {alloc}{lost}", f"{d['player']}: labour to building: {alloc}{lost}")
 
     def built(self, d: Mapping[str, Any]) -> str:
@@ -348,6 +369,9 @@ class Lines:
         if project == "city":
             what = self.say(f"город {d['city']} ({d['labour']} труда, {self.coins(int(d['coins']))})",
                             f"city {d['city']} ({d['labour']} labour, {d['coins']} coins)")
+            if d.get("wanted"):
+                what += self.say(f"; название «{d['wanted']}» уже занято другим городом",
+                                 f"; the name '{d['wanted']}' was taken by another city")
         elif project == "wonder":
             what = self.say(f"ЧУДО {self.n(d['wonder'])} в городе {d['city']}", f"WONDER {self.n(d['wonder'])} in {d['city']}")
         elif project == "resource":

@@ -9,7 +9,7 @@ from dataclasses import fields
 from typing import Any, ClassVar
 
 from voevoda.core.dice import Dice, Stream
-from voevoda.core.errors import ParseError, Problem, illegal
+from voevoda.core.errors import ParseError, Problem, illegal, warning
 from voevoda.core.hidden import HiddenParts
 from voevoda.core.markup import Document, render
 from voevoda.core.ruleset import (
@@ -28,7 +28,7 @@ from voevoda.core.ruleset import (
 from voevoda.core.words import count_en, count_ru
 
 from . import bots, report
-from .choices import check, default_choice
+from .choices import build_losses, check, default_choice
 from .data import Tables, load_tables
 from .game import CATEGORIES, PHASE_NAMES, PHASES, Game, Options, cut_view, score
 from .orders import Reader, choice_from_orders, format_choice
@@ -85,6 +85,21 @@ class CultureConquest(Ruleset):
         line = orders[0].line
         return problems + [illegal(ru, en, line, rule=f"culture-conquest/{pending['kind']}")
                            for ru, en in check(state, self.tables, self.options, player, choice)]
+
+    def warnings(self, state: State, player: str, orders: Sequence[Order]) -> list[Problem]:
+        """Labour an accepted building answer will lose, line by line, as the building phase
+        will lose it (ruling 32): beyond what a wonder or a named city still needs, and what no
+        line assigns."""
+        pending = state.get("pending")
+        if not pending or pending["kind"] != "build" or player not in pending["players"]:
+            return []
+        choice, problems = choice_from_orders("build", orders)
+        if problems or check(state, self.tables, self.options, player, choice):
+            return []
+        lines = [o.line for o in orders if o.kind == "build" and o.args.get("project")]
+        return [warning(ru, en, lines[index] if index is not None else None,
+                        rule="culture-conquest/build")
+                for index, ru, en in build_losses(state, self.tables, self.options, player, choice)]
 
     def resolve(self, state: State, orders: Mapping[str, Sequence[Order]], dice: Dice) -> Resolution:
         new = copy.deepcopy(state)

@@ -1,0 +1,138 @@
+"""The board of the second edition as the companion knows it: areas (land, sea, port), castles
+and strongholds, supply barrels, power crowns, garrisons, home areas, borders, and the names
+players write.
+
+Built once from ``data/westeros-2e.json`` and ``data/board.toml`` (both validated at load);
+:func:`check_rules` checks that the rules data (houses' homes and starting units) names real
+areas of the right kind.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from functools import cache
+
+from voevoda.core.errors import DataError
+from voevoda.rulesets.thrones.rules import LAND_UNITS, Rules, board_facts, board_names
+
+
+@dataclass(frozen=True)
+class Area:
+    id: str
+    name_en: str
+    name_ru: str
+    aliases: tuple[str, ...]
+    type: str
+    castle_level: int
+    supply: int
+    crowns: int
+    garrison: int
+    home_of: str | None
+    x: float
+    y: float
+
+    def name(self, lang: str) -> str:
+        return self.name_ru if lang == "ru" else self.name_en
+
+    @property
+    def is_land(self) -> bool:
+        return self.type == "land"
+
+    @property
+    def is_sea(self) -> bool:
+        return self.type == "sea"
+
+    @property
+    def is_port(self) -> bool:
+        return self.type == "port"
+
+    @property
+    def holds_ships(self) -> bool:
+        return self.type in ("sea", "port")
+
+
+class Board:
+    """Areas by id and who borders whom."""
+
+    def __init__(self) -> None:
+        facts = board_facts()
+        names = board_names()
+        self.areas: dict[str, Area] = {}
+        for a in facts.areas:
+            drawn = names.areas[a.id]
+            self.areas[a.id] = Area(a.id, a.name, drawn.ru, tuple(drawn.aliases), a.type, a.castle_level,
+                                    a.supply, a.crowns, a.garrison, a.home_of, drawn.x, drawn.y)
+        self.near: dict[str, frozenset[str]] = {}
+        pairs: dict[str, set[str]] = {a: set() for a in self.areas}
+        for one, other in facts.borders:
+            pairs[one].add(other)
+            pairs[other].add(one)
+        self.near = {a: frozenset(n) for a, n in pairs.items()}
+        self.port_of: dict[str, str] = {}
+        """land id → its port id."""
+        self.port_sea: dict[str, str] = {}
+        """port id → the sea it opens on."""
+        for area in self.areas.values():
+            if area.is_port:
+                land = next(n for n in self.near[area.id] if self.areas[n].is_land)
+                sea = next(n for n in self.near[area.id] if self.areas[n].is_sea)
+                self.port_of[land] = area.id
+                self.port_sea[area.id] = sea
+
+    def __contains__(self, area_id: object) -> bool:
+        return area_id in self.areas
+
+    def __getitem__(self, area_id: str) -> Area:
+        return self.areas[area_id]
+
+    def adjacent(self, a: str, b: str) -> bool:
+        return b in self.near.get(a, ())
+
+    def neighbours(self, a: str) -> list[str]:
+        return sorted(self.near.get(a, ()))
+
+    def lands(self) -> list[str]:
+        return sorted(a for a, v in self.areas.items() if v.is_land)
+
+    def seas(self) -> list[str]:
+        return sorted(a for a, v in self.areas.items() if v.is_sea)
+
+    def castles(self) -> list[str]:
+        """Lands with a castle or a stronghold."""
+        return sorted(a for a, v in self.areas.items() if v.castle_level > 0)
+
+    def land_of(self, port: str) -> str:
+        return next(n for n in self.near[port] if self.areas[n].is_land)
+
+    def ship_sites(self, land: str) -> list[str]:
+        """Where a ship bought at ``land`` may be put: its port, and the seas it borders
+        (base rules: a ship is mustered in a port or an adjacent sea area)."""
+        sites = [n for n in self.near[land] if self.areas[n].is_sea]
+        if land in self.port_of:
+            sites.append(self.port_of[land])
+        return sorted(sites)
+
+
+@cache
+def board() -> Board:
+    return Board()
+
+
+def check_rules(rules: Rules, b: Board) -> None:
+    """The houses of the rules data stand on real areas: a home is a land with a castle, land units
+    start on land and ships at sea or in a port; every holy token names a unit kind that can
+    serve it."""
+    for hid, house in rules.houses.items():
+        if house.home not in b or not b[house.home].is_land:
+            raise DataError(f"rules: houses.{hid}.home: '{house.home}' is not a land of the board")
+        for area, units in house.units.items():
+            if area not in b:
+                raise DataError(f"rules: houses.{hid}.units: no area '{area}' on the board")
+            for kind, n in units.items():
+                if n < 0:
+                    raise DataError(f"rules: houses.{hid}.units.{area}.{kind}: negative")
+                if (kind in LAND_UNITS) != b[area].is_land:
+                    raise DataError(f"rules: houses.{hid}.units.{area}.{kind}: a {kind} cannot stand there")
+    for holy in rules.holy:
+        if (holy.terrain == "sea") != (holy.unit == "ship"):
+            raise DataError(f"rules: holy.{holy.id}: a sea token is served by ships, a land token by land units")

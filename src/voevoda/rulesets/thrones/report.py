@@ -1,0 +1,596 @@
+"""A round of the Thrones companion told to one viewer, built as a
+:class:`~voevoda.core.markup.Document` from that viewer's view and the events it may see, nothing
+else: the holy lands, the alliances, the trade and the Night's Watch dues, the Westeros cards,
+the Clash of Kings, Littlefinger's bribes, the orders, the marches and battles as the table
+recorded them, the income; then, for a house alone, its payments, its deals and its statement.
+Lines read like a ledger («Старк: 2 пеших → Винтерфелл, по 1 — 2»), so that a house's or an
+area's name never needs declining; counted nouns agree through :mod:`voevoda.core.words`.
+
+``describe`` is the echo of one order to its author.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+from typing import Any
+
+from voevoda.core.markup import Document, Inline, Item, bold
+from voevoda.core.ruleset import GM, PUBLIC, Event, Order, Viewer
+from voevoda.core.words import counted, inflect_phrase, join_and
+from voevoda.rulesets.thrones.context import Ctx
+from voevoda.rulesets.thrones.rules import TRACKS, UNIT_KINDS
+from voevoda.rulesets.thrones.state import castles_held
+
+TRACK_NAMES = {"iron_throne": ("Железный трон", "Iron Throne"), "fiefdoms": ("Вотчины", "Fiefdoms"),
+               "kings_court": ("Королевский двор", "King's Court")}
+ORDER_NAMES = {"march": ("поход", "march"), "defense": ("оборона", "defense"), "support": ("подмога", "support"),
+               "raid": ("набег", "raid"), "consolidate": ("усиление власти", "consolidate power")}
+BASE_CARDS = {"supply": ("Снабжение", "Supply"), "clash": ("Битва королей", "Clash of Kings")}
+STATEMENT_ITEMS = {
+    "crowns": ("доход с корон", "crowns"), "consolidate": ("усиление власти", "consolidate power"),
+    "purchase": ("покупка войск", "troops bought"), "upgrade": ("улучшение войск", "troops upgraded"),
+    "sale": ("продажа войск", "troops sold"), "dues": ("взнос Ночному Дозору", "Night's Watch dues"),
+    "dues_troops": ("взнос войсками (номинал)", "dues in troops (nominal)"),
+    "dues_change": ("сдача с взноса войсками", "change from the dues in troops"),
+    "transfer_out": ("перевод", "payment"), "transfer_in": ("получено", "received"),
+    "transfer_back": ("не принято (запас получателя полон)", "returned (the recipient's reserve was full)"),
+    "deal_out": ("оплата сделки", "deal paid"), "bid": ("ставка в битве королей", "Clash of Kings bid"),
+    "bribe": ("ставка подкупа", "bribe stake"), "bribe_in": ("ставка подкупа вам", "bribe stake to you"),
+    "raid_gain": ("набег на усиление власти", "raid on consolidate power"),
+    "raid_loss": ("набег на ваше усиление власти", "raid on your consolidate power"),
+    "board": ("на поле", "on the board"), "token": ("жетон власти на поле", "power token placed"),
+    "reserve_cap": ("сверх запаса, не получено", "over the reserve, not received"),
+}
+WHY_DESTROYED = {"battle": ("остались на поле проигранной битвы", "stayed on a lost battlefield"),
+                 "no_retreat": ("не смогли отступить", "could not retreat"),
+                 "contested": ("пришли туда, где уже стоял другой дом", "arrived where another house stood")}
+TRANSITS = {"own-ships": ("на своих кораблях", "on own ships"), "allied-ships": ("на кораблях союзника", "on an ally's ships"),
+            "allied-land": ("через земли союзника", "through an ally's land"),
+            "road": ("по королевскому тракту", "along the King's Road")}
+
+
+class Words:
+    """Names and numbers of one language, from the rules, the board and a view."""
+
+    def __init__(self, ctx: Ctx, view: Mapping[str, Any] | None, lang: str) -> None:
+        self.ctx = ctx
+        self.lang = lang
+        self.ru = lang == "ru"
+        self.houses: dict[str, str] = {}
+        if view is not None:
+            for p, seat in view.get("houses", {}).items():
+                house = ctx.rules.houses.get(seat["house"])
+                self.houses[p] = house.name(lang) if house else p
+
+    def t(self, ru: str, en: str) -> str:
+        return ru if self.ru else en
+
+    def house(self, player: str | None) -> str:
+        if player is None:
+            return self.t("никто", "nobody")
+        return self.houses.get(player, player)
+
+    def who(self, player: str) -> str:
+        """A house with its player: «Старк (Анна)»."""
+        name = self.houses.get(player)
+        return f"{name} ({player})" if name and name != player else player
+
+    def area(self, area: str) -> str:
+        return self.ctx.area_name(area, self.lang)
+
+    def coins(self, n: int) -> str:
+        return counted(n, "монета") if self.ru else counted(n, "coin", "en")
+
+    def unit(self, kind: str, n: int) -> str:
+        stats = self.ctx.rules.units[kind]
+        return counted(n, stats.name_ru) if self.ru else counted(n, stats.name_en, "en", plural_en_form=stats.plural_en)
+
+    def units(self, units: Mapping[str, int]) -> str:
+        parts = [self.unit(k, int(units[k])) for k in UNIT_KINDS if units.get(k)]
+        return join_and(parts, self.lang) or self.t("никого", "nobody")
+
+    def path(self, path: Sequence[str]) -> str:
+        return " → ".join(self.area(a) for a in path)
+
+    def card(self, card_id: str | None) -> str:
+        if card_id is None:
+            return self.t("нет", "none")
+        try:
+            return self.ctx.rules.card(card_id).name(self.lang)
+        except KeyError:
+            return card_id
+
+    def holy(self, token: str) -> str:
+        try:
+            return self.ctx.rules.holy_place(token).name(self.lang)
+        except KeyError:
+            return token
+
+
+def describe(order: Order, ctx: Ctx, lang: str = "ru") -> str:
+    """One line echoing an understood order back to its author."""
+    w = Words(ctx, None, lang)
+    a = order.args
+    k = order.kind
+    t = w.t
+    if k == "transfer":
+        reason = f" ({t('за', 'for')} «{a['reason']}»)" if a.get("reason") else ""
+        return f"{t('перевод', 'payment')} → {a['to']}: {w.coins(int(a['amount']))}{reason}"
+    if k == "deal":
+        return f"{t('сделка', 'deal')} → {a['to']}: {w.coins(int(a['amount']))} {t('за', 'for')} «{a['service']}»"
+    if k in ("accept", "decline"):
+        verb = t("принять сделку", "accept deal") if k == "accept" else t("отклонить сделку", "decline deal")
+        return f"{verb} №{a['deal']}" if w.ru else f"{verb} #{a['deal']}"
+    if k == "holy":
+        return f"{t('святыня', 'holy place')} → {w.area(a['area'])}"
+    if k == "alliance":
+        return f"{t('союз', 'alliance')}: {', '.join(a['members'])}"
+    if k == "alone":
+        return t("одиночка", "alone")
+    if k in ("buy", "sell"):
+        verb = {"buy": t("купить", "buy"), "sell": t("продать", "sell")}[k]
+        return f"{verb}: {w.unit(a['unit'], int(a['count']))}, {w.area(a['area'])}"
+    if k == "upgrade":
+        return f"{t('улучшить пеших', 'upgrade footmen')} → {w.unit(a['unit'], int(a['count']))}, {w.area(a['area'])}"
+    if k == "dues":
+        return f"{t('взнос войсками', 'dues in troops')}: {w.area(a['area'])} — {w.units(a['units'])}"
+    if k == "westeros":
+        cards = ", ".join(BASE_CARDS[c][0 if w.ru else 1] for c in a["cards"]) or t("ничего", "none")
+        return f"{t('вестерос', 'westeros')}: {cards}"
+    if k == "fourth":
+        return f"{t('четвёртая карта', 'fourth card')}: {w.card(a['card'])}"
+    if k == "bid":
+        return f"{t('ставка', 'bid')} {a['amount']}"
+    if k == "tiebreak":
+        return f"{t('порядок', 'tie order')}: {', '.join(a['order'])}"
+    if k == "bribe":
+        faces = ", ".join(str(f) for f in a["guesses"]) or "—"
+        return f"{t('подкуп', 'bribe')}: {w.area(a['area'])}, {t('ставка', 'stake')} {a['stake']}, " \
+               f"{t('цифры', 'faces')} {faces}"
+    if k == "pass":
+        return t("пас", "pass")
+    if k == "order":
+        name = ORDER_NAMES[str(a["kind"])][0 if w.ru else 1]
+        return f"{t('приказ', 'order')} «{name}»: {w.area(a['area'])}" if w.ru else f"order '{name}': {w.area(a['area'])}"
+    if k == "passage":
+        return f"{t('пропуск', 'passage')}: {a['to']} — {w.area(a['area'])}"
+    if k in ("disband", "losses", "record"):
+        verb = {"disband": t("распустить", "disband"), "losses": t("потери", "losses"), "record": t("войска", "units")}[k]
+        return f"{verb}: {w.area(a['area'])} — {w.units(a['units'])}"
+    if k == "march":
+        outcome = {"won": t(" (победа)", " (won)"), "lost": t(" (поражение)", " (lost)")}.get(a.get("outcome") or "", "")
+        return f"{t('поход', 'march')} {w.path(a['path'])}: {w.units(a['units'])}{outcome}"
+    if k == "raid":
+        return f"{t('набег', 'raid')} {w.area(a['from'])} → {w.area(a['to'])}"
+    if k == "retreat":
+        return f"{t('отступление', 'retreat')} {w.area(a['from'])} → {w.area(a['to'])}: {w.units(a['units'])}"
+    if k == "token":
+        return f"{t('жетон власти', 'power token')}: {w.area(a['area'])}"
+    if k == "power":
+        reason = f" ({a['reason']})" if a.get("reason") else ""
+        return f"{t('власть', 'power')} {int(a['amount']):+d}{reason}"
+    return order.text or k
+
+
+# -- the report ------------------------------------------------------------------------------------------
+
+def _of(events: Sequence[Event], *kinds: str) -> list[Mapping[str, Any]]:
+    return [e.data for e in events if e.kind in kinds]
+
+
+def document(view: Mapping[str, Any], events: Sequence[Event], viewer: Viewer, ctx: Ctx, lang: str = "ru",
+             turn: int | None = None) -> Document:
+    w = Words(ctx, view, lang)
+    t = w.t
+    shown = turn if turn is not None else view.get("turn")
+    doc = Document(t(f"Игра престолов: «Дипломатия и торговля» — ход {shown}",
+                     f"A Game of Thrones: Diplomacy and Trade — round {shown}"))
+    if viewer not in (GM, PUBLIC):
+        doc.paragraph(t(f"Отчёт для дома {w.house(viewer)} ({viewer}).", f"The report for house {w.house(viewer)} "
+                        f"({viewer})."))
+    _holy(doc, w, events)
+    _diplomacy(doc, w, events)
+    _trade(doc, w, events)
+    _westeros(doc, w, events)
+    _clash(doc, w, events)
+    _bribes(doc, w, events)
+    _orders(doc, w, events)
+    _action(doc, w, events)
+    _income(doc, w, events)
+    _private(doc, w, events, viewer)
+    standing(doc, w, view)
+    return doc
+
+
+def _holy(doc: Document, w: Words, events: Sequence[Event]) -> None:
+    items: list[Inline | Item] = []
+    for e in events:
+        d = e.data
+        if e.kind == "holy_draw":
+            rolls = []
+            for p, faces in d["faces"].items():
+                rolls.append(f"{w.house(p)} {' · '.join(str(f) for f in faces) or '—'}")
+            how = "; ".join(rolls) if rolls else w.t("бросков не было", "no rolls")
+            items.append(w.t(f"«{w.holy(d['token'])}»: d6 — {how}; жетон → {w.house(d['winner'])}."
+                             if rolls else f"«{w.holy(d['token'])}»: единственный претендент — {w.house(d['winner'])}.",
+                             f"'{w.holy(d['token'])}': d6 — {how}; the token goes to {w.house(d['winner'])}."
+                             if rolls else f"'{w.holy(d['token'])}': the only contender is {w.house(d['winner'])}."))
+        elif e.kind == "holy_placed":
+            items.append(w.t(f"{w.house(d['player'])}: «{w.holy(d['token'])}» → {w.area(d['area'])}.",
+                             f"{w.house(d['player'])}: '{w.holy(d['token'])}' → {w.area(d['area'])}."))
+    if items:
+        doc.heading(w.t("Святые земли", "Holy lands"))
+        doc.bullets(items)
+
+
+def _diplomacy(doc: Document, w: Words, events: Sequence[Event]) -> None:
+    items: list[Inline | Item] = []
+    for d in _of(events, "declared"):
+        if d["members"]:
+            items.append(w.t(f"{w.who(d['player'])}: союз — {', '.join(w.house(m) for m in d['members'])}.",
+                             f"{w.who(d['player'])}: alliance with {', '.join(w.house(m) for m in d['members'])}."))
+        else:
+            items.append(w.t(f"{w.who(d['player'])}: одиночка.", f"{w.who(d['player'])}: alone."))
+    formed = _of(events, "alliances")
+    if not items and not formed:
+        return
+    doc.heading(w.t("Дипломатические операции", "Diplomacy"))
+    doc.bullets(items)
+    for d in formed:
+        if d["alliances"]:
+            names = "; ".join(", ".join(w.house(p) for p in a) for a in d["alliances"])
+            doc.paragraph(bold(w.t("Союзы этого хода: ", "Alliances of this round: ")), names + ".")
+        else:
+            doc.paragraph(bold(w.t("Союзов нет: ", "No alliances: ")),
+                          w.t("все — одиночки.", "every house is alone."))
+        dues = {p: n for p, n in d.get("dues", {}).items() if n}
+        if dues:
+            doc.paragraph(w.t("Взнос Ночному Дозору: ", "Night's Watch dues: ")
+                          + ", ".join(f"{w.house(p)} {n}" for p, n in dues.items()) + ".")
+
+
+def _trade(doc: Document, w: Words, events: Sequence[Event]) -> None:
+    items: list[Inline | Item] = []
+    for e in events:
+        d = e.data
+        if e.kind == "purchase":
+            items.append(w.t(f"{w.house(d['player'])}: куплено {w.unit(d['unit'], d['count'])} → {w.area(d['area'])}, "
+                             f"по {d['price']} — {w.coins(d['total'])}.",
+                             f"{w.house(d['player'])}: bought {w.unit(d['unit'], d['count'])} → {w.area(d['area'])}, "
+                             f"{d['price']} each — {w.coins(d['total'])}."))
+        elif e.kind == "upgrade":
+            items.append(w.t(f"{w.house(d['player'])}: пешие улучшены → {w.unit(d['unit'], d['count'])}, {w.area(d['area'])}, "
+                             f"по {d['price']} — {w.coins(d['total'])}.",
+                             f"{w.house(d['player'])}: footmen upgraded → {w.unit(d['unit'], d['count'])}, "
+                             f"{w.area(d['area'])}, {d['price']} each — {w.coins(d['total'])}."))
+        elif e.kind == "sale":
+            items.append(w.t(f"{w.house(d['player'])}: продано {w.unit(d['unit'], d['count'])}, {w.area(d['area'])} — "
+                             f"{w.coins(d['value'])}.",
+                             f"{w.house(d['player'])}: sold {w.unit(d['unit'], d['count'])}, {w.area(d['area'])} — "
+                             f"{w.coins(d['value'])}."))
+        elif e.kind == "purchase_refused":
+            items.append(w.t(f"{w.house(d['player'])}: {w.unit(d['unit'], d['count'])} не спущены в {w.area(d['area'])} — "
+                             "там уже чужие корабли; деньги не взяты.",
+                             f"{w.house(d['player'])}: {w.unit(d['unit'], d['count'])} not launched in "
+                             f"{w.area(d['area'])} — another house's ships got there first; nothing paid."))
+    dues: list[Inline | Item] = []
+    for d in _of(events, "dues"):
+        parts = []
+        if d["troops_value"]:
+            troops = "; ".join(f"{w.area(a)} — {w.units(u)}" for a, u in d["troops"])
+            parts.append(w.t(f"войсками на {d['troops_value']} ({troops})", f"in troops worth {d['troops_value']} "
+                             f"({troops})"))
+        if d["coins"]:
+            parts.append(w.t(f"монетами {d['coins']}", f"{d['coins']} in coins"))
+        if d["forced"]:
+            forced = "; ".join(f"{w.area(a)} — {w.units(u)}" for a, u in d["forced"])
+            parts.append(w.t(f"проданы за номинал: {forced}", f"sold at nominal: {forced}"))
+        if d["unpaid"]:
+            parts.append(w.t(f"не уплачено {d['unpaid']}: продавать нечего", f"{d['unpaid']} unpaid: nothing left to sell"))
+        how = ", ".join(parts) or w.t("ничего", "nothing")
+        dues.append(f"{w.house(d['player'])}: {d['due']} — {how}.")
+    if not items and not dues:
+        return
+    doc.heading(w.t("Торговые операции", "Trade"))
+    doc.bullets(items)
+    if dues:
+        doc.paragraph(bold(w.t("Взнос на снабжение Ночного Дозора", "The Night's Watch dues")))
+        doc.bullets(dues)
+
+
+def _westeros(doc: Document, w: Words, events: Sequence[Event]) -> None:
+    found = _of(events, "westeros")
+    if not found:
+        return
+    doc.heading(w.t("Фаза Вестероса", "Westeros"))
+    for d in found:
+        base = ", ".join(BASE_CARDS[c][0 if w.ru else 1] for c in d["cards"]) or w.t("ничего для программы",
+                                                                                        "nothing for the companion")
+        doc.paragraph(w.t(f"Сыграли: {base}.", f"Played: {base}."))
+        if d.get("card"):
+            card = w.ctx.rules.card(d["card"]) if d["card"] else None
+            how = (w.t(f" (вытянута программой: d{d['left']} → {d['draw']})", f" (drawn by the companion: "
+                       f"d{d['left']} → {d['draw']})") if d.get("drawn_by") == "companion" else "")
+            text = card.text(w.lang) if card is not None else ""
+            doc.paragraph(bold(w.t("Четвёртая карта: ", "Fourth card: ")), f"«{w.card(d['card'])}»{how}. {text}".strip())
+    for d in _of(events, "supply"):
+        doc.paragraph(w.t("Снабжение: ", "Supply: ") + ", ".join(f"{w.house(p)} {n}" for p, n in d["levels"].items()) + ".")
+
+
+def _clash(doc: Document, w: Words, events: Sequence[Event]) -> None:
+    rows = _of(events, "bids", "tiebreak", "track")
+    if not rows:
+        return
+    doc.heading(w.t("Битва королей", "Clash of Kings"))
+    for e in events:
+        d = e.data
+        if e.kind == "bids":
+            name = TRACK_NAMES[d["track"]][0 if w.ru else 1]
+            bids = ", ".join(f"{w.house(p)} {n}" for p, n in sorted(d["bids"].items(), key=lambda x: -x[1]))
+            doc.paragraph(bold(w.t(f"«{name}»: ", f"{name}: ")), w.t(f"ставки {bids}.", f"bids {bids}."))
+        elif e.kind == "tiebreak":
+            doc.paragraph(w.t(f"Равные ставки расставил Железный трон ({w.house(d['player'])}): "
+                              f"{', '.join(w.house(p) for p in d['order'])}.",
+                              f"The Iron Throne ({w.house(d['player'])}) ordered the equal bids: "
+                              f"{', '.join(w.house(p) for p in d['order'])}."))
+        elif e.kind == "track":
+            name = TRACK_NAMES[d["track"]][0 if w.ru else 1]
+            doc.paragraph(w.t(f"Трек «{name}»: ", f"The {name} track: ") + ", ".join(
+                f"{i + 1}. {w.house(p)}" for i, p in enumerate(d["order"])) + ".")
+
+
+def _bribes(doc: Document, w: Words, events: Sequence[Event]) -> None:
+    items: list[Inline | Item] = []
+    for e in events:
+        d = e.data
+        if e.kind == "bribe":
+            faces = ", ".join(str(f) for f in d["faces"])
+            roll = (w.t(f"на кубике {d['roll']}", f"the die shows {d['roll']}") if d["roll"] is not None
+                    else w.t("без броска (ушестерённая ставка)", "no roll (six times the nominal)"))
+            result = (w.t("перешли на его сторону", "changed sides") if d["success"]
+                      else w.t("деньги взяли, но не перешли", "took the money and stayed"))
+            items.append(w.t(
+                f"{w.house(d['player'])} → {w.house(d['target'])}, {w.area(d['area'])} ({w.units(d['units'])}): "
+                f"ставка {d['stake']} ({d['times']}× номинал), цифры {faces}; {roll} — {result}.",
+                f"{w.house(d['player'])} → {w.house(d['target'])}, {w.area(d['area'])} ({w.units(d['units'])}): "
+                f"stake {d['stake']} ({d['times']}x the nominal), faces {faces}; {roll} — {result}."))
+        elif e.kind == "bribe_pass":
+            items.append(w.t(f"{w.house(d['player'])}: пас.", f"{w.house(d['player'])}: pass."))
+        elif e.kind == "bribe_void":
+            items.append(w.t(f"{w.house(d['player'])}: войска в {w.area(d['area'])} уже сменили хозяина — попытки нет.",
+                             f"{w.house(d['player'])}: the army in {w.area(d['area'])} had already changed hands — "
+                             "no attempt."))
+    if items:
+        doc.heading(w.t("Рука Мизинца", "Littlefinger's Hand"))
+        doc.bullets(items)
+
+
+def _orders(doc: Document, w: Words, events: Sequence[Event]) -> None:
+    for d in _of(events, "orders"):
+        by_house: dict[str, list[str]] = {}
+        for area, placed in d["orders"].items():
+            name = ORDER_NAMES[placed["kind"]][0 if w.ru else 1]
+            by_house.setdefault(placed["house"], []).append(f"{name} — {w.area(area)}")
+        items: list[Inline | Item] = [f"{w.house(p)}: {'; '.join(lines)}." for p, lines in by_house.items()]
+        for passage in d["passages"]:
+            items.append(w.t(f"Пропуск: {w.house(passage['by'])} → {w.house(passage['to'])}, {w.area(passage['area'])}.",
+                             f"{w.house(passage['by'])} lets {w.house(passage['to'])} pass through "
+                             f"{w.area(passage['area'])}."))
+        if items:
+            doc.heading(w.t("Приказы", "Orders"))
+            doc.bullets(items)
+
+
+def _action(doc: Document, w: Words, events: Sequence[Event]) -> None:
+    items: list[Inline | Item] = []
+    for e in events:
+        d = e.data
+        k = e.kind
+        if k == "raid":
+            if d.get("order") is None:
+                items.append(w.t(f"{w.house(d['player'])}: набег {w.area(d['from'])} → {w.area(d['to'])} — приказа там уже нет.",
+                                 f"{w.house(d['player'])}: raid {w.area(d['from'])} → {w.area(d['to'])} — no order left there."))
+            else:
+                name = ORDER_NAMES[d["order"]][0 if w.ru else 1]
+                extra = w.t(" (+1 жетон власти набегу, −1 ограбленному)", " (+1 power to the raider, −1 to the raided)") \
+                    if d["order"] == "consolidate" else ""
+                items.append(w.t(f"{w.house(d['player'])}: набег {w.area(d['from'])} → {w.area(d['to'])} снимает «{name}» "
+                                 f"{w.house(d['victim'])}{extra}.",
+                                 f"{w.house(d['player'])}: raid {w.area(d['from'])} → {w.area(d['to'])} removes "
+                                 f"{w.house(d['victim'])}'s '{name}'{extra}."))
+        elif k == "march":
+            how = ", ".join(TRANSITS[x][0 if w.ru else 1] for x in d.get("transits", []) if x in TRANSITS)
+            how = f" ({how})" if how else ""
+            result = {"won": w.t(" — победа", " — won"), "lost": w.t(" — поражение, войска остались на месте",
+                                                                     " — lost, the army stayed")}.get(d.get("outcome") or "", "")
+            if not d.get("applied") and d.get("raided_support"):
+                result = w.t(f" — не состоялся: набег снял подмогу союзника, {w.area(d['raided_support'])}",
+                             f" — not made: a raid removed the ally's support, {w.area(d['raided_support'])}")
+            elif not d.get("applied"):
+                result = w.t(" — не записан: там уже стоит другой дом, поправьте войска",
+                             " — not recorded: another house stands there, correct the units")
+            items.append(f"{w.house(d['player'])}: {w.t('поход', 'march')} {w.path(d['path'])}, {w.units(d['units'])}"
+                         f"{how}{result}.")
+        elif k == "losses":
+            items.append(w.t(f"{w.house(d['player'])}: потери, {w.area(d['area'])} — {w.units(d['units'])}.",
+                             f"{w.house(d['player'])}: losses, {w.area(d['area'])} — {w.units(d['units'])}."))
+        elif k == "retreat":
+            items.append(w.t(f"{w.house(d['player'])}: отступление {w.area(d['from'])} → {w.area(d['to'])}, "
+                             f"{w.units(d['units'])}.",
+                             f"{w.house(d['player'])}: retreat {w.area(d['from'])} → {w.area(d['to'])}, "
+                             f"{w.units(d['units'])}."))
+        elif k == "destroyed":
+            why = WHY_DESTROYED.get(d.get("why", ""), ("", ""))[0 if w.ru else 1]
+            items.append(w.t(f"{w.house(d['player'])}: уничтожено, {w.area(d['area'])} — {w.units(d['units'])} ({why}).",
+                             f"{w.house(d['player'])}: destroyed, {w.area(d['area'])} — {w.units(d['units'])} ({why})."))
+        elif k == "garrison_taken":
+            items.append(w.t(f"{w.house(d['player'])}: гарнизон {w.area(d['area'])} ({d['garrison']}) разбит.",
+                             f"{w.house(d['player'])}: the garrison of {w.area(d['area'])} ({d['garrison']}) is beaten."))
+        elif k == "token_removed":
+            items.append(w.t(f"Жетон власти {w.house(d['player'])} снят: {w.area(d['area'])}.",
+                             f"{w.house(d['player'])}'s power token removed: {w.area(d['area'])}."))
+        elif k == "token":
+            items.append(w.t(f"{w.house(d['player'])}: жетон власти → {w.area(d['area'])}." if d["placed"] else
+                             f"{w.house(d['player'])}: жетон власти не положен (там войска или жетон), {w.area(d['area'])}.",
+                             f"{w.house(d['player'])}: power token → {w.area(d['area'])}." if d["placed"] else
+                             f"{w.house(d['player'])}: power token not placed (units or a token there), {w.area(d['area'])}."))
+        elif k == "record":
+            items.append(w.t(f"{w.house(d['player'])}: записано, {w.area(d['area'])} — {w.units(d['units'])}.",
+                             f"{w.house(d['player'])}: recorded, {w.area(d['area'])} — {w.units(d['units'])}."))
+        elif k == "disband":
+            why = w.t(" (предел снабжения)", " (supply limit)") if d.get("why") == "supply" else ""
+            items.append(w.t(f"{w.house(d['player'])}: распущено, {w.area(d['area'])} — {w.units(d['units'])}{why}.",
+                             f"{w.house(d['player'])}: disbanded, {w.area(d['area'])} — {w.units(d['units'])}{why}."))
+        elif k == "power":
+            reason = f" ({d['reason']})" if d.get("reason") else ""
+            items.append(w.t(f"{w.house(d['player'])}: власть на поле {int(d['amount']):+d}{reason}.",
+                             f"{w.house(d['player'])}: power on the board {int(d['amount']):+d}{reason}."))
+    if items:
+        doc.heading(w.t("Действия", "Action"))
+        doc.bullets(items)
+
+
+def _income(doc: Document, w: Words, events: Sequence[Event]) -> None:
+    for d in _of(events, "income"):
+        rows = []
+        for p, inc in d["income"].items():
+            rows.append([w.house(p), str(inc["crowns"]), str(inc["consolidate"]), str(inc["total"])])
+        doc.heading(w.t("Доход", "Income"))
+        doc.table([w.t("дом", "house"), w.t("короны", "crowns"), w.t("усиление власти", "consolidate"),
+                   w.t("всего", "total")], rows, "lrrr")
+        doc.paragraph(w.t("Доход берётся из запаса дома: сверх запаса ничего не приходит.",
+                          "Income comes from a house's reserve: nothing comes beyond it."))
+    for d in _of(events, "game_over"):
+        doc.heading(w.t("Конец игры", "The end of the game"))
+        castles = ", ".join(f"{w.house(p)} {n}" for p, n in d["castles"].items())
+        reason = w.t("семь замков и крепостей", "seven castles and strongholds") if d["reason"] == "castles" else \
+            w.t("больше всех замков и крепостей к концу последнего хода", "the most castles and strongholds at the end")
+        doc.paragraph(bold(w.t("Победил: ", "Winner: ")), f"{w.who(d['winners'][0])} — {reason}.")
+        doc.paragraph(w.t(f"Замки и крепости: {castles}.", f"Castles and strongholds: {castles}."))
+
+
+def _private(doc: Document, w: Words, events: Sequence[Event], viewer: Viewer) -> None:
+    items: list[Inline | Item] = []
+    for e in events:
+        d = e.data
+        if e.kind == "transfer":
+            reason = f" («{d['reason']}»)" if d.get("reason") else ""
+            back = (w.t(f"; принято {d['amount']} из {d['offered']}: запас получателя полон",
+                        f"; {d['amount']} of {d['offered']} accepted: the recipient's reserve was full")
+                    if d["amount"] != d["offered"] else "")
+            items.append(w.t(f"Перевод {w.house(d['from'])} → {w.house(d['to'])}: {w.coins(d['amount'])}{reason}{back}.",
+                             f"Payment {w.house(d['from'])} → {w.house(d['to'])}: {w.coins(d['amount'])}{reason}{back}."))
+        elif e.kind in ("deal_offered", "deal_accepted", "deal_declined", "deal_lapsed"):
+            status = {"deal_offered": w.t("предложена", "offered"), "deal_accepted": w.t("принята и оплачена",
+                                                                                          "accepted and paid"),
+                      "deal_declined": w.t("отклонена", "declined"),
+                      "deal_lapsed": w.t("не состоялась", "lapsed")}[e.kind]
+            if e.kind == "deal_lapsed":
+                status += w.t(" (у плательщика не хватило денег)", " (the payer lacked the money)") \
+                    if d.get("why") == "funds" else w.t(" (без ответа до конца хода)", " (unanswered by the end of the round)")
+            items.append(w.t(f"Сделка №{d['id']}: {w.house(d['by'])} → {w.house(d['to'])}, {w.coins(d['amount'])} "
+                             f"за «{d['service']}» — {status}.",
+                             f"Deal #{d['id']}: {w.house(d['by'])} pays {w.house(d['to'])} {w.coins(d['amount'])} "
+                             f"for '{d['service']}' — {status}."))
+        elif e.kind == "order_refused":
+            items.append(w.t(f"Не выполнено: «{d['order'].get('text') or d['order']['kind']}» — {d['why_ru']}.",
+                             f"Not carried out: '{d['order'].get('text') or d['order']['kind']}' — {d['why_en']}."))
+    if items:
+        doc.heading(w.t("Переводы и сделки", "Payments and deals") if viewer != GM else
+                    w.t("Переводы, сделки, отказы (для ведущего)", "Payments, deals, refusals (game master)"))
+        doc.bullets(items)
+    for d in _of(events, "statement"):
+        rows: list[list[Inline]] = [[w.t("на начало хода", "opening"), str(d["opening"])]]
+        for line in d["lines"]:
+            name = STATEMENT_ITEMS.get(line["item"], (line["item"], line["item"]))[0 if w.ru else 1]
+            note = line.get("note", "")
+            if line["item"] == "reserve_cap":
+                rows.append([name, f"({note})"])
+                continue
+            if line["item"] in ("transfer_out", "transfer_in", "deal_out", "transfer_back") and note:
+                who, _, rest = note.partition(":")
+                name = f"{name}: {w.house(who)}" + (f" — {rest.strip()}" if rest.strip() else "")
+            elif note and line["item"] in ("board", "purchase", "sale", "upgrade", "bribe", "token", "raid_gain",
+                                           "raid_loss"):
+                shown = w.area(note) if note in w.ctx.board else note
+                name = f"{name}: {shown}"
+            rows.append([name, f"{int(line['amount']):+d}" if line["amount"] else "0"])
+        rows.append([bold(w.t("на конец хода", "closing")), bold(str(d["closing"]))])
+        title = w.t(f"Казна: {w.house(d['player'])}", f"Treasury: {w.house(d['player'])}")
+        doc.heading(title)
+        doc.table([w.t("статья", "item"), w.t("жетоны", "tokens")], rows, "lr")
+
+
+def standing(doc: Document, w: Words, view: Mapping[str, Any]) -> None:
+    ctx = w.ctx
+    doc.heading(w.t("Положение", "Standing"))
+    tracks = view.get("tracks", {})
+    for track in TRACKS:
+        if track in tracks:
+            name = TRACK_NAMES[track][0 if w.ru else 1]
+            doc.paragraph(bold(f"{name}: "), ", ".join(w.house(p) for p in tracks[track]) + ".")
+    rows = []
+    for p in view.get("seats", []):
+        castles = castles_held(view, ctx.board, p)
+        units = {k: sum(int(info["units"][k]) for info in view["board"].values() if info["house"] == p)
+                 for k in UNIT_KINDS}
+        tokens = sum(1 for info in view["board"].values() if info["token"] == p)
+        rows.append([w.who(p), str(view.get("supply", {}).get(p, 0)), str(castles), w.units(units), str(tokens)])
+    doc.table([w.t("дом", "house"), w.t("снабжение", "supply"), w.t("замки", "castles"), w.t("войска", "units"),
+               w.t("жетоны на поле", "tokens on board")], rows, "lrrlr")
+    holy_lines = []
+    card = view.get("card")
+    for hid, h in view.get("holy", {}).items():
+        if h.get("area") is None:
+            continue
+        spec = ctx.rules.holy_place(hid)
+        info = view["board"][h["area"]]
+        servant = info["house"] if info["house"] is not None and int(info["units"][spec.unit]) > 0 else None
+        active = card is not None and card.get("turn") == view.get("turn") and _card_holy(ctx, card["id"]) == hid
+        text = f"«{spec.name(w.lang)}» — {w.area(h['area'])}"
+        if servant is not None:
+            text += w.t(f", служитель: {w.house(servant)}", f", servant: {w.house(servant)}")
+        if active and servant is not None:
+            stats = ctx.rules.units[spec.unit]
+            text += w.t(f"; бонус в силе: {w.house(servant)}, {inflect_phrase(stats.name_ru, 'nomn', plural=True)} +1 "
+                        "к боевой силе",
+                        f"; the bonus is in force: {w.house(servant)}'s {stats.plural_en or stats.name_en + 's'} "
+                        "+1 combat strength")
+        holy_lines.append(text + ".")
+    if holy_lines:
+        doc.paragraph(bold(w.t("Святые места", "Holy places")))
+        doc.bullets(holy_lines)
+    if card:
+        fourth = ctx.rules.card(card["id"]) if _known_card(ctx, card["id"]) else None
+        doc.paragraph(bold(w.t("Четвёртая карта в силе: ", "The fourth card in force: ")),
+                      f"«{w.card(card['id'])}»" + (f" — {fourth.text(w.lang)}" if fourth and fourth.text(w.lang) else ""))
+    alliances = view.get("alliances", [])
+    if alliances:
+        doc.paragraph(bold(w.t("Союзы: ", "Alliances: ")), "; ".join(", ".join(w.house(p) for p in a) for a in alliances) + ".")
+    me = view.get("me")
+    if me is not None:
+        doc.paragraph(bold(w.t("На руках: ", "In hand: ")),
+                      w.t(f"{w.coins(int(me['power']))}; в запасе {me['reserve']}.",
+                          f"{w.coins(int(me['power']))}; {me['reserve']} in the reserve."))
+    deals = [d for d in view.get("deals", []) if d["status"] == "offered"]
+    if deals:
+        doc.paragraph(bold(w.t("Сделки ждут ответа", "Deals awaiting an answer")))
+        doc.bullets([w.t(f"№{d['id']}: {w.house(d['by'])} → {w.house(d['to'])}, {w.coins(d['amount'])} за «{d['service']}».",
+                         f"#{d['id']}: {w.house(d['by'])} pays {w.house(d['to'])} {w.coins(d['amount'])} for '{d['service']}'.")
+                     for d in deals])
+
+
+def _card_holy(ctx: Ctx, card_id: str) -> str | None:
+    try:
+        card = ctx.rules.card(card_id)
+    except KeyError:
+        return None
+    return card.holy if card.effect == "holy" else None
+
+
+def _known_card(ctx: Ctx, card_id: str) -> bool:
+    try:
+        ctx.rules.card(card_id)
+    except KeyError:
+        return False
+    return True

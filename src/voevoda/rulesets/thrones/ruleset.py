@@ -377,14 +377,15 @@ class Thrones(Ruleset):
         return ThronesHidden()
 
     def hidden_markers(self, state: State, viewer: Viewer) -> list[str]:
-        """Other houses' sums in hand as a view's JSON would write them, and the services of deals
-        between other houses."""
+        """Other houses' sums in hand as a view's JSON would write them, and the deals between other
+        houses as a report or a view names them."""
         if viewer == GM:
             return []
         markers = []
         for deal in state["deals"]:
-            if viewer not in (deal["by"], deal["to"]) and len(deal["service"]) >= 8:
-                markers.append(deal["service"])
+            if viewer not in (deal["by"], deal["to"]):
+                # the words of a service may be any house's words too: a deal is named by its number
+                markers.extend([f"Сделка №{deal['id']}:", f"Deal #{deal['id']}:", f'"id": {deal["id"]}, "by": '])
         for p, t in state["treasury"].items():
             if p != viewer:
                 markers.append(f'"player": "{p}", "power": {t["power"]}')

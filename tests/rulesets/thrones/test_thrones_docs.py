@@ -1,0 +1,61 @@
+"""docs/thrones.md shows orders as players write them: every example of its «Orders» tables is
+read by the parser in the phase its table is for (Russian and English), so the documentation
+cannot drift from the grammar."""
+
+from __future__ import annotations
+
+import re
+from pathlib import Path
+
+import pytest
+
+from tests.rulesets.thrones.helpers import make_game
+from voevoda.core.errors import OrdersRejected
+
+DOC = Path(__file__).resolve().parents[3] / "docs" / "thrones.md"
+PHASES = {"In any step": "planning", "Holy lands": "holy", "Diplomacy": "diplomacy", "Trade": "trade",
+          "Westeros": "westeros", "Clash of Kings": "bids", "Planning": "planning", "Action": "action"}
+
+
+def examples() -> list[tuple[str, str]]:
+    text = DOC.read_text(encoding="utf-8")
+    section = text.split("## Orders", 1)[1].split("\n## ", 1)[0]
+    found: list[tuple[str, str]] = []
+    phase = "planning"
+    for line in section.splitlines():
+        heading = re.match(r"^### (.+)$", line)
+        if heading:
+            phase = next((p for key, p in PHASES.items() if heading.group(1).startswith(key)), phase)
+            continue
+        if not line.startswith("| `"):
+            continue
+        cells = [c.strip() for c in line.strip("|").split("|")]
+        for cell in cells[:2]:
+            for code in re.findall(r"`([^`]+)`", cell):
+                if "…" in code or code.isupper():
+                    continue
+                found.append((phase, code))
+    return found
+
+
+EXAMPLES = examples()
+
+
+def test_the_orders_tables_are_found() -> None:
+    assert len(EXAMPLES) >= 40
+    assert {p for p, _ in EXAMPLES} >= {"planning", "holy", "diplomacy", "trade", "westeros", "bids", "action"}
+
+
+@pytest.mark.parametrize(("phase", "example"), EXAMPLES)
+def test_every_documented_order_reads(phase: str, example: str) -> None:
+    ruleset, state = make_game({"turn": 2, "phase": "bids" if phase == "tiebreak" else phase,
+                                "alliances": [["Анна", "Борис"]]})
+    if "порядок" in example or "tie order" in example:
+        state["phase"] = "tiebreak"
+    if example.startswith(("подкуп", "bribe", "пас", "pass")):
+        state["phase"] = "bribe"
+    try:
+        orders = ruleset.parse(example, "Анна", state)
+    except OrdersRejected as exc:
+        raise AssertionError(f"{example!r} ({phase}): {[p.both() for p in exc.problems]}") from exc
+    assert orders, example

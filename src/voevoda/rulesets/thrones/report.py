@@ -65,6 +65,10 @@ class Words:
     def t(self, ru: str, en: str) -> str:
         return ru if self.ru else en
 
+    def q(self, text: str) -> str:
+        """Quoted as each language quotes: «…» in Russian, '…' in English."""
+        return f"«{text}»" if self.ru else f"'{text}'"
+
     def house(self, player: str | None) -> str:
         if player is None:
             return self.t("никто", "nobody")
@@ -114,10 +118,10 @@ def describe(order: Order, ctx: Ctx, lang: str = "ru") -> str:
     k = order.kind
     t = w.t
     if k == "transfer":
-        reason = f" ({t('за', 'for')} «{a['reason']}»)" if a.get("reason") else ""
+        reason = f" ({t('за', 'for')} {w.q(a['reason'])})" if a.get("reason") else ""
         return f"{t('перевод', 'payment')} → {a['to']}: {w.coins(int(a['amount']))}{reason}"
     if k == "deal":
-        return f"{t('сделка', 'deal')} → {a['to']}: {w.coins(int(a['amount']))} {t('за', 'for')} «{a['service']}»"
+        return f"{t('сделка', 'deal')} → {a['to']}: {w.coins(int(a['amount']))} {t('за', 'for')} {w.q(a['service'])}"
     if k in ("accept", "decline"):
         verb = t("принять сделку", "accept deal") if k == "accept" else t("отклонить сделку", "decline deal")
         return f"{verb} №{a['deal']}" if w.ru else f"{verb} #{a['deal']}"
@@ -254,17 +258,17 @@ def _trade(doc: Document, w: Words, events: Sequence[Event]) -> None:
     for e in events:
         d = e.data
         if e.kind == "purchase":
-            items.append(w.t(f"{w.house(d['player'])}: куплено {w.unit(d['unit'], d['count'])} → {w.area(d['area'])}, "
+            items.append(w.t(f"{w.house(d['player'])}: покупка — {w.unit(d['unit'], d['count'])} → {w.area(d['area'])}, "
                              f"по {d['price']} — {w.coins(d['total'])}.",
                              f"{w.house(d['player'])}: bought {w.unit(d['unit'], d['count'])} → {w.area(d['area'])}, "
                              f"{d['price']} each — {w.coins(d['total'])}."))
         elif e.kind == "upgrade":
-            items.append(w.t(f"{w.house(d['player'])}: пешие улучшены → {w.unit(d['unit'], d['count'])}, {w.area(d['area'])}, "
+            items.append(w.t(f"{w.house(d['player'])}: улучшение пеших → {w.unit(d['unit'], d['count'])}, {w.area(d['area'])}, "
                              f"по {d['price']} — {w.coins(d['total'])}.",
                              f"{w.house(d['player'])}: footmen upgraded → {w.unit(d['unit'], d['count'])}, "
                              f"{w.area(d['area'])}, {d['price']} each — {w.coins(d['total'])}."))
         elif e.kind == "sale":
-            items.append(w.t(f"{w.house(d['player'])}: продано {w.unit(d['unit'], d['count'])}, {w.area(d['area'])} — "
+            items.append(w.t(f"{w.house(d['player'])}: продажа — {w.unit(d['unit'], d['count'])}, {w.area(d['area'])} — "
                              f"{w.coins(d['value'])}.",
                              f"{w.house(d['player'])}: sold {w.unit(d['unit'], d['count'])}, {w.area(d['area'])} — "
                              f"{w.coins(d['value'])}."))
@@ -304,15 +308,18 @@ def _westeros(doc: Document, w: Words, events: Sequence[Event]) -> None:
         return
     doc.heading(w.t("Фаза Вестероса", "Westeros"))
     for d in found:
-        base = ", ".join(BASE_CARDS[c][0 if w.ru else 1] for c in d["cards"]) or w.t("ничего для программы",
-                                                                                        "nothing for the companion")
-        doc.paragraph(w.t(f"Сыграли: {base}.", f"Played: {base}."))
+        if d["cards"]:
+            base = ", ".join(f"«{BASE_CARDS[c][0]}»" if w.ru else f"'{BASE_CARDS[c][1]}'" for c in d["cards"])
+            doc.paragraph(w.t(f"Сыграли карты: {base}.", f"Cards played: {base}."))
+        else:
+            doc.paragraph(w.t("Ни «Снабжения», ни «Битвы королей»: колоды Вестероса сыграны у стола.",
+                              "Neither 'Supply' nor 'Clash of Kings': the Westeros decks are played at the table."))
         if d.get("card"):
             card = w.ctx.rules.card(d["card"]) if d["card"] else None
             how = (w.t(f" (вытянута программой: d{d['left']} → {d['draw']})", f" (drawn by the companion: "
                        f"d{d['left']} → {d['draw']})") if d.get("drawn_by") == "companion" else "")
             text = card.text(w.lang) if card is not None else ""
-            doc.paragraph(bold(w.t("Четвёртая карта: ", "Fourth card: ")), f"«{w.card(d['card'])}»{how}. {text}".strip())
+            doc.paragraph(bold(w.t("Четвёртая карта: ", "Fourth card: ")), f"{w.q(w.card(d['card']))}{how}. {text}".strip())
     for d in _of(events, "supply"):
         doc.paragraph(w.t("Снабжение: ", "Supply: ") + ", ".join(f"{w.house(p)} {n}" for p, n in d["levels"].items()) + ".")
 
@@ -474,7 +481,10 @@ def _private(doc: Document, w: Words, events: Sequence[Event], viewer: Viewer) -
     for e in events:
         d = e.data
         if e.kind == "transfer":
-            reason = f" («{d['reason']}»)" if d.get("reason") else ""
+            reason = f" ({w.q(d['reason'])})" if d.get("reason") else ""
+            if str(d.get("reason", "")).startswith("deal:"):
+                number = str(d["reason"])[5:]
+                reason = w.t(f" по сделке №{number}", f" for deal #{number}")
             back = (w.t(f"; принято {d['amount']} из {d['offered']}: запас получателя полон",
                         f"; {d['amount']} of {d['offered']} accepted: the recipient's reserve was full")
                     if d["amount"] != d["offered"] else "")
@@ -509,7 +519,11 @@ def _private(doc: Document, w: Words, events: Sequence[Event], viewer: Viewer) -
                 continue
             if line["item"] in ("transfer_out", "transfer_in", "deal_out", "transfer_back") and note:
                 who, _, rest = note.partition(":")
-                name = f"{name}: {w.house(who)}" + (f" — {rest.strip()}" if rest.strip() else "")
+                rest = rest.strip()
+                if rest.startswith("deal:"):
+                    name = f"{name}: {w.house(who)} ({w.t('сделка №', 'deal #')}{rest[5:]})"
+                else:
+                    name = f"{name}: {w.house(who)}" + (f" — {rest}" if rest else "")
             elif note and line["item"] in ("board", "purchase", "sale", "upgrade", "bribe", "token", "raid_gain",
                                            "raid_loss"):
                 shown = w.area(note) if note in w.ctx.board else note
@@ -547,7 +561,7 @@ def standing(doc: Document, w: Words, view: Mapping[str, Any]) -> None:
         info = view["board"][h["area"]]
         servant = info["house"] if info["house"] is not None and int(info["units"][spec.unit]) > 0 else None
         active = card is not None and card.get("turn") == view.get("turn") and _card_holy(ctx, card["id"]) == hid
-        text = f"«{spec.name(w.lang)}» — {w.area(h['area'])}"
+        text = f"{w.q(spec.name(w.lang))} — {w.area(h['area'])}"
         if servant is not None:
             text += w.t(f", служитель: {w.house(servant)}", f", servant: {w.house(servant)}")
         if active and servant is not None:
@@ -563,7 +577,7 @@ def standing(doc: Document, w: Words, view: Mapping[str, Any]) -> None:
     if card:
         fourth = ctx.rules.card(card["id"]) if _known_card(ctx, card["id"]) else None
         doc.paragraph(bold(w.t("Четвёртая карта в силе: ", "The fourth card in force: ")),
-                      f"«{w.card(card['id'])}»" + (f" — {fourth.text(w.lang)}" if fourth and fourth.text(w.lang) else ""))
+                      w.q(w.card(card["id"])) + (f" — {fourth.text(w.lang)}" if fourth and fourth.text(w.lang) else ""))
     alliances = view.get("alliances", [])
     if alliances:
         doc.paragraph(bold(w.t("Союзы: ", "Alliances: ")), "; ".join(", ".join(w.house(p) for p in a) for a in alliances) + ".")

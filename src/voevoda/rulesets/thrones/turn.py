@@ -157,8 +157,8 @@ class Resolver:
                                           "why": "funds"}, (deal["by"], deal["to"]))
                 continue
             deal["status"] = "accepted"
-            paid = economy.debit(self.state, payer, int(deal["amount"]), "deal_out", f"#{number} {deal['to']}")
-            owed.append((payer, deal["to"], paid, f"#{number} {deal['service']}"))
+            paid = economy.debit(self.state, payer, int(deal["amount"]), "deal_out", f"{deal['to']}: deal:{number}")
+            owed.append((payer, deal["to"], paid, f"deal:{number}"))
             self.emit("deal_accepted", {k: deal[k] for k in ("id", "by", "to", "amount", "service")},
                       (deal["by"], deal["to"]))
         return owed

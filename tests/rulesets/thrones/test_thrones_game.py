@@ -183,3 +183,29 @@ def test_the_demo_plays_thrones() -> None:
     game = play_demo_game("thrones", 2)
     assert game.ruleset.progress(game.state)[0] >= 2
     assert outputs.report_text(game, PUBLIC)
+
+
+def test_a_table_that_sends_nothing_still_ends_the_game() -> None:
+    """Every phase has default orders (docs/rulings/thrones.md: a loner, no bid, a pass, the holy
+    place at home, the dues by sale): a game resolved at every deadline with no post reaches its end."""
+    game = Game.create("thrones", "silent", PLAYERS, seed="silent")
+    for _ in range(200):
+        if game.outcome() is not None:
+            break
+        game.resolve(force=True)
+    assert game.outcome() is not None
+    assert all(step.defaulted for step in game.steps)
+    assert game.ruleset.check_state(game.state) == []
+
+
+def test_warnings_in_the_echo() -> None:
+    """What an accepted post leaves to chance is said with the echo: a consent to pass with no
+    support order there gives nothing (001 «проброска, 1»: «обязательно приказ подмоги»)."""
+    game = Game.create("thrones", "w", PLAYERS, config={"holy_lands": False}, seed="w")
+    game.state.update({"turn": 2, "alliances": [["Анна", "Борис"]]})
+    accepted, reply = outputs.order_reply(game, "Анна", "оборона Белая Гавань\nпропуск Ланнистер Белая Гавань",
+                                          check=True)
+    assert accepted and "пропуск без приказа подмоги в этой области ничего не даст" in reply
+    accepted, reply = outputs.order_reply(game, "Анна", "подмога Белая Гавань\nпропуск Ланнистер Белая Гавань",
+                                          check=True)
+    assert accepted and "предупреждения" not in reply

@@ -243,9 +243,12 @@ def _legend(ru: bool, drawn: set[str], holy: list[tuple[str, bool]], colors: Map
     if "barrel" in drawn:
         out.append(maps.LegendEntry(_barrel(12, 10), t("бочка снабжения", "supply barrel")))
     if "units" in drawn:
-        letters = ", ".join(f"{ctx.rules.units[k].letter(lang)} — {ctx.rules.units[k].name(lang)}" for k in UNIT_KINDS)
-        out.append(maps.LegendEntry(maps.legend_symbol_text(ctx.rules.units["footman"].letter(lang) + "2"),
-                                    t(f"войска ({letters}; число — сколько)", f"units ({letters}; the number: how many)")))
+        for kind in UNIT_KINDS:
+            stats = ctx.rules.units[kind]
+            example = stats.letter(lang) + ("2" if kind == "footman" else "")
+            label = stats.name(lang) + (t(" (с числом — сколько их)", " (with a number: how many)")
+                                        if kind == "footman" else "")
+            out.append(maps.LegendEntry(maps.legend_symbol_text(example), label))
     if "token" in drawn:
         out.append(maps.LegendEntry(_token(12, 10, "#555"), t("жетон власти на земле", "power token on a land")))
     if "garrison" in drawn:

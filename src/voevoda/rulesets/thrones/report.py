@@ -524,6 +524,8 @@ def _private(doc: Document, w: Words, events: Sequence[Event], viewer: Viewer) -
                     name = f"{name}: {w.house(who)} ({w.t('сделка №', 'deal #')}{rest[5:]})"
                 else:
                     name = f"{name}: {w.house(who)}" + (f" — {rest}" if rest else "")
+            elif note and line["item"] == "bid" and note in TRACK_NAMES:
+                name = f"{name}: {TRACK_NAMES[note][0 if w.ru else 1]}"
             elif note and line["item"] in ("board", "purchase", "sale", "upgrade", "bribe", "token", "raid_gain",
                                            "raid_loss"):
                 shown = w.area(note) if note in w.ctx.board else note

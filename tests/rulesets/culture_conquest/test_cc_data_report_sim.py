@@ -214,3 +214,31 @@ def test_every_roll_reaches_the_journal(seed: str) -> None:
     assert drawn == journal > 500
     text = CultureConquest().report(cut_view(g.state, "gm"), g.events, "gm", "text", "en")
     assert text.count("→") >= len([e for e in g.events if any(k.endswith("faces") and v for k, v in e.data.items())])
+
+
+def test_victory_awards_are_data_a_house_rule_adds_one() -> None:
+    """УСЛОВИЯ ПОБЕДЫ as data (issue 18 item 15): a house rule adds «3 points for the most cities»
+    to ``rules.victory.most``; it counts in every game, is named in the final table, and a wrong
+    award is refused naming its field."""
+    house = {"rules": {"victory": {"most": {"cities": {"ru": "больше всех городов", "en": "the most cities",
+                                                       "count": "cities", "points": 3}}}}}
+    rs = CultureConquest(house_rules=house)
+    state = make_state({"A": {"cities": [{"name": "A-1", "wonder": None}, {"name": "A-2", "wonder": None}]},
+                        "B": {"pop": {"farmers": 30}}})
+    scores = rs.view(state, "A")["scores"]
+    assert scores["A"]["most_cities"] == 3 and scores["B"]["most_cities"] == 0
+    assert "most_population" not in scores["A"], "the population award stays off without its option"
+    assert scores["A"]["total"] == 23
+    on = CultureConquest({"biggest_population": True}, house_rules=house).view(state, "A")["scores"]
+    assert on["B"]["most_population"] == 5 and on["B"]["total"] == 15
+    from voevoda.core.ruleset import Event
+
+    end = Event("game_end", {"scores": scores}, ("*",))
+    text = rs.report(rs.view(state, "public"), [end], "public")
+    assert "- A — города 20, больше всех городов 3" in text
+    assert "- A — cities 20, the most cities 3" in rs.report(rs.view(state, "public"), [end], "public", lang="en")
+    with pytest.raises(DataError, match="victory.most.cities.count"):
+        CultureConquest(house_rules={"rules": {"victory": {"most": {"cities": {"ru": "x", "en": "x",
+                                                                             "count": "temples", "points": 3}}}}})
+    with pytest.raises(DataError, match="biggest_population"):
+        CultureConquest({"biggest_population": "yes"})

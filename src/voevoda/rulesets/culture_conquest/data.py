@@ -206,6 +206,24 @@ class SetupRules(Strict):
     order_die: Die
 
 
+MostCount = Literal["population", "cities", "techs", "wonders", "army", "fleet", "military", "coins", "food",
+                   "leaders"]
+"""What a «most of» award counts: the whole population, cities, technologies, wonders under control,
+armies, fleets, both, coins, food or leaders."""
+
+
+class MostAward(Strict):
+    """Points for the player who has the most of something, beyond the Russian document's
+    resource majorities (docs/rulings/culture_conquest.md, ruling 47)."""
+
+    ru: str = Field(max_length=200)
+    en: str = Field(max_length=200)
+    count: MostCount
+    points: Amount
+    option: Literal["biggest_population"] | None = None
+    """The config option that switches the award on; an award without one counts in every game."""
+
+
 class VictoryRules(Strict):
     turns: Turns
     tech: Amount
@@ -214,6 +232,7 @@ class VictoryRules(Strict):
     wonder_held: Amount
     natural_majority: Amount
     industrial_majority: Amount
+    most: dict[str, MostAward] = Field(default_factory=dict, max_length=50)
 
 
 class GrowthRules(Strict):

@@ -76,6 +76,8 @@ class Options:
     """"Железо: Военный, требуется Бронза": iron works only beside bronze."""
     turns: int = 0
     """Game length in rounds; 0 takes the document's 50."""
+    biggest_population: bool = False
+    """The English original's «5 points if you have the biggest population» (``victory.most``)."""
 
     @classmethod
     def from_config(cls, config: Mapping[str, Any]) -> Options:
@@ -402,9 +404,33 @@ def score(state: Mapping[str, Any], tables: Tables, options: Options) -> dict[st
             if len(leaders) == 1 or options.majority_ties == "all":
                 for n in leaders:
                     result[n][field_name] += points
+    for key, award in v.most.items():
+        if award.option and not getattr(options, award.option):
+            continue
+        counts = {n: most_count(p, award.count) for n, p in players.items()}
+        best = max(counts.values(), default=0)
+        leaders = [n for n, c in counts.items() if c == best] if best > 0 else []
+        for n in players:
+            won = n in leaders and (len(leaders) == 1 or options.majority_ties == "all")
+            result[n][f"most_{key}"] = award.points if won else 0
     for parts in result.values():
         parts["total"] = sum(parts.values())
     return result
+
+
+def most_count(p: Mapping[str, Any], what: str) -> int:
+    """What a «most of» award (``victory.most``) counts for one player."""
+    if what == "population":
+        return population(p)
+    if what == "military":
+        return int(p["pop"]["army"] + p["pop"]["fleet"])
+    if what in ("army", "fleet"):
+        return int(p["pop"][what])
+    if what in ("coins", "food"):
+        return int(p[what])
+    if what == "wonders":
+        return len(wonders_of(p))
+    return len(p[{"cities": "cities", "techs": "techs", "leaders": "leaders"}[what]])
 
 
 # -- the working object of one resolution step ---------------------------------------

@@ -406,6 +406,28 @@ class Lines:
     def round_end(self, d: Mapping[str, Any]) -> str:
         return self.say(f"— конец раунда {d['round']} —", f"— end of round {d['round']} —")
 
+    SOURCES = {"techs": ("технологии", "technologies"), "cities": ("города", "cities"),
+               "wonders_built": ("построенные чудеса", "wonders built"),
+               "wonders_held": ("чудеса под контролем", "wonders held"),
+               "natural_majority": ("больше всех природных ресурсов", "natural resource majorities"),
+               "industrial_majority": ("больше всех промышленных ресурсов", "industrial resource majorities"),
+               "tech_bonus": ("очки технологий", "technology points"), "war": ("войны", "war")}
+
+    def sources(self, parts: Mapping[str, int]) -> str:
+        """Where a player's victory points came from (УСЛОВИЯ ПОБЕДЫ and ``victory.most``): every
+        source that gave him any."""
+        told = []
+        for key, value in parts.items():
+            if key == "total" or not value:
+                continue
+            if key in self.SOURCES:
+                name = self.SOURCES[key][0 if self.ru else 1]
+            else:
+                award = self.t.rules.victory.most.get(key.removeprefix("most_"))
+                name = (award.ru if self.ru else award.en) if award else key
+            told.append(f"{name} {value}")
+        return ", ".join(told) or self.say("нет очков", "no points")
+
     def game_end(self, d: Mapping[str, Any]) -> str:
         ranking = sorted(d["scores"].items(), key=lambda kv: -kv[1]["total"])
         body = "; ".join(f"{n} {s['total']}" for n, s in ranking)
@@ -470,6 +492,7 @@ def render(view: Mapping[str, Any], events: Sequence[Event], viewer: str, tables
         doc.heading("Конец игры: победные очки" if ru else "The end: victory points", 2)
         doc.table(["Игрок" if ru else "Player", "ПО" if ru else "VP"],
                   [[bold(n) if i == 0 else n, str(sc["total"])] for i, (n, sc) in enumerate(ranking)], align="lr")
+        doc.bullets([f"{n} — {lines.sources(sc)}" for n, sc in ranking])
     if not doc.blocks:
         doc.paragraph("Ничего не произошло." if ru else "Nothing happened.")
     return doc

@@ -228,3 +228,61 @@ def test_core_engine_plays_verifies_and_replays() -> None:
     report = verify_export(game.export())
     assert report.ok, report.problems
     assert report.replayed and report.rolls > 50
+
+
+def test_standing_loss_orders_through_the_engine() -> None:
+    """Ruling 48 (issue 18 item 16): Анна adds «потери: …» to her assignment; from then on her
+    people are lost in her order. She alone sees her standing orders: in her view, her prompt and
+    her report; Борис and the public chronicle see neither the orders nor the post."""
+    from voevoda.core.engine import Game
+
+    game = Game.create("culture-conquest", "prefs", ["Анна", "Борис"], bots=["Борис"], seed="prefs")
+    for _ in range(40):
+        if game.awaiting().get("Анна") and game.awaiting()["Анна"].kind == "assign":
+            break
+        for player in game.waiting_for():
+            if player == "Анна":
+                game.submit("Анна", game.ruleset.bot(game.view("Анна"), "Анна", Dice.from_text("a").stream("a")) or "")
+        game.resolve(force=True)
+    assert game.awaiting()["Анна"].kind == "assign"
+    receipt = game.check_post("Анна", "без изменений\nпотери: учёные, рабочие\nпотери в бою: флот")
+    assert [game.ruleset.describe(o) for o in receipt.orders] == ["без изменений", "потери: учёные, рабочие",
+                                                                   "потери в бою: флот"]
+    game.submit("Анна", "без изменений\nпотери: учёные, рабочие\nпотери в бою: флот")
+    turn = game.state["turn"]
+    game.resolve(force=True)
+    assert game.state["players"]["Анна"]["prefs"] == {"losses": ["scholars", "workers"], "battle": ["fleet"]}
+    assert game.view("Анна")["players"]["Анна"]["prefs"] == {"losses": ["scholars", "workers"], "battle": ["fleet"]}
+    assert "prefs" not in game.view("Борис")["players"]["Анна"]
+    assert "prefs" not in game.view("public")["players"]["Анна"]
+    mine = game.report("Анна", turn)
+    assert ("Ваши правила потерь (видны только вам): при потерях населения первыми — учёные, рабочие; "
+            "в бою первыми гибнут — флот") in mine
+    assert "правила потерь" not in game.report("Борис", turn) and "правила потерь" not in game.report("public", turn)
+    assert "Lost first: scholars, workers, farmers" in CultureConquest().awaiting(
+        {**game.state, "pending": {"kind": "assign", "players": ["Анна"]}})["Анна"].text_en
+
+
+def test_state_schema_holds_standing_orders_and_wonder_cities() -> None:
+    """A GM's edit of standing orders (ruling 48) or of a wonder's city (ruling 33) is validated:
+    known categories only, armies and fleets only in battle, each once; a city only for a wonder."""
+    ruleset = CultureConquest()
+    state = ruleset.setup(["A", "B"], Dice.from_text("schema"))
+    assert ruleset.check_state(state) == []
+    good = copy.deepcopy(state)
+    good["players"]["A"]["prefs"] = {"losses": ["workers"], "battle": ["fleet", "army"], "unpaid": ["army"]}
+    good["players"]["A"]["projects"] = [{"project": "wonder", "target": "pyramids", "labour": 5, "city": "A-1"}]
+    assert ruleset.check_state(good) == []
+    for where, value, named in (("prefs", {"losses": ["priests"]}, "/players/A/prefs/losses"),
+                                ("prefs", {"battle": ["farmers"]}, "/players/A/prefs/battle"),
+                                ("prefs", {"losses": ["army", "army"]}, "/players/A/prefs/losses"),
+                                ("prefs", {"losses": []}, "/players/A/prefs/losses"),
+                                ("projects", [{"project": "city", "target": None, "labour": 5, "city": "A-1"}],
+                                 "/players/A/projects/0/city")):
+        bad = copy.deepcopy(state)
+        bad["players"]["A"][where] = value
+        problems = ruleset.check_state(bad)
+        assert problems and any(p.field.startswith(named) for p in problems), (value, problems)
+    old = copy.deepcopy(state)
+    del old["players"]["A"]["prefs"]
+    assert ruleset.check_state(old) == [], "a state stored before standing orders existed still loads"

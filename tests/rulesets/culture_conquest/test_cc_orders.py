@@ -209,3 +209,70 @@ def test_building_report_says_where_the_labour_went(rs: CultureConquest) -> None
             "(не назначено 5; 7 сверх нужного чуду «Пирамиды»)") in ru
     assert ("Labour to building: to a natural resource — 40 (2 projects); to the wonder Pyramids — 35; 12 wasted "
             "(5 not assigned; 7 beyond what the wonder Pyramids needed)") in en
+
+
+def test_standing_loss_orders_in_any_answer(rs: CultureConquest) -> None:
+    """Ruling 48 (issue 18 item 16): «потери: …», «потери в бою: …», «дезертиры: …» in Russian or
+    English ride along with any answer; «по умолчанию» brings back the default."""
+    state = asked("attack", tried=[])
+    got = choice(rs, state, "мир\nПотери: рабочие, торговцы и учёные\nпотери в бою: флот\nдезертиры: армия")
+    assert got == {"target": None, "prefs": {"losses": ["workers", "merchants", "scholars"], "battle": ["fleet"],
+                                             "unpaid": ["army"]}}
+    en = choice(rs, state, "peace\nlosses: workers, merchants, scholars\nbattle losses: fleet\ndeserters: army")
+    assert en == got
+    assert choice(rs, state, "мир\nпотери: по умолчанию")["prefs"] == {"losses": None}
+    state = asked("assign")
+    assert choice(rs, state, "армия 1, земледельцы 9\nlosses: farmers")["prefs"] == {"losses": ["farmers"]}
+    orders = rs.parse("без изменений\nпотери в бою: флот, армия", "A", state)
+    assert [rs.describe(o, "ru") for o in orders] == ["без изменений", "потери в бою: флот, армия"]
+    assert [rs.describe(o, "en") for o in orders] == ["no change", "battle losses: fleet, army"]
+
+
+def test_standing_loss_orders_errors(rs: CultureConquest) -> None:
+    """A wrong standing order is refused with its line, column and the nearest words; a post of
+    nothing but standing orders answers nothing and is refused (ruling 48)."""
+    state = asked("attack", tried=[])
+    cases = [("мир\nпотери: рабочие, жрецы", (2, 18), "не категория"),
+             ("мир\nпотери в бою: армия, земледельцы", (2, 22), "только армии и флоты"),
+             ("мир\nпотери: армия, армия", (2, 16), "дважды"),
+             ("мир\nпотери:", (2, 8), "перечислите"),
+             ("мир\nпотери: рабочие\nпотери: армия", (3, None), "дважды"),
+             ("потери: рабочие", (1, None), "только правила потерь")]
+    for text, (line, column), words in cases:
+        with pytest.raises(ParseError) as caught:
+            rs.parse(text, "A", state)
+        problem = caught.value.problems[0]
+        assert (problem.line, problem.column if column else None) == (line, column), text
+        assert words in problem.message_ru and problem.message_en, text
+    with pytest.raises(ParseError) as caught:
+        rs.parse("мир\nпотери: рабочии", "A", state)
+    assert "«рабочие»?" in caught.value.problems[0].message_ru
+    assert rs.reader.begins("Потери: рабочие", state) and not rs.reader.begins("Потери были тяжёлые", state)
+
+
+def test_wonder_in_a_named_city(rs: CultureConquest) -> None:
+    """«Разрешается строить только 1 Чудо в 1 Городе» — the builder names the city:
+    «чудо Пирамиды 20 город Фивы» / "wonder Pyramids 20 city Thebes" (ruling 33)."""
+    state = asked("build", labour=60)
+    state["players"]["A"]["cities"].append({"name": "Фивы", "wonder": None})
+    ru = choice(rs, state, "чудо Пирамиды 20 город фивы")
+    en = choice(rs, state, "wonder Pyramids 20 city Фивы")
+    assert ru == en == {"alloc": [{"project": "wonder", "target": "pyramids", "name": None, "labour": 20,
+                                   "city": "Фивы"}]}
+    assert format_choice("build", ru, rs.tables, "ru") == "чудо Пирамиды 20 город Фивы"
+    with pytest.raises(ParseError) as caught:
+        rs.parse("чудо Пирамиды 20 город Фиви", "A", state)
+    assert "у вас нет города «Фиви»" in caught.value.problems[0].message_ru
+    assert "«Фивы»?" in caught.value.problems[0].message_ru
+    state["players"]["A"]["cities"][1]["wonder"] = "sphinx"
+    orders = rs.parse("чудо Пирамиды 20 город Фивы", "A", state)
+    assert any("уже есть чудо" in p.message_ru for p in rs.validate(state, "A", orders))
+
+
+@pytest.mark.parametrize("lang", ["ru", "en"])
+def test_standing_orders_round_trip(rs: CultureConquest, lang: str) -> None:
+    """What a computer opponent would write with standing orders is read back to the same choice."""
+    state = asked("assign")
+    expected = {"pop": {"army": 1, "farmers": 9}, "prefs": {"losses": ["scholars", "workers"], "battle": ["fleet"],
+                                                           "unpaid": None}}
+    assert choice(rs, state, format_choice("assign", expected, rs.tables, lang)) == expected

@@ -14,9 +14,13 @@ ally        ``{"side": "attacker" | "defender" | None, "army": n, "fleet": n, "g
 tribute     ``{"kind": "coins" | "city" | "population" | "resource", "target": key | None}``
 offer       ``{"to": player | None, "give": [item], "take": [item]}``
 reply       ``{"accept": bool}``
-build       ``{"alloc": [{"project": kind, "target": key | None, "name": str | None, "labour": n}]}``
+build       ``{"alloc": [{"project": kind, "target": key | None, "name": str | None, "labour": n,
+            "city": name (a wonder's, optional)}]}``
 research    ``{"picks": [tech], "buy": [tech]}``
 ==========  =====================================================================
+
+Any choice may also carry ``"prefs"``: the standing loss orders the post sets (ruling 48),
+``{"losses" | "battle" | "unpaid": [category, ...] | None}``.
 
 A trade item is ``{"kind": coins|food|labour|population|city|tech|leader|resource|promise,
 "amount": n, "key": str}``.
@@ -33,6 +37,7 @@ from .data import Tables
 from .game import (
     CATEGORIES,
     MILITARY,
+    PREFS,
     Options,
     assignment_cost,
     generals,
@@ -69,10 +74,35 @@ def check(state: Mapping[str, Any], tables: Tables, options: Options, player: st
     pending = prompt_of(state, player)
     if pending is None:
         return [("от вас сейчас ничего не ждут", "nothing is asked of you now")]
+    problems: list[Why] = []
+    if isinstance(choice, Mapping) and "prefs" in choice:
+        problems = prefs_problems(choice["prefs"])
+        choice = {k: v for k, v in choice.items() if k != "prefs"}
     try:
-        return CHECKS[pending["kind"]](state, tables, options, player, pending, choice)
+        return problems + CHECKS[pending["kind"]](state, tables, options, player, pending, choice)
     except (KeyError, TypeError, ValueError, AttributeError):
         return [("ответ не подходит к вопросу", "the answer does not fit the question")]
+
+
+def prefs_problems(prefs: Any) -> list[Why]:
+    """Standing choices (ruling 48): ``{"losses" | "battle" | "unpaid": [category, ...] | None}``,
+    each category once; battle losses and deserters are armies and fleets."""
+    if not isinstance(prefs, Mapping):
+        return [("правила потерь не прочитаны", "the loss orders cannot be read")]
+    problems: list[Why] = []
+    for key, value in prefs.items():
+        if key not in PREFS:
+            problems.append((f"нет правила «{key}»", f"no standing order '{key}'"))
+            continue
+        if value is None:
+            continue
+        if not isinstance(value, list) or not value or len(set(map(str, value))) != len(value):
+            problems.append(("категории перечисляются по одной, каждая один раз",
+                             "name each category once"))
+        elif any(c not in PREFS[key] for c in value):
+            problems.append(("в бою гибнут и без жалованья уходят только армии и флоты",
+                             "only armies and fleets die in battle or desert unpaid"))
+    return problems
 
 
 def _culture(state: Mapping[str, Any], t: Tables, o: Options, player: str, pending: Mapping[str, Any],
@@ -243,6 +273,15 @@ def _build(state: Mapping[str, Any], t: Tables, o: Options, player: str, pending
         if kind not in PROJECTS:
             problems.append((f"нет такой постройки «{kind}»", f"no such project '{kind}'"))
         elif kind == "wonder":
+            city = part.get("city")
+            if city is not None:
+                mine = {c["name"]: c for c in p["cities"]}
+                planned = {x.get("name") for x in p["projects"] if x["project"] == "city"}
+                if city in mine and mine[city].get("wonder"):
+                    problems.append((f"в городе {city} уже есть чудо («только 1 Чудо в 1 Городе»)",
+                                     f"{city} already has a wonder (one wonder per city)"))
+                elif city not in mine and city not in planned:
+                    problems.append((f"у вас нет города «{city}»", f"you have no city '{city}'"))
             if target not in t.wonders.wonders:
                 problems.append(("нет такого чуда", "no such wonder"))
             elif not wonder_available(state, p, target, t) and not any(
@@ -405,5 +444,5 @@ def build_losses(state: Mapping[str, Any], tables: Tables, options: Options, pla
     return found
 
 
-__all__ = ["CHECKS", "ITEM_KINDS", "MILITARY", "PROJECTS", "build_losses", "check", "default_choice", "item_problems",
+__all__ = ["CHECKS", "ITEM_KINDS", "MILITARY", "PROJECTS", "build_losses", "check", "prefs_problems", "default_choice", "item_problems",
            "prompt_of"]

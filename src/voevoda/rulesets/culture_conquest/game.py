@@ -6,7 +6,7 @@ State is plain data::
      "pending": None | {"kind": ..., "players": [...], ...},
      "players": {name: {"culture", "pop": {category: n}, "food", "coins", "cities",
                         "resources", "techs", "leaders", "war_vp", "wonders_built",
-                        "projects", "labour_credit", "disaster", "promises"}},
+                        "projects", "labour_credit", "disaster", "promises", "prefs"}},
      "wonders": {wonder: {"builder", "owner", "city", "lost"}}, "finished": False}
 
 :class:`Game` wraps one state with the tables, the options and the dice of one
@@ -118,7 +118,23 @@ def new_player(population: int, cities: list[dict[str, Any]]) -> dict[str, Any]:
         "labour_credit": 0,
         "disaster": None,
         "promises": [],
+        "prefs": {},
     }
+
+
+PREFS = {"losses": CATEGORIES, "battle": MILITARY, "unpaid": MILITARY}
+"""A player's standing choices where the document leaves the choice to him (ruling 48): who is
+lost first when people starve, flee or die in a disaster, are enslaved or given away
+(``losses``); which military units die first in a battle (``battle``); which desert first when
+unpaid (``unpaid``). Each is the categories he named, first first; the rest follow the data's
+order. Private to him (``cut_view``)."""
+
+
+def preferred(p: Mapping[str, Any], key: str, default: Iterable[str]) -> list[str]:
+    """The order in which ``p`` loses people for ``key``: the categories he named, then the rest of
+    ``default`` (the data's order, today's rule when he named none)."""
+    named = [str(c) for c in (p.get("prefs") or {}).get(key) or []]
+    return named + [c for c in default if c not in named]
 
 
 # -- reading a player (pure helpers shared by rules, validation and bots) -------------
@@ -355,6 +371,11 @@ def cut_view(state: Mapping[str, Any], viewer: str) -> dict[str, Any]:
     technologies); only an offer under negotiation is seen by its two parties (and the
     game master, ``"gm"``)."""
     result = {k: v for k, v in state.items() if k != "carry_events"}
+    if viewer != "gm":
+        # a player's standing preferences are his alone (ruling 48)
+        result["players"] = {name: p if name == viewer or "prefs" not in p
+                             else {k: v for k, v in p.items() if k != "prefs"}
+                             for name, p in state["players"].items()}
     pending = result.get("pending")
     if pending and pending["kind"] in ("offer", "reply") and viewer != "gm":
         parties = set(pending["players"])
@@ -531,10 +552,15 @@ class Game:
         self.emit("tech", {"player": name, "tech": tech, "how": how, "replaced": replaced})
 
     def lose_population(self, name: str, count: int, first: Iterable[str] = ()) -> dict[str, int]:
-        """Take ``count`` people, from ``first`` then the loss order of the data."""
+        """Take ``count`` people: the categories a disaster names ``first``, then in the order the
+        player chose (``prefs.losses``, ruling 48), then the data's loss order."""
         p = self.p(name)
         lost: dict[str, int] = {}
-        order = list(first) + [c for c in self.t.rules.upkeep.loss_order if c not in first]
+        order = preferred(p, "losses", self.t.rules.upkeep.loss_order)
+        if (p.get("prefs") or {}).get("losses"):
+            # the disaster's own «первыми уничтожаются», in the order the player prefers
+            first = sorted(first, key=lambda c: order.index(c) if c in order else len(order))
+        order = list(first) + [c for c in order if c not in first]
         for category in order:
             if count <= 0:
                 break

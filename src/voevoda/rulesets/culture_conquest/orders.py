@@ -23,7 +23,7 @@ from voevoda.core.posts import NumberError, did_you_mean, is_digits, read_int, s
 from voevoda.core.ruleset import Order
 
 from .data import Tables
-from .game import CATEGORIES
+from .game import CATEGORIES, CATEGORY_NAMES, PREFS
 
 WORD = re.compile(r"[^\s,;:]+")
 
@@ -49,6 +49,28 @@ KEY_WORDS = {
     "resource": ("ресурс", "resource"),
     "promise": ("обещание", "promise"),
 }
+
+
+PREF_HEADS = (("потери в бою", "battle"), ("потери в битве", "battle"), ("battle losses", "battle"),
+              ("losses in battle", "battle"), ("потери", "losses"), ("losses", "losses"),
+              ("дезертиры", "unpaid"), ("deserters", "unpaid"))
+"""How a standing choice begins (ruling 48), the colon included: «потери: рабочие, торговцы»."""
+PREF_WORDS = {"losses": ("потери", "losses"), "battle": ("потери в бою", "battle losses"),
+              "unpaid": ("дезертиры", "deserters")}
+DEFAULT_WORDS = ("по умолчанию", "как обычно", "default", "as usual")
+JOINING_WORDS = ("и", "затем", "потом", "and", "then")
+
+
+def pref_head(line: str) -> tuple[str, int] | None:
+    """The standing choice a line sets and where its list begins (after the colon), if it is
+    one: «потери в бою: флот» -> ("battle", 14)."""
+    low = line.lower().replace("ё", "е")
+    for words, key in PREF_HEADS:
+        pattern = r"\s*" + r"\s+".join(words.split()) + r"\s*:"
+        match = re.match(pattern, low)
+        if match:
+            return key, match.end()
+    return None
 
 
 def norm(text: str) -> str:
@@ -117,6 +139,8 @@ class Reader:
             return False
         if low[0].isdigit():
             return True
+        if pref_head(low) is not None:
+            return True
         kind = str(pending["kind"])
         words = [w.strip(",;:.!?") for w in low.split()]
         first = words[0]
@@ -150,7 +174,7 @@ class Reader:
                 continue
             lead = len(line) - len(line.lstrip())
             try:
-                order = reader(line.strip(), player, state, pending)
+                order = self._prefs(line.strip()) if pref_head(line) else reader(line.strip(), player, state, pending)
             except LineProblem as exc:
                 problems.append(Problem(exc.kind, exc.ru, exc.en, number, source.column(lead + exc.offset),
                                         line.strip()))
@@ -167,6 +191,41 @@ class Reader:
         if problems:
             raise ParseError(problems, [o.text for o in orders])
         return orders
+
+    # -- standing choices, in any answer (ruling 48) ----------------------------------
+
+    def _prefs(self, line: str) -> tuple[str, dict[str, Any]]:
+        """«потери: рабочие, торговцы», «потери в бою: флот», «дезертиры: армия»; «...: по умолчанию»."""
+        head = pref_head(line)
+        assert head is not None
+        key, start = head
+        body = line[start:]
+        if norm(body) in DEFAULT_WORDS:
+            return "prefs", {key: None}
+        allowed = PREFS[key]
+        named: list[str] = []
+        for match in WORD.finditer(body):
+            word, at = match.group(0), start + match.start()
+            if norm(word) in JOINING_WORDS:
+                continue
+            category = _category(word)
+            if category is None:
+                words = [w for c in allowed for w in CATEGORY_WORDS[c]]
+                ru, en = did_you_mean(suggest(word, words, limit=2))
+                raise LineProblem("invalid", f"«{word}» — не категория населения{ru}",
+                                  f"'{word}' is not a population category{en}", at)
+            if category not in allowed:
+                raise LineProblem("illegal", f"в бою гибнут и без жалованья уходят только армии и флоты, "
+                                  f"а не «{word}»", f"only armies and fleets die in battle or desert unpaid, "
+                                  f"not '{word}'", at)
+            if category in named:
+                raise LineProblem("ambiguous", f"«{word}» названа дважды", f"'{word}' is named twice", at)
+            named.append(category)
+        if not named:
+            raise LineProblem("invalid", "перечислите категории через запятую («потери: рабочие, торговцы») "
+                              "или напишите «по умолчанию»", "list the categories ('losses: workers, merchants') "
+                              "or write 'default'", start)
+        return "prefs", {key: named}
 
     # -- one reader per prompt ------------------------------------------------------
 
@@ -351,11 +410,21 @@ class Reader:
         if head in ("ресурс", "resource"):
             return "build", {"project": "resource", "target": None, "name": None, "labour": amount}
         if head in ("чудо", "wonder"):
+            words = rest.split()
+            split = next((i for i, w in enumerate(words) if norm(w) in ("город", "city")), len(words))
+            name = " ".join(w for w in words[:split] if w != numbers[0]).strip()
             key = self.wonders.find(name)
             if key is None:
                 ru, en = self.wonders.near(name)
                 raise LineProblem("invalid", f"нет чуда «{name}»{ru}", f"no wonder '{name}'{en}", len(head) + 1)
-            return "build", {"project": "wonder", "target": key, "name": None, "labour": amount}
+            if numbers[0] not in words[:split]:
+                raise LineProblem("invalid", "число труда — до слова «город»: «чудо Пирамиды 20 город Фивы»",
+                                  "the labour comes before 'city': 'wonder Pyramids 20 city Thebes'", len(head) + 1)
+            args: dict[str, Any] = {"project": "wonder", "target": key, "name": None, "labour": amount}
+            if split < len(words):
+                args["city"] = _own_city(state, player, " ".join(words[split + 1:]),
+                                         len(head) + 1 + rest.find(words[split]))
+            return "build", args
         if head in ("промресурс", "промышленность", "industry", "industrial"):
             key = self.industrial.find(name)
             if key is None:
@@ -429,10 +498,49 @@ def _city(state: Mapping[str, Any], owner: str, text: str) -> str:
     raise LineProblem("illegal", f"у {owner} нет города «{text}»", f"{owner} has no city '{text}'", 0)
 
 
+def _own_city(state: Mapping[str, Any], player: str, text: str, at: int) -> str:
+    """One of ``player``'s cities, or a city he is building, by its name in any letter case."""
+    p = state["players"][player]
+    names = [c["name"] for c in p["cities"]] + [x["name"] for x in p["projects"]
+                                                  if x["project"] == "city" and x.get("name")]
+    for name in names:
+        if norm(name) == norm(text):
+            return str(name)
+    if not text.strip():
+        raise LineProblem("invalid", "после «город» — название города", "'city' needs a city's name", at)
+    ru, en = did_you_mean(suggest(text, [str(n) for n in names], limit=2))
+    raise LineProblem("illegal", f"у вас нет города «{text}»{ru}", f"you have no city '{text}'{en}", at)
+
+
 # -- orders -> choice ------------------------------------------------------------------
 
 def choice_from_orders(kind: str, orders: Sequence[Order]) -> tuple[dict[str, Any], list[Problem]]:
-    """Merge the orders of one post into the choice its prompt asks for."""
+    """Merge the orders of one post into the choice its prompt asks for; standing choices
+    (ruling 48) ride along in ``choice["prefs"]``, but a post of nothing else answers nothing."""
+    prefs: dict[str, Any] = {}
+    answer: list[Order] = []
+    problems: list[Problem] = []
+    for order in orders:
+        if order.kind != "prefs":
+            answer.append(order)
+            continue
+        for key, value in order.args.items():
+            if key in prefs:
+                problems.append(ambiguous(f"правило «{PREF_WORDS[key][0]}» названо дважды",
+                                          f"'{PREF_WORDS[key][1]}' is given twice", order.line))
+            prefs[key] = value
+    if prefs and not answer:
+        problems.append(invalid("в посте только правила потерь: добавьте к ним ответ на вопрос этой фазы "
+                                "(см. подсказку)", "the post holds only standing loss orders: add the answer to "
+                                "this phase's question (see the prompt)", orders[0].line))
+        return {"prefs": prefs}, problems
+    choice, more = _answer(kind, answer)
+    if prefs:
+        choice["prefs"] = prefs
+    return choice, problems + more
+
+
+def _answer(kind: str, orders: Sequence[Order]) -> tuple[dict[str, Any], list[Problem]]:
     problems: list[Problem] = []
     if kind == "assign":
         pop: dict[str, int] = {}
@@ -459,6 +567,30 @@ def choice_from_orders(kind: str, orders: Sequence[Order]) -> tuple[dict[str, An
 # -- choice -> text (computer opponents post what a person would) -------------------------
 
 def format_choice(kind: str, choice: Mapping[str, Any], tables: Tables, lang: str = "ru") -> str:
+    """The post that carries ``choice``: its answer, then a line per standing choice it sets."""
+    text = _format_answer(kind, choice, tables, lang)
+    if choice.get("prefs"):
+        text += "\n" + "\n".join(format_prefs(choice["prefs"], lang))
+    return text
+
+
+def format_prefs(prefs: Mapping[str, Any], lang: str = "ru") -> list[str]:
+    """«потери: рабочие, торговцы», «потери в бою: флот», «дезертиры: по умолчанию»."""
+    ru = lang == "ru"
+    lines = []
+    for key in PREFS:
+        if key not in prefs:
+            continue
+        value = prefs[key]
+        head = PREF_WORDS[key][0 if ru else 1]
+        if value is None:
+            lines.append(f"{head}: " + ("по умолчанию" if ru else "default"))
+        else:
+            lines.append(f"{head}: " + ", ".join(CATEGORY_NAMES[c][0].lower() if ru else c for c in value))
+    return lines
+
+
+def _format_answer(kind: str, choice: Mapping[str, Any], tables: Tables, lang: str = "ru") -> str:
     ru = lang == "ru"
 
     def name(key: str) -> str:
@@ -514,7 +646,8 @@ def format_choice(kind: str, choice: Mapping[str, Any], tables: Tables, lang: st
             elif p == "resource":
                 lines.append(f"{'ресурс' if ru else 'resource'} {n}")
             elif p == "wonder":
-                lines.append(f"{'чудо' if ru else 'wonder'} {name(part['target'])} {n}")
+                lines.append(f"{'чудо' if ru else 'wonder'} {name(part['target'])} {n}"
+                             + (f" {'город' if ru else 'city'} {part['city']}" if part.get("city") else ""))
             else:
                 lines.append(f"{'промресурс' if ru else 'industry'} {name(part['target'])} {n}")
         return "\n".join(lines) if lines else ("ничего" if ru else "nothing")

@@ -16,10 +16,11 @@ from __future__ import annotations
 from collections.abc import Callable, Mapping
 from typing import Any
 
-from .choices import check, default_choice
+from .choices import check, default_choice, prefs_problems
 from .game import (
     CATEGORIES,
     PHASES,
+    PREFS,
     Game,
     city_cost,
     generals,
@@ -30,6 +31,7 @@ from .game import (
     level,
     plan_build,
     population,
+    preferred,
     research_dice,
     rivals,
     score,
@@ -69,6 +71,11 @@ def answer(g: Game, choices: Mapping[str, Choice]) -> None:
     accepted: dict[str, Choice] = {}
     for player in pending["players"]:
         choice = choices.get(player)
+        if choice is not None and "prefs" in choice:
+            choice = dict(choice)
+            prefs = choice.pop("prefs")
+            if not prefs_problems(prefs):
+                set_prefs(g, player, prefs)
         if choice is None or check(s, g.t, g.o, player, choice):
             if choice is not None:
                 g.emit("defaulted", {"player": player, "prompt": pending["kind"]}, (player,))
@@ -77,6 +84,21 @@ def answer(g: Game, choices: Mapping[str, Choice]) -> None:
     s["pending"] = None
     HANDLERS[pending["kind"]](g, pending, accepted)
     advance(g)
+
+
+def set_prefs(g: Game, player: str, prefs: Mapping[str, Any]) -> None:
+    """A player's standing choices, stated in any answer, hold from now until he changes them
+    (ruling 48); ``None`` brings back the default. Told to him alone."""
+    p = g.p(player)
+    mine = dict(p.get("prefs") or {})
+    for key, value in prefs.items():
+        if value is None:
+            mine.pop(key, None)
+        else:
+            mine[key] = list(value)
+    p["prefs"] = {key: mine[key] for key in PREFS if key in mine}
+    g.emit("prefs", {"player": player, "set": {k: (list(v) if v is not None else None) for k, v in prefs.items()}},
+           (player,))
 
 
 def end_of_round(g: Game) -> None:
@@ -336,7 +358,7 @@ def phase_upkeep(g: Game, player: str) -> None:
     else:
         short = (wage - p["coins"] + rules.coins_per_military - 1) // rules.coins_per_military
         p["coins"] -= (units - short) * rules.coins_per_military
-        for category in rules.unpaid_order:
+        for category in preferred(p, "unpaid", rules.unpaid_order):
             if category not in paid_units:
                 continue
             take = min(short, p["pop"][category])
@@ -568,7 +590,11 @@ def _casualties(g: Game, units: list[dict[str, Any]], count: int) -> dict[str, d
     """Units die from the main combatant first, then from allies; armies before fleets."""
     lost: dict[str, dict[str, int]] = {}
     for unit in units:
-        for category in g.t.rules.war.casualty_order:
+        order: list[str] = list(g.t.rules.war.casualty_order)
+        if unit["player"]:
+            # each player's own units die in the order he chose (ruling 48)
+            order = [c for c in preferred(g.p(unit["player"]), "battle", order) if c in ("army", "fleet")]
+        for category in order:
             if count <= 0:
                 return lost
             take = min(count, unit[category])
@@ -772,13 +798,20 @@ def complete_projects(g: Game, player: str) -> None:
                 if (project["labour"] >= labour and p["coins"] >= coins
                         and wonder_available(g.state, p, target, g.t)):
                     p["coins"] -= coins
-                    city = next(c for c in p["cities"] if not c.get("wonder"))
+                    # «Разрешается строить только 1 Чудо в 1 Городе»: the city the player named
+                    # (ruling 33), else the first city without a wonder
+                    wanted = project.get("city")
+                    free = [c for c in p["cities"] if not c.get("wonder")]
+                    city = next((c for c in free if c["name"] == wanted), free[0])
                     city["wonder"] = target
                     p["wonders_built"].append(target)
                     g.state["wonders"][target] = {"builder": player, "owner": player,
                                                   "city": city["name"], "lost": False}
-                    g.emit("built", {"player": player, "project": "wonder", "wonder": target,
-                                     "city": city["name"], "labour": labour, "coins": coins})
+                    built: dict[str, Any] = {"player": player, "project": "wonder", "wonder": target,
+                                             "city": city["name"], "labour": labour, "coins": coins}
+                    if wanted and wanted != city["name"]:
+                        built["wanted"] = wanted
+                    g.emit("built", built)
                     done = True
         elif kind == "resource":
             if project["labour"] >= b.resource_labour:

@@ -17,6 +17,7 @@ from .game import (
     known_elsewhere,
     military_cost,
     population,
+    preferred,
     project_labour,
     project_title,
     scholar_cap,
@@ -47,6 +48,18 @@ def prompt_for(state: Mapping[str, Any], player: str, t: Tables, o: Options) -> 
                       head_en + f"Choose an industrial resource ('resource …'): {names(keys, 'en')}.",
                       [t.name(k) for k in keys])
     if kind == "assign":
+        def losses(lang: str) -> str:
+            ru = lang == "ru"
+            order = ", ".join(CATEGORY_NAMES[c][0].lower() if ru else c
+                              for c in preferred(p, "losses", t.rules.upkeep.loss_order))
+            battle = ", ".join(CATEGORY_NAMES[c][0].lower() if ru else c
+                               for c in preferred(p, "battle", t.rules.war.casualty_order))
+            if ru:
+                return (f"Кого терять первыми: {order}; в бою: {battle} (поменять: «потери: рабочие, торговцы», "
+                        "«потери в бою: флот», «дезертиры: армия» — строкой в любом ответе).")
+            return (f"Lost first: {order}; in battle: {battle} (to change: 'losses: workers, merchants', "
+                    "'battle losses: fleet', 'deserters: army', a line in any answer).")
+
         now_ru = ", ".join(f"{CATEGORY_NAMES[c][0].lower()} {p['pop'][c]}" for c in CATEGORIES)
         now_en = ", ".join(f"{c} {p['pop'][c]}" for c in CATEGORIES)
         army, fleet = military_cost(p, "army", t, o), military_cost(p, "fleet", t, o)
@@ -55,10 +68,10 @@ def prompt_for(state: Mapping[str, Any], player: str, t: Tables, o: Options) -> 
             kind,
             head_ru + f"Распределите население ({population(p)}): сейчас {now_ru}. Каждая категория "
             f"меняется не более чем на {limit}; +1 армия стоит {army} мон., +1 флот — {fleet}; учёных не "
-            f"больше {scholar_cap(p, t)}. Монет: {p['coins']}. Пример: «армия 2, земледельцы 6».",
+            f"больше {scholar_cap(p, t)}. Монет: {p['coins']}. Пример: «армия 2, земледельцы 6». {losses('ru')}",
             head_en + f"Assign your population ({population(p)}): now {now_en}. Each category moves by "
             f"at most {limit}; +1 army costs {army} coins, +1 fleet {fleet}; at most {scholar_cap(p, t)} "
-            f"scholars. Coins: {p['coins']}. Example: 'army 2, farmers 6'.",
+            f"scholars. Coins: {p['coins']}. Example: 'army 2, farmers 6'. {losses('en')}",
             list(CATEGORIES))
     if kind == "attack":
         targets = attack_targets(state, player)
@@ -107,10 +120,12 @@ def prompt_for(state: Mapping[str, Any], player: str, t: Tables, o: Options) -> 
             kind,
             head_ru + f"Труд этого хода: {labour}. В работе: {under_way('ru')}. Город {c_l} труда/{c_c} мон.; ресурс "
             f"{t.rules.building.resource_labour}; промресурс {t.rules.building.industrial_labour}; чудеса: "
-            f"{w_ru or 'нет'}. Пример: «город 30», «чудо Пирамиды 20», «ресурс 20», «промресурс Вино 25».",
+            f"{w_ru or 'нет'}. Пример: «город 30», «чудо Пирамиды 20 город {p['cities'][0]['name'] if p['cities'] else 'Фивы'}», "
+            "«ресурс 20», «промресурс Вино 25».",
             head_en + f"Labour this turn: {labour}. Under way: {under_way('en')}. City {c_l} labour/{c_c} coins; "
             f"resource {t.rules.building.resource_labour}; industry {t.rules.building.industrial_labour}; "
-            f"wonders: {w_en or 'none'}. Example: 'city 30', 'wonder Pyramids 20', 'resource 20'.",
+            f"wonders: {w_en or 'none'}. Example: 'city 30', 'wonder Pyramids 20 city "
+            f"{p['cities'][0]['name'] if p['cities'] else 'Thebes'}', 'resource 20'.",
             ["city", "wonder", "resource", "industrial"] + [t.name(w) for w in wonders]
             + [t.name(x) for x in industrial_options(p, t, o)])
     # research

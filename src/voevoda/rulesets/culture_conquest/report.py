@@ -374,6 +374,9 @@ class Lines:
                                  f"; the name '{d['wanted']}' was taken by another city")
         elif project == "wonder":
             what = self.say(f"ЧУДО {self.n(d['wonder'])} в городе {d['city']}", f"WONDER {self.n(d['wonder'])} in {d['city']}")
+            if d.get("wanted"):
+                what += self.say(f" (в городе {d['wanted']} чудо уже стоит или города больше нет)",
+                                 f" ({d['wanted']} has a wonder already or is no longer yours)")
         elif project == "resource":
             what = self.say(f"ресурс {dice(1, d['die'], d['faces'])} — {self.n(d['resource'])}",
                             f"resource {dice(1, d['die'], d['faces'])} — {self.n(d['resource'])}")
@@ -427,6 +430,22 @@ class Lines:
                 name = (award.ru if self.ru else award.en) if award else key
             told.append(f"{name} {value}")
         return ", ".join(told) or self.say("нет очков", "no points")
+
+    def prefs(self, d: Mapping[str, Any]) -> str:
+        """A player's standing choices as he set them (ruling 48); told to him alone."""
+        heads = {"losses": ("при потерях населения первыми", "people lost first"),
+                 "battle": ("в бою первыми гибнут", "first to die in battle"),
+                 "unpaid": ("без жалованья первыми уходят", "first to desert unpaid")}
+        told = []
+        for key in ("losses", "battle", "unpaid"):
+            if key not in d["set"]:
+                continue
+            value = d["set"][key]
+            shown = (", ".join(CATEGORY_NAMES[c][0 if self.ru else 1].lower() for c in value) if value
+                     else self.say("как по умолчанию", "as by default"))
+            told.append(f"{heads[key][0 if self.ru else 1]} — {shown}")
+        return self.say(f"{d['player']}: ваши правила потерь (видны только вам): ",
+                        f"{d['player']}: your standing loss orders (seen only by you): ") + "; ".join(told)
 
     def game_end(self, d: Mapping[str, Any]) -> str:
         ranking = sorted(d["scores"].items(), key=lambda kv: -kv[1]["total"])

@@ -31,7 +31,7 @@ from . import bots, report
 from .choices import build_losses, check, default_choice
 from .data import Tables, load_tables
 from .game import CATEGORIES, PHASE_NAMES, PHASES, Game, Options, cut_view, score
-from .orders import Reader, choice_from_orders, format_choice
+from .orders import Reader, choice_from_orders, format_choice, format_prefs
 from .phases import answer
 from .prompts import prompt_for
 from .schema import CultureConquestState, invariants
@@ -191,6 +191,8 @@ class CultureConquest(Ruleset):
 
     def describe(self, order: Order, lang: str = "ru") -> str:
         try:
+            if order.kind == "prefs":
+                return "; ".join(format_prefs(order.args, lang))
             if order.kind in ("build", "research", "assign"):
                 return format_choice(order.kind, _single(order), self.tables, lang)
             return format_choice(order.kind, order.args, self.tables, lang)

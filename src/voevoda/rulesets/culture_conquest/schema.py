@@ -26,6 +26,20 @@ class Project(StrictModel):
     target: str | None
     labour: Count
     name: str | None = None
+    city: Name | None = None
+    """The city a wonder is to stand in (ruling 33)."""
+
+
+Category = Literal["army", "fleet", "farmers", "merchants", "workers", "scholars"]
+Military = Literal["army", "fleet"]
+
+
+class Prefs(StrictModel):
+    """A player's standing choices (ruling 48), private to him: the categories named first."""
+
+    losses: list[Category] | None = Field(default=None, min_length=1, max_length=6)
+    battle: list[Military] | None = Field(default=None, min_length=1, max_length=2)
+    unpaid: list[Military] | None = Field(default=None, min_length=1, max_length=2)
 
 
 class DisasterMark(StrictModel):
@@ -66,6 +80,7 @@ class PlayerState(StrictModel):
     labour_credit: Count
     disaster: DisasterMark | None
     promises: list[Promise]
+    prefs: Prefs = Field(default_factory=Prefs)
 
 
 class WonderState(StrictModel):
@@ -204,6 +219,13 @@ def invariants(state: dict[str, Any], tables: Tables) -> list[StateProblem]:
         if player["disaster"] is not None:
             known(f"{where}/disaster/id", player["disaster"]["id"], tables.disasters.disasters, "бедствия",
                   "disaster")
+        for key, named in (player.get("prefs") or {}).items():
+            if named is not None and len(set(named)) != len(named):
+                bad(f"{where}/prefs/{key}", "категория названа дважды", "a category is named twice")
+        for index, project in enumerate(player["projects"]):
+            if project.get("city") is not None and project["project"] != "wonder":
+                bad(f"{where}/projects/{index}/city", "город указывают только для чуда",
+                    "only a wonder names its city")
         for index, promise in enumerate(player["promises"]):
             if promise["from"] not in state["players"]:
                 bad(f"{where}/promises/{index}/from", f"нет игрока «{promise['from']}»",

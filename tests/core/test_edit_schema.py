@@ -79,6 +79,9 @@ EXAMPLES = {
         ([{"op": "replace", "path": "/players/Анна/coins", "value": 2**63}], "/players/Анна/coins"),
         ([{"op": "add", "path": "/players/Анна/techs/-", "value": "time_travel"}], "no technology 'time_travel'"),
         ([{"op": "replace", "path": "/seat", "value": 9}], "/seat: seat 9 is not in the turn order"),
+        ([{"op": "add", "path": "/players/Анна/prefs/losses", "value": ["priests"]}], "/players/Анна/prefs/losses"),
+        ([{"op": "add", "path": "/players/Анна/prefs/battle", "value": ["army", "army"]}],
+         "/players/Анна/prefs/battle: a category is named twice"),
     ],
     "steel-rose-battle": [
         ([{"op": "replace", "path": "/sides/Анна/army/knight", "value": 2**63}], "/sides/Анна/army/knight"),

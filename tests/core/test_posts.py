@@ -113,8 +113,22 @@ def test_bold_only_posts_count_only_bold_text() -> None:
     post = read("Ход страны Альбион\n[b]Постройка города[/b] в Лесном краю (5 очков)\n"
                 "**Бонус: +1 за город**\n[spoiler][b]Война с Галлией[/b][/spoiler]\n"
                 "[b]Порт[/b] и [b]Университет[/b]", PostOptions(bold_only=True))
-    assert texts(post) == [(2, "Постройка города"), (3, "Бонус: +1 за город"), (5, "Порт Университет")]
-    assert post.lines[2].column(5) == len("[b]Порт[/b] и [b]") + 1  # «У» of «Университет»
+    assert [(line.number, line.text) for line in post.orders] == [
+        (2, "Постройка города"), (3, "Бонус: +1 за город"), (5, "Порт Университет")]
+    assert [(line.number, line.text) for line in post.prose] == [(1, "Ход страны Альбион")]
+    assert post.orders[2].column(5) == len("[b]Порт[/b] и [b]") + 1  # «У» of «Университет»
+
+
+def test_bold_only_lines_without_bold_are_echoed_as_prose() -> None:
+    """Issue 17: «every line that is not read as an order is echoed»; in a bold-only game (000
+    II.3 «иначе они не учитываются») a line with nothing bold is prose whatever it begins with,
+    so that the player sees the order he forgot to put in bold was not counted."""
+    post = read("Всем привет!\n[b]город C5[/b]\nпорт C6\n[spoiler]ролл[/spoiler]\n-- Анна",
+                PostOptions(bold_only=True), begins_order=lambda s: s.split()[0] in ("город", "порт"))
+    assert [(line.number, line.text) for line in post.orders] == [(2, "город C5")]
+    assert [(line.number, line.text) for line in post.prose] == [(1, "Всем привет!"), (3, "порт C6"), (5, "-- Анна")]
+    assert post.hidden == (4,)
+    assert post.prose[1].column(0) == 1
 
 
 def test_size_limit() -> None:

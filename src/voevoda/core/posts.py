@@ -21,7 +21,8 @@ What the core does before any parser sees a post (docs/posts.md):
   error, as before.
 * **Bold-only posts** (:attr:`PostOptions.bold_only`): games such as New Worlds count only what
   the player wrote in bold («Указывайте бонус и действия жирным, иначе они не учитываются»);
-  then a line's text is its bold runs, and a line with nothing bold is prose.
+  then a line's text is its bold runs, and a line with nothing bold is prose (echoed under
+  «не прочитано как приказы», whatever it begins with: an order not in bold does not count).
 
 Two helpers every parser shares live here too: :func:`read_int`, the one bounded reader of
 numbers (ASCII digits only: ``'²'.isdigit()`` is true and ``int('²')`` fails; at most
@@ -178,6 +179,7 @@ def read(text: str, options: PostOptions | None = None,
     chars, hidden, notes = _read_bbcode(text)
     originals = text.split("\n")
     lines: list[PostLine] = []
+    not_bold: set[int] = set()
     hidden_lines = set(hidden)
     for logical in _split_lines(chars):
         if not logical:
@@ -185,8 +187,12 @@ def read(text: str, options: PostOptions | None = None,
         if _FENCE.match("".join(c.ch for c in logical[:8])):
             continue  # a code fence is markup; the lines between are read like any other
         kept = _read_markdown(logical, hidden_lines)
+        plain = False
         if options.bold_only:
-            kept = _bold_runs(kept)
+            bold = _bold_runs(kept)
+            # a line with nothing bold is never an order, but it is echoed like any prose
+            plain = not "".join(c.ch for c in bold).strip()
+            kept = kept if plain else bold
         if not kept or not "".join(c.ch for c in kept).strip():
             continue
         number = kept[0].line
@@ -195,10 +201,12 @@ def read(text: str, options: PostOptions | None = None,
         line = line.strip()
         if line.text:
             lines.append(line)
+            if plain:
+                not_bold.add(len(lines) - 1)
     orders: list[PostLine] = []
     prose: list[PostLine] = []
-    for line in lines:
-        if begins_order is None or begins_order(line.text):
+    for index, line in enumerate(lines):
+        if index not in not_bold and (begins_order is None or begins_order(line.text)):
             orders.append(line)
         else:
             prose.append(line)

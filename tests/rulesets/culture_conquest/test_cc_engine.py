@@ -259,6 +259,8 @@ def test_standing_loss_orders_through_the_engine() -> None:
     assert ("Ваши правила потерь (видны только вам): при потерях населения первыми — учёные, рабочие; "
             "в бою первыми гибнут — флот") in mine
     assert "правила потерь" not in game.report("Борис", turn) and "правила потерь" not in game.report("public", turn)
+    assert "Правила потерь (видны только игроку): при потерях населения первыми — учёные, рабочие" in game.report(
+        "gm", turn)
     assert "Lost first: scholars, workers, farmers" in CultureConquest().awaiting(
         {**game.state, "pending": {"kind": "assign", "players": ["Анна"]}})["Анна"].text_en
 

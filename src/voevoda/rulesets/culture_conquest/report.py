@@ -31,6 +31,7 @@ class Lines:
         self.ru = lang == "ru"
         self.names = names or Names(lang=lang)
         self.players = set(players)
+        self.viewer: str | None = None
 
     def nm(self, player: str, case: str) -> str:
         """A player's name in a Russian case («на Анну», «с Бориса»); anything that is not a
@@ -444,8 +445,12 @@ class Lines:
             shown = (", ".join(CATEGORY_NAMES[c][0 if self.ru else 1].lower() for c in value) if value
                      else self.say("как по умолчанию", "as by default"))
             told.append(f"{heads[key][0 if self.ru else 1]} — {shown}")
-        return self.say(f"{d['player']}: ваши правила потерь (видны только вам): ",
-                        f"{d['player']}: your standing loss orders (seen only by you): ") + "; ".join(told)
+        if self.viewer == d["player"]:
+            head = self.say("ваши правила потерь (видны только вам): ",
+                            "your standing loss orders (seen only by you): ")
+        else:
+            head = self.say("правила потерь (видны только игроку): ", "standing loss orders (seen only by the player): ")
+        return f"{d['player']}: " + head + "; ".join(told)
 
     def game_end(self, d: Mapping[str, Any]) -> str:
         ranking = sorted(d["scores"].items(), key=lambda kv: -kv[1]["total"])
@@ -458,6 +463,7 @@ def render(view: Mapping[str, Any], events: Sequence[Event], viewer: str, tables
     """One post for the turn: a section per player in the order of play, each phase of his turn
     a line (a battle with its dice nested under it), the game's end with its scores."""
     lines = Lines(tables, lang, names, [str(p) for p in view.get("order", [])])
+    lines.viewer = viewer
     names = names or Names(lang=lang)
     ru = lang == "ru"
     game = "Культура и Завоевание" if ru else "Culture & Conquest"

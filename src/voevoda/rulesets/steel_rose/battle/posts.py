@@ -697,17 +697,39 @@ def _check(kind: str, squad: str, targets: list[str], rules: Rules, own: dict[st
                "a forced march is two position changes: at most two adjacent cells away")
 
 
+SPARE_POSITIONS = ("left.vanguard", "right.vanguard", "left.rearguard", "right.rearguard")
+"""Where the default placement puts a second hero or archpriest, in turn (ruling C51)."""
+
+
 def default_garrison_deployment(units: dict[str, int], rules: Rules) -> list[SquadInput]:
     """«мастер просто поставит стрелков в центральный арьергард, а всех остальных - в
     центральный авангард» (shooters alone stand in the centre vanguard: a rearguard cannot
-    stand without one)."""
-    shooters = {u: n for u, n in units.items() if rules.units[u].shooter and n}
-    others = {u: n for u, n in units.items() if not rules.units[u].shooter and n}
+    stand without one). «В 1 отряде может быть только 1 герой»: a second hero or archpriest
+    stands in the next free position of :data:`SPARE_POSITIONS`; what no position holds stays out
+    of the battle (ruling C51)."""
+    spare: dict[str, int] = {}
+    placed: dict[str, int] = {}
+    for u, n in units.items():
+        if n <= 0:
+            continue
+        keep = 1 if rules.units[u].one_per_squad else n
+        placed[u] = keep
+        if n > keep:
+            spare[u] = n - keep
+    shooters = {u: n for u, n in placed.items() if rules.units[u].shooter}
+    others = {u: n for u, n in placed.items() if not rules.units[u].shooter}
     if not others:
-        return [SquadInput("centre.vanguard", shooters)] if shooters else []
-    out = [SquadInput("centre.vanguard", others)]
-    if shooters:
-        out.append(SquadInput("centre.rearguard", shooters))
+        out = [SquadInput("centre.vanguard", shooters)] if shooters else []
+    else:
+        out = [SquadInput("centre.vanguard", others)]
+        if shooters:
+            out.append(SquadInput("centre.rearguard", shooters))
+    for position in SPARE_POSITIONS:
+        if not spare:
+            break
+        squad = {u: 1 for u in spare}
+        out.append(SquadInput(position, squad))
+        spare = {u: n - 1 for u, n in spare.items() if n > 1}
     return out
 
 

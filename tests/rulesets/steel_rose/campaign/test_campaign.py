@@ -365,3 +365,22 @@ def test_the_example_posts_are_accepted() -> None:
     game.resolve(force=True)
     assert game.state["phase"] == "deployment"
     assert game.submit("Анна", (folder / "battle_deployment.txt").read_text(encoding="utf-8"))
+
+
+def test_the_default_placement_keeps_one_hero_to_a_squad() -> None:
+    """«мастер просто поставит стрелков в центральный арьергард, а всех остальных - в центральный
+    авангард» and «В 1 отряде может быть только 1 герой» / «только 1 архижрец»: a second hero or
+    archpriest (the Empire's quests give heroes) stands in the next free position (ruling C51), so
+    the default placement of a silent side, and a bot's deployment, stay legal."""
+    from voevoda.rulesets.steel_rose.battle.posts import default_garrison_deployment
+    from voevoda.rulesets.steel_rose.battle.sides import check_army
+
+    rules = load_campaign().rules
+    units = {"spearman": 10, "archer": 4, "hero": 3, "archpriest": 2}
+    squads = default_garrison_deployment(units, rules)
+    assert {s.position: s.units for s in squads} == {
+        "centre.vanguard": {"spearman": 10, "hero": 1, "archpriest": 1}, "centre.rearguard": {"archer": 4},
+        "left.vanguard": {"hero": 1, "archpriest": 1}, "right.vanguard": {"hero": 1}}
+    assert not check_army(squads, units, rules)
+    alone = default_garrison_deployment({"hero": 2}, rules)
+    assert [(s.position, s.units) for s in alone] == [("centre.vanguard", {"hero": 1}), ("left.vanguard", {"hero": 1})]

@@ -70,3 +70,15 @@ def test_every_format(fmt: str) -> None:
             assert "[b]" in text or "[u]" in text
         if fmt == "telegram":
             assert "<b>" in text
+
+
+def test_each_faction_sees_its_victory_conditions_and_how_far_it_has_come() -> None:
+    """«УСЛОВИЯ ПОБЕДЫ»: every item of the faction's own list with its progress (ruling C36), in its
+    report only; under ``victory_conditions = any`` the heading says one item is enough."""
+    game = corpus_game()
+    anna = game.report("Анна", 1, "text", "ru")
+    assert "Условия победы (нужно выполнить все)" in anna
+    assert "честь: 25,9 из 60" in anna and "мана: " not in anna
+    assert "Условия победы" not in game.report("public", 1, "text", "ru")
+    other = Game.create("steel-rose", "any", PLAYERS, seed="corpus", config={"victory_conditions": "any"})
+    assert "Условия победы (достаточно одного)" in other.report("Анна", None, "text", "ru")

@@ -515,7 +515,14 @@ def _spread(campaign: Campaign, squads: list[SquadInput]) -> list[SquadInput]:
         else:
             out.append(s)
     if chargers:
-        out.append(SquadInput("left.vanguard", chargers))
+        left = next((s for s in out if s.position == "left.vanguard"), None)
+        if left is None:
+            out.append(SquadInput("left.vanguard", chargers))
+        else:
+            merged = dict(left.units)
+            for u, n in chargers.items():
+                merged[u] = merged.get(u, 0) + n
+            out[out.index(left)] = SquadInput("left.vanguard", merged)
     return out
 
 

@@ -26,6 +26,7 @@ class Options:
     """The campaign's named options (docs/rulings/steel_rose.md, campaign section)."""
 
     battle: BattleOptions = field(default_factory=BattleOptions)
+    victory_conditions: str = "all"
     victory_cities: str = "held"
     destroy_victory: str = "last_city"
     midnight_tie: str = "all"
@@ -37,7 +38,7 @@ class Options:
     alliances_forbid_attacks: bool = True
     bot_odds_battles: int = 0
 
-    CHOICES = {"victory_cities": ("held", "captured"), "destroy_victory": ("last_city", "any"),
+    CHOICES = {"victory_conditions": ("all", "any"), "victory_cities": ("held", "captured"), "destroy_victory": ("last_city", "any"),
                "midnight_tie": ("all", "none"), "gift_tie": ("each", "split", "none")}
     FLAGS = ("sunset_void_hunger", "gift_demons_upkeep", "unassigned_units_form_army", "garrison_dies_first",
              "alliances_forbid_attacks")

@@ -309,6 +309,7 @@ def _faction_part(doc: Document, w: Words, view: Mapping[str, Any], events: Sequ
     doc.paragraph(f"{w.resource(fid).capitalize()}: ", bold(w.amount(float(own.get("resource", 0)))),
                   *([w.t(f" (предел {own.get('hunger_max')})", f" (limit {own.get('hunger_max')})")]
                     if fid == "void_cult" else []))
+    _victory_part(doc, w, view, fid)
     doc.heading(w.t("Армия", "Army"), 3)
     doc.paragraph(w.units(own.get("units", {})))
     if own.get("gifted"):
@@ -339,6 +340,43 @@ def _faction_part(doc: Document, w: Words, view: Mapping[str, Any], events: Sequ
             battle = battle_document(e.data["result"], w.c.rules, w.lang, names)
             doc.heading(w.t(f"Битва за {w.city(e.data['city'])}", f"Battle for {w.city(e.data['city'])}"), 3)
             doc.blocks.extend(battle.blocks)
+
+
+def _victory_part(doc: Document, w: Words, view: Mapping[str, Any], fid: str) -> None:
+    """The faction's «УСЛОВИЯ ПОБЕДЫ», item by item, with how far it has come."""
+    goals = view.get("victory") or []
+    if not goals:
+        return
+    every = view.get("victory_needs", "all") != "any"
+    doc.heading(w.t("Условия победы (нужно выполнить все)" if every else "Условия победы (достаточно одного)",
+                    "Victory conditions (all at once)" if every else "Victory conditions (any one)"), 3)
+    doc.bullets([_goal_line(w, fid, g) for g in goals])
+
+
+def _goal_line(w: Words, fid: str, g: Mapping[str, Any]) -> str:
+    item = str(g["item"])
+    have, need = float(g["have"]), float(g["need"])
+    of = w.t(" из ", " of ")
+    if item == "destroy":
+        text = w.t(f"уничтожить фракцию «{w.faction(g.get('about'))}»", f"destroy {w.the_faction(g.get('about'))}")
+    elif item == "cities":
+        text = w.t("городов под контролем: ", "cities held: ") + w.amount(have) + of + w.amount(need)
+        if g.get("about"):
+            text += w.t(f", среди них {w.the_city(str(g['about']))}", f", {w.city(str(g['about']))} among them")
+    elif item == "hoard":
+        text = (f"{w.resource(fid)}: {w.amount(have)}{of}{w.amount(need)}, "
+                + w.t("золото: ", "gold: ") + w.amount(float(g.get("gold_have", 0))) + of
+                + w.amount(float(g.get("gold_need", 0))))
+    elif item == "resource":
+        text = f"{w.resource(fid)}: {w.amount(have)}{of}{w.amount(need)}"
+    elif item == "gold":
+        text = w.t("золото: ", "gold: ") + w.amount(have) + of + w.amount(need)
+    elif item == "raids":
+        text = w.t("городов разграблено или разрушено: ", "cities plundered or razed: ") + w.amount(have) + of \
+            + w.amount(need)
+    else:
+        text = item
+    return text + (w.t(" — выполнено", " — met") if g.get("met") else "")
 
 
 def _private_line(w: Words, e: Event) -> str | None:
@@ -463,7 +501,8 @@ def _public_line(w: Words, e: Event, fid: Any) -> str | None:
     if k == "epoch":
         return w.t(f"Наступила эпоха «{w.epoch(d['epoch'])}»", f"The {w.epoch(d['epoch'])} begins")
     if k == "victory":
-        reason = {"destroy": w.t("уничтожение врага", "the enemy destroyed"), "cities": w.t("города", "cities"),
+        reason = {"conditions": w.t("выполнены все условия победы", "every victory condition met"),
+                  "destroy": w.t("уничтожение врага", "the enemy destroyed"), "cities": w.t("города", "cities"),
                   "resource": w.t("накопленный ресурс", "the resource hoarded"), "gold": w.t("золото", "gold"),
                   "hoard": w.t("мясо и золото", "meat and gold"), "raids": w.t("набеги", "raids"),
                   "midnight": w.t("Полночь: больше всего городов", "Midnight: the most cities"),

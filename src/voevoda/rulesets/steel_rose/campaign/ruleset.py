@@ -308,7 +308,7 @@ class SteelRoseCampaign(Ruleset):
         return out
 
     def view(self, state: State, viewer: str) -> dict[str, Any]:
-        return views.view(self.campaign, load_state(state), viewer)
+        return views.view(self.campaign, load_state(state), viewer, self.options)
 
     def hidden_parts(self) -> HiddenParts:
         """What each viewer may not see, for the non-interference test (campaign/hidden.py)."""

@@ -66,8 +66,12 @@ def run(games: int, players: int, seed: str, strategies: Sequence[str] = STRATEG
     return out
 
 
-REASONS_RU = {"destroy": "уничтожил врага", "cities": "города", "resource": "ресурс", "gold": "золото",
-              "hoard": "мясо и золото", "raids": "набеги", "midnight": "Полночь", "last_standing": "последний"}
+REASONS = {"conditions": ("все условия", "every condition"), "destroy": ("уничтожение врага", "enemy destroyed"),
+           "cities": ("города", "cities"), "resource": ("ресурс", "resource"), "gold": ("золото", "gold"),
+           "hoard": ("мясо и золото", "meat and gold"), "raids": ("набеги", "raids"), "midnight": ("Полночь", "Midnight"),
+           "last_standing": ("осталась одна", "last one left"), "lost_cities": ("потеря городов", "cities lost"),
+           "hunger": ("голод пустоты", "void hunger")}
+"""How a faction's game ended (its ``end_reason``), in the table's two languages."""
 
 
 def faction_rows(results: Sequence[GameResult], lang: str = "ru") -> list[dict[str, Any]]:
@@ -104,7 +108,7 @@ def tables(results: Sequence[GameResult], lang: str = "ru") -> list[tuple[str, l
     from voevoda.core.words import number, percent
 
     def ways(d: Mapping[str, int]) -> str:
-        return ", ".join(f"{REASONS_RU.get(k, k) if lang == 'ru' else k} {v}" for k, v in d.items()) or "—"
+        return ", ".join(f"{REASONS.get(k, (k, k))[0 if lang == 'ru' else 1]} {v}" for k, v in d.items()) or "—"
 
     ru = lang == "ru"
     names = {fid: fid for fid in FACTIONS}

@@ -22,6 +22,7 @@ from voevoda.rulesets.steel_rose.battle.model import SquadInput
 from voevoda.rulesets.steel_rose.campaign import actions as act
 from voevoda.rulesets.steel_rose.campaign import battles as bat
 from voevoda.rulesets.steel_rose.campaign import economy as eco
+from voevoda.rulesets.steel_rose.campaign import victory as vic
 from voevoda.rulesets.steel_rose.campaign.context import Ctx
 from voevoda.rulesets.steel_rose.campaign.data import FACTIONS
 from voevoda.rulesets.steel_rose.campaign.state import Intel
@@ -391,60 +392,23 @@ def snapshots(ctx: Ctx) -> None:
 
 # ----------------------------------------------------------------------------- victory
 
-def cities_for_victory(ctx: Ctx, fid: str) -> int:
-    if ctx.options.victory_cities == "captured":
-        return ctx.state.factions[fid].captured
-    return eco.count_cities(ctx.state, fid)
-
-
-def victory_reasons(ctx: Ctx, fid: str) -> list[str]:
-    """The conditions of «УСЛОВИЯ ПОБЕДЫ» a faction meets now."""
-    rules = ctx.campaign.model.victory.get(fid)
-    f = ctx.state.factions[fid]
-    if rules is None:
-        return []
-    out = []
-    if rules.destroy:
-        victim = ctx.state.factions.get(rules.destroy)
-        if victim is not None and victim.status == "out" and (
-                ctx.options.destroy_victory == "any" or victim.destroyed_by == fid):
-            out.append("destroy")
-    if rules.cities and cities_for_victory(ctx, fid) >= rules.cities:
-        with_city = rules.cities_with
-        if not with_city or ctx.state.cities[with_city].owner == fid and not ctx.state.cities[with_city].ruins:
-            out.append("cities")
-    resource_met = rules.resource is not None and f.resource >= rules.resource
-    gold_met = rules.gold is not None and f.gold >= rules.gold
-    if fid == "ogres":
-        # «Накопить 300 мяса и 1000з» is one condition
-        if resource_met and gold_met:
-            out.append("hoard")
-    else:
-        if resource_met:
-            out.append("resource")
-        if gold_met:
-            out.append("gold")
-    if rules.raids and f.raids >= rules.raids:
-        out.append("raids")
-    return out
-
-
 def victory_step(ctx: Ctx) -> None:
-    """A faction that meets a condition wins and leaves: «Вы выходите из игры, ваши города
-    становятся недоступны для атаки»; the cult's captured cities go «прямиком в ад», the elves'
-    «поднимаются в небо», the ogres leave for the mountains."""
+    """A faction whose «УСЛОВИЯ ПОБЕДЫ» are met at the end of the turn — every item of its list,
+    ruling C36 (option ``victory_conditions = any``: one item) — wins and leaves: «Вы выходите из
+    игры, ваши города становятся недоступны для атаки»; the cult's captured cities go «прямиком в
+    ад», the elves' «поднимаются в небо», the ogres leave for the mountains."""
     state = ctx.state
     for fid in FACTIONS:
         f = state.factions.get(fid)
         if f is None or f.status != "playing" or f.player is None:
             continue
-        reasons = victory_reasons(ctx, fid)
-        if not reasons:
-            continue
-        win(ctx, fid, reasons[0])
+        items = vic.goals(ctx.campaign, ctx.options, state, fid)
+        reason = vic.won_by(ctx.options, items)
+        if reason is not None:
+            win(ctx, fid, reason, [g.item for g in items if g.met])
 
 
-def win(ctx: Ctx, fid: str, reason: str) -> None:
+def win(ctx: Ctx, fid: str, reason: str, met: Sequence[str] = ()) -> None:
     state = ctx.state
     f = state.factions[fid]
     f.status = "won"
@@ -459,7 +423,7 @@ def win(ctx: Ctx, fid: str, reason: str) -> None:
         if city.owner == fid and (fid in ("void_cult", "heaven", "ogres") or city.kind == "mobile"):
             city.gone = True
             gone.append(city.id)
-    ctx.emit("victory", {"faction": fid, "reason": reason, "gone": gone})
+    ctx.emit("victory", {"faction": fid, "reason": reason, "met": list(met), "gone": gone})
 
 
 def midnight(ctx: Ctx) -> None:

@@ -23,6 +23,8 @@ from typing import Any
 
 from voevoda.core.ruleset import GM, PUBLIC
 from voevoda.rulesets.steel_rose.campaign import economy as eco
+from voevoda.rulesets.steel_rose.campaign import victory as vic
+from voevoda.rulesets.steel_rose.campaign.context import Options
 from voevoda.rulesets.steel_rose.campaign.data import Campaign
 from voevoda.rulesets.steel_rose.campaign.state import Battle, CampaignState, Faction
 
@@ -85,7 +87,8 @@ def _battle_for(campaign: Campaign, state: CampaignState, battle: Battle, fid: s
     return out
 
 
-def player_view(campaign: Campaign, state: CampaignState, player: str) -> dict[str, Any]:
+def player_view(campaign: Campaign, state: CampaignState, player: str,
+                options: Options | None = None) -> dict[str, Any]:
     out = public_view(campaign, state)
     fid = state.seats.get(player)
     out["viewer"] = player
@@ -94,6 +97,10 @@ def player_view(campaign: Campaign, state: CampaignState, player: str) -> dict[s
     f = state.factions[fid]
     out["me"] = fid
     out["own"] = own_faction(f)
+    # the faction's own «УСЛОВИЯ ПОБЕДЫ», item by item (from its own treasury and the public map)
+    opts = options or Options()
+    out["victory"] = [g.to_json() for g in vic.goals(campaign, opts, state, fid)]
+    out["victory_needs"] = opts.victory_conditions
     out["own_cities"] = {c.id: {"buildings": list(c.buildings), "placement": list(c.placement),
                                 "idle_turn": c.idle_turn}
                          for c in state.cities.values() if c.owner == fid}
@@ -107,14 +114,14 @@ def player_view(campaign: Campaign, state: CampaignState, player: str) -> dict[s
     return out
 
 
-def view(campaign: Campaign, state: CampaignState, viewer: str) -> dict[str, Any]:
+def view(campaign: Campaign, state: CampaignState, viewer: str, options: Options | None = None) -> dict[str, Any]:
     if viewer == GM:
         from voevoda.rulesets.steel_rose.campaign.state import dump_state
 
         return {"viewer": GM, **public_view(campaign, state), "state": dump_state(state)}
     if viewer == PUBLIC:
         return {"viewer": PUBLIC, **public_view(campaign, state)}
-    return player_view(campaign, state, viewer)
+    return player_view(campaign, state, viewer, options)
 
 
 def hidden_markers(campaign: Campaign, state: CampaignState, viewer: str) -> list[str]:

@@ -152,7 +152,8 @@ class Guess(Ruleset):
     """«Угадайка»: every player names a number 1-6 at the same time (simultaneous orders);
     a d6 is rolled and those who guessed it score. First to 3 wins. With config
     ``{"slow_marker": PATH}`` resolve writes PATH and then sleeps (``slow_seconds``, default 60),
-    so that tests can kill a process in the middle of a resolution or race another against it."""
+    so that tests can kill a process in the middle of a resolution or race another against it. A post
+    may end with a tag, ``guess 3 #p2-17``, so that tests can tell posts apart in the journal."""
 
     id = "toy-guess"
     version = "1"
@@ -165,7 +166,7 @@ class Guess(Ruleset):
         return {"turn": 1, "phase": "guess", "scores": {p: 0 for p in players}, "winner": None}
 
     def parse(self, text: str, player: str, state: State) -> list[Order]:
-        match = re.fullmatch(r"\s*(?:число|guess)\s+(\d+)\s*", text, re.IGNORECASE)
+        match = re.fullmatch(r"\s*(?:число|guess)\s+(\d+)(?:\s+#[\w-]+)?\s*", text, re.IGNORECASE)
         if match is None:
             raise ParseError([invalid("ожидалось «число N»", "expected 'guess N'", 1, 1, text.strip())])
         return [Order("guess", {"number": int(match.group(1))}, 1, text.strip())]

@@ -53,3 +53,63 @@ def test_the_report_says_what_happened() -> None:
     assert "Анна: было 41 очко, 30 ВО" in text and "осталось 19 очков, 30 ВО" in text
     assert "Борис: заявлен бонус +4, по расчёту +0" in text
     assert "Роллы на ход 2" in text
+
+
+def test_the_ledger_names_orders_in_the_reports_language() -> None:
+    """The ledger is the game master's to publish as it is: each paid order named by what it
+    does in the report's language (not the player's words), with its price and the points left;
+    free orders (a name, a religion) are told among the events, not as «0 → 19»."""
+    ruleset, state, events = scripted_turn()
+    public = [e for e in events if e.visible_to(PUBLIC)]
+    ru = ruleset.report(ruleset.view(state, PUBLIC), public, PUBLIC, "text", "ru", turn=1)  # type: ignore[attr-defined]
+    en = ruleset.report(ruleset.view(state, PUBLIC), public, PUBLIC, "text", "en", turn=1)  # type: ignore[attr-defined]
+    assert "атака → Борис: D2, D3, D4 — 12 очков, осталось 29" in ru
+    assert "занятие земель: B5, C5, D5 — 3 очка, осталось 19" in ru
+    assert "назвать B3" not in ru.split("Расходы")[1]
+    ledger_en = en.split("The ledger")[1].split("Rolls for turn")[0]
+    assert "attack → Борис: D2, D3, D4 — 12 points, 29 left" in ledger_en
+    assert "settling: B5, C5, D5 — 3 points, 19 left" in ledger_en
+    assert not any("а" <= ch <= "я" for ch in ledger_en.replace("Анна", "").replace("Борис", ""))
+
+
+def test_the_countries_table() -> None:
+    """Every turn's post ends with where the countries stand: faith, land, cities, buildings,
+    the points and war points for the next turn (the roll's «к ходу»)."""
+    ruleset, state, events = scripted_turn()
+    text = ruleset.report(ruleset.view(state, PUBLIC), list(events), PUBLIC, "text", "ru", turn=1)  # type: ignore[attr-defined]
+    table = text.split("Страны")[1]
+    anna = next(line for line in table.splitlines() if line.startswith("Анна"))
+    assert anna.split() == ["Анна", "Монотеизм", "(Крестовый", "поход)", "12", "2", "1", "порт", "38", "30", "—"]
+
+
+def test_the_first_post_gives_the_rolls_of_turn_one() -> None:
+    """The game master's first post: the rolls for turn 1, made at the setup (ruling R42), and
+    the countries as they start."""
+    from voevoda.core.engine import Game
+
+    game = Game.create("new-worlds", "start", ["Анна", "Борис"], seed="start")
+    view = game.view(PUBLIC)
+    text = game.ruleset.report(view, [], PUBLIC, "bbcode", "ru")  # type: ignore[attr-defined]
+    assert text.startswith("[u][b]Новые Миры — начало игры[/b][/u]")
+    assert "Игра начинается с хода 1" in text
+    for player in ("Анна", "Борис"):
+        roll = view["countries"][player]["roll"]
+        assert f"[*][b]{player}[/b]: 5d6 → {' '.join(str(f) for f in roll['faces'])}" in text
+    assert "Ход ещё не рассчитан" not in text
+
+
+def test_an_unanswered_proposal_stays_with_its_two_parties() -> None:
+    """Ruling R15 and docs/engine.md (row offers): the public ledger shows the 5 points paid for
+    «предложение договора», never to whom; the two parties read the proposal in their own
+    reports."""
+    ruleset, state = make_game(players=("Анна", "Борис", "Вера"), epoch="iron",
+                               land={"Анна": "B2 C2", "Борис": "E2 E3", "Вера": "S2 S3"}, points={"Анна": 20})
+    state, events = play(ruleset, state, {"Анна": "[b]пакт Вера[/b]"}, seed="offer")
+    def post(viewer: str) -> str:
+        return ruleset.report(ruleset.view(state, viewer), [e for e in events if e.visible_to(viewer)],  # type: ignore[attr-defined]
+                              viewer, "text", "ru", turn=1)
+    public, boris, vera = post(PUBLIC), post("Борис"), post("Вера")
+    assert "предложение договора (видно только сторонам) — 5 очков, осталось 15" in public
+    assert "пакт" not in public.lower().split("расходы")[1]
+    assert "Вера: предложение" not in boris and "Анна → Вера" not in boris
+    assert "Анна → Вера: предложение — пакт о ненападении" in vera

@@ -9,13 +9,14 @@ countries, a proposal not yet answered. The keys below are the rows of the New W
 
 from __future__ import annotations
 
+import copy
 import random
 from collections.abc import Mapping
 from typing import Any
 
-from voevoda.core.hidden import HiddenParts, Setting, Variation, others
+from voevoda.core.hidden import HiddenParts, Pair, Setting, Variation, others
 from voevoda.core.ruleset import PUBLIC, State, Viewer
-from voevoda.rulesets.new_worlds.mapdata import closed_tiles, split_tile, tile_name
+from voevoda.rulesets.new_worlds.mapdata import closed_tiles, grid_from_state, split_tile, tile_name
 from voevoda.rulesets.new_worlds.rules import load_rules
 
 PLAYERS = ("Анна", "Борис", "Вера")
@@ -124,3 +125,110 @@ class NewWorldsHidden(HiddenParts):
 
     def plant_posts(self, view: Mapping[str, Any], player: str, value: int) -> list[str]:
         return [f"[b]бонус +{value}[/b]"]
+
+    def pairs(self) -> list[Pair]:
+        return [_pact_to_whom(), _trade_offered(), _event_in_store(), _deposit_of_an_epoch_to_come(),
+                _inside_the_closed_land()]
+
+
+# -- named pairs ------------------------------------------------------------------------------
+# Four players on the default map in the Iron Age (pacts and trade are open): Анна at F8, Борис
+# at X7, Вера at H16, Глеб at W15. Nobody answers in the second step, so proposals lapse.
+
+FOUR = ("Анна", "Борис", "Вера", "Глеб")
+IRON = Setting(FOUR, {"start_epoch": "iron"})
+
+
+def _fresh(state: State) -> State:
+    """A copy to change: the ruleset keeps the worlds it built by the identity of their state."""
+    return copy.deepcopy(dict(state))
+
+
+def _pact_to_whom() -> Pair:
+    """Борис proposes a pact to Вера (game a) or to Глеб (game b); nobody answers, and the
+    proposal lapses with its 5 points given back. The price is paid in public, the partner is
+    the two parties' alone."""
+    def prepare(state: State, which: str) -> State:
+        state = _fresh(state)
+        state["countries"]["Борис"]["points"] = 30
+        return state
+
+    return Pair(
+        "a pact proposed to one of two countries",
+        "000 «VI. Дипломатия, 1»: «Их подписание стоит 5 для обеих сторон»; ruling R15: an unanswered "
+        "proposal is seen by its two parties only (docs/engine.md, row offers)", "Анна", IRON, prepare,
+        ({"Борис": "[b]пакт Вера[/b]"}, {}), ({"Борис": "[b]пакт Глеб[/b]"}, {}))
+
+
+def _trade_offered() -> Pair:
+    """Борис, with a port and fur, offers Вера fur for cotton (game a) or offers nothing (game
+    b); she does not answer. A deal costs nothing, so Анна may not learn of the offer at all."""
+    def prepare(state: State, which: str) -> State:
+        state = _fresh(state)
+        grid = grid_from_state(state["map"])
+        own = sorted((t for t, v in state["tiles"].items() if v.get("owner") == "Борис" and grid.is_coast(t)),
+                     key=grid.index)
+        port = own[0]
+        state["tiles"][port].update({"city": 0, "building": "port"})
+        inland = next(t for t, v in sorted(state["tiles"].items()) if v.get("owner") == "Борис" and t != port)
+        state["deposits"] = dict(sorted({**state["deposits"], inland: "fur"}.items()))
+        return state
+
+    return Pair(
+        "a trade offered and not answered",
+        "000 «IV. Торговля, 1»; ruling R15: a proposal is seen by its two parties only until it is signed",
+        "Анна", IRON, prepare, ({"Борис": "[b]торговля Вера: мех за хлопок[/b]"}, {}), ({"Борис": "Жду."}, {}))
+
+
+def _event_in_store() -> Pair:
+    """The game master keeps an event of his own ready (game a) or none (game b): a manual one
+    stays his until he fires it."""
+    def prepare(state: State, which: str) -> State:
+        state = _fresh(state)
+        if which == "a":
+            state["events"]["scheduled"].append({"event": {
+                "id": "plague", "name_ru": "Чума", "name_en": "The Plague", "manual": True,
+                "message_ru": "Чума опустошает земли на востоке", "message_en": "The plague ravages the east",
+                "effects": [{"kind": "points", "amount": -5, "countries": ["*"]}]}, "due": None})
+        return state
+
+    return Pair(
+        "an event the game master keeps ready",
+        "000 «ОП имеет право менять и добавлять эвенты по своему желанию»; docs/engine.md, row scheduled",
+        "Анна", IRON, prepare, ({"Анна": "[b]занять F9[/b]"}, {}), ({"Анна": "[b]занять F9[/b]"}, {}))
+
+
+def _deposit_of_an_epoch_to_come() -> Pair:
+    """Spices (a resource of the Renaissance) lie in Анна's own capital (game a) or not (game
+    b): they neither show nor count before their epoch, not even for her."""
+    def prepare(state: State, which: str) -> State:
+        state = _fresh(state)
+        if which == "a":
+            state["deposits"] = dict(sorted({**state["deposits"], "F8": "spices"}.items()))
+        return state
+
+    return Pair(
+        "a deposit of an epoch to come on one's own land",
+        "000 «II. Механика, 2»: «Новые типы ресурсов появляются на карте по мере смены эпох»",
+        "Анна", IRON, prepare, ({"Анна": "[b]город F8[/b]"}, {}), ({"Анна": "[b]город F8[/b]"}, {}))
+
+
+def _inside_the_closed_land() -> Pair:
+    """The New World, closed until the Renaissance, holds gold and a coast at its edge (game a)
+    or is all ocean (game b): nothing a player sees, not even which sea is coastal, may tell."""
+    def prepare(state: State, which: str) -> State:
+        state = _fresh(state)
+        if which == "a":
+            closed = sorted(closed_tiles(state["map"].get("regions"), state["map"].get("open_regions", [])))
+            edge = min(closed, key=lambda t: (split_tile(t)[0], split_tile(t)[1]))
+            x, y = split_tile(edge)
+            rows = state["map"]["terrain"]
+            for yy in range(max(0, y + 8), min(len(rows), y + 12)):
+                rows[yy] = rows[yy][:x] + "." + rows[yy][x + 1:]
+            state["deposits"] = dict(sorted({**state["deposits"], tile_name(x, y + 9): "gold"}.items()))
+        return state
+
+    return Pair(
+        "what the closed part of the map holds",
+        "000 «I. Создание и пересоздание, 2»: «ожидайте открытия новых частей карты»; ruling R40",
+        "Анна", IRON, prepare, ({"Анна": "[b]занять F9[/b]"}, {}), ({"Анна": "[b]занять F9[/b]"}, {}))

@@ -92,6 +92,7 @@ FILLERS = {fold(w) for w in ("построить", "строю", "строим",
                              "я", "мы", "i", "we", "хочу", "новый", "новая", "новое", "а", "также", "ещё", "еще",
                              "then", "also")}
 SEPARATORS = {",", ";", ":", "и", "and", "&", "+", "-", "—", "–", "->", "→"}
+CYRILLIC = re.compile("[а-яё]")
 ROLL_RE = re.compile(r"^#*\d*[dдк]\d+#*$", re.IGNORECASE)
 _TOKEN = re.compile(r"##[^#\s]*##|[^\s,;:]+|[,;:]")
 
@@ -159,6 +160,26 @@ class Lexicon:
     religions: dict[str, str] = field(default_factory=dict)
     branches: dict[str, str] = field(default_factory=dict)
     factories: dict[str, str] = field(default_factory=dict)
+    _declined: dict[str, str] | None = field(default=None, repr=False)
+
+    def declined(self) -> dict[str, str]:
+        """Countries named in another case, as Russian posts name them: «союз с Борисом», «помощь
+        Анне 10», «пакт с Ромейской державой», «дань с Бориса 50%». Built when a name is not found
+        as written (the morphology dictionary loads only then); a form two countries share is
+        left out."""
+        if self._declined is None:
+            from voevoda.core.words import decline_name, guess_gender, inflect_phrase
+
+            found: dict[str, set[str]] = {}
+            for folded, shown in self.shown.items():
+                cid = self.countries[folded]
+                for case in ("gent", "datv", "accs", "ablt", "loct"):
+                    form = decline_name(shown, case, guess_gender(shown)) or inflect_phrase(shown, case)
+                    key = fold(form)
+                    if key not in self.countries:
+                        found.setdefault(key, set()).add(cid)
+            self._declined = {k: next(iter(v)) for k, v in found.items() if len(v) == 1}
+        return self._declined
 
     @classmethod
     def build(cls, rules: Rules, countries: Mapping[str, str], tiles: Iterable[str],
@@ -293,8 +314,11 @@ class LineReader:
         return best
 
     def country(self) -> str:
-        self._skip({"с", "со", "на", "против", "для", "to", "with", "on", "against", "for", "from", "у"})
+        self._skip({"с", "со", "на", "против", "для", "от", "к", "ко", "to", "with", "on", "against", "for", "from",
+                    "у"})
         found = self._match_name(self.lex.countries)
+        if found is None and self.pos < len(self.tokens) and CYRILLIC.search(self.tokens[self.pos].key):
+            found = self._match_name(self.lex.declined())
         if found is None:
             if self.pos >= len(self.tokens):
                 raise _Fail(self._here(), "не указана страна", "no country given")
@@ -514,6 +538,7 @@ class LineReader:
         return {"choice": self.word_from(self.lex.religions, "религия", "religion")}
 
     def _bonus(self) -> dict[str, Any]:
+        self._skip({":", "=", "—", "–"})   # «Бонус: +5», «Бонус = 5»
         sign = 1
         if self.pos < len(self.tokens) and self.tokens[self.pos].text.startswith("-"):
             sign = -1

@@ -187,9 +187,16 @@ def document(view: Mapping[str, Any], events: Sequence[Event], viewer: str, rule
              turn: int | None = None) -> Document:
     w = Words(rules, view, lang)
     shown = turn if turn is not None else int(view["turn"]) - 1
-    doc = Document(w.t(f"Новые Миры — итоги хода {shown}", f"New Worlds — turn {shown}"))
-    doc.paragraph(w.t(f"Эпоха: {w.epoch(str(view['epoch']))}. Ход {view['turn']} — следующий.",
-                      f"Epoch: {w.epoch(str(view['epoch']))}. Turn {view['turn']} is next."))
+    if shown < 1:
+        doc = Document(w.t("Новые Миры — начало игры", "New Worlds — the game begins"))
+    else:
+        doc = Document(w.t(f"Новые Миры — итоги хода {shown}", f"New Worlds — turn {shown}"))
+    if shown < 1:
+        doc.paragraph(w.t(f"Эпоха: {w.epoch(str(view['epoch']))}. Игра начинается с хода {view['turn']}.",
+                          f"Epoch: {w.epoch(str(view['epoch']))}. The game begins with turn {view['turn']}."))
+    else:
+        doc.paragraph(w.t(f"Эпоха: {w.epoch(str(view['epoch']))}. Ход {view['turn']} — следующий.",
+                          f"Epoch: {w.epoch(str(view['epoch']))}. Turn {view['turn']} is next."))
     sections: list[tuple[str, list[Inline | Item]]] = [
         (w.t("События", "Events"), [x for x in (world_line(e, w) for e in events) if x]),
         (w.t("Война и дипломатия", "War and diplomacy"), [x for x in (diplomacy_line(e, w) for e in events) if x]),
@@ -207,10 +214,16 @@ def document(view: Mapping[str, Any], events: Sequence[Event], viewer: str, rule
         doc.heading(w.t("Расходы", "The ledger"), 2)
         doc.bullets(ledger_item(e, w) for e in ledgers)
     rolls = [e for e in events if e.kind == "roll"]
+    if not rolls and not told and int(view["turn"]) == 1:
+        # the start of the game: the rolls for turn 1 were made at the setup
+        rolls = [Event("roll", {"country": cid, **c["roll"], "points": c["points"]})
+                 for cid, c in view["countries"].items() if c.get("alive") and c.get("roll")]
     if rolls:
         told = True
         doc.heading(w.t(f"Роллы на ход {view['turn']}", f"Rolls for turn {view['turn']}"), 2)
         doc.bullets(roll_line(e, w) for e in rolls)
+    if told:
+        standings(doc, view, w)
     private = [x for x in (private_line(e, w) for e in events) if x]
     if private:
         told = True
@@ -254,24 +267,123 @@ def roll_line(e: Event, w: Words) -> Inline:
             w.t(f"; к ходу: {w.points(int(d['points']))}", f"; for the turn: {w.points(int(d['points']))}")]
 
 
+def standings(doc: Document, view: Mapping[str, Any], w: Words) -> None:
+    """The countries as they stand after the turn: faith, land, cities, buildings, the points
+    and war points they have for the next turn, and who is whose vassal or tributary."""
+    kinds = view.get("kinds", {})
+    land: dict[str, int] = {}
+    cities: dict[str, int] = {}
+    buildings: dict[str, dict[str, int]] = {}
+    for tile, t in view.get("tiles", {}).items():
+        owner = t.get("owner")
+        if owner is None:
+            continue
+        if kinds.get(tile) == "land":
+            land[owner] = land.get(owner, 0) + 1
+        if t.get("city") is not None:
+            cities[owner] = cities.get(owner, 0) + 1
+        if t.get("building"):
+            kind = str(t["building"])
+            buildings.setdefault(owner, {})[kind] = buildings.setdefault(owner, {}).get(kind, 0) + 1
+    nouns = {"port": ("порт", "port"), "university": ("университет", "university"), "factory": ("завод", "factory")}
+    rows = []
+    for cid, c in view["countries"].items():
+        if not c.get("alive"):
+            continue
+        name = w.country(cid)
+        if c.get("player") and name != c["player"]:
+            name += f" ({c['player']})"
+        built = ", ".join(counted(n, nouns[k][0]) if w.ru else counted(n, nouns[k][1], "en")
+                          for k, n in sorted(buildings.get(cid, {}).items(), key=lambda kn: list(nouns).index(kn[0])))
+        status = []
+        if c.get("suzerain"):
+            status.append(w.t(f"сюзерен: {w.country(c['suzerain'])}", f"suzerain: {w.country(c['suzerain'])}"))
+        if c.get("khagan_tributary"):
+            status.append(w.t("данник Каганата", "a tributary of the Khaganate"))
+        faith = w.religion(c.get("religion"), bool(c.get("upgraded"))) if c.get("religion") else "—"
+        rows.append([name, faith, str(land.get(cid, 0)), str(cities.get(cid, 0)), built or "—",
+                     str(c.get("points", 0)), str(c.get("war_points", 0)), "; ".join(status) or "—"])
+    if not rows:
+        return
+    doc.heading(w.t("Страны", "Countries"), 2)
+    doc.table([w.t("страна", "country"), w.t("вера", "faith"), w.t("земли", "land"), w.t("города", "cities"),
+               w.t("постройки", "buildings"), w.t(f"очки на ход {view['turn']}", f"points for turn {view['turn']}"),
+               w.t("ВО", "WP"), w.t("положение", "standing")], rows, "llrrlrrl")
+
+
+def order_line(kind: str, args: Mapping[str, Any], w: Words) -> str:
+    """An order as the ledger names it, in the report's language, from what the order does
+    (not the player's words, which may be English in a Russian post, or misspelt)."""
+    c = w.country
+    target = c(str(args["target"])) if args.get("target") else ""
+    tile = str(args.get("tile", ""))
+    if kind in ("city", "port", "university"):
+        return f"{w.order(kind)} {tile}"
+    if kind == "upgrade":
+        return w.t(f"улучшение города {tile}", f"city upgrade {tile}")
+    if kind == "factory":
+        return w.t(f"завод {tile} ({w.factory(args.get('type'))})", f"factory {tile} ({w.factory(args.get('type'))})")
+    if kind == "refocus":
+        return w.t(f"переориентация завода {tile}: {w.factory(args.get('type'))}",
+                   f"factory {tile} refocused: {w.factory(args.get('type'))}")
+    if kind == "colonize":
+        return w.t(f"занятие земель: {w.tiles(args.get('tiles', []))}", f"settling: {w.tiles(args.get('tiles', []))}")
+    if kind == "war":
+        return w.t(f"война → {target}, {w.war_type(str(args['type']))}", f"war → {target}, {w.war_type(str(args['type']))}")
+    if kind == "war_upgrade":
+        return w.t(f"улучшение войны → {target}: {w.war_type(str(args['type']))}",
+                   f"war upgraded → {target}: {w.war_type(str(args['type']))}")
+    if kind == "attack":
+        return w.t(f"атака → {target}: {w.tiles(args.get('tiles', []))}", f"attack → {target}: {w.tiles(args.get('tiles', []))}")
+    if kind == "defend":
+        return w.t(f"оборона → {target}", f"defence → {target}") if target else w.t("оборона", "defence")
+    if kind == "research":
+        branch = w.rules.research.branches.get(str(args.get("branch")))
+        return w.t(f"исследование: {branch.name_ru if branch else args.get('branch')}",
+                   f"research: {branch.name_en if branch else args.get('branch')}")
+    if kind == "militia":
+        return w.t(f"ополчение (+{w.rules.research.militia_war_points} ВО)",
+                   f"militia (+{w.rules.research.militia_war_points} WP)")
+    if kind == "proposal":
+        return w.t("предложение договора (видно только сторонам)", "a proposal (seen by its two parties only)")
+    if target:
+        return f"{w.order(kind)} → {target}"
+    return w.order(kind)
+
+
 def ledger_item(e: Event, w: Words) -> Item:
+    """«было …», each order that cost points or war points with what it cost and the points
+    left after it, the refunds, «осталось …». Free orders are told among the events."""
     d = e.data
     head: Inline = [bold(w.country(str(d["country"]))),
                     w.t(f": было {w.points(int(d['opening']))}, {w.war_points(int(d['war_opening']))}",
                         f": had {w.points(int(d['opening']))}, {w.war_points(int(d['war_opening']))}")]
     rows: list[Inline | Item] = []
     left = int(d["opening"])
+    war_left = int(d["war_opening"])
     for item in d["items"]:
         price = int(item["price"])
         war = int(item["war_price"])
+        if item["kind"] == "militia":
+            war_left += w.rules.research.militia_war_points
+        if not price and not war:
+            continue
         left -= price
+        war_left -= war
         cost = []
         if price:
-            cost.append(f"−{price}")
+            cost.append(w.points(price))
         if war:
-            cost.append(f"−{w.war_points(war)}")
-        text = item["text"] or w.order(str(item["kind"]))
-        rows.append(f"{text}: {', '.join(cost) if cost else '0'} → {left}")
+            cost.append(w.war_points(war))
+        tail = []
+        if price:
+            tail.append(str(left))
+        if war:
+            tail.append(w.war_points(war_left))
+        rows.append(w.t(f"{order_line(str(item['kind']), item.get('args') or {}, w)} — {' + '.join(cost)}, "
+                        f"осталось {', '.join(tail)}",
+                        f"{order_line(str(item['kind']), item.get('args') or {}, w)} — {' + '.join(cost)}, "
+                        f"{', '.join(tail)} left"))
     for r in d.get("refunds", []):
         reason = REFUNDS.get(str(r["reason"]), (str(r["reason"]),) * 2)[0 if w.ru else 1]
         rows.append(w.t(f"возврат +{r['amount']} ({reason})", f"refund +{r['amount']} ({reason})"))

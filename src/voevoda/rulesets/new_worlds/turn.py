@@ -48,6 +48,7 @@ class Turn:
         self.aid: dict[str, int] = defaultdict(int)
         self.opening: dict[str, tuple[int, int]] = {}
         self.answered: set[str] = set()
+        self.offered: set[int] = set()   # the items that became proposals (ids), cut from the public ledger
 
     # -- the whole turn -------------------------------------------------------------------------------
 
@@ -328,6 +329,7 @@ class Turn:
         state.offers = [o for o in state.offers if not (o.kind == kind and o.by == by and o.to == to
                                                          and o.give == extra.get("give") and o.get == extra.get("get"))]
         state.offers.append(Offer(kind=kind, by=by, to=to, turn=state.turn, held=item.price, **extra))  # type: ignore[arg-type]
+        self.offered.add(id(item))
         self.events.append(Event("offer", {"kind": kind, "by": by, "to": to, **extra}, (self._player(by), self._player(to))))
 
     def _player(self, cid: str) -> str:
@@ -605,8 +607,18 @@ class Turn:
             plan = self.plans[cid]
             c = self.state.countries[cid]
             opening, war_opening = self.opening[cid]
-            items = [{"kind": i.order.kind, "text": i.order.text, "price": i.price, "war_price": i.war_price,
-                      "args": dict(i.order.args)} for i in plan.items if i.ok and i.order.kind not in ("roll", "bonus")]
+            items = []
+            for i in plan.items:
+                if not i.ok or i.order.kind in ("roll", "bonus"):
+                    continue
+                if id(i) in self.offered:
+                    # a proposal not answered this turn is the two parties' alone (docs/engine.md,
+                    # row `offers`); its price is paid in public, so the ledger shows that much
+                    if i.price:
+                        items.append({"kind": "proposal", "text": "", "price": i.price, "war_price": 0, "args": {}})
+                    continue
+                items.append({"kind": i.order.kind, "text": i.order.text, "price": i.price, "war_price": i.war_price,
+                              "args": dict(i.order.args)})
             if not items and not self.refunds.get(cid) and c.kind != "player":
                 continue
             self.events.append(Event("ledger", {

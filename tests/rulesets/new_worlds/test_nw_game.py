@@ -281,3 +281,30 @@ def test_names_the_orders_could_not_read_are_refused(name: str) -> None:
 def test_too_many_players_for_the_map() -> None:
     with pytest.raises(GameError, match="10 стартовых мест"):
         Game.create("new-worlds", "n", [f"P{i}" for i in range(11)], seed="many")
+
+
+def test_show_is_a_readable_summary(played: Game) -> None:
+    """`voevoda show GAME --as PLAYER`: his own country first (faith, points and the roll they
+    came from, war points, land, cities, deposits), then the countries' table, the wars,
+    treaties, deals, events and the map; nothing of the view's JSON («"tiles"», braces)."""
+    text = outputs.show_text(played, "Анна")
+    view = played.view("Анна")
+    me = view["countries"]["Анна"]
+    assert "Ваша страна / your country: Анна" in text
+    assert f"очки / points: {me['points']}; ВО / war points: {me['war_points']}" in text
+    faces = " ".join(str(f) for f in me["roll"]["faces"])
+    assert f"5d{me['roll']['die']} → {faces}" in text and f"= {me['roll']['total']}" in text
+    land = [t for t, v in view["tiles"].items() if v.get("owner") == "Анна" and t in view["deposits"]]
+    assert f"земли / land ({sum(1 for t, v in view['tiles'].items() if v.get('owner') == 'Анна' and _is_land(view, t))})" in text
+    for tile in land:
+        assert tile in text.split("ресурсы на земле / deposits:")[1].splitlines()[0]
+    assert "Страны / countries:" in text and "Войны / wars" in text and "Карта / map:" in text
+    assert "{" not in text and '"tiles"' not in text
+    public = outputs.show_text(played, PUBLIC)
+    assert "Ваша страна" not in public and "Страны / countries:" in public
+
+
+def _is_land(view: dict[str, Any], tile: str) -> bool:
+    from voevoda.rulesets.new_worlds.views import kinds_of
+
+    return kinds_of(view)[tile] == "land"

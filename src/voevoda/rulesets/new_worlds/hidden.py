@@ -18,6 +18,7 @@ from voevoda.core.hidden import HiddenParts, Pair, Setting, Variation, others
 from voevoda.core.ruleset import PUBLIC, State, Viewer
 from voevoda.rulesets.new_worlds.mapdata import closed_tiles, grid_from_state, split_tile, tile_name
 from voevoda.rulesets.new_worlds.rules import load_rules
+from voevoda.rulesets.new_worlds.views import kinds_of
 
 PLAYERS = ("Анна", "Борис", "Вера")
 WORDS = ("засуха", "комета", "чума", "пророк", "нашествие", "золотая жила", "затмение", "мор")
@@ -107,7 +108,7 @@ class NewWorldsHidden(HiddenParts):
         if not me.get("alive"):
             return texts
         own = sorted(t for t, v in view["tiles"].items() if v.get("owner") == player)
-        kinds = view.get("kinds", {})
+        kinds = kinds_of(view)
         free = []
         for t in own:
             x, y = split_tile(t)

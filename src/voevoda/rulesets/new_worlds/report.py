@@ -18,6 +18,7 @@ from voevoda.core.markup import Document, Inline, Item, bold
 from voevoda.core.ruleset import Event, Order
 from voevoda.core.words import counted, join_and
 from voevoda.rulesets.new_worlds.rules import FACTORY_NAMES, Rules
+from voevoda.rulesets.new_worlds.views import kinds_of
 
 DETAIL = {"double": ("дабл", "double"), "palindrome3": ("3д пали", "3-digit palindrome"),
           "triple": ("трипл", "triple"), "palindrome4": ("4д пали", "4-digit palindrome"),
@@ -234,10 +235,8 @@ def document(view: Mapping[str, Any], events: Sequence[Event], viewer: str, rule
     return doc
 
 
-def roll_line(e: Event, w: Words) -> Inline:
-    d = e.data
-    faces = " ".join(str(f) for f in d["faces"])
-    detail = DETAIL.get(str(d["pattern"]), (str(d["pattern"]),) * 2)[0 if w.ru else 1]
+def roll_modifiers(d: Mapping[str, Any], w: Words) -> list[str]:
+    """The lines a roll adds up after its pattern: «города (2) +2», «мех ×2 +2», …"""
     mods = []
     for mod in d.get("modifiers", []):
         key = str(mod["key"])
@@ -250,6 +249,14 @@ def roll_line(e: Event, w: Words) -> Inline:
             if key in ("cities", "upgrades") and mod.get("count"):
                 label += f" ({mod['count']})"
         mods.append(f"{label} {int(mod['amount']):+d}")
+    return mods
+
+
+def roll_line(e: Event, w: Words) -> Inline:
+    d = e.data
+    faces = " ".join(str(f) for f in d["faces"])
+    detail = DETAIL.get(str(d["pattern"]), (str(d["pattern"]),) * 2)[0 if w.ru else 1]
+    mods = roll_modifiers(d, w)
     body = f": 5d{d['die']} → {faces} ({d['digits']}), {detail} +{d['base']}"
     if mods:
         body += "; " + "; ".join(mods)
@@ -270,7 +277,7 @@ def roll_line(e: Event, w: Words) -> Inline:
 def standings(doc: Document, view: Mapping[str, Any], w: Words) -> None:
     """The countries as they stand after the turn: faith, land, cities, buildings, the points
     and war points they have for the next turn, and who is whose vassal or tributary."""
-    kinds = view.get("kinds", {})
+    kinds = kinds_of(view)
     land: dict[str, int] = {}
     cities: dict[str, int] = {}
     buildings: dict[str, dict[str, int]] = {}

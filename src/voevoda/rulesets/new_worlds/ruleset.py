@@ -313,6 +313,13 @@ class NewWorlds(Ruleset):
             viewer = PUBLIC
         return views.view(world, viewer)
 
+    def summary(self, view: Mapping[str, Any], viewer: Viewer) -> str:
+        """``voevoda show``: the viewer's own country first, then the countries, wars, treaties,
+        deals, events and the map (:mod:`voevoda.rulesets.new_worlds.summary`)."""
+        from voevoda.rulesets.new_worlds.summary import summary
+
+        return summary(view, viewer, self.rules)
+
     def outcome(self, state: State) -> Outcome | None:
         raw = state.get("outcome")
         if raw is None:

@@ -15,6 +15,7 @@ from voevoda.core import maps
 from voevoda.core.ruleset import Event
 from voevoda.rulesets.new_worlds.mapdata import column_name, tile_name
 from voevoda.rulesets.new_worlds.rules import Rules
+from voevoda.rulesets.new_worlds.views import kinds_of
 
 CELL = 24
 AXIS = 18
@@ -34,11 +35,22 @@ def _square(fill: str, opacity: float = 1.0, stroke: str = "#8a7f66") -> str:
             f'stroke="{stroke}" stroke-width="1.2"/>')
 
 
+def _runs(row: list[str]) -> list[tuple[str, int, int]]:
+    """(value, first index, index after the last) of each run of equal values in ``row``."""
+    out: list[tuple[str, int, int]] = []
+    start = 0
+    for i in range(1, len(row) + 1):
+        if i == len(row) or row[i] != row[start]:
+            out.append((row[start], start, i))
+            start = i
+    return out
+
+
 def render(view: Mapping[str, Any], rules: Rules, lang: str = "ru", events: Sequence[Event] = ()) -> str:
     ru = lang == "ru"
     m = view["map"]
     width, height = int(m["width"]), int(m["height"])
-    kinds: Mapping[str, str] = view.get("kinds", {})
+    kinds = kinds_of(view)
     tiles: Mapping[str, Any] = view.get("tiles", {})
     deposits: Mapping[str, str] = view.get("deposits", {})
     countries: Mapping[str, Any] = view.get("countries", {})
@@ -49,59 +61,74 @@ def render(view: Mapping[str, Any], rules: Rules, lang: str = "ru", events: Sequ
     drawn_buildings: set[str] = set()
     drawn_resources: set[str] = set()
     cities = slaves = False
-    body = []
-    for x in range(width):
-        body.append(maps.text(AXIS + x * CELL + CELL / 2, AXIS - 5, column_name(x), size=9, anchor="middle",
-                              fill="#5a5040"))
-    for y in range(height):
-        body.append(maps.text(AXIS - 3, AXIS + y * CELL + CELL / 2 + 3, str(y + 1), size=9, anchor="end",
-                              fill="#5a5040"))
+    body = ['<g font-size="9" text-anchor="middle" fill="#5a5040">']
+    body.extend(f'<text x="{AXIS + x * CELL + CELL / 2:g}" y="{AXIS - 5}">{column_name(x)}</text>' for x in range(width))
+    body.append('</g><g font-size="9" text-anchor="end" fill="#5a5040">')
+    body.extend(f'<text x="{AXIS - 3}" y="{AXIS + y * CELL + CELL / 2 + 3:g}">{y + 1}</text>' for y in range(height))
+    body.append("</g>")
     terrain_rows = m["terrain"]
+    closed_marks: list[str] = []
+    owner_runs: list[str] = []
+    marks: list[str] = []
     for y in range(height):
+        py = AXIS + y * CELL
+        # terrain and owners in runs of equal tiles along the row: a few dozen shapes a row, not
+        # one per tile (the map of a 40 × 28 board stays small enough to send and to render)
+        for kind, start, end in _runs([("closed" if terrain_rows[y][x] == "?" else str(kinds.get(tile_name(x, y), "land")))
+                                       for x in range(width)]):
+            drawn_kinds.add(kind)
+            body.append(f'<rect x="{AXIS + start * CELL}" y="{py}" width="{(end - start) * CELL}" height="{CELL}" '
+                        f'fill="{TERRAIN_FILL[kind]}" data-tiles="{tile_name(start, y)}:{tile_name(end - 1, y)}" '
+                        f'data-terrain="{kind}"/>')
+        row_owners = [str(tiles.get(tile_name(x, y), {}).get("owner") or "") for x in range(width)]
+        for owner, start, end in _runs(row_owners):
+            if not owner:
+                continue
+            color = escape(str(countries.get(owner, {}).get("color", "#888888")))
+            owner_runs.append(f'<rect x="{AXIS + start * CELL + 1.5:g}" y="{py + 1.5:g}" width="{(end - start) * CELL - 3}" '
+                              f'height="{CELL - 3}" fill="{color}" fill-opacity="0.6" stroke="{color}" stroke-width="1.5" '
+                              f'data-owner="{escape(owner)}"/>')
         for x in range(width):
             t = tile_name(x, y)
-            px, py = AXIS + x * CELL, AXIS + y * CELL
-            closed = terrain_rows[y][x] == "?"
-            kind = "closed" if closed else str(kinds.get(t, "land"))
-            drawn_kinds.add(kind)
-            body.append(f'<rect x="{px}" y="{py}" width="{CELL}" height="{CELL}" fill="{TERRAIN_FILL[kind]}" '
-                        f'stroke="#cfc6ad" stroke-width="0.5" data-tile="{t}" data-terrain="{kind}"/>')
-            if closed:
-                body.append(maps.text(px + CELL / 2, py + CELL / 2 + 4, "?", size=11, anchor="middle", fill="#9a9a9a"))
+            px = AXIS + x * CELL
+            if terrain_rows[y][x] == "?":
+                closed_marks.append(f'<text x="{px + CELL / 2:g}" y="{py + CELL / 2 + 4:g}">?</text>')
                 continue
             info = tiles.get(t, {})
-            owner = info.get("owner")
-            if owner:
-                color = escape(str(countries.get(owner, {}).get("color", "#888888")))
-                body.append(f'<rect x="{px + 1.5}" y="{py + 1.5}" width="{CELL - 3}" height="{CELL - 3}" fill="{color}" '
-                            f'fill-opacity="0.5" stroke="{color}" stroke-width="1.5" data-owner="{escape(str(owner))}"/>')
             if info.get("city") is not None:
                 cities = True
                 level = int(info["city"])
-                body.append(f'<circle cx="{px + CELL / 2}" cy="{py + CELL / 2}" r="7" fill="#ffffff" stroke="#222" '
-                            'stroke-width="1.3"/>')
-                body.append(maps.text(px + CELL / 2, py + CELL / 2 + 3.5, str(level + 1), size=9, weight="bold",
-                                      anchor="middle"))
+                marks.append(f'<circle cx="{px + CELL / 2:g}" cy="{py + CELL / 2:g}" r="7" fill="#ffffff" stroke="#222" '
+                             'stroke-width="1.3"/>')
+                marks.append(maps.text(px + CELL / 2, py + CELL / 2 + 3.5, str(level + 1), size=9, weight="bold",
+                                       anchor="middle"))
             building = info.get("building")
             if building:
                 drawn_buildings.add(str(building))
                 letter = BUILDING_LETTERS.get(str(building), ("?", "?"))[0 if ru else 1]
-                body.append(maps.text(px + CELL - 2, py + CELL - 2, letter, size=9, weight="bold", anchor="end",
-                                      halo=True))
+                marks.append(maps.text(px + CELL - 2, py + CELL - 2, letter, size=9, weight="bold", anchor="end",
+                                       halo=True))
             res = deposits.get(t)
             if res is not None and res in rules.resources:
                 drawn_resources.add(res)
                 letter = rules.resources[res].letter if ru else rules.resources[res].name_en[:2]
-                body.append(maps.text(px + 2, py + 9, letter, size=8, fill="#5b2c00", halo=True,
-                                      extra=f' data-tile="{t}" data-resource="{res}"'))
+                marks.append(maps.text(px + 2, py + 9, letter, size=8, fill="#5b2c00", halo=True,
+                                       extra=f' data-tile="{t}" data-resource="{res}"'))
             if info.get("slaves"):
                 slaves = True
-                body.append(maps.text(px + 2, py + CELL - 2, "Р" if ru else "S", size=8, fill="#7b241c", halo=True))
+                marks.append(maps.text(px + 2, py + CELL - 2, "Р" if ru else "S", size=8, fill="#7b241c", halo=True))
             if t in taken:
-                body.append(maps.battle_mark(px + CELL - 6, py + 6, 5))
+                marks.append(maps.battle_mark(px + CELL - 6, py + 6, 5))
             elif t in settled:
-                body.append(f'<rect x="{px + 3}" y="{py + 3}" width="{CELL - 6}" height="{CELL - 6}" fill="none" '
-                            f'stroke="{SETTLED}" stroke-width="1.5" stroke-dasharray="3 2"/>')
+                marks.append(f'<rect x="{px + 3}" y="{py + 3}" width="{CELL - 6}" height="{CELL - 6}" fill="none" '
+                             f'stroke="{SETTLED}" stroke-width="1.5" stroke-dasharray="3 2"/>')
+    grid = [f"M{AXIS + x * CELL} {AXIS}v{height * CELL}" for x in range(width + 1)]
+    grid += [f"M{AXIS} {AXIS + y * CELL}h{width * CELL}" for y in range(height + 1)]
+    body.append(f'<path d="{"".join(grid)}" stroke="#cfc6ad" stroke-width="0.5" fill="none"/>')
+    if closed_marks:
+        body.append('<g font-size="11" text-anchor="middle" fill="#9a9a9a">' + "".join(closed_marks) + "</g>")
+    body.extend(owner_runs)
+    body.extend(marks)
     legend: list[maps.LegendEntry] = []
     for kind in ("land", "mountain", "sea", "ocean", "closed"):
         if kind in drawn_kinds:

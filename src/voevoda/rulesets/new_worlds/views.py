@@ -16,9 +16,11 @@ things are the game master's alone (docs/engine.md, docs/new_worlds.md «Who see
 from __future__ import annotations
 
 from collections.abc import Mapping
+from functools import lru_cache
 from typing import Any
 
 from voevoda.core.ruleset import GM, PUBLIC, Viewer
+from voevoda.rulesets.new_worlds.mapdata import Grid, closed_tiles, tile_name
 from voevoda.rulesets.new_worlds.plan import free_land
 from voevoda.rulesets.new_worlds.rules import Rules
 from voevoda.rulesets.new_worlds.state import NWState
@@ -29,15 +31,62 @@ CLOSED = "?"
 
 def masked_terrain(world: World) -> list[str]:
     """The terrain rows with every tile of a closed region drawn as ``?``."""
+    return list(_open_map(world)["terrain"])
+
+
+_OPEN_MAPS: dict[tuple[int, tuple[str, ...]], tuple[Grid, dict[str, Any]]] = {}
+
+
+def _open_map(world: World) -> dict[str, Any]:
+    """What the players see of the map itself (terrain, continents, regions), which changes only
+    when a region opens: worked out once per map and set of open regions."""
+    state = world.state
     grid = world.grid
+    key = (id(grid), tuple(sorted(state.map.open_regions)))
+    found = _OPEN_MAPS.get(key)
+    if found is not None and found[0] is grid:
+        return found[1]
+    closed = closed_tiles(state.map.regions, state.map.open_regions)
     rows = []
-    for y, row in enumerate(world.state.map.terrain):
-        chars = list(row)
-        for x in range(len(chars)):
-            if not world.tile_open(grid.tiles[y * grid.width + x]):
-                chars[x] = CLOSED
-        rows.append("".join(chars))
-    return rows
+    for y, row in enumerate(state.map.terrain):
+        rows.append("".join(CLOSED if grid.tiles[y * grid.width + x] in closed else ch for x, ch in enumerate(row)))
+    continents = None
+    if state.map.continents:
+        continents = ["".join("." if grid.tiles[y * grid.width + x] in closed else ch for x, ch in enumerate(row))
+                      for y, row in enumerate(state.map.continents)]
+    parts = {"terrain": tuple(rows), "continents": tuple(continents) if continents else None, "closed": closed}
+    if len(_OPEN_MAPS) > 32:
+        _OPEN_MAPS.clear()
+    _OPEN_MAPS[key] = (grid, parts)
+    return parts
+
+
+@lru_cache(maxsize=64)
+def _kinds(terrain: tuple[str, ...], closed: frozenset[str]) -> dict[str, str]:
+    kinds: dict[str, str] = {}
+    height, width = len(terrain), len(terrain[0]) if terrain else 0
+    for y, row in enumerate(terrain):
+        for x, ch in enumerate(row):
+            if ch == "~":
+                near = (terrain[yy][xx] for yy in range(max(0, y - 1), min(height, y + 2))
+                        for xx in range(max(0, x - 1), min(width, x + 2)) if tile_name(xx, yy) not in closed)
+                kind = "sea" if any(n in ".^" for n in near) else "ocean"
+            else:
+                kind = VIEW_KINDS[ch]
+            kinds[tile_name(x, y)] = kind
+    return kinds
+
+
+VIEW_KINDS = {".": "land", "^": "mountain", "=": "ocean", CLOSED: "closed"}
+
+
+def kinds_of(view: Mapping[str, Any]) -> Mapping[str, str]:
+    """Each tile's kind as the viewer sees the map (land, mountain, sea, ocean, closed), from
+    the view's terrain: a water tile is a coastal sea where it touches open land (R40; the game
+    master's view shows the closed land, which makes no coast either)."""
+    m = view["map"]
+    closed = closed_tiles(m.get("regions"), m.get("open_regions", [])) if m.get("regions") else frozenset()
+    return _kinds(tuple(m["terrain"]), closed)
 
 
 def view(world: World, viewer: Viewer) -> dict[str, Any]:
@@ -46,31 +95,29 @@ def view(world: World, viewer: Viewer) -> dict[str, Any]:
         out = state.model_dump(mode="json")
         out["viewer"] = GM
         out["visible_deposits"] = {t: r for t, r in state.deposits.items() if world.resource_visible(r)}
-        out["kinds"] = {t: world.grid.kind(t) for t in world.grid.tiles}
         out["free_land"] = bool(free_land(world))
         return out
     me = state.countries.get(viewer) if viewer != PUBLIC else None
-    open_tile = world.tile_open
+    parts = _open_map(world)
+    closed = parts["closed"]
     countries = {}
     for cid, c in state.countries.items():
         data = c.model_dump(mode="json")
         data.pop("gm_note", None)
         countries[cid] = data
-    tiles = {t: v.model_dump(mode="json", exclude_defaults=True) for t, v in state.tiles.items() if open_tile(t)}
-    deposits = {t: r for t, r in state.deposits.items() if open_tile(t) and world.resource_visible(r)}
+    tiles = {t: v.model_dump(mode="json", exclude_defaults=True) for t, v in state.tiles.items() if t not in closed}
+    visible = {r: world.resource_visible(r) for r in set(state.deposits.values())}
+    deposits = {t: r for t, r in state.deposits.items() if t not in closed and visible[r]}
     offers = [o.model_dump(mode="json") for o in state.offers
               if me is not None and me.id in (o.by, o.to)]
     map_view = state.map.model_dump(mode="json")
-    map_view["terrain"] = masked_terrain(world)
+    map_view["terrain"] = list(parts["terrain"])
     map_view["regions_info"] = {rid: info for rid, info in state.map.regions_info.items()
                                 if rid in state.map.open_regions}
     if map_view.get("regions"):
         map_view["regions"] = None
-    if map_view.get("continents"):
-        grid = world.grid
-        map_view["continents"] = ["".join(ch if open_tile(grid.tiles[y * grid.width + x]) else "."
-                                          for x, ch in enumerate(row))
-                                  for y, row in enumerate(map_view["continents"])]
+    if parts["continents"] is not None:
+        map_view["continents"] = list(parts["continents"])
     map_view["event_places"] = {}
     evs = state.events
     return {
@@ -97,15 +144,16 @@ def view(world: World, viewer: Viewer) -> dict[str, Any]:
             "fired": list(evs.fired),
         },
         "outcome": state.outcome.model_dump(mode="json") if state.outcome else None,
-        "kinds": {t: world.grid.kind(t) for t in world.grid.tiles if open_tile(t)},
         "free_land": bool(free_land(world)),
     }
 
 
 def hidden_markers(world: World, viewer: Viewer, rules: Rules) -> list[str]:
     """Strings that name what ``viewer`` may not see, as the view's JSON and the map would
-    write them: a hidden deposit (``"C5": "spices"``, the map's ``data-resource``), a tile of
-    a closed region on the map, an unfired event's text, another pair's proposal, a GM note."""
+    write them: a hidden deposit (``"C5": "spices"``, the map's ``data-resource``), a row of the
+    terrain with its closed land unmasked, an unfired event's text, another pair's proposal, a GM
+    note. (The map draws terrain in runs; that it shows nothing of a closed region is proved by
+    the non-interference test, which varies that region.)"""
     if viewer == GM:
         return []
     state: NWState = world.state
@@ -115,9 +163,11 @@ def hidden_markers(world: World, viewer: Viewer, rules: Rules) -> list[str]:
         if not world.tile_open(tile) or not world.resource_visible(res):
             markers.append(f'"{tile}": "{res}"')
             markers.append(f'data-tile="{tile}" data-resource="{res}"')
-    for tile in world.grid.tiles:
-        if not world.tile_open(tile):
-            markers.append(f'data-tile="{tile}" data-terrain="{world.grid.kind(tile)}"')
+    masked = _open_map(world)["terrain"]
+    for real, shown in zip(state.map.terrain, masked, strict=True):
+        if real != shown:
+            # a row of the map as the view's JSON would write it with the closed land unmasked
+            markers.append(f'"{real}"')
     for sched in state.events.scheduled:
         for key in ("message_ru", "message_en"):
             text = str(sched.event.get(key) or "")

@@ -55,6 +55,8 @@ def test_post_is_understood_as_written_down(ruleset: str, case: dict[str, Any]) 
                        for p in rejected.problems), (case["rule"], [p.both() for p in rejected.problems])
         for p in rejected.problems:
             assert p.message_ru.strip() and p.message_en.strip()
+        if "count" in case:
+            assert len(rejected.problems) == case["count"], (case["rule"], [p.both() for p in rejected.problems])
         if "orders" in case:
             assert rejected.understood == case["orders"], case["rule"]
         if "prose" in case:

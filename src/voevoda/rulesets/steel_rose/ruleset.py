@@ -29,6 +29,7 @@ from voevoda.core.hidden import HiddenParts
 from voevoda.core.markup import Document
 from voevoda.core.ruleset import (
     GM,
+    PUBLIC,
     Event,
     Order,
     Outcome,
@@ -48,8 +49,6 @@ from voevoda.rulesets.steel_rose.battle.model import (
     SquadInput,
 )
 from voevoda.rulesets.steel_rose.battle.posts import (
-    MANOEUVRE_EN,
-    MANOEUVRE_RU,
     UnitNames,
     begins_deployment,
     begins_plan,
@@ -60,6 +59,7 @@ from voevoda.rulesets.steel_rose.battle.posts import (
     write_deployment,
 )
 from voevoda.rulesets.steel_rose.battle.sides import SideSpec, army_faction, check_army, side_problem
+from voevoda.rulesets.steel_rose.battle.words import manoeuvre_text, powder_text, squad_line, units_text
 from voevoda.rulesets.steel_rose.rules import Rules, load_rules
 from voevoda.rulesets.steel_rose.schema import SteelRoseBattleState, invariants
 
@@ -151,8 +151,7 @@ class SteelRoseBattle(Ruleset):
         left = {uid: n - placed.get(uid, 0) for uid, n in army.items() if n > placed.get(uid, 0)}
         if not left:
             return []
-        ru = ", ".join(f"{self.rules.units[u].name_ru} ×{n}" for u, n in left.items())
-        en = ", ".join(f"{self.rules.units[u].name_en} ×{n}" for u, n in left.items())
+        ru, en = units_text(self.rules, left, "ru"), units_text(self.rules, left, "en")
         return [warning(f"не расставлены (останутся в резерве и в бою не участвуют): {ru}",
                         f"not placed (they stay in reserve and do not fight): {en}", rule="R33")]
 
@@ -166,7 +165,8 @@ class SteelRoseBattle(Ruleset):
             orders = [Order("deploy", s.to_json(), s.line, text.splitlines()[s.line - 1].strip())
                       for s in dep.squads]
             if dep.gunpowder is not None:
-                orders.append(Order("gunpowder", {"amount": dep.gunpowder}))
+                orders.append(Order("gunpowder", {"amount": dep.gunpowder}, dep.gunpowder_line,
+                                    text.splitlines()[dep.gunpowder_line - 1].strip() if dep.gunpowder_line else ""))
             else:
                 problems.extend(check_powder_stock(dep.powder, state["sides"][player].get("gunpowder")))
             orders.extend(Order("powder", share.to_json(), share.line, text.splitlines()[share.line - 1].strip())
@@ -358,32 +358,22 @@ class SteelRoseBattle(Ruleset):
             return Outcome((), "ничья: обе стороны уничтожены или бой не решился",
                            "a draw: both sides destroyed or the fight did not resolve")
         name = state["players"][winner]
-        return Outcome((name,), f"{name} выиграл битву", f"{name} won the battle")
+        return Outcome((name,), f"{self.player_names('ru').act(name, 'выиграл')} битву", f"{name} won the battle")
 
     def progress(self, state: State) -> tuple[int, str]:
         return int(state.get("turn", 1)), str(state.get("phase", ""))
 
     def describe(self, order: Order, lang: str = "ru") -> str:
+        """An order as its author reads it back (battle/words.py): «правый авангард: 10
+        копейщиков и герой», «правый арьергард: обстрел правого авангарда», «порох: 30»."""
         if order.kind == "deploy":
-            pos = str(order.args["position"])
-            units = ", ".join(f"{self.rules.units[u].name_ru if lang == 'ru' else self.rules.units[u].name_en} ×{n}"
-                              for u, n in dict(order.args["units"]).items())
-            return f"{fld.label_ru(pos) if lang == 'ru' else fld.label_en(pos)}: {units}"
+            return squad_line(self.rules, str(order.args["position"]), dict(order.args["units"]), lang)
         if order.kind == "manoeuvre":
-            words = MANOEUVRE_RU if lang == "ru" else MANOEUVRE_EN
-            label = fld.label_ru if lang == "ru" else fld.label_en
-            targets = ", ".join(label(t) for t in order.args.get("targets", ()))
-            return f"{label(str(order.args['squad']))}: {words[str(order.args['kind'])]} {targets}".strip()
+            return manoeuvre_text(Manoeuvre.from_json(dict(order.args)), lang)
         if order.kind == "gunpowder":
-            return ("Порох: " if lang == "ru" else "Gunpowder: ") + str(order.args["amount"])
+            return f"{'порох' if lang == 'ru' else 'gunpowder'}: {order.args['amount']}"
         if order.kind == "powder":
-            share = PowderShare.from_json(dict(order.args))
-            if share.position is not None:
-                whom = fld.label_ru(share.position) if lang == "ru" else fld.label_en(share.position)
-            else:
-                unit = self.rules.units[str(share.unit)]
-                whom = unit.name_ru if lang == "ru" else unit.name_en
-            return (f"Порох: {whom} — {share.amount}" if lang == "ru" else f"Gunpowder: {whom} — {share.amount}")
+            return powder_text(PowderShare.from_json(dict(order.args)), self.rules, lang)
         if order.kind == "note":
             note = Note.from_json(dict(order.args))
             return ("Примечание: " + note.ru) if lang == "ru" else ("Note: " + note.en)
@@ -414,9 +404,11 @@ class SteelRoseBattle(Ruleset):
     def document(self, view: Mapping[str, Any], events: Sequence[Event], viewer: str,
                  lang: str = "ru", turn: int | None = None) -> Document:
         """Each side's deployment once both are in, and the battle (docs/steel_rose/battle.md):
-        the result, why every unit died, every round in full in a spoiler."""
+        the result, why every unit died, every round in full in a spoiler. Once the battle is
+        told, its own account of the deployments stands in for the step's."""
         names = self.player_names(lang)
-        doc = Document(self.title_ru if lang == "ru" else self.title_en)
+        doc = Document(f"{self.title_ru if lang == 'ru' else self.title_en}: {self._report_for(viewer, lang)}")
+        fought = any(event.kind == "battle" for event in events)
         for event in events:
             if event.kind == "battle":
                 from voevoda.rulesets.steel_rose.battle.report import battle_document
@@ -424,24 +416,55 @@ class SteelRoseBattle(Ruleset):
                 battle = battle_document(event.data["result"], self.rules, lang, names)
                 doc.heading(battle.title or "", 2)
                 doc.blocks.extend(battle.blocks)
-            elif event.kind == "deployed":
+            elif event.kind == "deployed" and not fought:
                 who = str(event.data["player"])
                 squads = [SquadInput.from_json(s) for s in event.data["squads"]]
-                doc.heading((f"Расстановка: {who}" if lang == "ru" else f"Deployment: {who}"), 2)
-                doc.bullets([line for line in write_deployment(squads, self.rules, lang).split("\n") if line.strip()])
+                doc.heading(f"Расстановка {names.case(who, 'gent')}" if lang == "ru" else f"{who}'s deployment", 2)
+                doc.bullets([squad_line(self.rules, s.position, s.units, lang) for s in squads])
         return doc
+
+    def _report_for(self, viewer: str, lang: str) -> str:
+        """«отчёт для Бориса», «общий отчёт», «отчёт ведущего»."""
+        if viewer == PUBLIC:
+            return "общий отчёт" if lang == "ru" else "public report"
+        if viewer == GM:
+            return "отчёт ведущего" if lang == "ru" else "the game master's report"
+        return f"отчёт для {self.player_names(lang).case(viewer, 'gent')}" if lang == "ru" else f"report for {viewer}"
 
     def map_svg(self, view: Mapping[str, Any], viewer: str, lang: str = "ru",
                 events: Sequence[Event] = (), turn: int | None = None) -> str | None:
         """The battlefield with the deployments ``view`` shows; after the battle, each side's
-        strength through it."""
+        strength through it. Framed with the game's title, the moment and whose map it is, and
+        a legend (docs/maps.md)."""
+        from voevoda.core import maps
+        from voevoda.rulesets.steel_rose.battle.report import field_body, strength_svg
+
+        ru = lang == "ru"
+        players = list(view["players"])
+        colours = ["#b22222", "#1f4e9c"]
+        whose = (f"карта {self.player_names(lang).case(viewer, 'gent')}" if ru else f"{viewer}'s map") if (
+            viewer not in (GM, PUBLIC)) else ({GM: "карта ведущего", PUBLIC: "общая карта"} if ru
+                                              else {GM: "the game master's map", PUBLIC: "public map"})[viewer]
+        title = self.title_ru if ru else self.title_en
         if view.get("result"):
-            from voevoda.rulesets.steel_rose.battle.report import strength_svg
-
-            return strength_svg(view["result"], lang)
-        from voevoda.rulesets.steel_rose.battle.report import field_svg
-
-        return field_svg(view, self.rules, lang)
+            chart = strength_svg(view["result"], lang)
+            legend = [maps.LegendEntry(f'<line x1="2" y1="10" x2="22" y2="10" stroke="{colours[i]}" stroke-width="2"/>',
+                                       f"здоровье войска {self.player_names(lang).case(p, 'gent')}" if ru
+                                       else f"the health of {p}'s army")
+                      for i, p in enumerate(players[:2])]
+            return maps.framed(chart, 640, 320, title=title,
+                               subtitle=f"{'после битвы' if ru else 'after the battle'} · {whose}", legend=legend)
+        body, width, height = field_body(view, self.rules, lang)
+        phase = {"deployment": ("расстановка", "deployment"), "planning": ("планирование", "planning")}.get(
+            str(view.get("phase")), ("битва", "battle"))
+        legend = [maps.LegendEntry(f'<rect x="3" y="3" width="18" height="14" rx="3" fill="#ffffff" '
+                                   f'stroke="{colours[i]}" stroke-width="1.5"/>', f"отряды {self.player_names(lang).case(p, 'gent')}"
+                                   if ru else f"{p}'s squads") for i, p in enumerate(players[:2])]
+        legend.append(maps.LegendEntry(
+            '<line x1="2" y1="10" x2="22" y2="10" stroke="#999" stroke-width="1.5" stroke-dasharray="6 4"/>',
+            "линия соприкосновения: авангарды лицом к лицу" if ru else "where the vanguards face each other"))
+        return maps.framed(body, width, height, title=title,
+                           subtitle=f"{phase[0] if ru else phase[1]} · {whose}", legend=legend)
 
     def demo_script(self, players: Sequence[str]) -> list[dict[str, str]]:
         if len(players) != 2 or self.config.get("sides"):

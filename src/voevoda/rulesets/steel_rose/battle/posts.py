@@ -170,6 +170,8 @@ def begins_deployment(text: str) -> bool:
 class Deployment:
     squads: list[SquadInput] = field(default_factory=list)
     gunpowder: int | None = None
+    gunpowder_line: int = 0
+    """The line of the post that gave ``gunpowder`` («Порох: 30»)."""
     powder: list[PowderShare] = field(default_factory=list)
     problems: list[Problem] = field(default_factory=list)
     notes: list[Note] = field(default_factory=list)
@@ -197,12 +199,15 @@ def parse_deployment(text: str, rules: Rules, names: UnitNames | None = None) ->
     seen_flanks: list[str] = []
     squads: dict[str, SquadInput] = {}
     lines: dict[str, int] = {}
+    unread: set[str] = set()
+    """Positions whose line was refused: a rearguard behind one is not also «without a vanguard»."""
     for source in posts.read(text, begins_order=begins_deployment).orders:
         number, line = source.number, source.text
         m = _POWDER.match(line)
         if m:
             try:
                 out.gunpowder = read_int(m.group(2))
+                out.gunpowder_line = number
             except NumberError as exc:
                 out.problems.append(invalid(exc.ru, exc.en, number, source.column(m.start(2)), line, RULE_DEPLOY))
             continue
@@ -262,6 +267,7 @@ def parse_deployment(text: str, rules: Rules, names: UnitNames | None = None) ->
                 continue
             units = _units(body, names, rules, line, out.problems)
             if units is None:
+                unread.add(position)
                 continue
             if position in squads:
                 out.problems.append(invalid(
@@ -274,7 +280,8 @@ def parse_deployment(text: str, rules: Rules, names: UnitNames | None = None) ->
             squads[position] = SquadInput(position, units, number)
             lines[position] = number
     for position, squad in squads.items():
-        if fld.rank_of(position) == "rearguard" and fld.at(fld.flank_of(position), "vanguard") not in squads:
+        front = fld.at(fld.flank_of(position), "vanguard")
+        if fld.rank_of(position) == "rearguard" and front not in squads and front not in unread:
             out.problems.append(illegal(
                 f"арьергард без авангарда: на фланге «{fld.FLANK_RU[fld.flank_of(position)]}» нет авангарда"
                 " («Арьергард без авангарда существовать не может»)",

@@ -445,48 +445,58 @@ def strength_svg(result: Mapping[str, Any], lang: str = "ru") -> str:
     return "\n".join(parts)
 
 
-def field_svg(view: Mapping[str, Any], rules: Rules, lang: str = "ru") -> str:
-    """The battlefield as ``view`` shows it: each side's six positions (the second side on top,
-    vanguards facing each other) with the squads standing there. Only deployments present in the
-    view are drawn, so a player sees the enemy's only once both have deployed."""
+def field_body(view: Mapping[str, Any], rules: Rules, lang: str = "ru") -> tuple[str, float, float]:
+    """The battlefield as ``view`` shows it, as SVG to frame (:func:`voevoda.core.maps.framed`),
+    with its width and height: each side's six positions (the second side on top, vanguards
+    facing each other) with the squads standing there, units counted («10 копейщиков»). Only
+    deployments present in the view are drawn, so a player sees the enemy's only once both have
+    deployed."""
+    from voevoda.core import maps
+    from voevoda.rulesets.steel_rose.battle.words import units_text
+
     players = list(view["players"])
     deployments = view.get("deployments", {})
-    cell_w, cell_h, pad = 200, 70, 30
-    width = pad * 2 + cell_w * 3
-    height = pad * 2 + cell_h * 4 + 60
-    parts = [f'<svg xmlns="http://www.w3.org/2000/svg" width="{width}" height="{height}" '
-             f'viewBox="0 0 {width} {height}" font-family="sans-serif" font-size="11">',
-             f'<rect width="{width}" height="{height}" fill="#f4efe1"/>']
+    cell_w, cell_h, gap = 220.0, 74.0, 40.0
+    width = cell_w * 3
+    height = cell_h * 4 + gap + 36
+    parts: list[str] = []
     colours = ["#b22222", "#1f4e9c"]
     # rows from the top: side 1 rearguard, side 1 vanguard, side 0 vanguard, side 0 rearguard
     rows = [(1, "rearguard"), (1, "vanguard"), (0, "vanguard"), (0, "rearguard")]
     for r, (side, rank) in enumerate(rows):
-        y = pad + r * cell_h + (40 if r >= 2 else 0)
+        y = 18 + r * cell_h + (gap if r >= 2 else 0)
         player = players[side] if side < len(players) else ""
         squads = {s["position"]: s for s in deployments.get(player, {}).get("squads", [])}
         for c, flank in enumerate(fld.FLANKS):
-            x = pad + c * cell_w
+            x = c * cell_w
             position = fld.at(flank, rank)
-            parts.append(f'<rect x="{x + 2}" y="{y + 2}" width="{cell_w - 4}" height="{cell_h - 4}" rx="6" '
+            parts.append(f'<rect x="{x + 2:g}" y="{y + 2:g}" width="{cell_w - 4:g}" height="{cell_h - 4:g}" rx="6" '
                          f'fill="#ffffff" stroke="{colours[side]}" stroke-width="1.5"/>')
             label = fld.label_ru(position) if lang == "ru" else fld.label_en(position)
-            parts.append(f'<text x="{x + 8}" y="{y + 16}" fill="#777">{escape(label)}</text>')
+            parts.append(maps.text(x + 8, y + 17, label, size=11, fill="#777777", halo=False))
             squad = squads.get(position)
             if squad:
-                items = list(squad["units"].items())
+                items = [(uid, n) for uid, n in squad["units"].items() if n]
                 if len(items) > 3:
                     rest = sum(n for _, n in items[2:])
-                    items = [*items[:2], ("", rest)]
-                for i, (uid, n) in enumerate(items):
-                    unit = rules.units.get(uid)
-                    name = (unit.name_ru if lang == "ru" else unit.name_en) if unit else (
-                        "ещё" if lang == "ru" else "more")
-                    parts.append(f'<text x="{x + 8}" y="{y + 32 + 13 * i}" fill="{colours[side]}">'
-                                 f"{escape(name)} ×{n}</text>")
+                    shown = [units_text(rules, {uid: n}, lang) for uid, n in items[:2]]
+                    shown.append(f"и ещё {rest}" if lang == "ru" else f"and {rest} more")
+                else:
+                    shown = [units_text(rules, {uid: n}, lang) for uid, n in items]
+                for i, line in enumerate(shown):
+                    parts.append(maps.text(x + 8, y + 34 + 14 * i, line, size=12, fill=colours[side], halo=False))
         if r in (0, 3):
-            name_y = y - 6 if r == 0 else y + cell_h + 14
-            parts.append(f'<text x="{pad}" y="{name_y}" font-size="12" fill="{colours[side]}">{escape(player)}</text>')
-    parts.append(f'<line x1="{pad}" y1="{pad + 2 * cell_h + 20}" x2="{width - pad}" y2="{pad + 2 * cell_h + 20}" '
-                 'stroke="#999" stroke-dasharray="6 4"/>')
-    parts.append("</svg>")
-    return "\n".join(parts)
+            name_y = y - 4 if r == 0 else y + cell_h + 14
+            parts.append(maps.text(0, name_y, player, size=13, weight="bold", fill=colours[side], halo=False))
+    middle = 18 + 2 * cell_h + gap / 2
+    parts.append(f'<line x1="0" y1="{middle:g}" x2="{width:g}" y2="{middle:g}" stroke="#999" stroke-width="1.5" '
+                 'stroke-dasharray="6 4"/>')
+    return "\n".join(parts), width, height
+
+
+def field_svg(view: Mapping[str, Any], rules: Rules, lang: str = "ru") -> str:
+    """The battlefield of :func:`field_body` as a picture of its own (no frame)."""
+    body, width, height = field_body(view, rules, lang)
+    return (f'<svg xmlns="http://www.w3.org/2000/svg" width="{width:g}" height="{height:g}" '
+            f'viewBox="0 0 {width:g} {height:g}" font-family="DejaVu Sans, sans-serif">\n'
+            f'<rect width="100%" height="100%" fill="#f4efe1"/>\n{body}\n</svg>')

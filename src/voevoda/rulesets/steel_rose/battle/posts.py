@@ -30,6 +30,7 @@ from dataclasses import dataclass, field
 from voevoda.core import posts
 from voevoda.core.errors import Problem, illegal, invalid
 from voevoda.core.posts import NumberError, PostLine, did_you_mean, read_int, suggest, word_forms
+from voevoda.core.words import inflect_phrase, join_and, plural_en
 from voevoda.rulesets.steel_rose.battle import field as fld
 from voevoda.rulesets.steel_rose.battle.model import Manoeuvre, Note, PowderShare, SquadInput
 from voevoda.rulesets.steel_rose.rules import Rules
@@ -639,12 +640,13 @@ def _check(kind: str, squad: str, targets: list[str], rules: Rules, own: dict[st
     if ability:
         unable = [u for u in units if not getattr(rules.units[u], ability)]
         if unable:
+            ru = join_and([inflect_phrase(rules.units[u].name_ru.lower(), plural=units[u] > 1) for u in unable])
+            en = join_and([plural_en(rules.units[u].name_en.lower()) if units[u] > 1 else rules.units[u].name_en.lower()
+                           for u in unable], "en")
             return bad(
-                f"манёвр «{MANOEUVRE_RU[kind]}» невозможен: его не умеют "
-                + ", ".join(rules.units[u].name_ru for u in unable)
-                + " («Если не все в отряде могут выполнять особый манёвр, то манёвр не может быть выполнен»)",
-                f"{MANOEUVRE_EN[kind]} is impossible: "
-                + ", ".join(rules.units[u].name_en for u in unable) + " cannot do it")
+                f"манёвр «{MANOEUVRE_RU[kind]}» невозможен: его не {'умеет' if len(unable) == 1 and units[unable[0]] == 1 else 'умеют'} "
+                + ru + " («Если не все в отряде могут выполнять особый манёвр, то манёвр не может быть выполнен»)",
+                f"{MANOEUVRE_EN[kind]} is impossible: {en} cannot do it")
     if kind == "cover":
         return None, []
     if kind == "volley":

@@ -360,3 +360,82 @@ def test_diplomacy_asks_in_iron_throne_order_after_a_clash() -> None:
         order.extend(who)
         state, _ = play(ruleset, state, [{who[0]: "одиночка"}])
     assert order == ["Анна", "Вера", "Борис"]
+
+
+# -- the starting position (data/setup.toml, ruling T26) ----------------------------------------------
+
+SETUP = PACKAGED.parent / "setup.toml"
+
+
+def test_the_setup_is_a_file_the_table_edits() -> None:
+    """Ruling T26: the starting units, tracks and supply are the table's box, kept in data/setup.toml
+    (a copy passed as house rules replaces them); only the five tokens come from document 001
+    («На начало игры у каждого дома имеется по 5 монет-жетонов власти») and the homes and garrisons
+    from the board data."""
+    import tomllib
+
+    raw = tomllib.loads(SETUP.read_text(encoding="utf-8"))
+    rules = load_rules()
+    assert rules.economy.start_power == 5
+    ruleset, state = make_game({"players": ["Анна", "Борис", "Вера", "Глеб", "Дина", "Егор"]})
+    houses = {p: seat["house"] for p, seat in state["houses"].items()}
+    for p, hid in houses.items():
+        for place in raw["setup"]["houses"][hid]["units"]:
+            info = state["board"][place["area"]]
+            assert info["house"] == p
+            assert {k: v for k, v in info["units"].items() if v} == {k: v for k, v in place.items() if k != "area"}
+        assert state["board"][ruleset.rules.houses[hid].home]["house"] == p
+        assert state["treasury"][p]["power"] == 5
+    assert [houses[p] for p in state["tracks"]["iron_throne"]] == raw["setup"]["tracks"]["iron_throne"]
+
+
+def test_a_table_setup_replaces_a_house_position() -> None:
+    """Ruling T26: the table's own setup, passed at `new` as house rules, replaces a house's whole
+    list of units; its supply position follows the barrels of the areas it holds (base rules of
+    supply, the board data's barrels: Winterfell's one, none at Moat Cailin) unless the file sets it;
+    `power` sets the tokens in hand."""
+    table = {"setup": {"houses": {"stark": {
+        "units": [{"area": "winterfell", "footman": 2}, {"area": "moat-cailin", "knight": 1, "siege": 1}],
+        "power": 7}}}}
+    game = Game.create("thrones", "x", ["Анна", "Борис", "Вера"], config={"holy_lands": False}, house_rules=table)
+    board_ = game.state["board"]
+    assert board_["winterfell"]["units"] == {"footman": 2, "knight": 0, "ship": 0, "siege": 0}
+    assert board_["moat-cailin"]["house"] == "Анна" and board_["moat-cailin"]["units"]["siege"] == 1
+    assert board_["white-harbor"]["house"] is None and board_["the-shivering-sea"]["house"] is None
+    assert game.state["treasury"]["Анна"]["power"] == 7
+    assert game.state["supply"]["Анна"] == 1  # winterfell's one barrel; moat-cailin has none
+    table["setup"]["houses"]["stark"]["supply"] = 3
+    game = Game.create("thrones", "y", ["Анна", "Борис", "Вера"], config={"holy_lands": False}, house_rules=table)
+    assert game.state["supply"]["Анна"] == 3
+
+
+def _stark(*units: dict[str, object]) -> dict[str, object]:
+    return {"setup": {"houses": {"stark": {"units": list(units)}}}}
+
+
+@pytest.mark.parametrize(("table", "needle"), [
+    (_stark({"area": "atlantis", "footman": 1}), r"units\.0 \(atlantis\): no area 'atlantis'"),
+    (_stark({"area": "bay-of-ice", "footman": 1}), r"a footman cannot stand in a sea"),
+    (_stark({"area": "port-of-white-harbor", "knight": 1}), r"a knight cannot stand in a port"),
+    (_stark({"area": "winterfell", "ship": 1}), r"a ship cannot stand in a land"),
+    (_stark({"area": "port-of-white-harbor", "ship": 1}), r"port of a land house stark does not hold \(white-harbor\)"),
+    (_stark({"area": "winterfell", "footman": 1}, {"area": "winterfell", "knight": 1}), r"listed twice"),
+    (_stark({"area": "winterfell", "footman": 1}, {"area": "stoney-sept", "footman": 1}),
+     r"lannister.units.1 \(stoney-sept\): house stark starts there too"),
+    (_stark({"area": "lannisport", "footman": 1}), r"it is the home of house lannister"),
+    (_stark({"area": "kings-landing", "footman": 1}), r"a neutral force of 5 holds it"),
+    (_stark({"area": "winterfell", "footman": 3, "knight": 1}), r"over the supply limit of position 1 \(\[3, 2\]\)"),
+    (_stark({"area": "winterfell", "footman": 2}, {"area": "white-harbor", "footman": 2},
+            {"area": "moat-cailin", "footman": 2}), r"armies of \[2, 2, 2\] are over the supply limit"),
+    ({"setup": {"houses": {"stark": {"power": 21}}}}, r"setup.houses.stark.power: more than the 20 tokens"),
+    ({"setup": {"houses": {"stark": {"supply": 7}}}}, r"positions 0 to 6"),
+    ({"setup": {"tracks": {"fiefdoms": ["stark"]}}}, r"setup.tracks.fiefdoms: must list every house once"),
+    ({"houses": {"stark": {"home": "moat-cailin"}}}, r"the board data give 'winterfell' as its home"),
+])
+def test_new_refuses_a_setup_no_game_can_start_from(table: dict[str, object], needle: str) -> None:
+    """Ruling T26, «Все правила снабжения, численности войск ... остаются в силе»: `new` refuses a
+    starting position with units where the board has no area or where their type cannot stand, two
+    houses or a house and a neutral force in one area, or armies over the house's supply limit —
+    naming the field."""
+    with pytest.raises(DataError, match=needle):
+        Game.create("thrones", "x", ["Анна", "Борис", "Вера"], config={"holy_lands": False}, house_rules=table)

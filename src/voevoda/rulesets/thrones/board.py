@@ -119,20 +119,67 @@ def board() -> Board:
 
 
 def check_rules(rules: Rules, b: Board) -> None:
-    """The houses of the rules data stand on real areas: a home is a land with a castle, land units
-    start on land and ships at sea or in a port; every holy token names a unit kind that can
-    serve it."""
+    """The rules data fit the board: each house's home is the area the board data mark as its
+    home, every holy token names a unit kind that can serve it, and the starting position of
+    ``data/setup.toml`` (or the table's own, laid over it) is one a game can start from
+    (ruling T26)."""
+    homes = {a.home_of: a.id for a in b.areas.values() if a.home_of}
     for hid, house in rules.houses.items():
         if house.home not in b or not b[house.home].is_land:
             raise DataError(f"rules: houses.{hid}.home: '{house.home}' is not a land of the board")
-        for area, units in house.units.items():
-            if area not in b:
-                raise DataError(f"rules: houses.{hid}.units: no area '{area}' on the board")
-            for kind, n in units.items():
-                if n < 0:
-                    raise DataError(f"rules: houses.{hid}.units.{area}.{kind}: negative")
-                if (kind in LAND_UNITS) != b[area].is_land:
-                    raise DataError(f"rules: houses.{hid}.units.{area}.{kind}: a {kind} cannot stand there")
+        if homes.get(hid, house.home) != house.home:
+            raise DataError(f"rules: houses.{hid}.home: the board data give '{homes[hid]}' as its home, "
+                            f"not '{house.home}'")
     for holy in rules.holy:
         if (holy.terrain == "sea") != (holy.unit == "ship"):
             raise DataError(f"rules: holy.{holy.id}: a sea token is served by ships, a land token by land units")
+    check_setup(rules, b)
+
+
+def check_setup(rules: Rules, b: Board) -> None:
+    """What ``new`` refuses in a starting position, each named by its field: units in an area the
+    board does not have; land units at sea or in a port, ships on land; a ship in the port of a
+    land its house does not hold; an area twice in one house's list; two houses in one area; a
+    house in another house's home or in an area of a neutral force; armies over the house's supply
+    limit («Все правила снабжения ... остаются в силе»)."""
+    from voevoda.rulesets.thrones.state import fits_supply
+
+    homes = {house.home: hid for hid, house in rules.houses.items()}
+    taken: dict[str, str] = {}
+    limits = rules.supply.limits
+    for hid, house in rules.setup.houses.items():
+        where = f"setup.houses.{hid}.units"
+        held = {rules.houses[hid].home}
+        seen: set[str] = set()
+        for i, place in enumerate(house.units):
+            at = f"{where}.{i} ({place.area})"
+            if place.area not in b:
+                raise DataError(f"rules: {at}: no area '{place.area}' on the board")
+            if place.area in seen:
+                raise DataError(f"rules: {at}: the area is listed twice; give all its units in one entry")
+            seen.add(place.area)
+            area = b[place.area]
+            for kind, n in place.units().items():
+                if n and (kind in LAND_UNITS) != area.is_land:
+                    raise DataError(f"rules: {at}: a {rules.units[kind].name_en} cannot stand in a {area.type}")
+            if place.area in taken and taken[place.area] != hid:
+                raise DataError(f"rules: {at}: house {taken[place.area]} starts there too")
+            owner = homes.get(place.area)
+            if owner is not None and owner != hid:
+                raise DataError(f"rules: {at}: it is the home of house {owner}")
+            if owner is None and area.garrison:
+                raise DataError(f"rules: {at}: a neutral force of {area.garrison} holds it at the start")
+            if any(place.units().values()):
+                taken[place.area] = hid
+                held.add(place.area)
+        for place in house.units:
+            if b[place.area].is_port and b.land_of(place.area) not in held:
+                raise DataError(f"rules: {where} ({place.area}): a ship stands in the port of a land "
+                                f"house {hid} does not hold ({b.land_of(place.area)})")
+        level = house.supply
+        if level is None:
+            level = min(sum(b[a].supply for a in held), len(limits) - 1)
+        sizes = [n for n in (sum(p.units().values()) for p in house.units) if n >= 2]
+        if not fits_supply(sizes, limits[level]):
+            raise DataError(f"rules: {where}: armies of {sorted(sizes, reverse=True)} are over the supply limit "
+                            f"of position {level} ({limits[level]})")

@@ -18,7 +18,7 @@ from typing import Any, Literal
 from pydantic import BaseModel, ConfigDict, Field, ValidationError, model_validator
 
 from voevoda.core.errors import DataError
-from voevoda.core.rulesdata import load, read_toml, validate
+from voevoda.core.rulesdata import deep_merge, read_toml, validate
 
 DATA = Path(__file__).parent / "data"
 UNIT_KINDS = ("footman", "knight", "ship", "siege")
@@ -167,20 +167,46 @@ class House(_Strict):
     name_en: str
     color: str = Field(pattern=r"^#[0-9a-fA-F]{6}$")
     home: str
-    units: dict[str, dict[UnitKind, int]]
 
     def name(self, lang: str) -> str:
         return self.name_ru if lang == "ru" else self.name_en
-
-
-class Seating(_Strict):
-    order: list[str] = Field(min_length=3)
 
 
 class Tracks(_Strict):
     iron_throne: list[str]
     fiefdoms: list[str]
     kings_court: list[str]
+
+
+class Placement(_Strict):
+    """Units of one house in one area at the start (``data/setup.toml``)."""
+
+    area: str = Field(min_length=1, max_length=100)
+    footman: int = Field(default=0, ge=0, le=20)
+    knight: int = Field(default=0, ge=0, le=20)
+    ship: int = Field(default=0, ge=0, le=20)
+    siege: int = Field(default=0, ge=0, le=20)
+
+    def units(self) -> dict[str, int]:
+        return {kind: getattr(self, kind) for kind in UNIT_KINDS}
+
+
+class HouseSetup(_Strict):
+    """One house's starting position: its units, and the supply track position and power
+    tokens in hand when the table's box says other than the companion derives (ruling T26)."""
+
+    units: list[Placement]
+    supply: int | None = Field(default=None, ge=0, le=20)
+    power: int | None = Field(default=None, ge=0, le=1000)
+
+
+class Setup(_Strict):
+    """The starting position the table copies from its own box (``data/setup.toml``, ruling T26):
+    which houses play with fewer than six players, each house's units, the influence tracks."""
+
+    seating: list[str] = Field(min_length=3)
+    houses: dict[str, HouseSetup]
+    tracks: Tracks
 
 
 TRACKS = ("iron_throne", "fiefdoms", "kings_court")
@@ -236,8 +262,7 @@ class Rules(_Strict):
     dues: Dues
     supply: Supply
     houses: dict[str, House]
-    seating: Seating
-    tracks: Tracks
+    setup: Setup
     holy: list[Holy]
     deck: Deck
 
@@ -247,11 +272,19 @@ class Rules(_Strict):
         extra = [k for k in self.units if k not in UNIT_KINDS]
         if missing or extra:
             raise ValueError(f"units: missing {', '.join(missing) or '—'}; unknown {', '.join(extra) or '—'}")
-        if sorted(self.seating.order) != sorted(self.houses):
-            raise ValueError("seating.order: must list every house once")
+        if sorted(self.setup.seating) != sorted(self.houses):
+            raise ValueError("setup.seating: must list every house once")
+        if sorted(self.setup.houses) != sorted(self.houses):
+            raise ValueError("setup.houses: must give every house's position once")
         for track in TRACKS:
-            if sorted(getattr(self.tracks, track)) != sorted(self.houses):
-                raise ValueError(f"tracks.{track}: must list every house once")
+            if sorted(getattr(self.setup.tracks, track)) != sorted(self.houses):
+                raise ValueError(f"setup.tracks.{track}: must list every house once")
+        for hid, house in self.setup.houses.items():
+            if house.power is not None and house.power > self.economy.tokens:
+                raise ValueError(f"setup.houses.{hid}.power: more than the {self.economy.tokens} tokens a house owns")
+            if house.supply is not None and house.supply >= len(self.supply.limits):
+                raise ValueError(f"setup.houses.{hid}.supply: the supply track has positions "
+                                 f"0 to {len(self.supply.limits) - 1}")
         holy_ids = [h.id for h in self.holy]
         if len(holy_ids) != len(set(holy_ids)):
             raise ValueError("holy: an id repeats")
@@ -320,7 +353,14 @@ class Options(_Strict):
 
 
 def load_rules(house_rules: Mapping[str, Any] | None = None) -> Rules:
-    return load(Rules, DATA / "rules.toml", house_rules or {})
+    """``rules.toml`` (the document's numbers and the rulings), with ``setup.toml`` (the table's
+    box: starting position, supply track, tokens per house) laid over it, then the house rules."""
+    raw = deep_merge(read_toml(DATA / "rules.toml"), read_toml(DATA / "setup.toml"))
+    source = f"{DATA / 'rules.toml'} + setup.toml"
+    if house_rules:
+        raw = deep_merge(raw, house_rules)
+        source += " + house rules"
+    return validate(Rules, raw, source)
 
 
 def load_options(config: Mapping[str, Any]) -> Options:

@@ -91,7 +91,7 @@ class Thrones(Ruleset):
             if len(set(chosen.values())) != len(chosen):
                 raise GameError("config.houses: один дом у двух игроков", "config.houses: two players play one house")
             return {p: chosen[p] for p in names}
-        return {p: self.rules.seating.order[i] for i, p in enumerate(names)}
+        return {p: self.rules.setup.seating[i] for i, p in enumerate(names)}
 
     def setup(self, players: Sequence[str], dice: Dice) -> State:
         names = list(players)
@@ -119,15 +119,23 @@ class Thrones(Ruleset):
             state["board"][area] = {"house": owner, "units": {"footman": 0, "knight": 0, "ship": 0, "siege": 0},
                                     "token": None, "garrison": fact.garrison}
         for p, hid in seats.items():
-            for area, units in self.rules.houses[hid].units.items():
-                info = state["board"][area]
+            start = self.rules.setup.houses[hid]
+            for place in start.units:
+                if not any(place.units().values()):
+                    continue
+                info = state["board"][place.area]
                 info["house"] = p
-                for kind, count in units.items():
+                for kind, count in place.units().items():
                     info["units"][kind] += count
+            if start.power is not None:
+                state["treasury"][p]["power"] = state["treasury"][p]["opening"] = start.power
         top = len(self.rules.supply.limits) - 1
         state["supply"] = {p: supply_level(state, self.board, p, top) for p in names}
+        for p, hid in seats.items():
+            if self.rules.setup.houses[hid].supply is not None:
+                state["supply"][p] = self.rules.setup.houses[hid].supply
         for track in TRACKS:
-            state["tracks"][track] = [by_house[h] for h in getattr(self.rules.tracks, track) if h in by_house]
+            state["tracks"][track] = [by_house[h] for h in getattr(self.rules.setup.tracks, track) if h in by_house]
         if self.options.holy_lands:
             state["holy"] = {h.id: {"area": None, "winner": None, "faces": {}, "told": False} for h in self.rules.holy}
             dice_off(state, dice, self.rules.holy[0].id)

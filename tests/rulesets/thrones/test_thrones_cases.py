@@ -20,7 +20,7 @@ from voevoda.rulesets.thrones.turn import awaited
 
 CASES_DIR = Path(__file__).resolve().parents[2] / "cases" / "thrones"
 EXPECT_KEYS = {"power", "units", "token", "garrison", "phase", "turn", "alliances", "tracks", "supply", "events",
-               "no_events", "event", "deals", "awaited", "card", "holy", "echo", "statement", "outcome"}
+               "no_events", "event", "deals", "awaited", "card", "holy", "echo", "statement", "ledger", "outcome"}
 
 
 def _load() -> list[Any]:
@@ -110,6 +110,9 @@ def test_case(case: dict[str, Any]) -> None:
     for player, lines in expect.get("statement", {}).items():
         got = [[line["item"], line["amount"]] for line in
                next(e.data for e in events if e.kind == "statement" and e.data["player"] == player)["lines"]]
+        assert got == lines, got
+    for player, lines in expect.get("ledger", {}).items():
+        got = [[line["item"], line["amount"], line["note"]] for line in state["treasury"][player]["statement"]]
         assert got == lines, got
     if "outcome" in expect:
         assert state["outcome"] is not None and state["outcome"]["winners"] == expect["outcome"], state["outcome"]

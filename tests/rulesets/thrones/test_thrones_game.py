@@ -209,3 +209,34 @@ def test_warnings_in_the_echo() -> None:
     accepted, reply = outputs.order_reply(game, "Анна", "подмога Белая Гавань\nпропуск Ланнистер Белая Гавань",
                                           check=True)
     assert accepted and "предупреждения" not in reply
+
+
+def _bidding(bid: str) -> Game:
+    game = Game.create("thrones", "bids", PLAYERS, config={"holy_lands": False}, seed="bids")
+    game.state.update({"turn": 2, "phase": "bids", "declared": {p: [] for p in PLAYERS},
+                       "bidding": {"track": "iron_throne", "bids": {}, "ties": []}})
+    ok, text = outputs.order_reply(game, "Анна", bid)
+    assert ok, text
+    return game
+
+
+def test_a_bid_is_sealed_until_every_bid_is_in() -> None:
+    """001 «Модификации фазы Вестероса, 2»: «Битва королей ... играется молча ... ставки втемную,
+    имеющиеся на руках суммы не озвучиваются»: two games that differ only in the bid one house has
+    posted give every other house and the public the same outputs, byte for byte, until the bids
+    are revealed together."""
+    from voevoda.core.outputs import walk
+
+    high, low = _bidding("ставка 3"), _bidding("ставка 1")
+    for viewer in ("Борис", "Вера", "Глеб", PUBLIC):
+        a = dict(walk(high, viewer, derived=False))
+        b = dict(walk(low, viewer, derived=False))
+        assert a.keys() == b.keys()
+        for name in a:
+            assert a[name] == b[name], (viewer, name)
+    for game in (high, low):
+        for p in ("Борис", "Вера", "Глеб"):
+            assert outputs.order_reply(game, p, "ставка 0")[0]
+        game.resolve()
+    assert "«Железный трон»: ставки Старк 3, Баратеон 0" in outputs.report_text(high, "Борис")
+    assert "«Железный трон»: ставки Старк 1, Баратеон 0" in outputs.report_text(low, "Борис")

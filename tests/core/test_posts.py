@@ -172,3 +172,51 @@ def test_suggestions_offer_the_nearest_names_and_never_the_word_itself() -> None
 def test_word_forms_agree_adjectives_and_keep_yo() -> None:
     forms = posts.word_forms("тяжёлый пехотинец")
     assert "тяжёлых пехотинцев" in forms and "тяжёлым пехотинцем" in forms
+
+
+def test_invisible_characters_are_not_text() -> None:
+    """A post saved by Notepad begins with a byte-order mark; text copied from Telegram or
+    Discord carries zero-width spaces and joiners, direction marks and soft hyphens. The forum
+    shows none of them, so the parser does not read them: «\\ufeffподмога Винтерфелл» is the order
+    «подмога Винтерфелл», and a word with a zero-width space inside is one word."""
+    raw = "\ufeffподмога Винтерфелл\nподмога Ви\u200bнтер\u00adфелл\u200e\n\u2066ход\u2069 0201\u200d 0202"
+    post = read(raw)
+    assert texts(post) == [(1, "подмога Винтерфелл"), (2, "подмога Винтерфелл"), (3, "ход 0201 0202")]
+    original = raw.split("\n")
+    for line in post.lines:
+        for index, ch in enumerate(line.text):
+            if ch != " ":
+                assert original[line.number - 1][line.column(index) - 1] == ch
+
+
+def test_emoji_are_decoration_not_text() -> None:
+    """Players in Discord and Telegram mark their lines with emoji («✅ подмога Винтерфелл»,
+    «⚔️ поход …», «1️⃣ …») and end them with one («… 😀»); a custom Discord emoji is written
+    <:name:id>. None of it is order text: an emoji is read as a blank, so the line still begins
+    like its order and nothing is left over after it. An arrow from an emoji keyboard (➡️, ⇒, ➜)
+    is the arrow every game's orders know, «→»."""
+    post = read("✅ подмога Винтерфелл\n⚔️ оборона Ров Кейлин 😀\n1️⃣ налог 3\n"
+                "🏳️‍🌈🇷🇺 ход 0201 ➡️ 0202 ⇒ 0302 <:pepe:123456789012>\n👍🏽")
+    assert texts(post) == [(1, "подмога Винтерфелл"), (2, "оборона Ров Кейлин"), (3, "налог 3"),
+                           (4, "ход 0201 →  0202 → 0302")]
+    assert post.lines[1].column(0) == 4  # «о» after «⚔», U+FE0F and a blank
+
+
+def test_a_discord_block_quote_sets_aside_the_rest_of_the_post() -> None:
+    """Discord's «>>> » quotes everything after it to the end of the message, not one line."""
+    post = read("налог 3\n>>> Борис писал:\nход 0303 0304\nроспуск 0101")
+    assert texts(post) == [(1, "налог 3")]
+    assert set(post.hidden) >= {2, 3, 4}
+
+
+def test_xenforo_and_vbulletin_tags() -> None:
+    """XenForo's mention, inline spoiler and inline code, and the quote headers of XenForo,
+    vBulletin and phpBB: a mention is read through, an inline spoiler is set aside like any
+    spoiler, a quote with its post header is a quote."""
+    post = read('[USER=12]@Борис[/USER], договорились\n[ISPOILER]налог 99[/ISPOILER] налог 3\n'
+                "[ICODE]ход 0201 0202[/ICODE]\n[QUOTE=\"Борис, post: 1234, member: 56\"]роспуск 0101[/QUOTE]\n"
+                "[quote=Борис;12345]роспуск 0102[/quote]\n"
+                '[quote="Борис" post_id=7 time=1700000000 user_id=3]роспуск 0103[/quote]\n'
+                "[MENTION=5]Вера[/MENTION] [member=Глеб]")
+    assert texts(post) == [(1, "@Борис, договорились"), (2, "налог 3"), (3, "ход 0201 0202"), (7, "Вера")]
+    assert set(post.hidden) >= {2, 4, 5, 6}

@@ -52,12 +52,12 @@ READ_THROUGH = frozenset({
     "face", "center", "centre", "left", "right", "justify", "align", "indent", "url", "email", "highlight",
     "mark", "sup", "sub", "tt", "code", "pre", "plain", "noparse", "shadow", "glow", "list", "ul", "ol",
     "li", "*", "table", "tr", "td", "th", "br", "hr", "abbr", "acronym", "anchor", "h1", "h2", "h3",
-    "heading", "bold", "italic", "underline",
+    "heading", "bold", "italic", "underline", "user", "mention", "member", "icode", "move",
 })
 """Tags whose content is read: the tag itself is markup, the text inside is the post's."""
 
 SET_ASIDE = frozenset({
-    "quote", "q", "spoiler", "spoil", "hide", "hidden", "offtop", "offtopic", "ot", "ooc",
+    "quote", "q", "spoiler", "spoil", "ispoiler", "hide", "hidden", "offtop", "offtopic", "ot", "ooc",
     "img", "image", "media", "video", "youtube", "attach", "attachment", "audio", "flash",
 })
 """Tags whose content is never orders: quotes of other posts, spoilers (the place for non-game
@@ -68,9 +68,24 @@ BREAKS = frozenset({"*", "li", "br", "hr", "list", "ul", "ol", "tr", "table", "c
                     "left", "right", "justify", "h1", "h2", "h3", "heading", "code", "pre"})
 """Tags that a forum shows as a line break: text on both sides of one becomes two lines."""
 
+INVISIBLE = frozenset("\ufeff\u200b\u200c\u200d\u2060\u00ad\u200e\u200f\u202a\u202b\u202c\u202d\u202e"
+                      "\u2066\u2067\u2068\u2069\u180e")
+"""Characters a forum shows as nothing: the byte-order mark a Notepad file begins with, zero-width
+spaces and joiners, direction marks and soft hyphens (Telegram and Discord copies carry them)."""
+
 _TAG = re.compile(r"\[(/?)([A-Za-z][A-Za-z0-9_]*|\*)((?:=|\s)[^\[\]\n]*)?\]")
 
 # -- Markdown ----------------------------------------------------------------------------------
+
+ARROWS = {ord(a): "→" for a in "➡⇒⟶⮕➔➙➛➜➝➞➟➠➢➣➤➥➦➧➨➩➪➭➮➯➱➲➳➵➸➺➻➼➽➾🠒🠖🠚🡒🡢🡪🡲🡺"}
+"""Arrows a player draws a move with, from emoji keyboards and symbol tables: read as «→», the
+arrow every game's orders know (``ход 0303 ➡ 0403`` is ``ход 0303 → 0403``)."""
+
+_CUSTOM_EMOJI = re.compile(r"<a?:\w{2,32}:\d{5,20}>")
+"""A Discord custom emoji as its text is copied: ``<:name:id>``, ``<a:name:id>`` when animated."""
+_KEYCAP_BASE = "0123456789#*"
+_BLOCK_QUOTE = re.compile(r"^\s*>>>")
+"""Discord's «>>> »: everything after it, to the end of the message, is quoted."""
 
 _BULLET = re.compile(r"^(\s*)(?:[-+*•·▪►–—]|\d{1,3}[.)])(?=\s)")
 _FENCE = re.compile(r"^\s*(```|~~~)")
@@ -181,9 +196,15 @@ def read(text: str, options: PostOptions | None = None,
     lines: list[PostLine] = []
     not_bold: set[int] = set()
     hidden_lines = set(hidden)
+    quoted_rest = False
     for logical in _split_lines(chars):
         if not logical:
             continue
+        if quoted_rest or _BLOCK_QUOTE.match("".join(c.ch for c in logical[:8])):
+            quoted_rest = True
+            hidden_lines.add(logical[0].line)
+            continue
+        logical = _read_emoji(logical)
         if _FENCE.match("".join(c.ch for c in logical[:8])):
             continue  # a code fence is markup; the lines between are read like any other
         kept = _read_markdown(logical, hidden_lines)
@@ -275,7 +296,7 @@ def _emit(text: str, start: int, end: int, line_no: int, line_start: int, out: l
             if not hidden or hidden[-1] != line_no:
                 hidden.append(line_no)
             continue
-        if ch == "\r":
+        if ch == "\r" or ch in INVISIBLE:
             continue
         out.append(_Char(ch, line_no, index - line_start + 1, bold))
     return line_no, line_start
@@ -295,6 +316,48 @@ def _split_lines(chars: list[_Char]) -> list[list[_Char]]:
         else:
             lines[-1].append(c)
     return lines
+
+
+def is_emoji(ch: str) -> bool:
+    """Whether ``ch`` is a pictograph (an emoji, a flag's letter, a skin tone, a variation
+    selector or the keycap mark): decoration, not text. Arrows a player may draw an order with
+    (→, ➡, ⇒) are not."""
+    o = ord(ch)
+    return (0x1F000 <= o <= 0x1FAFF or 0x2600 <= o <= 0x2793 or o in (0x2B50, 0x2B55, 0x2B1B, 0x2B1C)
+            or o in (0x231A, 0x231B, 0x2328, 0x23CF) or 0x23E9 <= o <= 0x23FA or o in (0xFE0E, 0xFE0F, 0x20E3)
+            or 0xE0020 <= o <= 0xE007F)
+
+
+def _read_emoji(chars: list[_Char]) -> list[_Char]:
+    """Emoji on one line read as a blank each run («✅ подмога», «… 😀», «1️⃣ …», a Discord
+    ``<:name:id>``): they mark or end a line, they are not its words."""
+    text = "".join(c.ch for c in chars)
+    custom: set[int] = set()
+    if "<" in text:
+        for match in _CUSTOM_EMOJI.finditer(text):
+            custom.update(range(match.start(), match.end()))
+    out: list[_Char] = []
+    index = 0
+    while index < len(chars):
+        ch = chars[index].ch
+        keycap = (ch in _KEYCAP_BASE and index + 1 < len(chars)
+                  and (chars[index + 1].ch == "\u20e3"
+                       or (chars[index + 1].ch == "\ufe0f" and index + 2 < len(chars) and chars[index + 2].ch == "\u20e3")))
+        if ord(ch) in ARROWS:
+            out.append(_Char("→", chars[index].line, chars[index].col, chars[index].bold))
+            index += 1
+            continue
+        if not (keycap or is_emoji(ch) or index in custom):
+            out.append(chars[index])
+            index += 1
+            continue
+        first = chars[index]
+        index += 1
+        while index < len(chars) and (is_emoji(chars[index].ch) or index in custom):
+            index += 1
+        if not out or out[-1].ch != " ":
+            out.append(_Char(" ", first.line, first.col, first.bold))
+    return out
 
 
 def _read_markdown(chars: list[_Char], hidden: set[int]) -> list[_Char]:

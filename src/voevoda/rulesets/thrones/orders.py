@@ -114,6 +114,13 @@ KEYWORDS: list[tuple[str, str]] = [
 _PHRASES = sorted(((phrase_key(p), kind) for p, kind in KEYWORDS), key=lambda pk: -len(pk[0]))
 FIRST_WORDS = sorted({p[0] for p, _ in _PHRASES})
 OPENERS = {fold(w) for w in ("я", "мы", "i", "we", "хочу", "также", "ещё", "еще", "also", "then", "а")}
+HEADINGS = {fold(w) for w in ("приказы", "приказов", "orders")}
+"""The word a template's heading begins with («Приказы:», «ПРИКАЗЫ ДОМА СТАРК», «Orders:»): the
+line is prose, unless an order follows the heading's colon on the same line."""
+AFTER_KEYWORD = {":", "-", "–", "—"}
+"""What a player puts between an order's word and the rest («Подмога - Винтерфелл», «Оборона: …»)."""
+STOPS = {".", "!", "…"}
+"""How a line may end after an order («подмога Винтерфелл.»)."""
 SEPARATORS = {",", ";", "и", "and", "&", "+"}
 
 SYNTAX: dict[str, tuple[str, str]] = {
@@ -321,7 +328,11 @@ class _Fail(Exception):
 def begins_order(text: str) -> bool:
     """Whether a line begins like an order: a keyword, or a word one typo away from one (an
     order misspelt is an error with a suggestion, never prose)."""
-    tokens = [t.key for t in tokens_of(text)][:6]
+    tokens = [t.key for t in tokens_of(text)][:8]
+    if tokens and tokens[0] in HEADINGS:
+        if tokens[1:2] != [":"]:
+            return False
+        tokens = tokens[2:]
     while tokens and tokens[0] in OPENERS:
         tokens.pop(0)
     if not tokens:
@@ -344,6 +355,8 @@ class LineReader:
     def read(self) -> tuple[list[Order], list[Problem]]:
         orders: list[Order] = []
         problems: list[Problem] = []
+        if self.tokens[:1] and self.tokens[0].key in HEADINGS and self.tokens[1:2] and self.tokens[1].key == ":":
+            self.pos = 2  # «Приказы: подмога Винтерфелл»
         while True:
             self._skip(OPENERS | {";"})
             if self.pos >= len(self.tokens):
@@ -361,21 +374,36 @@ class LineReader:
                     problems.append(self._problem(tok.start, f"лишнее «{self._rest(self.pos)}» после приказа",
                                                   f"unexpected '{self._rest(self.pos)}' after the order"))
                 break
+            keyword = kind
+            end_of_order = self.pos
             try:
+                self._skip(AFTER_KEYWORD)
                 kind, args = self._read(kind)
+                end_of_order = self.pos
+                self._skip(STOPS)
+                if self._next_order():
+                    self.tokens[self.pos] = Token(self.tokens[self.pos].text, ";", self.tokens[self.pos].start)
                 if self.pos < len(self.tokens) and self.tokens[self.pos].key != ";":
                     tok = self.tokens[self.pos]
                     raise _Fail(tok.start, f"лишнее «{self._rest(self.pos)}»", f"unexpected '{self._rest(self.pos)}'")
             except _Fail as fail:
-                ru, en = SYNTAX.get(kind, ("", ""))
+                ru, en = SYNTAX.get(kind) or SYNTAX.get(keyword) or SYNTAX.get("order_" + keyword, ("", ""))
                 problems.append(self._problem(fail.index, f"{fail.ru}; пример: {ru}", f"{fail.en}; example: {en}"))
                 while self.pos < len(self.tokens) and self.tokens[self.pos].key != ";":
                     self.pos += 1
                 continue
-            end = self.tokens[self.pos - 1]
+            end = self.tokens[end_of_order - 1]
             text = self.line.text[self.tokens[start].start:end.start + len(end.text)]
             orders.append(Order(kind, args, self.line.number, text.strip()))
         return orders, problems
+
+    def _next_order(self) -> bool:
+        """A comma followed by another order's word separates two orders («подмога Винтерфелл,
+        оборона Ров Кейлин»), as «;» does."""
+        if self.pos >= len(self.tokens) or self.tokens[self.pos].key != ",":
+            return False
+        keys = tuple(t.key for t in self.tokens[self.pos + 1:])
+        return any(keys[:len(p)] == p for p, _ in _PHRASES)
 
     # -- helpers ----------------------------------------------------------------------------------
 

@@ -92,6 +92,8 @@ FILLERS = {fold(w) for w in ("построить", "строю", "строим",
                              "я", "мы", "i", "we", "хочу", "новый", "новая", "новое", "а", "также", "ещё", "еще",
                              "then", "also")}
 SEPARATORS = {",", ";", ":", "и", "and", "&", "+", "-", "—", "–", "->", "→"}
+STOPS = ".!…"
+"""How a word may end in a post: a line ended with «.», «!» or «…» («город X7!»)."""
 CYRILLIC = re.compile("[а-яё]")
 ROLL_RE = re.compile(r"^#*\d*[dдк]\d+#*$", re.IGNORECASE)
 _TOKEN = re.compile(r"##[^#\s]*##|[^\s,;:]+|[,;:]")
@@ -227,8 +229,8 @@ class LineReader:
     def __init__(self, line: PostLine, lex: Lexicon) -> None:
         self.line = line
         self.lex = lex
-        self.tokens = [Token(m.group(0).rstrip("."), fold(m.group(0).rstrip(".")), m.start())
-                       for m in _TOKEN.finditer(line.text) if m.group(0).rstrip(".")]
+        self.tokens = [Token(m.group(0).rstrip(STOPS), fold(m.group(0).rstrip(STOPS)), m.start())
+                       for m in _TOKEN.finditer(line.text) if m.group(0).rstrip(STOPS)]
         self.pos = 0
 
     # -- the line -----------------------------------------------------------------------------
@@ -329,7 +331,7 @@ class LineReader:
         return found[0]
 
     def tile(self, required: bool = True) -> str | None:
-        self._skip({"в", "во", "на", "in", "at", "клетка", "клетку", "tile"})
+        self._skip({"в", "во", "на", "in", "at", "клетка", "клетку", "tile", "-", "—", "–"})
         if self.pos >= len(self.tokens):
             if required:
                 raise _Fail(self._here(), "не указана клетка", "no tile given")

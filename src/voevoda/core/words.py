@@ -169,6 +169,34 @@ def _inflect(parse: Any, grammemes: set[str]) -> str | None:
     return None if got is None else str(got.word)
 
 
+def _inflect_noun(word: str, parse: Any, grammemes: set[str]) -> str | None:
+    """A head noun in ``grammemes``. A compound of creatures joined by a hyphen declines every
+    part («огр-бык» → «огров-быков», «огра-людоеда»): the dictionary alone declines only the last;
+    a part it does not know («огр») is declined as a regular masculine noun. Compounds whose
+    first part is a thing («штаб-квартира») keep that part."""
+    parts = word.split("-")
+    if len(parts) > 1 and "anim" in parse.tag:
+        case = next((c for c in CASES if c in grammemes), "nomn")
+        plural = "plur" in grammemes
+        forms: list[str] = []
+        for part in parts[:-1]:
+            known = [p for p in _morph().parse(part) if p.tag.POS == "NOUN" and p.tag.case == "nomn"]
+            if known and "anim" in known[0].tag:
+                form = _inflect(known[0], grammemes)
+            elif not any(p.is_known for p in _morph().parse(part)):
+                form = _regular_masculine(part, "gent" if case == "accs" else case, plural)
+            else:
+                form = None
+            if form is None:
+                return _inflect(parse, grammemes)
+            forms.append(form)
+        last = _nominative_parse(parts[-1], ("NOUN",))
+        tail = _inflect(last, grammemes) if last is not None else None
+        if tail is not None:
+            return "-".join([*forms, tail])
+    return _inflect(parse, grammemes)
+
+
 # Adjective endings by case for (masc, femn, neut, plur); «*» stands for «ы» after a hard
 # stem and «и» after г к х ж ч ш щ; «°» for «о» after a stressed ending and «е» after a
 # hissing consonant or a soft stem.
@@ -245,7 +273,7 @@ def inflect_phrase(phrase: str, case: str = "nomn", plural: bool = False) -> str
     out = list(words)
     number_tag = "plur" if plural else "sing"
     grammemes = {case, number_tag}
-    form = _inflect(noun, grammemes)
+    form = _inflect_noun(words[head].lower(), noun, grammemes)
     if form is None:
         return phrase
     out[head] = _restore_case(words[head], form)
@@ -262,6 +290,23 @@ def inflect_phrase(phrase: str, case: str = "nomn", plural: bool = False) -> str
         if got:
             out[i] = _restore_case(words[i], got)
     return " ".join(out)
+
+
+@lru_cache(maxsize=1024)
+def thing_accusative(phrase: str) -> str:
+    """The accusative of a phrase naming a thing (a building, a spell): «построить Оружейную
+    мастерскую», «продать Часовню», but «построить Барак», «Фермерские угодья», «Святилище
+    природы» unchanged. Only a feminine singular head changes in the inanimate accusative; the
+    dictionary's readings of a name as a person («Барак», «Поля») are not used."""
+    words = phrase.split(" ")
+    head = _head(words)
+    if head is None:
+        return phrase
+    nouns = [p for p in _morph().parse(words[head].lower()) if p.tag.POS == "NOUN" and p.tag.case == "nomn"
+             and not {"Name", "Surn", "Patr"} & p.tag.grammemes]
+    if any("femn" in p.tag and "sing" in p.tag for p in nouns) and not any("plur" in p.tag for p in nouns):
+        return inflect_phrase(phrase, "accs")
+    return phrase
 
 
 _MASC_SING = {"nomn": "", "gent": "а", "datv": "у", "accs": "а", "ablt": "ом", "loct": "е"}
@@ -329,7 +374,7 @@ def _few(phrase: str, case: str) -> str:
     assert noun is not None
     if case == "accs" and "anim" in noun.tag:
         return inflect_phrase(phrase, "gent", plural=True)
-    form = _inflect(noun, {"gent", "sing"})
+    form = _inflect_noun(words[head].lower(), noun, {"gent", "sing"})
     if form is None:
         return phrase
     out = list(words)
@@ -406,11 +451,12 @@ def past(verb: str, gender: str | None, plural: bool = False) -> str:
     if not plural and gender != "f":
         return verb
     words = verb.split(" ")
-    for parse in _morph().parse(words[0].lower()):
+    at = 1 if len(words) > 1 and words[0].lower() == "не" else 0  # «не прислал» → «не прислала»
+    for parse in _morph().parse(words[at].lower()):
         if parse.tag.POS == "VERB" and "past" in parse.tag:
             got = parse.inflect({"plur"} if plural else {"femn", "sing"})
             if got is not None:
-                words[0] = _restore_case(words[0], str(got.word))
+                words[at] = _restore_case(words[at], str(got.word))
                 return " ".join(words)
     return verb
 

@@ -359,8 +359,24 @@ def battle_document(result: Mapping[str, Any], rules: Rules, lang: str = "ru", n
                w.t("Выжили", "Survived")], rows)
     after: list[Inline | Item] = []
     for i, side in enumerate(summary["sides"]):
-        bits = [w.t("раненые вернулись в строй: ", "wounded back in the ranks: ") + w.units(side["recovered"], "—"),
-                w.t("возвращаются в армию: ", "return to the army: ") + w.units(side["returning"], "—")]
+        bits = [w.t("раненые вернулись в строй: ", "wounded back in the ranks: ") + w.units(side["recovered"])
+                ] if any(side["recovered"].values()) else []
+        if "returning_army" in side:  # a city's defence in the campaign: the army and the garrison part
+            if not side["returning_army"] and not side.get("garrison_stays"):
+                bits = []  # the city fell with its garrison: nobody comes back
+            if side["returning_army"]:
+                bits.append(w.t("возвращаются в армию: ", "return to the army: ") + w.units(side["returning_army"]))
+            if side.get("garrison_stays"):
+                bits.append(w.t("гарнизон остаётся в городе: ", "the garrison stays in the city: ")
+                            + w.units(side["garrison_stays"]))
+        elif side.get("garrison"):  # a city's garrison: it stays in the city it held, or falls with it
+            if summary.get("winner") == i:
+                bits.append(w.t("гарнизон остаётся в городе: ", "the garrison stays in the city: ")
+                            + w.units(side["returning"], "—"))
+            else:
+                bits = []
+        else:
+            bits.append(w.t("возвращаются в армию: ", "return to the army: ") + w.units(side["returning"], "—"))
         if side.get("gunpowder_needed"):
             bits.append(w.t(f"порох потрачен: {side['gunpowder_spent']}", f"gunpowder spent: {side['gunpowder_spent']}"))
         if side.get("honour"):

@@ -274,6 +274,13 @@ def _aftermath(ctx: Ctx, battle: Battle, summary: dict[str, Any], placed: list[d
                 for u, n in army_placed.items():
                     share = n / placed[index][u] if placed[index].get(u) else 0
                     back[u] = min(n, int(returning.get(u, 0) * share + 0.5))
+        if role == "defender":
+            # what the report tells of the survivors: the army's go back to the army, the
+            # garrison's stay in the city it held (ruling C7: the garrison is whole in each battle)
+            out["returning_army"] = dict(sorted((u, n) for u, n in back.items() if n))
+            held = summary.get("winner") == 1
+            out["garrison_stays"] = dict(sorted((u, n - back.get(u, 0)) for u, n in returning.items()
+                                                if held and n - back.get(u, 0) > 0))
         lost = {u: n - back.get(u, 0) for u, n in army_placed.items() if n - back.get(u, 0) > 0}
         gained = {u: n - army_placed.get(u, 0) for u, n in back.items() if n - army_placed.get(u, 0) > 0}
         _take_losses(ctx, side, lost)

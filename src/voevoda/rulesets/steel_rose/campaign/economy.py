@@ -9,6 +9,7 @@ import math
 from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, field
 
+from voevoda.core.words import inflect_phrase, plural_en
 from voevoda.rulesets.steel_rose.campaign.data import Building, Campaign
 from voevoda.rulesets.steel_rose.campaign.state import CampaignState, City, Faction
 
@@ -173,8 +174,9 @@ def can_hire(campaign: Campaign, state: CampaignState, fid: str, uid: str) -> tu
         if not have.intersection(needed):
             names_ru = " или ".join(f"«{campaign.building(fid, b).name_ru}»" for b in needed)
             names_en = " or ".join(campaign.building(fid, b).name_en for b in needed)
-            return False, f"для найма «{unit.name_ru}» нужна постройка {names_ru}", \
-                f"hiring {unit.name_en} needs a {names_en}"
+            many_ru = inflect_phrase(unit.name_ru[:1].lower() + unit.name_ru[1:], "gent", plural=True)
+            return False, f"чтобы нанимать {many_ru}, нужна постройка {names_ru}", \
+                f"hiring {plural_en(unit.name_en.lower())} needs a building: {names_en}"
         return True, "", ""
     if max_city_level(state, fid) < unit.level:
         return False, f"для «{unit.name_ru}» нужен город {unit.level}-го уровня", \

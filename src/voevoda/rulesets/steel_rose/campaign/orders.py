@@ -697,7 +697,8 @@ class PostReader:
             m = _BATTLE_HEADER.match(_BULLET.sub("", raw).strip())
             if m:
                 out = Reading()
-                named = m.group(1)
+                # «Битва за Вельмар — гарнизон по умолчанию»: a remark after a dash is the player's
+                named = re.split(r"\s+[—–-]+\s+", m.group(1), maxsplit=1)[0]
                 enemy: str | None = None
                 qualified = re.match(r"^(.*?)\s*\(([^)]*)\)\s*$", named)
                 if qualified:

@@ -10,13 +10,36 @@ from typing import Any
 
 from voevoda.core.markup import Document, Inline, Item, Table, bold
 from voevoda.core.ruleset import GM, PUBLIC, Event, Order
-from voevoda.core.words import Names, counted, counted_list, join_and, number, past
+from voevoda.core.words import (
+    Names,
+    counted_list,
+    inflect_phrase,
+    join_and,
+    number,
+    past,
+    thing_accusative,
+)
+from voevoda.rulesets.steel_rose.battle.model import Manoeuvre, PowderShare, SquadInput
 from voevoda.rulesets.steel_rose.battle.report import battle_document
+from voevoda.rulesets.steel_rose.battle.words import manoeuvre_text, powder_text, squad_line
 from voevoda.rulesets.steel_rose.campaign.data import FACTIONS, Campaign
 from voevoda.rulesets.steel_rose.campaign.orders import CHOICE_EN, CHOICE_RU, MOBILE_ID
 
 # Grammatical gender of each faction's Russian name, for the verbs that follow it.
 FACTION_GENDER = {"empire": "f", "steel_rose": "n", "heaven": "plural", "void_cult": "m", "ogres": "plural"}
+# Each faction's Russian name in the cases the reports need («предать Империю», «союз с Культом
+# пустоты», «против Огров»), used while the data keeps the document's names.
+FACTION_CASES_RU: dict[str, dict[str, str]] = {
+    "empire": {"nomn": "Империя", "gent": "Империи", "datv": "Империи", "accs": "Империю", "ablt": "Империей"},
+    "steel_rose": {"nomn": "Княжество стальной розы", "gent": "Княжества стальной розы",
+                   "datv": "Княжеству стальной розы", "accs": "Княжество стальной розы",
+                   "ablt": "Княжеством стальной розы"},
+    "heaven": {"nomn": "Благословлённые небом", "gent": "Благословлённых небом", "datv": "Благословлённым небом",
+               "accs": "Благословлённых небом", "ablt": "Благословлёнными небом"},
+    "void_cult": {"nomn": "Культ пустоты", "gent": "Культа пустоты", "datv": "Культу пустоты", "accs": "Культ пустоты",
+                  "ablt": "Культом пустоты"},
+    "ogres": {"nomn": "Огры", "gent": "Огров", "datv": "Ограм", "accs": "Огров", "ablt": "Ограми"},
+}
 RESOURCE_RU = {"empire": "честь", "steel_rose": "порох", "heaven": "мана", "void_cult": "голод пустоты", "ogres": "мясо"}
 
 
@@ -56,6 +79,17 @@ class Words:
             return self.t("никто", "nobody")
         f = self.c.rules.factions.get(fid)  # type: ignore[call-overload]
         return (f.name_ru if self.ru else f.name_en) if f else fid
+
+    def faction_in(self, fid: str | None, case: str) -> str:
+        """The faction's name after a preposition or as an object: «предать Империю», «союз с
+        Культом пустоты»; English: "the Void Cult"."""
+        if not self.ru:
+            return self.the_faction(fid)
+        name = self.faction(fid)
+        table = FACTION_CASES_RU.get(fid or "")
+        if table is not None and table["nomn"] == name:
+            return table.get(case, name)
+        return inflect_phrase(name, case, plural=FACTION_GENDER.get(fid or "") == "plural")
 
     def did(self, fid: str | None, verb_ru: str, verb_en: str) -> str:
         """«Империя захватила», «Огры захватили», «Княжество захватило»; "the Empire took"."""
@@ -109,6 +143,11 @@ class Words:
         b = self.c.buildings.of(fid).get(bid)
         return (b.name_ru if self.ru else b.name_en) if b else bid
 
+    def building_accs(self, fid: str | None, bid: str) -> str:
+        """A building as the object of a verb: «построить Оружейную мастерскую»."""
+        name = self.building(fid, bid)
+        return thing_accusative(name) if self.ru else name
+
     def resource(self, fid: str) -> str:
         f = self.c.faction(fid)
         return f.resource_ru if self.ru else f.resource_en
@@ -144,10 +183,10 @@ def describe_order(campaign: Campaign, order: Order, lang: str) -> str:
     a = order.args
     k = order.kind
     if k == "build":
-        return w.t("построить", "build") + f" {w.building(_owner_of(campaign, a), str(a['building']))} " + \
+        return w.t("построить", "build") + f" {w.building_accs(_owner_of(campaign, a), str(a['building']))} " + \
             w.t("в городе", "in") + f" {w.city(str(a['city']))}"
     if k == "sell":
-        return w.t("продать", "sell") + f" {w.building(_owner_of(campaign, a), str(a['building']))} " + \
+        return w.t("продать", "sell") + f" {w.building_accs(_owner_of(campaign, a), str(a['building']))} " + \
             w.t("в городе", "in") + f" {w.city(str(a['city']))}"
     if k == "raise":
         to = a.get("to")
@@ -183,20 +222,20 @@ def describe_order(campaign: Campaign, order: Order, lang: str) -> str:
             text += f" — {w.units(dict(a['units']))}"
         return text
     if k == "alliance":
-        return w.t("союз с", "alliance with") + f" {w.faction(str(a['faction']))}"
+        return w.t("союз с", "alliance with") + f" {w.faction_in(str(a['faction']), 'ablt')}"
     if k == "break":
-        return w.t("разорвать союз с", "break the alliance with") + f" {w.faction(str(a['faction']))}"
+        return w.t("разорвать союз с", "break the alliance with") + f" {w.faction_in(str(a['faction']), 'ablt')}"
     if k == "betray":
-        return w.t("предать", "betray") + f" {w.faction(str(a['faction']))}" + (
+        return w.t("предать", "betray") + f" {w.faction_in(str(a['faction']), 'accs')}" + (
             ": " + ", ".join(w.city(str(c)) for c in a.get("cities", [])) if a.get("cities") else "")
     if k == "demons":
         return w.t("демоны", "demons") + ": " + w.units(dict(a["units"]))
     if k == "mobile":
         return w.t("передвижной город", "mobile city") + ": " + " — ".join(w.city(str(c)) for c in a["road"])
     if k == "garrison":
-        squads = len(a["squads"])
-        return w.t(f"гарнизон города {w.city(str(a['city']))}: {counted(squads, 'отряд')}",
-                   f"garrison of {w.city(str(a['city']))}: {counted(squads, 'squad', 'en')}")
+        squads = [SquadInput.from_json(sq) for sq in a["squads"]]
+        return w.t(f"гарнизон города {w.city(str(a['city']))} — ", f"garrison of {w.city(str(a['city']))} — ") + \
+            "; ".join(squad_line(campaign.rules, sq.position, sq.units, lang) for sq in squads)
     if k == "template":
         return w.t(f"город {w.city(str(a['city']))}: уровень {a['level']}",
                    f"{w.city(str(a['city']))}: level {a['level']}")
@@ -205,12 +244,34 @@ def describe_order(campaign: Campaign, order: Order, lang: str) -> str:
         return w.t(f"город {w.city(str(a['city']))}: постройки ", f"{w.city(str(a['city']))}: buildings ") + (
             ", ".join(w.building(owner, str(b)) for b in a["buildings"]) or "—")
     if k == "deploy":
-        return w.t("расстановка", "deployment") + f": {a['battle']} ({len(a['squads'])})"
+        squads = [SquadInput.from_json(sq) for sq in a["squads"]]
+        parts = [squad_line(campaign.rules, sq.position, sq.units, lang) for sq in squads]
+        if a.get("gunpowder") is not None:
+            parts.append(w.t(f"порох: {a['gunpowder']}", f"gunpowder: {a['gunpowder']}"))
+        parts.extend(powder_text(PowderShare.from_json(p), campaign.rules, lang) for p in a.get("powder") or [])
+        return _battle_title(w, str(a["battle"])) + " — " + "; ".join(parts)
     if k == "plan":
-        return w.t("план", "plan") + f": {a['battle']}" + (f" — {w.t('без манёвров', 'no manoeuvres')}" if a.get("skip") else "")
+        if a.get("skip"):
+            return _battle_title(w, str(a["battle"])) + " — " + w.t("без манёвров", "no manoeuvres")
+        moves = [manoeuvre_text(Manoeuvre.from_json(m), lang) for m in a.get("manoeuvres") or []]
+        return _battle_title(w, str(a["battle"])) + " — " + ("; ".join(moves) or w.t("без манёвров", "no manoeuvres"))
     if k == "capture":
         return f"{w.city(str(a['city']))}: {w.choice(str(a['choice']))}"
     return order.text or k
+
+
+def _battle_sides(campaign: Campaign, battle: str, events: Sequence[Event]) -> tuple[str | None, str | None]:
+    """The attacker and the defender of a battle, from its announcement."""
+    for e in events:
+        if e.kind == "battle_announced" and e.data["battle"] == battle:
+            return e.data["attacker"], e.data.get("defender")
+    return battle.split("/")[-1], None
+
+
+def _battle_title(w: Words, battle: str) -> str:
+    """«битва за Хольмгард» for a battle id ``city/attacker``."""
+    city = battle.split("/")[0]
+    return w.t(f"битва за {w.city(city)}", f"battle for {w.city(city)}")
 
 
 def _owner_of(campaign: Campaign, args: Mapping[str, Any]) -> str | None:
@@ -277,6 +338,8 @@ def _ledger_line(w: Words, fid: str, line: Mapping[str, Any]) -> str:
                 "hunger_overflow": "hunger overflowed", "raid_hunger": "raid", "hire_hunger": "hiring",
                 "ogre_contract": "the ogres' contract"}
     text = (names_ru if w.ru else names_en).get(what, what)
+    if line.get("battle"):  # «честь павших (битва за Вельмар)»
+        text += f" ({_battle_title(w, str(line['battle']))})"
     if what == "income":
         notes = []
         if line.get("buildings"):
@@ -297,7 +360,7 @@ def _faction_part(doc: Document, w: Words, view: Mapping[str, Any], events: Sequ
     own = view.get("own") or {}
     mine = [e for e in events if e.data.get("faction") == fid and "*" not in e.audience]
     ledgers = [e for e in events if e.kind == "ledger" and e.data.get("faction") == fid]
-    doc.heading(w.t(f"{w.faction(fid)}: казна и ресурсы", f"{w.faction(fid)}: treasury and resources"))
+    doc.heading(w.t(f"{w.faction(fid)}: казна и ресурсы", f"{w.the_faction(fid, capital=True)}: treasury and resources"))
     for led in ledgers:
         rows = [[_ledger_line(w, fid, line), w.gold(line["gold"], signed=True) if line.get("gold") else "",
                  w.amount(line["resource"], signed=True) if line.get("resource") else ""]
@@ -306,6 +369,8 @@ def _faction_part(doc: Document, w: Words, view: Mapping[str, Any], events: Sequ
                       w.t("; в конце: ", "; at its end: "), bold(w.gold(led.data["closing"])))
         if rows:
             doc.table([w.t("Статья", "Item"), w.t("Золото", "Gold"), w.resource(fid).capitalize()], rows, "lrr")
+    if not ledgers and "gold" in own:  # mid-turn: the ledger comes at the turn's end
+        doc.paragraph(w.t("Золото: ", "Gold: "), bold(w.gold(float(own["gold"]))))
     doc.paragraph(f"{w.resource(fid).capitalize()}: ", bold(w.amount(float(own.get("resource", 0)))),
                   *([w.t(f" (предел {own.get('hunger_max')})", f" (limit {own.get('hunger_max')})")]
                     if fid == "void_cult" else []))
@@ -334,6 +399,19 @@ def _faction_part(doc: Document, w: Words, view: Mapping[str, Any], events: Sequ
     if notes:
         doc.heading(w.t("Что произошло", "What happened"), 3)
         doc.bullets(notes)
+    fought = {e.data["battle"] for e in events if e.kind == "battle"}
+    for e in events:
+        if e.kind == "deployed" and e.data["battle"] not in fought:
+            # both sides' deployments, for the planning post («Вы узнаёте расстановку войск противника»)
+            a, d = _battle_sides(w.c, str(e.data["battle"]), events)
+            doc.heading(w.t(f"Битва за {w.city(e.data['city'])}: расстановки",
+                            f"Battle for {w.city(e.data['city'])}: the deployments"), 3)
+            sides: list[str | Item] = []
+            for side_fid, squads in ((a, e.data["attacker"]), (d, e.data["defender"])):
+                lines = [squad_line(w.c.rules, sq["position"], sq["units"], w.lang) for sq in squads]
+                sides.append(Item(w.faction(side_fid) if w.ru else w.the_faction(side_fid, capital=True),
+                                  list(lines) or [w.t("никого", "nobody")]))
+            doc.bullets(sides)
     for e in events:
         if e.kind == "battle":
             # the battle engine's own report (docs/steel_rose/battle.md §3), under this battle's title
@@ -386,10 +464,12 @@ def _private_line(w: Words, e: Event) -> str | None:
         return w.t(f"Не исполнено: «{d.get('order')}» — {d.get('ru')}", f"Not carried out: '{d.get('order')}' — {d.get('en')}")
     if k == "divination":
         snap = d.get("snapshot") or {}
-        return w.t(f"Прорицание о фракции «{w.faction(d['target'])}» (конец хода {snap.get('turn')}): "
+        when_ru = f"конец хода {snap.get('turn')}" if snap.get("turn") else "до первого хода"
+        when_en = f"end of turn {snap.get('turn')}" if snap.get("turn") else "before the first turn"
+        return w.t(f"Прорицание о фракции «{w.faction(d['target'])}» ({when_ru}): "
                    f"{w.gold(snap.get('gold', 0))}, {w.resource(d['target'])} {w.amount(snap.get('resource', 0))}, "
                    f"войска: {w.units(snap.get('units', {}))}",
-                   f"Divination of {w.the_faction(d['target'])} (end of turn {snap.get('turn')}): "
+                   f"Divination of {w.the_faction(d['target'])} ({when_en}): "
                    f"{w.gold(snap.get('gold', 0))}, {w.resource(d['target'])} {w.amount(snap.get('resource', 0))}, "
                    f"troops: {w.units(snap.get('units', {}))}")
     if k == "corruption_found":
@@ -487,13 +567,13 @@ def _public_line(w: Words, e: Event, fid: Any) -> str | None:
         if d.get("formed"):
             return w.t(f"Союз: {w.faction(a)} и {w.faction(b)}", f"Alliance: {w.faction(a)} and {w.faction(b)}")
         how = w.t("предательство", "betrayal") if d.get("how") == "betrayal" else w.t("разорван", "broken")
-        return w.t(f"Союз {w.faction(a)} и {w.faction(b)} расторгнут ({how})",
+        return w.t(f"Союз {w.faction_in(a, 'gent')} и {w.faction_in(b, 'gent')} расторгнут ({how})",
                    f"The alliance of {w.faction(a)} and {w.faction(b)} is over ({how})")
     if k == "proposal":
         return w.did(d["from"], "предложил союз", "proposed an alliance to") + w.t(
             f" фракции «{w.faction(d['to'])}»", f" {w.the_faction(d['to'])}")
     if k == "betrayal":
-        return w.did(d["by"], "предал", "betrayed") + f" {w.faction(d['victim'])}" + (
+        return w.did(d["by"], "предал", "betrayed") + f" {w.faction_in(d['victim'], 'accs')}" + (
             ": " + ", ".join(w.city(c) for c in d["cities"]) if d["cities"] else "")
     if k == "gift":
         return w.t(f"Боги послали подарок ({w.gold(d['gold'])}): ", f"The gods sent a gift ({w.gold(d['gold'])}) to ") + \
@@ -517,10 +597,13 @@ def _public_line(w: Words, e: Event, fid: Any) -> str | None:
         return w.t("Передвижной город огров встал на дорогу ", "The ogres' mobile city stands on the road ") + \
             " — ".join(w.city(c) for c in d["road"])
     if k == "quest":
-        return w.t(f"Империя выполнила особое задание: {w.city(d['city'])} (+{w.amount(d['honour'])} чести)",
-                   f"The Empire fulfilled a special quest: {w.city(d['city'])} (+{w.amount(d['honour'])} honour)")
-    if k == "battle_announced" and e.audience != ("*",):
-        return None
+        units = (", " + w.units(d["units"])) if d.get("units") else ""
+        return w.t(f"Империя выполнила особое задание: {w.city(d['city'])} (+{w.amount(d['honour'])} чести{units})",
+                   f"The Empire fulfilled a special quest: {w.city(d['city'])} (+{w.amount(d['honour'])} honour{units})")
+    if k == "battle_announced" and d.get("defender"):  # nobody's ruins: the capture line says it
+        return w.t(f"Битва за {w.city(d['city'])}: {w.faction(d['attacker'])} против {w.faction_in(d['defender'], 'gent')}",
+                   f"Battle for {w.city(d['city'])}: {w.the_faction(d['attacker'], capital=True)} against "
+                   f"{w.the_faction(d['defender'])}")
     return None
 
 

@@ -22,6 +22,7 @@ from voevoda.core.errors import DataError, GameError, ParseError, Problem, illeg
 from voevoda.core.hidden import HiddenParts
 from voevoda.core.markup import Document
 from voevoda.core.ruleset import Event, Order, Outcome, Prompt, Resolution, Ruleset, State
+from voevoda.core.words import join_and
 from voevoda.rulesets.steel_rose.battle.model import SquadInput
 from voevoda.rulesets.steel_rose.battle.posts import parse_deployment, parse_plan
 from voevoda.rulesets.steel_rose.battle.sides import check_army
@@ -194,6 +195,7 @@ class SteelRoseCampaign(Ruleset):
             if block is None:
                 continue
             battle = next(b for b in st.battles if b.id == bid)
+            line = next((i for i, text in enumerate(block.split("\n"), 1) if text.strip()), 0)
             if st.phase == "deployment":
                 dep = parse_deployment(block, self.campaign.rules, self.vocab.units)
                 units = bat.available(ctx, battle, role)
@@ -203,7 +205,7 @@ class SteelRoseCampaign(Ruleset):
                     continue
                 orders.append(Order("deploy", {"battle": bid, "squads": [s.to_json() for s in dep.squads],
                                                "gunpowder": dep.gunpowder,
-                                               "powder": [p.to_json() for p in dep.powder]}))
+                                               "powder": [p.to_json() for p in dep.powder]}, line))
             else:
                 own_side = getattr(battle, role)
                 enemy_side = getattr(battle, "defender" if role == "attacker" else "attacker")
@@ -212,11 +214,11 @@ class SteelRoseCampaign(Ruleset):
                 plan = parse_plan(block, self.campaign.rules, own, theirs)
                 problems.extend(plan.problems)
                 orders.append(Order("plan", {"battle": bid, "manoeuvres": [m.to_json() for m in plan.manoeuvres],
-                                             "skip": plan.skip}))
+                                             "skip": plan.skip}, line))
         if problems:
             unique = list(dict.fromkeys(problems))  # a block for several battles is read for each
             raise ParseError(unique, [self.describe(o) for o in orders])
-        return orders
+        return sorted(orders, key=lambda o: o.line)  # echoed in the post's order
 
     def validate(self, state: State, player: str, orders: Sequence[Order]) -> list[Problem]:
         st = load_state(state)
@@ -290,21 +292,28 @@ class SteelRoseCampaign(Ruleset):
                 if not cids:
                     continue
                 ru, en = self._city_names(list(dict.fromkeys(cids)))
+                several = len(ru) > 1
+                for_ru = ("битв за " if several else "битвы за ") + join_and(ru)
+                for_en = ("the battles for " if several else "the battle for ") + join_and(en, "en")
                 if phase == "deployment":
-                    out[f["player"]] = Prompt("deployment", "Расстановка для битвы: " + ", ".join(ru),
-                                              "Deployment for the battle(s): " + ", ".join(en), tuple(en))
+                    out[f["player"]] = Prompt("deployment", "Расстановка для " + for_ru, "Deployment for " + for_en,
+                                              tuple(en))
                 else:
-                    out[f["player"]] = Prompt("planning", "Планирование битвы: " + ", ".join(ru),
-                                              "Planning of the battle(s): " + ", ".join(en), tuple(en))
+                    out[f["player"]] = Prompt("planning", "Планирование " + for_ru, "Plans for " + for_en, tuple(en))
         elif phase == "capture":
+            taken: dict[str, list[str]] = {}
             for cap in pub["captures"]:
-                f = factions[cap["faction"]]
-                if cap["done"] or not f["player"]:
-                    continue
-                ru, en = self._city_names([cap["city"]])
-                out[f["player"]] = Prompt("capture", f"Захвачен город {ru[0]}: колонизировать, разграбить или разрушить?",
-                                          f"{en[0]} is taken: colonise, plunder or raze?",
-                                          tuple(CHOICE_EN[c] for c in bat.choices_for(cap["faction"])))
+                if not cap["done"] and factions[cap["faction"]]["player"]:
+                    taken.setdefault(cap["faction"], []).append(cap["city"])
+            for fid, cids in taken.items():
+                ru, en = self._city_names(cids)
+                choices = bat.choices_for(fid)
+                what_ru = join_and([CHOICE_RU[c] for c in choices], "ru", "или")
+                what_en = join_and([CHOICE_EN[c] for c in choices], "en", "or")
+                head_ru = f"Захвачен город {ru[0]}" if len(ru) == 1 else "Захвачены города " + join_and(ru)
+                head_en = f"{en[0]} is taken" if len(en) == 1 else join_and(en, "en") + " are taken; for each"
+                out[factions[fid]["player"]] = Prompt("capture", f"{head_ru}: {what_ru}?", f"{head_en}: {what_en}?",
+                                                      tuple(CHOICE_EN[c] for c in choices))
         return out
 
     def view(self, state: State, viewer: str) -> dict[str, Any]:

@@ -1,0 +1,113 @@
+"""A first turn played as players post it on a forum, read back as a game master would publish
+it (002_c01e70bb146ed8cc.txt, «Бой делится на четыре фазы ... 1 с расстановкой и 1 с
+планированием», «При попытке захвата города противник будет вынужден сначала победить
+гарнизон»; issue 19 «Orders», «Reports»): the echo names buildings and units in the case the verb
+wants, the battle posts are echoed squad by squad with their lines, the prompts and the chronicle
+name the battles, both deployments are in the report for the planning post, and a city's
+garrison that holds stays in the city instead of «returning to the army»."""
+
+from __future__ import annotations
+
+import functools
+
+from voevoda.core.engine import Game
+
+PLAYERS = ["Анна", "Борис", "Вера", "Глеб", "Дарья"]
+ORDERS = {
+    "Анна": ("Всем привет! Ход Империи :)\n\n[b]Города:[/b]\n\n[b]Авенталь (1 ур.) (Большой)[/b]\nДоход: 300з\n"
+             "Постройки: Барак, часовня\nГордрим (1 ур.) (Малый)\nДоход: 150з\nПостройка: ...\n---------------\n"
+             "СУММАРНЫЙ ДОХОД В ХОД: 750з\n\nнанять 10 копейщиков, 2 лучника\n"
+             "АРМИЯ 1: все — атака Хольмгарда (колонизировать)\nСпасибо!"),
+    "Борис": ("Добрый день.\n[list]\n[*]Построить оружейную мастерскую в Ормисе\n[*]построить Мануфактуру в Ормис\n"
+              "[*]построить барак в ормисе\n[/list]\nНанять 8 щитовиков\nАрмия 1: все - оборона Хольмгард"),
+    "Глеб": "Построить Убежище культистов в Морвене\nНанять 3 культиста\nАрмия 1: все — атака Вельмар (разграбить)",
+    "Дарья": "передвижной город: Тарнбург — Лунный Лес\nНанять 12 огров-быков\nАрмия 1: все — рассредоточиться",
+}
+DEPLOYMENTS = {
+    "Анна": ("[b]Битва за Хольмгард:[/b]\nЦентральный фланг:\nАвангард - 10 копейщиков\nАрьергард - 2 лучника\n\n"
+             "Битва за Вельмар — гарнизон по умолчанию"),
+    "Борис": "битва за хольмгард:\nЦентральный фланг:\nАвангард - 8 щитовиков",
+}
+
+
+def echo(game: Game, player: str, text: str) -> list[str]:
+    receipt = game.check_post(player, text)
+    return [f"{o.line}: {game.ruleset.describe(o, 'ru')}" for o in receipt.orders]
+
+
+@functools.cache
+def played() -> tuple[Game, dict[str, list[str]], dict[str, str], str]:
+    """Turn 1 up to the planning step (echoes, prompts and Анна's report there), then to its end."""
+    game = Game.create("steel-rose", "forum", PLAYERS, seed="forum-turn")
+    echoes = {p: echo(game, p, t) for p, t in ORDERS.items()}
+    for player, text in ORDERS.items():
+        game.submit(player, text)
+    game.resolve(force=True)
+    prompts = {p: prompt.text_ru for p, prompt in game.ruleset.awaiting(game.state).items()}
+    echoes.update({f"{p}/deployment": echo(game, p, t) for p, t in DEPLOYMENTS.items()})
+    for player, text in DEPLOYMENTS.items():
+        game.submit(player, text)
+    game.resolve(force=True)
+    planning = game.report("Анна", 1, "text", "ru")
+    while game.state["turn"] == 1:
+        game.resolve(force=True)
+    return game, echoes, prompts, planning
+
+
+def test_the_echo_puts_buildings_and_units_in_the_verbs_case() -> None:
+    """«построить Оружейную мастерскую», not «Оружейная мастерская»; «12 огров-быков» as the
+    document writes «Огры-быки»; a masculine building stays («Барак»)."""
+    _game, echoes, _prompts, _report = played()
+    assert "3: построить Оружейную мастерскую в городе Ормис" in echoes["Борис"]
+    assert "4: построить Мануфактуру в городе Ормис" in echoes["Борис"]
+    assert "5: построить Барак в городе Ормис" in echoes["Борис"]
+    assert "2: нанять 12 огров-быков" in echoes["Дарья"]
+    assert "7: город Авенталь: постройки Барак, Часовня" in echoes["Анна"]
+
+
+def test_battle_posts_are_echoed_squad_by_squad_on_their_lines() -> None:
+    """A deployment is echoed as the player wrote it, per battle, on the line it starts; a remark
+    after the battle's heading («— гарнизон по умолчанию») leaves that battle to the standing
+    placement instead of refusing the post."""
+    _game, echoes, _prompts, _report = played()
+    assert echoes["Анна/deployment"] == [
+        "2: битва за Хольмгард — центральный авангард: 10 копейщиков; центральный арьергард: 2 лучника"]
+    assert echoes["Борис/deployment"] == ["2: битва за Хольмгард — центральный авангард: 8 щитовиков"]
+
+
+def test_prompts_name_each_battle() -> None:
+    _game, _echoes, prompts, _report = played()
+    assert prompts["Анна"] == "Расстановка для битв за Вельмар и Хольмгард"
+    assert prompts["Глеб"] == "Расстановка для битвы за Вельмар"
+
+
+def test_the_planning_report_shows_both_deployments_and_the_chronicle_names_the_battles() -> None:
+    """«Планирование: Вы узнаёте расстановку войск противника, а он узнаёт вашу расстановку»."""
+    _game, _echoes, _prompts, report = played()
+    lines = [line.strip().removeprefix("- ") for line in report.splitlines()]
+    start = lines.index("== Битва за Хольмгард: расстановки ==")
+    assert lines[start + 1:start + 6] == ["Империя", "центральный авангард: 10 копейщиков",
+                                          "центральный арьергард: 2 лучника", "Княжество стальной розы",
+                                          "центральный авангард: 8 щитовиков"]
+    assert "Битва за Вельмар: Культ пустоты против Империи" in lines
+    assert "Золото: 300з" in lines  # 750 − 250 − 200, before the turn's end
+    assert "Вера не прислала приказов: применены приказы по умолчанию." in lines
+
+
+def test_a_garrison_that_holds_stays_in_the_city() -> None:
+    """Three cultists against Вельмар's garrison: the garrison holds, and its survivors stay in
+    the city («Ваша фракция определяет гарнизон поселения»: they are no army's); an attacking
+    army's survivors return to the army; a garrison that falls with its city brings nobody back."""
+    game, _echoes, _prompts, _report = played()
+    for lang, stays, back in (("ru", "гарнизон остаётся в городе: ", "возвращаются в армию: "),
+                              ("en", "the garrison stays in the city: ", "return to the army: ")):
+        text = game.report("Анна", 1, "text", lang)
+        velmar = text[text.index("== Битва за Вельмар ==" if lang == "ru" else "== Battle for Velmar =="):]
+        velmar = velmar[:velmar.index("Все раунды" if lang == "ru" else "Every round")]
+        held = [line.strip() for line in velmar.splitlines() if stays in line]
+        assert len(held) == 1 and ("копейщик" in held[0] or "spearm" in held[0])
+        assert back not in velmar.split(stays)[1]
+        holmgard = text[text.index("== Битва за Хольмгард ==" if lang == "ru" else "== Battle for Holmgard =="):]
+        assert back in holmgard and stays not in holmgard.split("Все раунды" if lang == "ru" else "Every round")[0]
+    assert game.state["cities"]["velmar"]["owner"] == "empire"
+    assert game.state["cities"]["holmgard"]["owner"] == "empire"

@@ -469,10 +469,25 @@ def read_int(token: str, *, maximum: int | None = None) -> int:
     return value
 
 
+# -- words around orders -----------------------------------------------------------------------
+
+OPENERS = frozenset({"я", "мы", "i", "we", "хочу", "также", "еще", "also", "then", "а"})
+"""Words a player puts before an order («я хочу …», «также …», «а …»), folded: a game's reader
+skips them where an order begins."""
+
+STOPS = ".!…"
+"""How a player may end a line after an order («подмога Винтерфелл.», «город X7!»)."""
+
+
 # -- typos ---------------------------------------------------------------------------------------
 
-def _fold(text: str) -> str:
-    return " ".join(text.casefold().replace("ё", "е").split())
+APOSTROPHES = str.maketrans("", "", "'’ʼ‘`")
+
+
+def fold(text: str) -> str:
+    """A name or keyword as every game compares it: case, «ё»/«е», apostrophes («King’s» is
+    «Kings») and blanks (no-break ones too) aside."""
+    return " ".join(text.casefold().replace("ё", "е").translate(APOSTROPHES).split())
 
 
 def suggest(word: str, known: Iterable[str] | Mapping[str, Hashable], limit: int = 3,
@@ -486,11 +501,11 @@ def suggest(word: str, known: Iterable[str] | Mapping[str, Hashable], limit: int
     folded: dict[str, str] = {}
     items = known.items() if isinstance(known, Mapping) else ((name, name) for name in known)
     for name, key in items:
-        f = _fold(name)
+        f = fold(name)
         if f not in folded:
             folded[f] = name
             keys[f] = key
-    target = _fold(word)
+    target = fold(word)
     if not target or target in folded:
         return []
     import difflib  # only an unknown name needs it

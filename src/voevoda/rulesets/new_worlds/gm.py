@@ -16,8 +16,8 @@ from typing import TYPE_CHECKING, Any
 import jsonpatch
 
 from voevoda.core.errors import GameError
+from voevoda.core.posts import fold
 from voevoda.rulesets.new_worlds.mapdata import normalise_tile
-from voevoda.rulesets.new_worlds.orders import fold
 from voevoda.rulesets.new_worlds.rules import FACTORY_NAMES
 from voevoda.rulesets.new_worlds.state import load_state
 

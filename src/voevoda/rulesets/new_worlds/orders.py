@@ -29,17 +29,13 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from voevoda.core.errors import Problem, invalid
-from voevoda.core.posts import NumberError, PostLine, did_you_mean, read_int, suggest
+from voevoda.core.posts import OPENERS, STOPS, NumberError, PostLine, did_you_mean, fold, read_int, suggest
 from voevoda.core.ruleset import Order
 from voevoda.rulesets.new_worlds.mapdata import normalise_tile
 from voevoda.rulesets.new_worlds.rules import FACTORY_NAMES, Rules
 
 MAX_NUMBER = 999_999_999
 """The shared reader's bound: prices and shares are checked against the points a country has."""
-
-
-def fold(text: str) -> str:
-    return " ".join(text.casefold().replace("ё", "е").split())
 
 
 # (phrase, kind): the longest phrase that matches wins.
@@ -88,12 +84,9 @@ KEYWORDS: list[tuple[str, str]] = [
 _PHRASES = sorted(((tuple(fold(p).split()), kind) for p, kind in KEYWORDS), key=lambda pk: -len(pk[0]))
 FIRST_WORDS = sorted({p[0] for p, _ in _PHRASES})
 """The words an order may begin with, for suggestions («горд» → «город»)."""
-FILLERS = {fold(w) for w in ("построить", "строю", "строим", "постройка", "строительство", "возвести", "build",
-                             "я", "мы", "i", "we", "хочу", "новый", "новая", "новое", "а", "также", "ещё", "еще",
-                             "then", "also")}
+FILLERS = OPENERS | {fold(w) for w in ("построить", "строю", "строим", "постройка", "строительство", "возвести",
+                                       "build", "новый", "новая", "новое")}
 SEPARATORS = {",", ";", ":", "и", "and", "&", "+", "-", "—", "–", "->", "→"}
-STOPS = ".!…"
-"""How a word may end in a post: a line ended with «.», «!» or «…» («город X7!»)."""
 CYRILLIC = re.compile("[а-яё]")
 ROLL_RE = re.compile(r"^#*\d*[dдк]\d+#*$", re.IGNORECASE)
 _TOKEN = re.compile(r"##[^#\s]*##|[^\s,;:]+|[,;:]")
@@ -395,7 +388,7 @@ class LineReader:
             if self.pos >= len(self.tokens):
                 raise _Fail(self._here(), f"не указан {what_ru}", f"no {what_en} given")
             tok = self.tokens[self.pos]
-            ru, en = _suggest(self._rest_key(3), table)
+            ru, en = did_you_mean(suggest(self._rest_key(3), table, limit=2, cutoff=0.7))
             raise _Fail(tok.start, f"«{self._rest_text(self.pos)}» — не {what_ru}{ru}",
                         f"'{self._rest_text(self.pos)}' is not a {what_en}{en}")
         self.pos += found[1]
@@ -557,15 +550,6 @@ class LineReader:
 
     def _roll_text(self) -> dict[str, Any]:
         return {}
-
-
-def _suggest(key: str, table: Mapping[str, str]) -> tuple[str, str]:
-    found = suggest(key, table, limit=2, cutoff=0.7)
-    if not found:
-        return "", ""
-    ru = " или ".join(f"«{f}»" for f in found)
-    en = " or ".join(f"'{f}'" for f in found)
-    return f"; может быть, {ru}?", f"; did you mean {en}?"
 
 
 def read_lines(lines: Iterable[PostLine], lex: Lexicon) -> tuple[list[Order], list[Problem]]:

@@ -33,12 +33,23 @@ from __future__ import annotations
 
 import re
 from collections.abc import Mapping, Sequence
+from collections.abc import Set as AbstractSet
 from dataclasses import dataclass, field
 from functools import cache
 from typing import Any
 
 from voevoda.core.errors import Problem, invalid
-from voevoda.core.posts import NumberError, PostLine, did_you_mean, read_int, suggest, word_forms
+from voevoda.core.posts import (
+    OPENERS,
+    STOPS,
+    NumberError,
+    PostLine,
+    did_you_mean,
+    fold,
+    read_int,
+    suggest,
+    word_forms,
+)
 from voevoda.core.ruleset import Order
 from voevoda.rulesets.thrones.board import Board
 from voevoda.rulesets.thrones.rules import UNIT_KINDS, Rules
@@ -47,10 +58,6 @@ MAX_AMOUNT = 1000
 """No sum of power tokens in this game comes near a thousand."""
 MAX_TEXT = 200
 """The longest reason of a transfer or description of a service."""
-
-
-def fold(text: str) -> str:
-    return " ".join(text.casefold().replace("ё", "е").replace("’", "").replace("'", "").split())
 
 
 _TOKEN = re.compile(r"→|->|—>|=>|[+−-]?\d+|[\w’']+(?:-[\w’']+)*|[,;:()«»\"“”„]|\S")
@@ -113,14 +120,11 @@ KEYWORDS: list[tuple[str, str]] = [
 ]
 _PHRASES = sorted(((phrase_key(p), kind) for p, kind in KEYWORDS), key=lambda pk: -len(pk[0]))
 FIRST_WORDS = sorted({p[0] for p, _ in _PHRASES})
-OPENERS = {fold(w) for w in ("я", "мы", "i", "we", "хочу", "также", "ещё", "еще", "also", "then", "а")}
 HEADINGS = {fold(w) for w in ("приказы", "приказов", "orders")}
 """The word a template's heading begins with («Приказы:», «ПРИКАЗЫ ДОМА СТАРК», «Orders:»): the
 line is prose, unless an order follows the heading's colon on the same line."""
 AFTER_KEYWORD = {":", "-", "–", "—"}
 """What a player puts between an order's word and the rest («Подмога - Винтерфелл», «Оборона: …»)."""
-STOPS = {".", "!", "…"}
-"""How a line may end after an order («подмога Винтерфелл.»)."""
 SEPARATORS = {",", ";", "и", "and", "&", "+"}
 
 SYNTAX: dict[str, tuple[str, str]] = {
@@ -380,7 +384,7 @@ class LineReader:
                 self._skip(AFTER_KEYWORD)
                 kind, args = self._read(kind)
                 end_of_order = self.pos
-                self._skip(STOPS)
+                self._skip(set(STOPS))
                 if self._next_order():
                     self.tokens[self.pos] = Token(self.tokens[self.pos].text, ";", self.tokens[self.pos].start)
                 if self.pos < len(self.tokens) and self.tokens[self.pos].key != ";":
@@ -422,7 +426,7 @@ class LineReader:
     def _done(self) -> bool:
         return self.pos >= len(self.tokens) or self.tokens[self.pos].key == ";"
 
-    def _skip(self, words: set[str]) -> None:
+    def _skip(self, words: AbstractSet[str]) -> None:
         while self.pos < len(self.tokens) and self.tokens[self.pos].key in words:
             self.pos += 1
 

@@ -1,0 +1,36 @@
+"""Every game reads a post's lines through the core (DESIGN.md «Posts in»: «Before a ruleset's
+parser sees a post, the core turns forum text into order lines»): names are folded, greetings
+and fillers set aside, line ends let through and typos suggested by ``voevoda.core.posts``, so
+that a post reads the same in every game and a fix to the reader reaches every game."""
+
+from __future__ import annotations
+
+from types import ModuleType
+
+import pytest
+
+from voevoda.core import posts
+from voevoda.rulesets.new_worlds import orders as new_worlds
+from voevoda.rulesets.thrones import orders as thrones
+
+
+@pytest.mark.parametrize("module", [thrones, new_worlds], ids=["thrones", "new-worlds"])
+def test_the_game_folds_names_with_the_cores_fold(module: ModuleType) -> None:
+    """One fold for every game: case, «ё»/«е», apostrophes and blanks aside."""
+    assert module.fold is posts.fold
+    assert posts.fold("  Королевская\u00a0Гавань ") == "королевская гавань"
+    assert posts.fold("King’s Landing") == posts.fold("Kings landing") == "kings landing"
+    assert posts.fold("Ёлки ЕЛКИ") == "елки елки"
+
+
+@pytest.mark.parametrize("module", [thrones, new_worlds], ids=["thrones", "new-worlds"])
+def test_the_game_reads_greetings_and_line_ends_with_the_core(module: ModuleType) -> None:
+    """«я», «мы», «хочу», «также» before an order and «.», «!», «…» after it are the core's."""
+    words = module.OPENERS if hasattr(module, "OPENERS") else module.FILLERS
+    assert words >= posts.OPENERS
+    assert set(posts.STOPS) <= set(module.STOPS)
+
+
+def test_new_worlds_offers_typos_through_the_core() -> None:
+    """«может быть, «…»?» is written by posts.did_you_mean in every game."""
+    assert not hasattr(new_worlds, "_suggest")

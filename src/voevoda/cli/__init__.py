@@ -90,6 +90,16 @@ def rulesets() -> None:
     console.print(table)
 
 
+def _quiet_options(config: Path) -> dict[str, Any]:
+    """A config file's options, or nothing when it cannot be read (the command says why later)."""
+    from voevoda.core.rulesdata import read_house_rules
+
+    try:
+        return dict(read_house_rules(config))
+    except Exception:  # noqa: BLE001 - the command itself reports an unreadable config
+        return {}
+
+
 @app.command()
 def new(
     ruleset: Annotated[str, typer.Argument(help="ruleset id, see `voevoda rulesets`")],
@@ -120,7 +130,8 @@ def new(
         return created
 
     busy = "создание игры / creating the game"
-    if ruleset == "steel-rose" and bots:  # the campaign's bots weigh attacks on the batched simulator
+    # the campaign's bots weigh attacks on the batched simulator unless the config says 0 (ruling C52)
+    if ruleset == "steel-rose" and bots and (config is None or _quiet_options(config).get("bot_odds_battles") != 0):
         from voevoda.cli.battle import SimulatorCompile
 
         compiling = SimulatorCompile(None)  # says so on stderr when the first compile is due

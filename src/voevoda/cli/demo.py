@@ -32,7 +32,8 @@ def play_demo_game(ruleset_id: str, turns: int, seed: str = "demo") -> Game:
     players = demo_players(min(max(3, cls.min_players), cls.max_players))
     script = cls().demo_script(players)
     bots = [] if script else players
-    game = Game.create(ruleset_id, f"demo-{ruleset_id}", players, bots=bots, seed=f"{seed}:{ruleset_id}")
+    game = Game.create(ruleset_id, f"demo-{ruleset_id}", players, bots=bots, seed=f"{seed}:{ruleset_id}",
+                       config=cls().demo_config())
     first_turn = game.ruleset.progress(game.state)[0]
     for index in range(STEP_LIMIT):
         if game.outcome() is not None or game.ruleset.progress(game.state)[0] >= first_turn + turns:
@@ -53,8 +54,8 @@ def run_demo(store: Store, turns: int) -> None:
         if ruleset_id.startswith("toy-"):
             continue
         console.rule(f"{cls.title_ru} / {cls.title_en} ({ruleset_id})")
-        # (the campaign's computer opponents weigh attacks on a strength estimate by default: the
-        # demo compiles no simulator; bot_odds_battles in a game's config puts them on it)
+        # (the campaign's demo config puts its computer opponents on a strength estimate: the demo
+        # compiles no simulator, ruling C52)
         game = play_demo_game(ruleset_id, turns)
         name = game.record.name
         with contextlib.suppress(GameError):

@@ -318,6 +318,10 @@ class Ruleset(ABC):
         passed ``state_model``."""
         return []
 
+    def demo_config(self) -> dict[str, Any]:
+        """Game options for ``voevoda demo`` (the demo shows the game, quickly)."""
+        return {}
+
     def demo_script(self, players: Sequence[str]) -> list[dict[str, str]]:
         """Scripted posts for ``voevoda demo``: a list of rounds, each {player: text}.
         An empty list lets the demo use the computer opponent for every seat."""

@@ -111,7 +111,8 @@ def strength(campaign: Campaign, units: Mapping[str, int]) -> float:
 def win_chance(campaign: Campaign, options: Options, attacker: Mapping[str, int], att_faction: str,
                defender: Mapping[str, int], def_faction: str, seed: str, gunpowder: int | None = None) -> float:
     """The chance that ``attacker`` beats ``defender`` (both placed as the document's default),
-    from the batched simulator, or from :func:`strength` when ``bot_odds_battles`` is 0."""
+    from ``bot_odds_battles`` battles on the batched simulator (200 by default), or from
+    :func:`strength` when that option is 0."""
     if not defender:
         return 1.0
     if not attacker:

@@ -359,6 +359,11 @@ class SteelRoseCampaign(Ruleset):
 
         return map_svg(self.campaign, view, lang, events, turn)
 
+    def demo_config(self) -> dict[str, Any]:
+        """The demo's bots weigh their attacks on the strength estimate: the demo is seconds, the
+        simulator's first compile minutes (ruling C52)."""
+        return {"bot_odds_battles": 0}
+
     def bot(self, view: Mapping[str, Any], player: str, stream: Stream) -> str | None:
         from voevoda.rulesets.steel_rose.campaign.bots import bot_post
 

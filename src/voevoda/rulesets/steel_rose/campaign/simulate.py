@@ -15,10 +15,11 @@ from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
+from voevoda.rulesets.steel_rose.campaign.context import BOT_ODDS_BATTLES
 from voevoda.rulesets.steel_rose.campaign.data import FACTIONS
 
 PLAYERS = ("Анна", "Борис", "Вера", "Глеб", "Дарья")
-ODDS_BATTLES = 200
+ODDS_BATTLES = BOT_ODDS_BATTLES
 """Battles the computer opponents simulate per target here (the game's option ``bot_odds_battles``)."""
 STRATEGIES = ("faction",)
 """One strategy: each bot plays its faction's own plan (campaign/bots.py)."""

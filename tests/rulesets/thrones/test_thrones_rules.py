@@ -6,12 +6,13 @@ from __future__ import annotations
 
 import hashlib
 import json
+import re
 from collections import Counter
 from pathlib import Path
 
 import pytest
 
-from tests.rulesets.thrones.helpers import make_game, play, problems_of, step
+from tests.rulesets.thrones.helpers import make_game, play, problems_of, read, step, units_at
 from voevoda.core.dice import Dice
 from voevoda.core.engine import Game
 from voevoda.core.errors import DataError, GameError
@@ -414,14 +415,14 @@ def _stark(*units: dict[str, object]) -> dict[str, object]:
 
 
 @pytest.mark.parametrize(("table", "needle"), [
-    (_stark({"area": "atlantis", "footman": 1}), r"units\.0 \(atlantis\): no area 'atlantis'"),
+    (_stark({"area": "atlantis", "footman": 1}), r"units\.0 \(atlantis\): на поле нет области «atlantis» / no area 'atlantis'"),
     (_stark({"area": "bay-of-ice", "footman": 1}), r"a footman cannot stand in a sea"),
     (_stark({"area": "port-of-white-harbor", "knight": 1}), r"a knight cannot stand in a port"),
     (_stark({"area": "winterfell", "ship": 1}), r"a ship cannot stand in a land"),
     (_stark({"area": "port-of-white-harbor", "ship": 1}), r"port of a land house stark does not hold \(white-harbor\)"),
     (_stark({"area": "winterfell", "footman": 1}, {"area": "winterfell", "knight": 1}), r"listed twice"),
     (_stark({"area": "winterfell", "footman": 1}, {"area": "stoney-sept", "footman": 1}),
-     r"lannister.units.1 \(stoney-sept\): house stark starts there too"),
+     r"lannister.units.1 \(stoney-sept\): там уже стоит дом Старк / house stark starts there too"),
     (_stark({"area": "lannisport", "footman": 1}), r"it is the home of house lannister"),
     (_stark({"area": "kings-landing", "footman": 1}), r"a neutral force of 5 holds it"),
     (_stark({"area": "winterfell", "footman": 3, "knight": 1}), r"over the supply limit of position 1 \(\[3, 2\]\)"),
@@ -439,3 +440,79 @@ def test_new_refuses_a_setup_no_game_can_start_from(table: dict[str, object], ne
     naming the field."""
     with pytest.raises(DataError, match=needle):
         Game.create("thrones", "x", ["Анна", "Борис", "Вера"], config={"holy_lands": False}, house_rules=table)
+
+
+def test_the_map_tells_the_holy_places_apart() -> None:
+    """001 «Модификация «Святые земли»»: three tokens, «Старая богороща», «Септа на перекрёстке»,
+    «Чертог утонувшего бога»; the map marks each with a letter of its own (two begin with С) that is
+    no unit's letter, beside its star and in the legend; a house rule giving two the same letter is
+    refused."""
+    ruleset, state = make_game({"turn": 2, "phase": "planning",
+                                "holy": {"old-gods": "Винтерфелл", "sept": "Ланниспорт", "drowned-god": "Дрожащее море"}})
+    svg = ruleset.map_svg(ruleset.view(state, "public"), "public")
+    assert svg is not None
+    marks = re.findall(r'fill="#7b3fa0"[^>]*>([^<]+)</text>', svg)
+    assert sorted(marks) == sorted(["Бг", "Сп", "Чт"] * 2)
+    with pytest.raises(DataError, match="map letter of its own"):
+        Thrones({}, {"holy": [{"id": "old-gods", "name_ru": "Старая богороща", "name_en": "G", "letter_ru": "С",
+                               "letter_en": "G", "unit": "footman", "terrain": "land"},
+                              {"id": "sept", "name_ru": "Септа", "name_en": "S", "letter_ru": "С", "letter_en": "S2",
+                               "unit": "knight", "terrain": "land"}]})
+
+
+@pytest.mark.parametrize(("phase", "post", "echo"), [
+    # «Святыня - Драконий камень»: a dash after the keyword, as players write a colon
+    ("holy", "[quote=\"Анна\"]ну что?[/quote]\nВсем привет!\n[b]Святыня - Винтерфелл[/b]\nС уважением, Анна",
+     ["святыня → Винтерфелл"]),
+    # orders listed by area, under a heading («Приказы:» is prose, not a misspelt «приказ»)
+    ("planning", "Приказы:\n[list]\n[*]Подмога - Белая Гавань\n[*]Винтерфелл: поход\n[*]Дрожащее море — оборона\n[/list]",
+     ["приказ «подмога»: Белая Гавань", "приказ «поход»: Винтерфелл", "приказ «оборона»: Дрожащее море"]),
+    ("planning", "винтерфелл - усиление; белая гавань подмога",
+     ["приказ «усиление власти»: Винтерфелл", "приказ «подмога»: Белая Гавань"]),
+    # «Пропускаю Ланнистеров через Белую Гавань»: first person, the house in the genitive plural
+    ("planning", "Подмога - Белая Гавань\nПропускаю Ланнистеров через Белую Гавань",
+     ["приказ «подмога»: Белая Гавань", "пропуск: Борис — Белая Гавань"]),
+    # a march with no units named moves the whole army; «- победа» after the path is its result
+    ("action", "поход Винтерфелл → Ров Кейлин", ["поход Винтерфелл → Ров Кейлин: всё войско"]),
+    ("action", "поход Винтерфелл - Ров Кейлин - победа", ["поход Винтерфелл → Ров Кейлин: всё войско (победа)"]),
+])
+def test_posts_as_forum_players_write_them(phase: str, post: str, echo: list[str]) -> None:
+    """Issue 21: the companion «reads real forum posts (markup, greetings, typos)»; each line here
+    was written by a player and had to be rewritten before."""
+    given: dict[str, object] = {"turn": 2, "phase": phase, "alliances": [["Анна", "Борис"]]}
+    if phase == "holy":
+        given = {"config": {"holy_lands": True}, "phase": "holy", "holy_winner": {"old-gods": "Анна"}}
+    if "победа" in post:
+        given["board"] = {"Ров Кейлин": {"house": "Вера", "footman": 1}}
+    ruleset, state = make_game(given)
+    orders = read(ruleset, state, "Анна", post)
+    assert [ruleset.describe(o) for o in orders] == echo
+
+
+def test_a_march_of_the_whole_army_moves_every_unit_there() -> None:
+    """«поход Винтерфелл → Ров Кейлин» with no units: the army there (a footman and a knight) marches
+    as if both were named (001 «Дополнительные модификации движения»: the mixed army moves one area)."""
+    ruleset, state = make_game({"turn": 2, "phase": "action", "card": "kings-road"})
+    state, events = play(ruleset, state, [{"Анна": "поход Винтерфелл → Ров Кейлин"}])
+    assert units_at(state, "moat-cailin") == {"footman": 1, "knight": 1}
+    assert units_at(state, "winterfell") == {}
+    march = next(e for e in events if e.kind == "march")
+    assert march.data["units"] == {"footman": 1, "knight": 1} and march.data["applied"]
+    ruleset, state = make_game({"turn": 2, "phase": "action", "clear": ["Винтерфелл"]})
+    problems = problems_of(ruleset, state, "Анна", "поход Винтерфелл → Ров Кейлин")
+    assert any("в области «Винтерфелл» у вас нет войск" in p for p in problems), problems
+
+
+def test_the_first_report_tells_the_dice_off_rolled_at_creation() -> None:
+    """001 «Модификация «Святые земли»»: «перед началом партии за первый жетон каждый игрок кидает
+    кубик»: the first dice-off is rolled when the game is created, and the first chronicle, posted
+    before anyone places the token, names every roll and the winner asked to place it."""
+    from voevoda.core import outputs
+
+    game = Game.create("thrones", "first", ["Анна", "Борис", "Вера"], seed="first")
+    holy = game.state["holy"]["old-gods"]
+    text = outputs.report_text(game, "public")
+    rolls = "; ".join(f"{name} {' · '.join(str(f) for f in holy['faces'][p])}"
+                      for p, name in (("Анна", "Старк"), ("Борис", "Ланнистер"), ("Вера", "Баратеон")))
+    winner = {"Анна": "Старк", "Борис": "Ланнистер", "Вера": "Баратеон"}[holy["winner"]]
+    assert f"«Старая богороща»: d6 — {rolls}; жетон → {winner}." in text

@@ -136,8 +136,13 @@ def check_rules(rules: Rules, b: Board) -> None:
     check_setup(rules, b)
 
 
+def _refused(at: str, ru: str, en: str) -> DataError:
+    """A setup refusal for the table that edits the file: the entry, then Russian and English."""
+    return DataError(f"rules: {at}: {ru} / {en}")
+
+
 def check_setup(rules: Rules, b: Board) -> None:
-    """What ``new`` refuses in a starting position, each named by its field: units in an area the
+    """What ``new`` refuses in a starting position, each named by its entry: units in an area the
     board does not have; land units at sea or in a port, ships on land; a ship in the port of a
     land its house does not hold; an area twice in one house's list; two houses in one area; a
     house in another house's home or in an area of a neutral force; armies over the house's supply
@@ -147,6 +152,7 @@ def check_setup(rules: Rules, b: Board) -> None:
     homes = {house.home: hid for hid, house in rules.houses.items()}
     taken: dict[str, str] = {}
     limits = rules.supply.limits
+    kinds_ru = {"land": "на суше", "sea": "в море", "port": "в порту"}
     for hid, house in rules.setup.houses.items():
         where = f"setup.houses.{hid}.units"
         held = {rules.houses[hid].home}
@@ -154,32 +160,40 @@ def check_setup(rules: Rules, b: Board) -> None:
         for i, place in enumerate(house.units):
             at = f"{where}.{i} ({place.area})"
             if place.area not in b:
-                raise DataError(f"rules: {at}: no area '{place.area}' on the board")
+                raise _refused(at, f"на поле нет области «{place.area}»", f"no area '{place.area}' on the board")
             if place.area in seen:
-                raise DataError(f"rules: {at}: the area is listed twice; give all its units in one entry")
+                raise _refused(at, "область названа дважды; дайте все войска в ней одной строкой",
+                               "the area is listed twice; give all its units in one entry")
             seen.add(place.area)
             area = b[place.area]
             for kind, n in place.units().items():
                 if n and (kind in LAND_UNITS) != area.is_land:
-                    raise DataError(f"rules: {at}: a {rules.units[kind].name_en} cannot stand in a {area.type}")
+                    stats = rules.units[kind]
+                    raise _refused(at, f"{stats.name_ru} не может стоять {kinds_ru[area.type]}",
+                                   f"a {stats.name_en} cannot stand in a {area.type}")
             if place.area in taken and taken[place.area] != hid:
-                raise DataError(f"rules: {at}: house {taken[place.area]} starts there too")
+                other = rules.houses[taken[place.area]]
+                raise _refused(at, f"там уже стоит дом {other.name_ru}", f"house {taken[place.area]} starts there too")
             owner = homes.get(place.area)
             if owner is not None and owner != hid:
-                raise DataError(f"rules: {at}: it is the home of house {owner}")
+                raise _refused(at, f"это родовая земля дома {rules.houses[owner].name_ru}",
+                               f"it is the home of house {owner}")
             if owner is None and area.garrison:
-                raise DataError(f"rules: {at}: a neutral force of {area.garrison} holds it at the start")
+                raise _refused(at, f"её держит нейтральный гарнизон {area.garrison}",
+                               f"a neutral force of {area.garrison} holds it at the start")
             if any(place.units().values()):
                 taken[place.area] = hid
                 held.add(place.area)
         for place in house.units:
             if b[place.area].is_port and b.land_of(place.area) not in held:
-                raise DataError(f"rules: {where} ({place.area}): a ship stands in the port of a land "
-                                f"house {hid} does not hold ({b.land_of(place.area)})")
+                land = b.land_of(place.area)
+                raise _refused(f"{where} ({place.area})",
+                               f"корабль в порту земли, которой дом не владеет ({b[land].name_ru})",
+                               f"a ship stands in the port of a land house {hid} does not hold ({land})")
         level = house.supply
         if level is None:
             level = min(sum(b[a].supply for a in held), len(limits) - 1)
-        sizes = [n for n in (sum(p.units().values()) for p in house.units) if n >= 2]
+        sizes = sorted((n for n in (sum(p.units().values()) for p in house.units) if n >= 2), reverse=True)
         if not fits_supply(sizes, limits[level]):
-            raise DataError(f"rules: {where}: armies of {sorted(sizes, reverse=True)} are over the supply limit "
-                            f"of position {level} ({limits[level]})")
+            raise _refused(where, f"армии {sizes} больше предела снабжения на делении {level} ({limits[level]})",
+                           f"armies of {sizes} are over the supply limit of position {level} ({limits[level]})")

@@ -81,9 +81,9 @@ def phrase_key(text: str) -> tuple[str, ...]:
 
 # (phrase, kind): the longest phrase that matches wins.
 KEYWORDS: list[tuple[str, str]] = [
-    *[(p, "transfer") for p in ("перевод", "перевести", "заплатить", "плачу", "платеж", "платёж", "передать",
-                                "pay", "transfer", "payment")],
-    *[(p, "deal") for p in ("сделка", "предложить сделку", "deal", "offer deal")],
+    *[(p, "transfer") for p in ("перевод", "перевести", "перевожу", "заплатить", "плачу", "платеж", "платёж",
+                                "передать", "передаю", "pay", "transfer", "payment")],
+    *[(p, "deal") for p in ("сделка", "предложить сделку", "предлагаю сделку", "deal", "offer deal")],
     *[(p, "accept") for p in ("принять сделку", "принимаю сделку", "принять", "принимаю", "accept deal", "accept")],
     *[(p, "decline") for p in ("отклонить сделку", "отклоняю сделку", "отклонить", "отклоняю", "decline deal",
                                "decline", "reject deal", "reject")],
@@ -98,7 +98,7 @@ KEYWORDS: list[tuple[str, str]] = [
     *[(p, "fourth") for p in ("четвертая карта", "четвертая", "fourth card", "fourth")],
     *[(p, "bid") for p in ("ставка", "ставлю", "bid")],
     *[(p, "tiebreak") for p in ("порядок", "ничьи", "tie order", "ties", "tie")],
-    *[(p, "bribe") for p in ("подкуп", "подкупить", "перекупить", "перекуп", "bribe")],
+    *[(p, "bribe") for p in ("подкуп", "подкупить", "подкупаю", "перекупить", "перекупаю", "перекуп", "bribe")],
     *[(p, "pass") for p in ("пас", "пасую", "pass")],
     *[(p, "order_march") for p in ("приказ поход", "приказ похода", "order march")],
     *[(p, "order_defense") for p in ("оборона", "приказ оборона", "приказ обороны", "defense", "defence",
@@ -110,7 +110,7 @@ KEYWORDS: list[tuple[str, str]] = [
     *[(p, "order_raid") for p in ("приказ набег", "приказ набега", "order raid")],
     *[(p, "march") for p in ("поход", "march")],
     *[(p, "raid") for p in ("набег", "raid")],
-    *[(p, "passage") for p in ("пропуск", "пропустить", "проход", "passage", "let pass")],
+    *[(p, "passage") for p in ("пропуск", "пропустить", "пропускаю", "проход", "passage", "let pass")],
     *[(p, "disband") for p in ("распустить", "роспуск", "распускаю", "disband")],
     *[(p, "losses") for p in ("потери", "погибли", "погиб", "losses", "casualties")],
     *[(p, "retreat") for p in ("отступление", "отступить", "отступаю", "retreat")],
@@ -126,6 +126,8 @@ line is prose, unless an order follows the heading's colon on the same line."""
 AFTER_KEYWORD = {":", "-", "–", "—"}
 """What a player puts between an order's word and the rest («Подмога - Винтерфелл», «Оборона: …»)."""
 SEPARATORS = {",", ";", "и", "and", "&", "+"}
+HEADINGS = {fold(w) for w in ("приказы", "распоряжения", "orders")}
+"""A line that begins «Приказы:» heads a list of orders: prose, not a misspelt «приказ …»."""
 
 SYNTAX: dict[str, tuple[str, str]] = {
     "transfer": ("перевод Ланнистер 3 за «подмогу»", "pay Lannister 3 for \"support\""),
@@ -329,6 +331,30 @@ class _Fail(Exception):
         self.en = en
 
 
+ORDER_TOKEN_KINDS = {"order_march", "order_defense", "order_support", "order_consolidate", "order_raid",
+                     "march", "raid"}
+"""Keywords that name an order token, which players also write after the area («Винтерфелл: поход»)."""
+
+
+def area_first_order(tokens: Sequence[Token], pos: int, areas: PhraseTable) -> tuple[str, str, int] | None:
+    """«Винтерфелл: поход», «Белая Гавань — подмога»: an area, then an order token's keyword and
+    nothing else. Returns (area, order kind, tokens read) or None."""
+    found = areas.match(tokens, pos)
+    if found is None:
+        return None
+    at = pos + found[1]
+    while at < len(tokens) and tokens[at].key in (":", "-", "–", "—"):
+        at += 1
+    for phrase, kind in _PHRASES:
+        n = len(phrase)
+        if kind in ORDER_TOKEN_KINDS and tuple(t.key for t in tokens[at:at + n]) == phrase:
+            end = at + n
+            if end == len(tokens) or tokens[end].key == ";":
+                return found[0], kind.removeprefix("order_"), end - pos
+            return None
+    return None
+
+
 def begins_order(text: str) -> bool:
     """Whether a line begins like an order: a keyword, or a word one typo away from one (an
     order misspelt is an error with a suggestion, never prose)."""
@@ -339,7 +365,7 @@ def begins_order(text: str) -> bool:
         tokens = tokens[2:]
     while tokens and tokens[0] in OPENERS:
         tokens.pop(0)
-    if not tokens:
+    if not tokens or tokens[0] in HEADINGS:
         return False
     if any(tuple(tokens[:len(p)]) == p for p, _ in _PHRASES):
         return True
@@ -367,6 +393,14 @@ class LineReader:
                 break
             start = self.pos
             kind = self._keyword()
+            placed = area_first_order(self.tokens, self.pos, self.lex.areas) if kind is None else None
+            if placed is not None:
+                area, token_kind, length = placed
+                self.pos += length
+                end = self.tokens[self.pos - 1]
+                text = self.line.text[self.tokens[start].start:end.start + len(end.text)]
+                orders.append(Order("order", {"kind": token_kind, "area": area}, self.line.number, text.strip()))
+                continue
             if kind is None:
                 tok = self.tokens[self.pos]
                 if not orders:
@@ -441,6 +475,10 @@ class LineReader:
     def _read(self, kind: str) -> tuple[str, dict[str, Any]]:
         # «поход Винтерфелл» in the planning phase is the order token, «поход A → B» a march;
         # «набег» likewise
+        if kind != "power":
+            # «Святыня - Драконий Камень», «союз — Ланнистер»: a dash after the keyword is how many
+            # players write a colon («власть -2» keeps its sign)
+            self._skip({"-", "–", "—"})
         if kind in ("march", "raid") and self.phase == "planning":
             return "order", {"kind": kind, "area": self.area()}
         if kind.startswith("order_"):
@@ -579,6 +617,8 @@ class LineReader:
         out = [self.area()]
         while not self._done() and (self.tokens[self.pos].key in ARROWS | {"в", "во", "на", "to", "into", "через",
                                                                             "through", "->"}):
+            if len(out) >= 2 and self.lex.outcomes.match(self.tokens, self.pos + 1) is not None:
+                break  # «A → B - победа»: the dash puts the battle's result, not another area
             self.pos += 1
             out.append(self.area())
         if len(out) < 2:
@@ -727,7 +767,10 @@ class LineReader:
 
     def _march(self) -> dict[str, Any]:
         path = self.path()
-        units = self.units()
+        self._skip({":", "—", "–", "-"})
+        # «поход Пайк → Палец Флинта» with no units named: the whole army there marches
+        whole = self._done() or self.lex.outcomes.match(self.tokens, self.pos) is not None
+        units = {} if whole else self.units()
         outcome = None
         self._skip({",", "—", "-", ":", "(", ")"})
         found = self.lex.outcomes.match(self.tokens, self.pos)

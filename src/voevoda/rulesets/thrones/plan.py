@@ -642,6 +642,14 @@ class _Walker:
     def march(self, item: Item) -> None:
         a = item.order.args
         path, units = [str(p) for p in a["path"]], dict(a["units"])
+        if not units:
+            # no units named: the whole army the house has there as the post stands
+            units = dict(self.own.get(path[0], {}))
+            if not units:
+                item.problems.append((f"в области {R(path[0])} у вас нет войск", f"you have no units in {E(path[0])}",
+                                      rule(BASICS)))
+                return
+        item.info["units"] = units
         if self.missing(item, path[0], units):
             return
         check = check_march(self.ctx, self.state, self.player, path, units, a.get("outcome"))

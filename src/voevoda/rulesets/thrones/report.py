@@ -157,13 +157,14 @@ def describe(order: Order, ctx: Ctx, lang: str = "ru") -> str:
         name = ORDER_NAMES[str(a["kind"])][0 if w.ru else 1]
         return f"{t('приказ', 'order')} «{name}»: {w.area(a['area'])}" if w.ru else f"order '{name}': {w.area(a['area'])}"
     if k == "passage":
-        return f"{t('пропуск', 'passage')}: {a['to']} — {w.area(a['area'])}"
+        return f"{t('пропуск', 'passage')}: {w.house(str(a['to']))} — {w.area(a['area'])}"
     if k in ("disband", "losses", "record"):
         verb = {"disband": t("распустить", "disband"), "losses": t("потери", "losses"), "record": t("войска", "units")}[k]
         return f"{verb}: {w.area(a['area'])} — {w.units(a['units'])}"
     if k == "march":
         outcome = {"won": t(" (победа)", " (won)"), "lost": t(" (поражение)", " (lost)")}.get(a.get("outcome") or "", "")
-        return f"{t('поход', 'march')} {w.path(a['path'])}: {w.units(a['units'])}{outcome}"
+        army = w.units(a["units"]) if a["units"] else t("всё войско", "the whole army")
+        return f"{t('поход', 'march')} {w.path(a['path'])}: {army}{outcome}"
     if k == "raid":
         return f"{t('набег', 'raid')} {w.area(a['from'])} → {w.area(a['to'])}"
     if k == "retreat":
@@ -192,7 +193,7 @@ def document(view: Mapping[str, Any], events: Sequence[Event], viewer: Viewer, c
     if viewer not in (GM, PUBLIC):
         doc.paragraph(t(f"Отчёт для дома {w.house(viewer)} ({viewer}).", f"The report for house {w.house(viewer)} "
                         f"({viewer})."))
-    _holy(doc, w, events)
+    _holy(doc, w, _untold_draws(view) if shown == view.get("turn") else [], events)
     _diplomacy(doc, w, events)
     _trade(doc, w, events)
     _westeros(doc, w, events)
@@ -206,9 +207,18 @@ def document(view: Mapping[str, Any], events: Sequence[Event], viewer: Viewer, c
     return doc
 
 
-def _holy(doc: Document, w: Words, events: Sequence[Event]) -> None:
+def _untold_draws(view: Mapping[str, Any]) -> list[Event]:
+    """The dice-off rolled when the game was created (step 0), which no step has told yet: the
+    first report already names the rolls and the winner who is asked to place the token."""
+    return [Event("holy_draw", {"token": hid, "faces": h["faces"], "winner": h["winner"]})
+            for hid, h in view.get("holy", {}).items()
+            if h.get("winner") is not None and h.get("area") is None and not h.get("told")]
+
+
+def _holy(doc: Document, w: Words, untold: Sequence[Event], events: Sequence[Event]) -> None:
     items: list[Inline | Item] = []
-    for e in events:
+    told = {e.data["token"] for e in events if e.kind == "holy_draw"}
+    for e in [*(u for u in untold if u.data["token"] not in told), *events]:
         d = e.data
         if e.kind == "holy_draw":
             rolls = []

@@ -216,11 +216,16 @@ class Holy(_Strict):
     id: str = Field(pattern=r"^[a-z][a-z-]*$")
     name_ru: str
     name_en: str
+    letter_ru: str = Field(min_length=1, max_length=2)
+    letter_en: str = Field(min_length=1, max_length=2)
     unit: UnitKind
     terrain: Literal["land", "sea"]
 
     def name(self, lang: str) -> str:
         return self.name_ru if lang == "ru" else self.name_en
+
+    def letter(self, lang: str) -> str:
+        return self.letter_ru if lang == "ru" else self.letter_en
 
 
 class Card(_Strict):
@@ -288,6 +293,11 @@ class Rules(_Strict):
         holy_ids = [h.id for h in self.holy]
         if len(holy_ids) != len(set(holy_ids)):
             raise ValueError("holy: an id repeats")
+        for lang in ("ru", "en"):
+            letters = [h.letter(lang) for h in self.holy]
+            units = {u.letter(lang) for u in self.units.values()}
+            if len(letters) != len(set(letters)) or units & set(letters):
+                raise ValueError(f"holy: each holy place needs a map letter of its own, no unit's (letter_{lang})")
         cards = self.deck.all()
         ids = [c.id for c in cards]
         if len(ids) != len(set(ids)):

@@ -37,7 +37,14 @@ from voevoda.rulesets.thrones import economy
 from voevoda.rulesets.thrones import views as views_module
 from voevoda.rulesets.thrones.board import board, check_rules
 from voevoda.rulesets.thrones.context import Ctx, rule
-from voevoda.rulesets.thrones.orders import Lexicon, begins_order, build_lexicon, read_lines
+from voevoda.rulesets.thrones.orders import (
+    Lexicon,
+    area_first_order,
+    begins_order,
+    build_lexicon,
+    read_lines,
+    tokens_of,
+)
 from voevoda.rulesets.thrones.plan import PHASE_NAMES, make_plan
 from voevoda.rulesets.thrones.rules import TRACKS, Options, load_options, load_rules
 from voevoda.rulesets.thrones.state import (
@@ -159,7 +166,12 @@ class Thrones(Ruleset):
         return {}
 
     def begins_order(self, line: str, player: str, state: State) -> bool:
-        return begins_order(line)
+        """A keyword begins an order; so does an area followed by an order token's keyword
+        («Винтерфелл: поход»), as players list their orders by area."""
+        if begins_order(line):
+            return True
+        tokens = tokens_of(line)
+        return area_first_order(tokens, 0, self.lexicon(state).areas) is not None
 
     def parse(self, text: str, player: str, state: State) -> list[Order]:
         post = self.read_post(text, player, state)

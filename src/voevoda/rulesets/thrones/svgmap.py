@@ -179,7 +179,7 @@ def render(view: Mapping[str, Any], ctx: Ctx, lang: str = "ru", events: Sequence
         x, y = at(str(h["area"]))
         on = hid == active_holy
         body.append(_star(x, y - 20, 8 if on else 6.5, "#d4145a" if on else HOLY))
-        letter = ctx.rules.holy_place(hid).name(lang)[0]
+        letter = ctx.rules.holy_place(hid).letter(lang)
         body.append(maps.text(x + 10, y - 16, letter, size=8, weight="bold", fill=HOLY, halo=True))
         holy_drawn.append((hid, on))
     for player, path, lost in marched:
@@ -257,7 +257,9 @@ def _legend(ru: bool, drawn: set[str], holy: list[tuple[str, bool]], colors: Map
     for hid, on in holy:
         spec = ctx.rules.holy_place(hid)
         label = spec.name(lang) + (t(" — бонус в силе", " — bonus in force") if on else "")
-        out.append(maps.LegendEntry(_star(12, 10, 7, "#d4145a" if on else HOLY), label))
+        mark = _star(8, 10, 6.5, "#d4145a" if on else HOLY) + maps.text(
+            16, 14, spec.letter(lang), size=8, weight="bold", fill=HOLY, halo=True)
+        out.append(maps.LegendEntry(mark, label))
     if marched:
         out.append(maps.LegendEntry(maps.legend_symbol_arrow("#5a5040"), t("поход прошлого шага", "a march of the last step")))
         if any(lost for _, _, lost in marched):

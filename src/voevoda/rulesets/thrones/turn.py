@@ -704,7 +704,7 @@ class Resolver:
     def march(self, player: str, item: Item, won: dict[str, str]) -> None:
         a = item.order.args
         path, outcome = [str(x) for x in a["path"]], a.get("outcome")
-        units = {str(k): int(v) for k, v in a["units"].items()}
+        units = {str(k): int(v) for k, v in (item.info.get("units") or a["units"]).items()}
         start, end = path[0], path[-1]
         data = {"player": player, "path": path, "units": units, "outcome": outcome,
                 "transits": item.info.get("transits", [])}

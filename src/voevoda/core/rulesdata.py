@@ -22,6 +22,14 @@ ModelT = TypeVar("ModelT", bound=BaseModel)
 MAX_FILE_CHARS = 10_000_000
 
 
+def empty_list() -> list[Any]:
+    """A ``default_factory`` for a field whose default is an empty list. Pydantic reads the
+    signature of every factory when it builds a model, and ``inspect.signature(list)`` takes
+    0.4 ms (a plain function's, a hundredth of that): with thirty list fields that was a
+    tenth of the time `voevoda status` takes."""
+    return []
+
+
 def deep_merge(base: Mapping[str, Any], override: Mapping[str, Any]) -> dict[str, Any]:
     """``override`` laid over ``base``: tables merge key by key, any other value replaces.
     The override is first held to the bounds of :func:`plain_problem` (house rules come from a

@@ -32,7 +32,7 @@ from typing import Any, Literal
 from pydantic import BaseModel, ConfigDict, Field, model_validator
 
 from voevoda.core.errors import DataError
-from voevoda.core.rulesdata import load, read_house_rules, validate
+from voevoda.core.rulesdata import empty_list, load, read_house_rules, validate
 
 DATA = Path(__file__).parent / "data"
 Terrain = Literal["land", "mountain", "sea", "ocean"]
@@ -70,7 +70,7 @@ def split_tile(tile: str) -> tuple[int, int]:
 
 
 class _Strict(BaseModel):
-    model_config = ConfigDict(extra="forbid", frozen=True)
+    model_config = ConfigDict(extra="forbid", frozen=True, defer_build=True)
 
 
 class RegionInfo(_Strict):
@@ -90,9 +90,9 @@ class Start(_Strict):
 
 
 class EventPlaces(_Strict):
-    sea_peoples: list[str] = Field(default_factory=list)
-    khaganate: list[str] = Field(default_factory=list)
-    khaganate_tributaries: list[list[str]] = Field(default_factory=list)
+    sea_peoples: list[str] = Field(default_factory=empty_list)
+    khaganate: list[str] = Field(default_factory=empty_list)
+    khaganate_tributaries: list[list[str]] = Field(default_factory=empty_list)
 
 
 class MapFile(_Strict):
@@ -162,13 +162,12 @@ class Grid:
     _region: dict[str, str] = field(init=False, repr=False)
 
     def __post_init__(self) -> None:
-        tiles: list[str] = []
-        xy: dict[str, tuple[int, int]] = {}
-        for y in range(self.height):
-            for x in range(self.width):
-                t = tile_name(x, y)
-                tiles.append(t)
-                xy[t] = (x, y)
+        # built by index arithmetic: `voevoda status` builds a grid or two, and naming every
+        # neighbour afresh cost it a tenth of its time
+        w, h = self.width, self.height
+        columns = [column_name(x) for x in range(w)]
+        tiles = [f"{columns[x]}{y + 1}" for y in range(h) for x in range(w)]
+        xy = {t: (i % w, i // w) for i, t in enumerate(tiles)}
         object.__setattr__(self, "tiles", tuple(tiles))
         object.__setattr__(self, "_xy", xy)
         object.__setattr__(self, "_index", {t: i for i, t in enumerate(tiles)})
@@ -180,13 +179,11 @@ class Grid:
                     regions[t] = ch
         object.__setattr__(self, "_region", regions)
         neighbours: dict[str, tuple[str, ...]] = {}
-        for t, (x, y) in xy.items():
-            around = []
-            for dy in (-1, 0, 1):
-                for dx in (-1, 0, 1):
-                    if (dx or dy) and 0 <= x + dx < self.width and 0 <= y + dy < self.height:
-                        around.append(tile_name(x + dx, y + dy))
-            neighbours[t] = tuple(around)
+        for i, t in enumerate(tiles):
+            x, y = i % w, i // w
+            xs = range(max(0, x - 1), min(w, x + 2))
+            neighbours[t] = tuple(tiles[ny * w + nx] for ny in range(max(0, y - 1), min(h, y + 2)) for nx in xs
+                                  if nx != x or ny != y)
         object.__setattr__(self, "_neighbours", neighbours)
         raw = {t: TERRAIN_CHARS[self.terrain[y][x]] for t, (x, y) in xy.items()}
         kinds: dict[str, Terrain] = {}
@@ -336,12 +333,16 @@ def grid_from_state(map_state: Mapping[str, Any]) -> Grid:
                    tuple(continents) if continents else None, tuple(regions) if regions else None, closed)
 
 
-def check_map(data: MapFile, resources: Mapping[str, Any], epochs: Sequence[str]) -> Grid:
+def check_map(data: MapFile, resources: Mapping[str, Any], epochs: Sequence[str],
+              open_regions: Iterable[str] = ()) -> Grid:
     """The checks that need the rules as well as the map: tiles exist, resources are known and
-    placed on the right terrain, starts are on open land and apart. Returns the grid."""
-    grid = Grid(len(data.terrain[0]), len(data.terrain), tuple(data.terrain),
-                tuple(data.continents) if data.continents else None,
-                tuple(data.regions) if data.regions else None)
+    placed on the right terrain, starts are on open land and apart. Returns the grid with the
+    regions of ``open_regions`` open (none of the checks depends on which are: the grid is the
+    one the game starts on, built once)."""
+    grid = grid_of(len(data.terrain[0]), len(data.terrain), tuple(data.terrain),
+                   tuple(data.continents) if data.continents else None,
+                   tuple(data.regions) if data.regions else None,
+                   closed_tiles(data.regions, open_regions))
     problems: list[str] = []
 
     def tile_ok(where: str, tile: str) -> bool:

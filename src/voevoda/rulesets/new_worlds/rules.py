@@ -16,7 +16,7 @@ from typing import Any, Literal
 
 from pydantic import BaseModel, ConfigDict, Field, model_validator
 
-from voevoda.core.rulesdata import load, validate
+from voevoda.core.rulesdata import empty_list, load, validate
 
 DATA = Path(__file__).parent / "data"
 
@@ -38,7 +38,9 @@ BIG = 10_000
 
 
 class Strict(BaseModel):
-    model_config = ConfigDict(extra="forbid", frozen=True)
+    # defer_build: a model's validator is built when the rules are first read, once for the
+    # whole tree, not class by class at import (`voevoda status` pays for each)
+    model_config = ConfigDict(extra="forbid", frozen=True, defer_build=True)
 
 
 class Named(Strict):
@@ -124,7 +126,7 @@ class Project(Named):
 
 
 class Branch(Named):
-    aliases: list[str] = Field(default_factory=list)
+    aliases: list[str] = Field(default_factory=empty_list)
     projects: list[Project] = Field(min_length=1, max_length=10)
 
 
@@ -140,7 +142,7 @@ class Research(Strict):
 class OpensWhen(Strict):
     cities: int = Field(default=0, ge=0, le=BIG)
     territories: int = Field(default=0, ge=0, le=BIG)
-    resources: list[str] = Field(default_factory=list)
+    resources: list[str] = Field(default_factory=empty_list)
     vassals: int = Field(default=0, ge=0, le=100)
 
 
@@ -180,18 +182,18 @@ class Boost(Strict):
     attack: int | None = Field(default=None, ge=0, le=BIG)
     defense: int | None = Field(default=None, ge=0, le=BIG)
 
-    model_config = ConfigDict(extra="forbid", frozen=True, populate_by_name=True)
+    model_config = ConfigDict(extra="forbid", frozen=True, populate_by_name=True, defer_build=True)
 
 
 class Resource(Named):
-    forms_ru: list[str] = Field(default_factory=list)
+    forms_ru: list[str] = Field(default_factory=empty_list)
     kind: ResourceKind
     metal: bool = False
     bonus: int = Field(default=0, ge=0, le=BIG)
     attack: int = Field(default=0, ge=0, le=BIG)
     defense: int = Field(default=0, ge=0, le=BIG)
     factory: FactoryKind | None = None
-    boosts: list[Boost] = Field(default_factory=list)
+    boosts: list[Boost] = Field(default_factory=empty_list)
     water_only: bool = False
     city_discount: int = Field(default=0, ge=0, le=BIG)
     building_discount: int = Field(default=0, ge=0, le=BIG)
@@ -203,14 +205,14 @@ class Resource(Named):
 class ReligionForm(Strict):
     title_ru: str
     title_en: str
-    trade_with: list[Religion] = Field(default_factory=list)
+    trade_with: list[Religion] = Field(default_factory=empty_list)
     trade_multiplier: int = Field(default=1, ge=1, le=100)
     trade_metal_multiplier: int = Field(default=1, ge=1, le=100)
     peace_building_discount: int = Field(default=0, ge=0, le=BIG)
     peace_discount_upgrades: bool = False
     roll_bonus: int = Field(default=0, ge=0, le=BIG)
     war_roll_bonus: int = Field(default=0, ge=0, le=BIG)
-    war_bonus_against: list[Religion] = Field(default_factory=list)
+    war_bonus_against: list[Religion] = Field(default_factory=empty_list)
     war_points_per_epoch: int = Field(default=0, ge=0, le=BIG)
     free_universities: int = Field(default=0, ge=0, le=100)
 
@@ -219,7 +221,7 @@ class ReligionForm(Strict):
 
 
 class ReligionData(Named):
-    forms_ru: list[str] = Field(default_factory=list)
+    forms_ru: list[str] = Field(default_factory=empty_list)
     base: ReligionForm
     upgraded: ReligionForm
 
@@ -236,14 +238,14 @@ class WarEpoch(Strict):
 
 
 class WarType(Named):
-    forms_ru: list[str] = Field(default_factory=list)
+    forms_ru: list[str] = Field(default_factory=empty_list)
     kind: WarKind
     declarable: bool = True
     needs_targets: bool = False
     monotheists_only: bool = False
     vassals_only: bool = False
     against: str | None = None
-    upgrades_to: list[str] = Field(default_factory=list)
+    upgrades_to: list[str] = Field(default_factory=empty_list)
     keep_percent: int | None = Field(default=None, ge=0, le=100)
     keep_minimum: int | None = Field(default=None, ge=0, le=BIG)
     epochs: dict[str, WarEpoch]
@@ -297,7 +299,7 @@ class CustomEffect(Strict):
     id: str | None = Field(default=None, pattern=r"^[a-z][a-z0-9_]*$")
     name_ru: str | None = None
     name_en: str | None = None
-    tiles: list[str] = Field(default_factory=list)
+    tiles: list[str] = Field(default_factory=empty_list)
     bonus: int = Field(default=0, ge=-BIG, le=BIG)
     bonus_per_player: int = Field(default=0, ge=-BIG, le=BIG)
     color: str = "#555555"
@@ -314,7 +316,7 @@ class CustomEvent(Named):
     manual: bool = False
     message_ru: str = ""
     message_en: str = ""
-    effects: list[CustomEffect] = Field(default_factory=list, max_length=100)
+    effects: list[CustomEffect] = Field(default_factory=empty_list, max_length=100)
 
     @model_validator(mode="after")
     def _trigger(self) -> CustomEvent:
@@ -328,7 +330,7 @@ class Events(Strict):
     sea_peoples: SeaPeoples
     khaganate: Khaganate
     agrarian_revolution: Agrarian
-    custom: list[CustomEvent] = Field(default_factory=list, max_length=200)
+    custom: list[CustomEvent] = Field(default_factory=empty_list, max_length=200)
 
 
 class Colors(Strict):

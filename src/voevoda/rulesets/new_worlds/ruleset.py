@@ -53,6 +53,9 @@ from voevoda.rulesets.new_worlds.turn import Turn, place_country
 from voevoda.rulesets.new_worlds.world import World
 
 RESERVED = {"public", "gm"}
+# «очко» agreed without the morphology dictionary: the prompts are what `voevoda status`
+# prints, and loading the dictionary costs that command a tenth of a second.
+POINT_FORMS = ("очко", "очка", "очков")
 REASONS = {
     "invaders": ("победили эвентовые страны", "the event countries won"),
     "turns": ("больше всех земель к последнему ходу", "held the most land at the last turn"),
@@ -79,8 +82,14 @@ class NewWorlds(Ruleset):
     @cached_property
     def map_file(self) -> MapFile:
         data = load_map(self.options.map_name, self.options.map)
-        check_map(data, self.rules.resources, self.rules.epoch_ids)
+        check_map(data, self.rules.resources, self.rules.epoch_ids, self._open_at_start(data))
         return data
+
+    def _open_at_start(self, data: MapFile) -> list[str]:
+        """The regions open in the starting epoch («ожидайте открытия новых частей карты»)."""
+        start_index = self.rules.epoch_index(self.rules.epoch(self.options.start_epoch).id)
+        return sorted(rid for rid, info in data.regions_info.items()
+                      if info.opens_at is not None and self.rules.epoch_index(info.opens_at) <= start_index)
 
     # -- the typed state -------------------------------------------------------------------------------
 
@@ -121,8 +130,7 @@ class NewWorlds(Ruleset):
                             f"the config's countries name non-players: {', '.join(unknown)}")
         epoch = self.rules.epoch(self.options.start_epoch)
         start_index = self.rules.epoch_index(epoch.id)
-        open_regions = sorted(rid for rid, info in data.regions_info.items()
-                              if info.opens_at is not None and self.rules.epoch_index(info.opens_at) <= start_index)
+        open_regions = self._open_at_start(data)
         map_state = MapState(
             name=data.name, title_ru=data.title_ru, title_en=data.title_en, width=len(data.terrain[0]),
             height=len(data.terrain), terrain=list(data.terrain),
@@ -292,7 +300,7 @@ class NewWorlds(Ruleset):
                                              "'recreate TILE [name]'.")
                 continue
             points, war_points = int(c["points"]), int(c["war_points"])
-            ru = f"Ход {turn} ({epoch.name_ru}): {counted(points, 'очко')}, {war_points} ВО."
+            ru = f"Ход {turn} ({epoch.name_ru}): {counted(points, 'очко', forms=POINT_FORMS)}, {war_points} ВО."
             en = f"Turn {turn} ({epoch.name_en}): {counted(points, 'point', 'en')}, {war_points} WP."
             if c.get("religion") is None:
                 ru += " Выберите религию: «религия политеизм|дуализм|монотеизм»."

@@ -19,6 +19,7 @@ from typing import Any, Literal
 from pydantic import BaseModel, ConfigDict, Field, ValidationError
 
 from voevoda.core.errors import GameError
+from voevoda.core.rulesdata import empty_list
 from voevoda.rulesets.new_worlds.mapdata import Grid, grid_from_state
 from voevoda.rulesets.new_worlds.rules import FactoryKind, Religion, Rules
 
@@ -29,7 +30,7 @@ TreatyKind = Literal["pact", "alliance", "truce"]
 
 
 class Model(BaseModel):
-    model_config = ConfigDict(extra="forbid", validate_assignment=False)
+    model_config = ConfigDict(extra="forbid", validate_assignment=False, defer_build=True)
 
 
 class Tile(Model):
@@ -64,7 +65,7 @@ class Roll(Model):
     digits: str
     pattern: str
     base: int
-    modifiers: list[Modifier] = Field(default_factory=list)
+    modifiers: list[Modifier] = Field(default_factory=empty_list)
     total: int
     tribute_out: int = 0      # given to a suzerain or the Khagan
     tribute_in: int = 0       # received from vassals or tributaries
@@ -101,10 +102,10 @@ class Country(Model):
     recreated: bool = False
     may_restart: bool = False        # destroyed by the Khagan: a new civilisation is allowed
     suzerain: str | None = None
-    vassal_land: list[str] = Field(default_factory=list)   # «изначальные границы» of a vassal
+    vassal_land: list[str] = Field(default_factory=empty_list)   # «изначальные границы» of a vassal
     tribute_percent: int = Field(default=0, ge=0, le=100)
     khagan_tributary: bool = False
-    war_permits: list[str] = Field(default_factory=list)
+    war_permits: list[str] = Field(default_factory=empty_list)
     reform: Reform | None = None
     choice: Literal["khagan"] | None = None
     impositions: dict[str, int] = Field(default_factory=dict)  # Embargo: deals one may impose on a country
@@ -130,8 +131,8 @@ class War(Model):
     defender_paid: int = 0
     started: int
     last_turn: int | None = None     # the last turn of fighting; None: until one side falls
-    attacker_land: list[str] = Field(default_factory=list)   # borders when the war began
-    defender_land: list[str] = Field(default_factory=list)
+    attacker_land: list[str] = Field(default_factory=empty_list)   # borders when the war began
+    defender_land: list[str] = Field(default_factory=empty_list)
     captured: dict[str, list[str]] = Field(default_factory=dict)   # side -> tiles taken and held
     linked_to: int | None = None     # a suzerain's war for his attacked vassal
     civil: bool = False
@@ -166,7 +167,7 @@ class Offer(Model):
     turn: int
     give: str | None = None
     get: str | None = None
-    cede: list[str] = Field(default_factory=list)
+    cede: list[str] = Field(default_factory=empty_list)
     held: int = Field(default=0, ge=0, le=BIG)   # the proposer's price, returned if nobody answers
 
 
@@ -182,7 +183,7 @@ class KhaganateState(Model):
     status: Literal["waiting", "active", "over"] = "waiting"
     starts: int | None = None
     khagan: str | None = None
-    tributaries: list[str] = Field(default_factory=list)
+    tributaries: list[str] = Field(default_factory=empty_list)
     base: dict[str, int] = Field(default_factory=dict)      # a player's land when the Khaganate came
     taken: dict[str, int] = Field(default_factory=dict)     # tiles the Khaganate took from a player
     cities_taken: int = 0
@@ -193,7 +194,7 @@ class AgrarianState(Model):
     status: Literal["waiting", "active", "over"] = "waiting"
     starts: int | None = None
     wave: int = 0
-    reformed: list[str] = Field(default_factory=list)
+    reformed: list[str] = Field(default_factory=empty_list)
 
 
 class ScheduledEvent(Model):
@@ -207,9 +208,9 @@ class EventsState(Model):
     sea_peoples: SeaPeoplesState = Field(default_factory=SeaPeoplesState)
     khaganate: KhaganateState = Field(default_factory=KhaganateState)
     agrarian_revolution: AgrarianState = Field(default_factory=AgrarianState)
-    scheduled: list[ScheduledEvent] = Field(default_factory=list)
-    fired: list[str] = Field(default_factory=list)
-    queue: list[str] = Field(default_factory=list)   # manual events the GM asked to fire
+    scheduled: list[ScheduledEvent] = Field(default_factory=empty_list)
+    fired: list[str] = Field(default_factory=empty_list)
+    queue: list[str] = Field(default_factory=empty_list)   # manual events the GM asked to fire
 
 
 class MapState(Model):
@@ -223,8 +224,8 @@ class MapState(Model):
     continent_names: dict[str, dict[str, str]] = Field(default_factory=dict)
     regions: list[str] | None = None
     regions_info: dict[str, dict[str, Any]] = Field(default_factory=dict)
-    open_regions: list[str] = Field(default_factory=list)
-    starts: list[str] = Field(default_factory=list)
+    open_regions: list[str] = Field(default_factory=empty_list)
+    starts: list[str] = Field(default_factory=empty_list)
     event_places: dict[str, Any] = Field(default_factory=dict)
 
 
@@ -245,10 +246,10 @@ class NWState(Model):
     tiles: dict[str, Tile] = Field(default_factory=dict)
     deposits: dict[str, str] = Field(default_factory=dict)
     countries: dict[str, Country]
-    wars: list[War] = Field(default_factory=list)
-    treaties: list[Treaty] = Field(default_factory=list)
-    deals: list[Deal] = Field(default_factory=list)
-    offers: list[Offer] = Field(default_factory=list)
+    wars: list[War] = Field(default_factory=empty_list)
+    treaties: list[Treaty] = Field(default_factory=empty_list)
+    deals: list[Deal] = Field(default_factory=empty_list)
+    offers: list[Offer] = Field(default_factory=empty_list)
     events: EventsState = Field(default_factory=EventsState)
     next_id: int = Field(default=1, ge=1)
     outcome: Outcome | None = None

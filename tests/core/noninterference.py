@@ -145,9 +145,11 @@ class Sweep:
     later: int = 0
     declassified: int = 0
     exercised: set[tuple[str, str]] = field(default_factory=set)
+    phases: set[str] = field(default_factory=set)
+    """The phases in which another player's post was varied."""
 
 
-STEPS = {"culture-conquest": 20, "steel-rose-battle": 2, "new-worlds": 3}
+STEPS = {"culture-conquest": 20, "steel-rose-battle": 2, "new-worlds": 3, "thrones": 7}
 SEEDS = ("ni-a", "ni-b")
 
 
@@ -251,6 +253,8 @@ def sweep(ruleset_id: str, seed: str, states: int = 2) -> Sweep:
                 past = moment.fresh and index == 0
                 compare_now(moment.game, other, viewer, why, tries, None if past else base, past=past)
                 result.exercised.add((what, "public" if viewer == PUBLIC else "player"))
+                if what == POSTS:
+                    result.phases.add(moment.game.ruleset.progress(moment.game.state)[1])
                 result.compared += 1
                 if what == POSTS and not moment.game.waiting_for():
                     after = after or resolved(moment.game)
@@ -288,7 +292,7 @@ def lockstep(a: Game, b: Game, viewer: Viewer, rnd: random.Random, why: str, ste
 
 def play_pair(ruleset_id: str, pair: Pair) -> None:
     """Both games of a named pair, compared for the viewer before and after every post and
-    every resolution."""
+    every resolution (but the resolutions of a pair whose steps reveal what it varies)."""
     games = {}
     for which in ("a", "b"):
         game = Game.create(ruleset_id, "pair", list(pair.setting.players), config=dict(pair.setting.config),
@@ -306,6 +310,8 @@ def play_pair(ruleset_id: str, pair: Pair) -> None:
                     accepted, reply = outputs.order_reply(game, player, posts[player])
                     assert accepted, f"{pair.name}: {player}'s post is refused: {reply}"
             compare_now(a, b, viewer, f"{pair.name}, step {step}, after {player}'s post")
+        if pair.revealed:
+            continue
         for game in (a, b):
             game.resolve(force=True)
         problem = difference(everything(a, viewer, []), everything(b, viewer, []))

@@ -87,6 +87,8 @@ def test_a_viewer_cannot_tell_apart_games_that_differ_only_in_what_it_may_not_se
     assert not missing, f"{ruleset_id}: hidden parts never varied: {sorted(missing)}"
     extra = {what for what, _ in result.exercised} - set(table_of(ruleset_id))
     assert not extra, f"{ruleset_id}: variations outside its table in docs/engine.md: {sorted(extra)}"
+    unreached = set(ni.spec_of(ruleset_id).sealed_phases()) - result.phases
+    assert not unreached, f"{ruleset_id}: sealed phases where no other player's post was varied: {sorted(unreached)}"
 
 
 # -- named pairs through resolutions -----------------------------------------------------------
@@ -303,3 +305,16 @@ def test_a_rolled_back_step_gives_no_second_look_at_its_dice() -> None:
     game.reopen("Анна", reason="опечатка в приказе")
     assert outputs.order_reply(game, "Анна", f"число {face}")[0]
     assert "опечатка в приказе" in outputs.report_text(game, PUBLIC)
+
+
+def test_the_bribe_pair_catches_a_rivals_pending_post_in_the_status(monkeypatch: pytest.MonkeyPatch) -> None:
+    """Thrones, a pair compared until it is revealed: a status that showed what another house has
+    posted (Борис's bribe and its guesses) is caught before anything is rolled."""
+    def with_posts(game: Game, viewer: str) -> str:
+        return "\n".join(f"{p}: {s.text}" for p, s in sorted(game.pending.items()))
+
+    monkeypatch.setitem(outputs.CHANNELS, "status", outputs.CHANNELS["status"].__class__(
+        "status", "voevoda status", with_posts, outputs.CHANNELS["status"].variants))
+    pair = next(p for p in ni.spec_of("thrones").pairs() if p.revealed)
+    with pytest.raises(AssertionError, match="status"):
+        ni.play_pair("thrones", pair)

@@ -17,7 +17,9 @@ returns a :class:`HiddenParts`:
   viewer may not see it (money, tax, a sealed bid); no output for that viewer may show it in any of
   the forms reports write numbers;
 - :meth:`HiddenParts.pairs`: named pairs of games, played through resolutions, that the rules say
-  look the same to a viewer (a battle in the fog, a rival's desertion, a losing sealed bid).
+  look the same to a viewer (a battle in the fog, a rival's desertion, a losing sealed bid);
+- :meth:`HiddenParts.sealed_phases`: the phases whose posts are sealed (a Clash of Kings bid):
+  the test's games must reach each of them and vary another player's post there.
 
 Every variation names the row of the game's visibility table in ``docs/engine.md`` that allows it
 (``what``); the test checks that each row hidden from a role is varied for that role, and that no
@@ -81,6 +83,10 @@ class Pair:
     prepare: Callable[[State, str], State]
     posts_a: tuple[Mapping[str, str], ...]
     posts_b: tuple[Mapping[str, str], ...]
+    revealed: bool = False
+    """The resolution reveals what the two games differ in (a bribe's stake and guesses are
+    public once rolled): the pair is compared after every post, and not after its steps are
+    resolved."""
 
 
 class HiddenParts:
@@ -117,6 +123,11 @@ class HiddenParts:
     def pairs(self) -> list[Pair]:
         """Named pairs of games that must look the same to a viewer through resolutions."""
         return []
+
+    def sealed_phases(self) -> tuple[str, ...]:
+        """The phases (as ``Ruleset.progress`` names them) whose posts are sealed until they are
+        resolved, which the test's games must reach: another player's post is varied there."""
+        return ()
 
 
 def others(state_players: Sequence[str], viewer: Viewer) -> list[str]:

@@ -17,7 +17,9 @@ from voevoda.core.hidden import HiddenParts, Pair, Setting, Variation, others
 from voevoda.core.ruleset import State, Viewer
 
 PLAYERS = ("Анна", "Борис", "Вера")
-CONFIG: dict[str, Any] = {"holy_lands": False, "diplomacy": "together", "bribes": "together"}
+CONFIG: dict[str, Any] = {"holy_lands": False, "diplomacy": "together", "bribes": "together", "deck_draw": "table"}
+"""The table draws the Westeros cards, so that a test game can reach the sealed steps soon: the
+Clash of Kings' bids and Littlefinger's Hand's bribes (their posts are the `orders` row)."""
 SERVICES = ("подмога в Харренхолле", "пропуск через Ров Кейлин", "не трогать Риверран", "молчать в битве королей")
 
 
@@ -86,8 +88,17 @@ class ThronesHidden(HiddenParts):
         money = int(me.get("power", 0))
         rivals = [p for p in view.get("seats", []) if p != player]
         texts: list[str] = []
-        if phase == "bids":
+        if phase == "westeros":
+            # the sealed steps: «Битва королей» (bids) and «Рука Мизинца» (bribes)
+            texts.append("вестерос: битва королей\nчетвёртая карта: Рука Мизинца")
+        elif phase == "bids":
             texts.append(f"ставка {rnd.randint(0, money)}")
+        elif phase == "tiebreak":
+            ties = [list(group) for group in (view.get("bidding") or {}).get("ties", [])]
+            for group in ties:
+                rnd.shuffle(group)
+            if ties:
+                texts.append("порядок " + ", ".join(p for group in ties for p in group))
         elif phase == "bribe":
             texts.append("пас")
         elif phase not in ("tiebreak", "holy", "diplomacy", "westeros") and rivals and money:
@@ -99,6 +110,10 @@ class ThronesHidden(HiddenParts):
             if rivals:
                 texts.append(f"союз {rnd.choice(rivals)}")
         return texts
+
+    def sealed_phases(self) -> tuple[str, ...]:
+        """«Битва королей ... ставки втемную»: the bids, and the Iron Throne's order of equal bids."""
+        return ("bids", "tiebreak")
 
     def plant_posts(self, view: Mapping[str, Any], player: str, value: int) -> list[str]:
         """No post may carry ten thousand tokens: a house holds at most its reserve."""
@@ -114,7 +129,25 @@ class ThronesHidden(HiddenParts):
             return state
 
         sale = {"Анна": "продать пешего Белая Гавань", "Борис": "продать пешего Каменная Септа", "Вера": ""}
+
+        def littlefinger(state: State, which: str) -> State:
+            """The second round's «Рука Мизинца» in force, bribes posted together: Борис's two
+            footmen in Moat Cailin stand next to Stark's White Harbor (one footman, no knight)."""
+            state = _to_trade(state)
+            state["phase"] = "bribe"
+            state["card"] = {"id": "littlefinger", "turn": 2}
+            state["bribed"] = []
+            state["board"]["moat-cailin"].update({"house": "Борис"})
+            state["board"]["moat-cailin"]["units"].update({"footman": 2, "knight": 0, "ship": 0, "siege": 0})
+            return state
+
         return [
+            Pair("a rival's bribe before it is rolled",
+                 "001 «Рука Мизинца»: a house «делает денежную ставку» and guesses the faces; until the bribes are "
+                 "rolled the other houses know nothing of it (the `orders` row: «a bribe's guessed faces»)",
+                 "Вера", setting, littlefinger,
+                 ({"Анна": "пас", "Борис": "подкуп Белая Гавань 2: 2, 5"},), ({"Анна": "пас", "Борис": "пас"},),
+                 revealed=True),
             Pair("a rival's sums in hand through trade and the dues",
                  "001 «Модификации фазы Вестероса»: «имеющиеся на руках суммы не озвучиваются»; both pay the "
                  "Night's Watch in coins", "Анна", setting, richer, (sale,), (sale,)),

@@ -11,7 +11,8 @@ A bot sees its own seat's view and nothing else. Each turn it
   the batched simulator (:func:`voevoda.sim.odds.odds`) gives its chance of winning with the
   army it has; it attacks the best target above its faction's threshold;
 * answers battle posts and capture choices as its faction should (the cult and the ogres
-  plunder, the others colonise).
+  plunder, the others colonise);
+* seeks the Dark Alliance when it has lost cities; the cult accepts and betrays (``diplomacy``).
 """
 
 from __future__ import annotations
@@ -27,6 +28,7 @@ from voevoda.rulesets.steel_rose.battle.posts import default_garrison_deployment
 from voevoda.rulesets.steel_rose.campaign.context import Options
 from voevoda.rulesets.steel_rose.campaign.data import Campaign
 from voevoda.rulesets.steel_rose.campaign.orders import MOBILE_ID
+from voevoda.rulesets.steel_rose.campaign.report import FACTION_CASES_RU
 
 # What each faction builds, in order of need: (building, reason).
 BUILD_PLAN: dict[str, list[str]] = {
@@ -50,6 +52,11 @@ HIRE_PLAN: dict[str, list[str]] = {
     "ogres": ["stonehorn", "maneater", "sorrowfang", "bull", "leadbelcher", "gnoblar"],
 }
 THRESHOLD = {"empire": 0.6, "steel_rose": 0.65, "heaven": 0.7, "void_cult": 0.5, "ogres": 0.55}
+SEEKS_DARK_ALLIANCE = {"steel_rose"}
+"""Who offers the cult an alliance from the first turn: the Principality, whose shooters have no
+powder before its workshops make it («Если вы не выделите порох юниту ... он не сможет
+сражаться») and whose war is long («Уязвимо против длительных войн»): the demons hold its cities
+meanwhile. The others offer it only once they have lost a city."""
 MARGIN = 1.15
 """How much stronger than the listed garrison a bot assumes a city to be (buildings, armies)."""
 
@@ -152,6 +159,8 @@ class Planner:
         self.lines: list[str] = []
         self.hired: dict[str, int] = {}
         self.buildings_bought: set[str] = set()
+        self.allying: set[str] = set()
+        """Factions this post offers or accepts an alliance: not to be attacked in the same post."""
 
     # -- helpers ------------------------------------------------------------------------
 
@@ -181,6 +190,7 @@ class Planner:
     # -- the post ---------------------------------------------------------------------------
 
     def orders(self) -> str:
+        self.diplomacy()
         if self.hoarding():
             # the treasury wins within two turns if nothing is spent: keep it
             if self.units:
@@ -199,14 +209,56 @@ class Planner:
 
     def hoarding(self) -> bool:
         """«Накопить 1500з» (the cult), «Накопить 300 мяса и 1000з» (the ogres): when the
-        faction's income alone gets there within two turns, spending would only delay the win."""
+        faction's income alone gets there within two turns and its other conditions are met,
+        spending would only delay the win."""
         goal = self.c.model.victory.get(self.fid)
         if goal is None or goal.gold is None:
             return False
+        if self.view.get("victory_needs", "all") != "any" and any(
+                not g["met"] for g in self.view.get("victory") or [] if g["item"] not in ("gold", "hoard")):
+            return False  # every item at once (ruling C36): gold alone does not win
         if self.fid == "ogres" and goal.resource is not None and self.resource < goal.resource:
             return False
         net = self.income() - self.upkeep(self.units)
         return self.gold + 2 * net >= goal.gold
+
+    def allies(self) -> set[str]:
+        return {b if a == self.fid else a for a, b in self.view.get("alliances", []) if self.fid in (a, b)}
+
+    def diplomacy(self) -> None:
+        """The Dark Alliance as the document advises it: «Если совсем припрёт или вам нечего
+        терять - можно заключить союз, но потом будет больно». A faction that has lost cities
+        offers the cult an alliance for its demons; the cult takes every offer, and betrays an
+        ally once the betrayal brings it a city («каждый третий малый и каждый второй крупный
+        город») from Day on, or sooner when a taken city would save it from its hunger («При
+        захвате чужого города любым способом ГП обнуляется»)."""
+        cult = "void_cult"
+        allies = self.allies()
+        if self.fid == cult:
+            offers = sorted({by for by, to in self.view.get("proposals", []) if to == cult and by not in allies})
+            for by in offers:
+                self.lines.append(f"Союз с {FACTION_CASES_RU[by]['ablt']}")
+                self.allying.add(by)
+            own = self.view.get("own") or {}
+            hunger = float(own.get("resource", 0))
+            growth = self.c.model.void.passive + self.c.model.void.per_city * len(self.mine())
+            hungry = hunger + growth > int(own.get("hunger_max", 100)) - 30
+            rules = self.c.model.void.betrayal
+            for ally in sorted(allies):
+                held = [c for c in self.cities.values() if c.get("owner") == ally and not c.get("ruins")
+                        and not c.get("gone") and c["kind"] in ("small", "large")]
+                due = (sum(1 for c in held if c["kind"] == "small") // rules.every_small
+                       + sum(1 for c in held if c["kind"] == "large") // rules.every_large)
+                if due and (self.turn >= 5 or hungry):
+                    self.lines.append(f"Предать {FACTION_CASES_RU[ally]['accs']}")
+                    break  # one betrayal a turn: the others stay allies and keep the war away
+            return
+        if self.fid == "ogres" or cult in allies or self.view["factions"].get(cult, {}).get("status") != "playing":
+            return
+        start = sum(1 for c in self.c.map.cities.values() if c.owner == self.fid)
+        if len(self.mine()) < start or self.fid in SEEKS_DARK_ALLIANCE:
+            self.lines.append(f"Союз с {FACTION_CASES_RU[cult]['ablt']}")
+            self.allying.add(cult)
 
     def restore_ruins(self) -> None:
         for cid, c in self.cities.items():
@@ -395,7 +447,8 @@ class Planner:
             owner = c.get("owner")
             if c.get("gone") or owner == self.fid:
                 continue
-            if owner is not None and ((self.fid, owner) in alliances or (owner, self.fid) in alliances):
+            if owner is not None and ((self.fid, owner) in alliances or (owner, self.fid) in alliances
+                                      or owner in self.allying):
                 continue
             if owner is not None and self.view["factions"].get(owner, {}).get("status") == "won":
                 continue

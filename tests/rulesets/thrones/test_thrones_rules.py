@@ -472,6 +472,11 @@ def test_the_map_tells_the_holy_places_apart() -> None:
     # «Пропускаю Ланнистеров через Белую Гавань»: first person, the house in the genitive plural
     ("planning", "Подмога - Белая Гавань\nПропускаю Ланнистеров через Белую Гавань",
      ["приказ «подмога»: Белая Гавань", "пропуск: Борис — Белая Гавань"]),
+    # «Пас, ничего не покупаю» in trade; «Моя ставка: 4 жетона»; «пас» at the Clash of Kings is 0
+    ("trade", "Пас, ничего не покупаю", ["пас"]),
+    ("bids", "Моя ставка: 4 жетона", ["ставка 4"]),
+    ("bids", "Пас.", ["ставка 0"]),
+    ("planning", "Мои приказы:\nвласть - 2 (одичалые)", ["власть -2 (одичалые)"]),
     # a march with no units named moves the whole army; «- победа» after the path is its result
     ("action", "поход Винтерфелл → Ров Кейлин", ["поход Винтерфелл → Ров Кейлин: всё войско"]),
     ("action", "поход Винтерфелл - Ров Кейлин - победа", ["поход Винтерфелл → Ров Кейлин: всё войско (победа)"]),
@@ -482,6 +487,8 @@ def test_posts_as_forum_players_write_them(phase: str, post: str, echo: list[str
     given: dict[str, object] = {"turn": 2, "phase": phase, "alliances": [["Анна", "Борис"]]}
     if phase == "holy":
         given = {"config": {"holy_lands": True}, "phase": "holy", "holy_winner": {"old-gods": "Анна"}}
+    if phase == "bids":
+        given.update({"bidding": {"track": "iron_throne", "bids": {}, "ties": []}, "power": {"Анна": 5}})
     if "победа" in post:
         given["board"] = {"Ров Кейлин": {"house": "Вера", "footman": 1}}
     ruleset, state = make_game(given)
@@ -516,3 +523,17 @@ def test_the_first_report_tells_the_dice_off_rolled_at_creation() -> None:
                       for p, name in (("Анна", "Старк"), ("Борис", "Ланнистер"), ("Вера", "Баратеон")))
     winner = {"Анна": "Старк", "Борис": "Ланнистер", "Вера": "Баратеон"}[holy["winner"]]
     assert f"«Старая богороща»: d6 — {rolls}; жетон → {winner}." in text
+
+
+def test_a_loner_who_may_not_buy_is_not_offered_to() -> None:
+    """001 «Торговые операции, (*)»: «если число людей в союзе меньше (или равно) числу одиночек, то
+    одиночки вообще не могут покупать дополнительные войска»: with two allies and two loners the
+    loners' trade prompt says so instead of offering purchases; the allies' prompt gives their price."""
+    ruleset, state = make_game({"players": ["Анна", "Борис", "Вера", "Глеб"], "turn": 2, "phase": "trade",
+                                "alliances": [["Борис", "Вера"]]})
+    prompts = ruleset.awaiting(state)
+    assert prompts["Анна"].text_ru.startswith("Ход 2, торговля: одиночки не покупают (в союзах 2, одиночек 2)")
+    assert "купить или продать войска (цена — номинал × 2)" in prompts["Борис"].text_ru
+    ruleset, state = make_game({"players": ["Анна", "Борис", "Вера", "Глеб"], "turn": 2, "phase": "trade",
+                                "alliances": [["Борис", "Вера", "Глеб"]]})
+    assert "купить или продать войска (цена — номинал × 1)" in ruleset.awaiting(state)["Анна"].text_ru

@@ -120,14 +120,14 @@ KEYWORDS: list[tuple[str, str]] = [
 ]
 _PHRASES = sorted(((phrase_key(p), kind) for p, kind in KEYWORDS), key=lambda pk: -len(pk[0]))
 FIRST_WORDS = sorted({p[0] for p, _ in _PHRASES})
-HEADINGS = {fold(w) for w in ("приказы", "приказов", "orders")}
+HEADINGS = {fold(w) for w in ("приказы", "приказов", "распоряжения", "orders")}
 """The word a template's heading begins with («Приказы:», «ПРИКАЗЫ ДОМА СТАРК», «Orders:»): the
 line is prose, unless an order follows the heading's colon on the same line."""
 AFTER_KEYWORD = {":", "-", "–", "—"}
 """What a player puts between an order's word and the rest («Подмога - Винтерфелл», «Оборона: …»)."""
 SEPARATORS = {",", ";", "и", "and", "&", "+"}
-HEADINGS = {fold(w) for w in ("приказы", "распоряжения", "orders")}
-"""A line that begins «Приказы:» heads a list of orders: prose, not a misspelt «приказ …»."""
+LEADING = OPENERS | {fold(w) for w in ("мой", "моя", "мое", "мои", "наш", "наша", "наше", "наши", "my", "our")}
+"""Words before an order or a heading: the core's openers, and «Моя ставка: 4», «Мои приказы:»."""
 
 SYNTAX: dict[str, tuple[str, str]] = {
     "transfer": ("перевод Ланнистер 3 за «подмогу»", "pay Lannister 3 for \"support\""),
@@ -359,13 +359,15 @@ def begins_order(text: str) -> bool:
     """Whether a line begins like an order: a keyword, or a word one typo away from one (an
     order misspelt is an error with a suggestion, never prose)."""
     tokens = [t.key for t in tokens_of(text)][:8]
+    while tokens and tokens[0] in LEADING:
+        tokens.pop(0)
     if tokens and tokens[0] in HEADINGS:
         if tokens[1:2] != [":"]:
             return False
         tokens = tokens[2:]
-    while tokens and tokens[0] in OPENERS:
+    while tokens and tokens[0] in LEADING:
         tokens.pop(0)
-    if not tokens or tokens[0] in HEADINGS:
+    if not tokens:
         return False
     if any(tuple(tokens[:len(p)]) == p for p, _ in _PHRASES):
         return True
@@ -385,10 +387,12 @@ class LineReader:
     def read(self) -> tuple[list[Order], list[Problem]]:
         orders: list[Order] = []
         problems: list[Problem] = []
-        if self.tokens[:1] and self.tokens[0].key in HEADINGS and self.tokens[1:2] and self.tokens[1].key == ":":
-            self.pos = 2  # «Приказы: подмога Винтерфелл»
+        self._skip(LEADING)
+        if self.tokens[self.pos:self.pos + 1] and self.tokens[self.pos].key in HEADINGS \
+                and self.tokens[self.pos + 1:self.pos + 2] and self.tokens[self.pos + 1].key == ":":
+            self.pos += 2  # «Приказы: подмога Винтерфелл», «Мои приказы: …»
         while True:
-            self._skip(OPENERS | {";"})
+            self._skip(LEADING | {";"})
             if self.pos >= len(self.tokens):
                 break
             start = self.pos
@@ -415,7 +419,8 @@ class LineReader:
             keyword = kind
             end_of_order = self.pos
             try:
-                self._skip(AFTER_KEYWORD)
+                # «власть - 2» keeps its sign: after «власть» only a colon is set aside
+                self._skip({":"} if kind == "power" else AFTER_KEYWORD)
                 kind, args = self._read(kind)
                 end_of_order = self.pos
                 self._skip(set(STOPS))
@@ -475,10 +480,10 @@ class LineReader:
     def _read(self, kind: str) -> tuple[str, dict[str, Any]]:
         # «поход Винтерфелл» in the planning phase is the order token, «поход A → B» a march;
         # «набег» likewise
-        if kind != "power":
-            # «Святыня - Драконий Камень», «союз — Ланнистер»: a dash after the keyword is how many
-            # players write a colon («власть -2» keeps its sign)
-            self._skip({"-", "–", "—"})
+        if kind == "pass" and self.phase == "bids":
+            # «пас» at an auction is a bid of nothing
+            self._pass()
+            return "bid", {"amount": 0}
         if kind in ("march", "raid") and self.phase == "planning":
             return "order", {"kind": kind, "area": self.area()}
         if kind.startswith("order_"):
@@ -751,6 +756,9 @@ class LineReader:
         return {"area": area, "stake": stake, "guesses": guesses}
 
     def _pass(self) -> dict[str, Any]:
+        # «Пас, ничего не покупаю»: what follows a pass after a comma or a dash is the player's aside
+        if not self._done() and self.tokens[self.pos].key in (",", "-", "–", "—", "(", ":"):
+            self.free_text()
         return {}
 
     def _passage(self) -> dict[str, Any]:

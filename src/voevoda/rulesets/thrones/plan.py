@@ -27,14 +27,15 @@ MONEY = frozenset({"transfer", "deal", "accept", "decline"})
 ALLOWED: dict[str, frozenset[str]] = {
     "holy": frozenset({"holy"}) | MONEY,
     "diplomacy": frozenset({"alliance", "alone"}) | MONEY,
-    "trade": frozenset({"buy", "upgrade", "sell", "dues"}) | MONEY,
+    # «пас»: nothing this step (a house that buys and sells nothing, places or moves nothing)
+    "trade": frozenset({"buy", "upgrade", "sell", "dues", "pass"}) | MONEY,
     "westeros": frozenset({"westeros", "fourth"}) | MONEY,
     # «по-прежнему нельзя сговариваться при битве королей»: no money changes hands while bidding
     "bids": frozenset({"bid"}),
     "tiebreak": frozenset({"tiebreak"}),
     "bribe": frozenset({"bribe", "pass"}) | MONEY,
-    "planning": frozenset({"order", "passage", "disband", "record", "power"}) | MONEY,
-    "action": frozenset({"march", "raid", "losses", "retreat", "token", "record", "disband", "power"}) | MONEY,
+    "planning": frozenset({"order", "passage", "disband", "record", "power", "pass"}) | MONEY,
+    "action": frozenset({"march", "raid", "losses", "retreat", "token", "record", "disband", "power", "pass"}) | MONEY,
 }
 REQUIRED: dict[str, frozenset[str]] = {
     "holy": frozenset({"holy"}),
@@ -333,8 +334,10 @@ class _Walker:
     def alliance(self, item: Item) -> None:
         """«Каждый дом может заключить союз с одним или несколькими другими домами» (one alliance a
         house, ruling T5)."""
-        members = [str(m) for m in item.order.args["members"]]
-        if self.player in members:
+        # «союз Баратеон, Ланнистер» from Baratheon names the whole alliance: its author is dropped
+        members = [str(m) for m in item.order.args["members"] if m != self.player]
+        item.info["members"] = members
+        if not members:
             item.problems.append(("себя в союз не называют: назовите союзников", "do not name yourself: name your allies",
                                   rule(DIPLOMACY)))
         if len(set(members)) != len(members):

@@ -275,6 +275,14 @@ class Thrones(Ruleset):
         if phase == "trade":
             due = economy.dues_each(state, self.ctx, player)
             size = economy.alliance_size(state, player)
+            if size == 1 and not economy.loners_may_buy(state, self.ctx):
+                # «если число людей в союзе меньше (или равно) числу одиночек, то одиночки вообще не
+                # могут покупать дополнительные войска»: the prompt does not offer what is refused
+                members, loners = economy.members_and_loners(state, self.ctx)
+                return (f"Ход {turn}, торговля: одиночки не покупают (в союзах {members}, одиночек {loners}); "
+                        f"продать войска можно по номиналу; взнос Ночному Дозору {due}.",
+                        f"Round {turn}, trade: loners cannot buy ({members} in alliances, {loners} alone); you may "
+                        f"sell troops at nominal; Night's Watch dues {due}.")
             return (f"Ход {turn}, торговля: купить или продать войска (цена — номинал × {size}); взнос Ночному "
                     f"Дозору {due}.",
                     f"Round {turn}, trade: buy or sell troops (price: nominal × {size}); Night's Watch dues {due}.")

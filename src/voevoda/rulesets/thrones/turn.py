@@ -238,7 +238,7 @@ class Resolver:
         plans = self.plans(players)
         for plan in plans:
             said = self.good(plan, "alliance", "alone")
-            members = sorted(str(m) for m in said[0].order.args.get("members", [])) if said else []
+            members = sorted(str(m) for m in said[0].info.get("members", [])) if said else []
             state["declared"][plan.player] = members
             self.emit("declared", {"player": plan.player, "members": members})
         self.settle_money(plans)

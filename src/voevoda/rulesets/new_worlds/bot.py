@@ -3,8 +3,15 @@ under a spoiler) from its own view alone, and checks every order it writes with 
 planner the game uses, so that its post is always accepted.
 
 It builds cities where it can afford them, settles free land next to its own, builds ports,
-universities and factories when the epoch allows, researches, signs pacts with neighbours,
-defends and counter-attacks when at war, and now and then starts a war on a weak neighbour.
+universities and factories when the epoch allows, and researches. It answers the proposals
+made to it (pacts, alliances, deals, a peace), proposes pacts to neighbours of its size, one
+alliance, and a deal a turn for a resource it lacks. The event countries are everybody's
+enemy and the epochs open only when they are beaten: a country that borders them throws most
+of its points at them (the one they strike holds the line), one that cannot reach them lands
+on their coast or helps its ally with half its roll. At peace, a country more than twice a
+neighbour's size saves its points and wages a war of vassalisation; now and then it starts a
+smaller war on a weaker neighbour. tests/rulesets/new_worlds/test_nw_bot_epochs.py plays such
+a game across the Iron Age and Antiquity.
 """
 
 from __future__ import annotations
@@ -96,6 +103,7 @@ def write_post(view: Mapping[str, Any], player: str, stream: Stream, ruleset: Ne
         wr.try_add("tributary", {}, "данник")
     if me.reform is not None and me.reform.status == "civil_war" and me.reform.choice is None:
         wr.try_add("reform", {"choice": "upgrade"}, "реформа улучшить")
+    _answer_offers(wr)
     _war_orders(wr)
     _diplomacy(wr)
     _build(wr)
@@ -116,33 +124,72 @@ def _neighbours_of(world: World, cid: str) -> dict[str, int]:
     return border
 
 
+def _event_enemies(w: World, cid: str) -> list[str]:
+    """The event countries (invaders and the Khagan's tributaries) at war with ``cid``."""
+    return [e for e in w.enemies(cid) if w.state.countries[e].kind in ("invader", "tributary")]
+
+
 def _war_orders(wr: Writer) -> None:
+    """Wars first: the event countries are everybody's enemy («Эвентовые захватчики»), and the
+    epochs open only when they are beaten (Antiquity, the Middle Ages), so a country that
+    borders them throws most of its points at them; a country at war with a player holds its
+    front; a strong country at peace seeks a vassal («Иметь минимум 1 игрока-вассала» opens
+    the Renaissance) and now and then a smaller neighbour's land."""
     w = wr.w
     me = w.state.countries[wr.me]
     enemies = w.enemies(wr.me)
     border = _neighbours_of(w, wr.me)
     fronts = [e for e in enemies if e in border]
-    invaders = [e for e in enemies if w.state.countries[e].kind in ("invader", "tributary")]
+    invaders = _event_enemies(w, wr.me)
     if fronts:
-        budget = me.points
-        defence = budget // 3
-        if defence and w.options.war_model == "contest":
-            wr.try_add("defend", {"target": None, "points": defence}, f"оборона {defence}")
-        # the common enemy first: event invaders next to us
         near_invaders = [e for e in fronts if e in invaders]
         target = max(near_invaders or fronts, key=lambda e: (border[e], e))
-        _attack(wr, target, me.points // 2 if near_invaders else me.points // 3)
+        war = w.war_of(wr.me, target)
+        # an event country throws its attack at the country it borders most (npc.py): that
+        # country holds the line, the others strike
+        struck = any(max(_neighbours_of(w, e).items(), key=lambda kv: (kv[1], kv[0]))[0] == wr.me
+                     for e in near_invaders if _neighbours_of(w, e))
+        if near_invaders:
+            # the struck country holds with everything while others border the invaders: an
+            # invader that takes nothing while it loses all its land is gone
+            others = any(len(_neighbours_of(w, e)) > 1 for e in near_invaders)
+            share = (0 if others else 1 / 2) if struck else 4 / 5
+        elif war is not None and war.attacker == wr.me:
+            share = 9 / 10 if war.attacker_type == "vassalisation" else 2 / 3
+        else:
+            share = 1 / 3
+        attack = int(me.points * share)
+        if war is not None and war.attacker == wr.me and war.attacker_type == "vassalisation":
+            # the savings spread over the turns the war has left, each enough to beat the
+            # enemy's defence (a quarter of its points, npc.py and above) and take a ring of land
+            left = max(1, (war.last_turn if war.last_turn is not None else w.state.turn) - w.state.turn + 1)
+            need = w.state.countries[target].points // 3 + 3 * border[target]
+            attack = min(attack, max(me.points // left, need))
+            # and the land taken is held against the enemy's counter-attack (a third of its points)
+            defence = min(me.points - attack, w.state.countries[target].points // 3 + 5)
+            if defence > 0 and w.options.war_model == "contest":
+                wr.try_add("defend", {"target": target, "points": defence}, f"оборона {target} {defence}")
+            _attack(wr, target, attack)
+            return
+        defence = me.points - attack if struck else min(me.points - attack, me.points // 4)
+        if defence and w.options.war_model == "contest":
+            wr.try_add("defend", {"target": None, "points": defence}, f"оборона {defence}")
+        _attack(wr, target, attack)
         return
     for inv in sorted(invaders):
         # invaders across the water: a landing on their coast
-        if _attack(wr, inv, me.points // 2, by_sea=True):
+        if _attack(wr, inv, me.points * 2 // 3, by_sea=True):
             return
-    # now and then, a war on a smaller neighbour
+    if invaders:
+        _aid_allies(wr)
+        return
+    if me.suzerain is None and not w.in_war(wr.me) and _vassalise(wr, border):
+        return
     if border and me.suzerain is None and wr.stream.roll(6) == 1:
         weakest = min(border, key=lambda c: (w.territories(c), c))
         other = w.state.countries[weakest]
         if other.kind == "player" and w.territories(weakest) < w.territories(wr.me):
-            for wtype in ("resource_grab", "small_conquest", "conquest", "vassalisation", "total"):
+            for wtype in ("resource_grab", "small_conquest", "conquest", "total"):
                 spec = w.rules.war_types[wtype]
                 if w.rules.war_price(wtype, w.epoch) is None:
                     continue
@@ -151,48 +198,160 @@ def _war_orders(wr: Writer) -> None:
                     break
 
 
+def _vassalise(wr: Writer, border: Mapping[str, int]) -> bool:
+    """«Вассализация»: a country with more land than twice a neighbour's declares it and
+    attacks with most of its points, to hold more than half of that land when the war ends."""
+    w = wr.w
+    if "vassalisation" not in w.rules.war_types or w.rules.war_price("vassalisation", w.epoch) is None:
+        return False
+    mine = w.territories(wr.me)
+    weak = sorted((c for c in border if w.state.countries[c].kind == "player" and w.state.countries[c].suzerain is None
+                   and not w.state.vassals_of(c) and 2 * w.territories(c) <= mine
+                   # the points saved for it must beat a quarter of the enemy's at every turn
+                   # (what a defender puts into defence) and still buy half its land
+                   and w.state.countries[wr.me].points > w.state.countries[c].points // 2 + 2 * w.territories(c)),
+                  key=lambda c: (w.territories(c), c))
+    name = w.rules.war_types["vassalisation"].name_ru.lower()
+    me = w.state.countries[wr.me]
+    for target in weak:
+        # «Чтобы разорвать союз, нужно потратить 40 очков»: worth it for a vassal
+        if w.state.treaty("alliance", wr.me, target) is not None and (
+                me.points < 2 * w.rules.diplomacy.alliance_break
+                or not wr.try_add("break_alliance", {"target": target}, f"разорвать союз {target}")):
+            continue
+        if wr.try_add("war", {"target": target, "type": "vassalisation"}, f"война {target} {name}"):
+            need = w.state.countries[target].points // 3 + 3 * border[target]
+            attack = min(me.points // 2, max(me.points // w.epoch.war_duration, need))
+            defence = min(me.points - attack, w.state.countries[target].points // 3 + 5)
+            if defence > 0 and w.options.war_model == "contest":
+                wr.try_add("defend", {"target": target, "points": defence}, f"оборона {target} {defence}")
+            _attack(wr, target, attack)
+            return True
+    return False
+
+
+def _aid_allies(wr: Writer) -> None:
+    """«Страны, имеющие союз, могут помогать друг другу в войне, передавая до половины ролла»:
+    a country that cannot reach the invaders helps an ally who fights them."""
+    w = wr.w
+    me = w.state.countries[wr.me]
+    for ally in sorted(w.state.allies_of(wr.me)):
+        if _event_enemies(w, ally) and any(e in _neighbours_of(w, ally) for e in _event_enemies(w, ally)):
+            half = (me.roll.total if me.roll is not None else me.points) // 2
+            points = min(half, me.points // 2)
+            if points > 0 and wr.try_add("aid", {"target": ally, "points": points}, f"помощь {ally} {points}"):
+                return
+
+
 def _attack(wr: Writer, target: str, points: int, by_sea: bool = False) -> bool:
     """An attack on the cheapest tiles of ``target`` next to our land (or, ``by_sea``, on its
-    coast across the water), as many as ``points`` pay for; True when one was written."""
+    coast across the water), as many as the points and our attack bonus pay for with some to
+    spare (the defence takes its share first); True when one was written."""
     w = wr.w
     grid = w.grid
     land = w.land_set(wr.me)
-    options: list[str]
+    if points <= 0:
+        return False
+    priced: list[tuple[int, str]] = []
     if by_sea:
         theirs = sorted((t for t in w.land_set(target) if grid.is_coast(t)), key=grid.index)
-        priced: list[tuple[int, str]] = []
         for t in theirs[:12]:
             reach = w.reach(wr.me, t, land)
             if reach is not None:
                 priced.append((w.capture_price(t) + reach[0], t))
-        options = [t for _, t in sorted(priced)]
     else:
-        options = sorted({n for t in land for n in grid.neighbours(t)
-                          if w.state.owner(n) == target and grid.is_land(n)},
-                         key=lambda t: (w.capture_price(t), grid.index(t)))
+        near = {n for t in land for n in grid.neighbours(t) if w.state.owner(n) == target and grid.is_land(n)}
+        priced = [(w.capture_price(t), t) for t in near]
+    priced.sort(key=lambda pt: (pt[0], grid.index(pt[1])))
+    budget = points + w.holdings(wr.me).attack()
     chosen: list[str] = []
-    for t in options[:8]:
-        if wr.try_add("attack", {"target": target, "points": points, "tiles": [*chosen, t]},
-                      f"атака {target} {points}: {' '.join([*chosen, t])}"):
-            wr.orders.pop()
-            wr.lines.pop()
-            chosen.append(t)
-    if chosen and points > 0:
-        return wr.try_add("attack", {"target": target, "points": points, "tiles": chosen},
-                          f"атака {target} {points}: {' '.join(chosen)}")
+    spent = 0
+    for price, t in priced:
+        # twice what the points pay for: the tiles another country takes first are skipped
+        if spent >= 2 * budget or len(chosen) >= 40:
+            break
+        chosen.append(t)
+        spent += price
+    while chosen:
+        if wr.try_add("attack", {"target": target, "points": points, "tiles": chosen},
+                      f"атака {target} {points}: {' '.join(chosen)}"):
+            return True
+        chosen = chosen[: len(chosen) // 2] if len(chosen) > 1 else []
     return False
 
 
-def _diplomacy(wr: Writer) -> None:
+def _answer_offers(wr: Writer) -> None:
+    """Proposals made to us are answered by writing the same order back (ruling R15): pacts,
+    alliances and trade deals are accepted whenever the rules allow them, peace when the war
+    is not going our way or against a stronger enemy."""
     w = wr.w
-    if not w.epoch.pacts or wr.stream.roll(3) != 1:
+    for offer in sorted(w.state.offers, key=lambda o: (o.turn, o.by, o.kind)):
+        if offer.to != wr.me:
+            continue
+        if offer.kind in ("pact", "alliance"):
+            word = "пакт" if offer.kind == "pact" else "союз"
+            wr.try_add(offer.kind, {"target": offer.by}, f"{word} {offer.by}")
+        elif offer.kind == "trade" and offer.give and offer.get:
+            res = w.rules.resources
+            wr.try_add("trade", {"target": offer.by, "give": offer.get, "get": offer.give},
+                       f"торговля {offer.by}: {res[offer.get].name_ru.lower()} за {res[offer.give].name_ru.lower()}")
+        elif offer.kind == "peace" and not offer.cede and w.territories(offer.by) >= w.territories(wr.me):
+            wr.try_add("peace", {"target": offer.by, "cede": []}, f"мир {offer.by}")
+
+
+def _diplomacy(wr: Writer) -> None:
+    """Pacts with neighbours (Iron Age), one alliance with the strongest neighbour (Antiquity),
+    and a trade deal a turn for a resource we lack («дают двойной бонус, если они уникальны»)."""
+    w = wr.w
+    if w.state.countries[wr.me].suzerain is None:
+        border = _neighbours_of(w, wr.me)
+        neighbours = [c for c in sorted(border, key=lambda c: (-border[c], c))
+                      if w.state.countries[c].kind == "player" and w.state.countries[c].suzerain is None
+                      and not w.at_war(wr.me, c)]
+        pending = {(o.kind, o.to) for o in w.state.offers if o.by == wr.me}
+        mine = w.territories(wr.me)
+        # the alliance goes to a country beyond our borders or a neighbour of our size (an ally
+        # cannot be attacked: a small neighbour is kept as a vassal to be), the largest first;
+        # pacts to neighbours of our size
+        if w.epoch.alliances and not w.state.allies_of(wr.me):
+            far = [c.id for c in w.state.players() if c.alive and c.id != wr.me and c.suzerain is None
+                   and not w.at_war(wr.me, c.id) and (c.id not in border or 2 * w.territories(c.id) > mine)]
+            for other in sorted(far, key=lambda c: (-w.territories(c), c)):
+                if (("alliance", other) not in pending and not w.state.allies_of(other)
+                        and wr.try_add("alliance", {"target": other}, f"союз {other}")):
+                    break
+        if w.epoch.pacts and wr.stream.roll(3) == 1:
+            for other in [c for c in neighbours if 2 * w.territories(c) > mine]:
+                if (w.state.treaty("pact", wr.me, other) is None and w.state.treaty("alliance", wr.me, other) is None
+                        and ("pact", other) not in pending
+                        and wr.try_add("pact", {"target": other}, f"пакт {other}")):
+                    break
+    _trade(wr)
+
+
+def _trade(wr: Writer) -> None:
+    w = wr.w
+    if not w.epoch.trade or not w.has_port(wr.me):
         return
-    border = _neighbours_of(w, wr.me)
-    for other in sorted(border, key=lambda c: (-border[c], c)):
-        c = w.state.countries[other]
-        if (c.kind == "player" and w.state.treaty("pact", wr.me, other) is None and not w.at_war(wr.me, other)
-                and wr.try_add("pact", {"target": other}, f"пакт {other}")):
-            return
+    res = w.rules.resources
+    mine = {r for _, r in w.deposits_of(wr.me)}
+    _, bought = w.traded(wr.me)
+    have = mine | {r for r, _, _ in bought}
+    spare = sorted(r for r in mine if w.free_units(wr.me, r) > 0)
+    if not spare:
+        return
+    pending = {o.to for o in w.state.offers if o.by == wr.me and o.kind == "trade"}
+    for other in sorted(c.id for c in w.state.players() if c.alive and c.id != wr.me):
+        if other in pending or w.at_war(wr.me, other) or not w.has_port(other):
+            continue
+        theirs = sorted(r for _, r in w.deposits_of(other) if r not in have and w.free_units(other, r) > 0)
+        for get in theirs:
+            give = next((g for g in spare if g != get), None)
+            if give is None:
+                continue
+            if wr.try_add("trade", {"target": other, "give": give, "get": get},
+                          f"торговля {other}: {res[give].name_ru.lower()} за {res[get].name_ru.lower()}"):
+                return
 
 
 def _build(wr: Writer) -> None:

@@ -137,6 +137,27 @@ def test_starting_in_a_later_epoch() -> None:
     assert evs.sea_peoples.status == "over" and evs.khaganate.starts == 1 + 3
 
 
+@pytest.mark.parametrize(("epoch", "land", "cities", "die", "war_points"), [
+    ("bronze", 1, 0, 6, 20),      # «1 стартовая территория; Дайс 5d6, 20 ВО» (no city: R43)
+    ("iron", 5, 0, 9, 30),        # «5 стартовых территорий; Дайс 5d9, 30 ВО»
+    ("antiquity", 10, 1, 10, 40),  # «10 стартовых территорий + 1 город; Дайс 5d10, 40 ВО»
+    ("middle_ages", 10, 2, 10, 50),  # «10 стартовых территорий + 2 города; Дайс 5d10, 50 ВО»
+    ("renaissance", 15, 3, 10, 60),  # «15 стартовых территорий + 3 города; Дайс 5d10, 60 ВО»
+    ("industrial", 15, 3, 10, 80),   # «15 стартовых территорий + 3 города; Дайс 5d10, 80 ВО»
+])
+def test_every_epoch_opens_with_its_land_die_and_war_points(epoch: str, land: int, cities: int, die: int,
+                                                            war_points: int) -> None:
+    """000 «Века», each epoch's opening lines: a game set up in the epoch starts every country with
+    its territories and cities, rolls 5dX with the epoch's die and gives its war points."""
+    ruleset, world = default_world(epoch=epoch)
+    for p in ("Анна", "Борис", "Вера"):
+        c = world.state.countries[p]
+        assert (world.territories(p), world.cities(p)) == (land, cities), p
+        assert c.roll is not None and c.roll.die == die and len(c.roll.faces) == 5
+        assert all(1 <= f <= die for f in c.roll.faces)
+        assert c.war_points == war_points
+
+
 def test_a_wave_takes_only_players_not_yet_reformed() -> None:
     """«сначала один случайный игрок проходит реформацию, на следующем ходу … у трёх» — a country
     already through its Reformation is not drawn again."""

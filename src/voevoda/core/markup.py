@@ -404,7 +404,7 @@ class _Markdown(_Renderer):
         return text.replace("`", "'")
 
     def heading(self, text: str, level: int) -> str:
-        return "#" * min(level, 3) + " " + text
+        return "#" * min(level, 4) + " " + text
 
     def item(self, text: str, depth: int) -> str:
         return "  " * depth + "- " + text

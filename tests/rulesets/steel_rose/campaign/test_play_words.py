@@ -111,3 +111,43 @@ def test_a_garrison_that_holds_stays_in_the_city() -> None:
         assert back in holmgard and stays not in holmgard.split("Все раунды" if lang == "ru" else "Every round")[0]
     assert game.state["cities"]["velmar"]["owner"] == "empire"
     assert game.state["cities"]["holmgard"]["owner"] == "empire"
+
+
+def test_a_city_stands_in_the_accusative_after_za() -> None:
+    """«Битва за Чёрную Топь», «за Парящую крепость», «за Сильванию»; masculine names stay."""
+    from voevoda.rulesets.steel_rose.campaign.report import city_accusative
+
+    assert [city_accusative(n) for n in ("Чёрная Топь", "Парящая крепость", "Сильвания", "Эльдаран",
+                                         "Пик кошмаров", "Лунный Лес")] == [
+        "Чёрную Топь", "Парящую крепость", "Сильванию", "Эльдаран", "Пик кошмаров", "Лунный Лес"]
+
+
+def test_the_next_turns_map_says_whose_battles_it_draws() -> None:
+    """In turn 2's orders the map still marks turn 1's attacks and battles: its subtitle and
+    legend name that turn instead of «этого хода»."""
+    game, _echoes, _prompts, _report = played()
+    assert game.state["turn"] == 2
+    for lang, says in (("ru", "атаки и битвы хода 1"), ("en", "attacks and battles of turn 1")):
+        svg = str(game.map_svg("Анна", lang))
+        assert says in svg and ("битва хода 1" in svg or lang == "en")
+
+
+def test_the_chronicle_tells_a_fought_battle_once_and_battles_nest_under_their_title() -> None:
+    game, _echoes, _prompts, _report = played()
+    text = game.report("public", 1, "text", "ru")
+    assert "Битва за Вельмар: Культ пустоты против Империи" not in text
+    assert "Культ пустоты атаковал город Вельмар (Империя): город отбился" in text
+    markdown = game.report("Анна", 1, "markdown", "en")
+    headings = [line for line in markdown.splitlines() if line.startswith("#")]
+    at = headings.index("### Battle for Velmar")
+    assert headings[at + 1] == "#### Deployment"
+
+
+def test_a_refusal_names_what_is_short() -> None:
+    """«Небесное благоволение (200м)» with the first turn's 100 mana: the refusal says mana is
+    short, by how much."""
+    game = Game.create("steel-rose", "short", PLAYERS, seed="short")
+    post = "Нанять 5 волков\nАрмия 1: все — рассредоточиться\nЗаклинание: Небесное благоволение — армия 1"
+    problems = game.ruleset.validate(game.state, "Вера", game.ruleset.parse(post, "Вера", game.state))
+    assert any("не хватает маны: нужно 200, есть 100" in p.message_ru and "not enough mana: 200 needed, 100 held"
+               in p.message_en for p in problems), problems

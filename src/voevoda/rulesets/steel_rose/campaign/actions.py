@@ -12,6 +12,7 @@ from collections.abc import Sequence
 from typing import Any
 
 from voevoda.core.ruleset import Order
+from voevoda.core.words import inflect_phrase
 from voevoda.rulesets.steel_rose.campaign import economy as eco
 from voevoda.rulesets.steel_rose.campaign.context import Ctx
 from voevoda.rulesets.steel_rose.campaign.data import FACTIONS
@@ -23,6 +24,13 @@ def name_ru(ctx: Ctx, cid: str) -> str:
     if city is not None:
         return city.name_ru
     return ctx.campaign.map.mobile.name_ru if ctx.campaign.map.mobile else cid
+
+
+def name_en(ctx: Ctx, cid: str) -> str:
+    city = ctx.campaign.map.cities.get(cid)
+    if city is not None:
+        return city.name_en
+    return ctx.campaign.map.mobile.name_en if ctx.campaign.map.mobile else cid
 
 
 def faction_ru(ctx: Ctx, fid: str) -> str:
@@ -268,7 +276,7 @@ def betray(ctx: Ctx, fid: str, order: Order) -> None:
         city = ctx.state.cities.get(str(cid))
         if city is None or city.owner != target or city.ruins or city.kind not in due:
             ctx.refuse(fid, order, f"«{name_ru(ctx, str(cid))}» — не город бывшего союзника",
-                       f"'{cid}' is not a city of the former ally")
+                       f"'{name_en(ctx, str(cid))}' is not a city of the former ally")
             return
         if due[city.kind] <= 0:
             ctx.refuse(fid, order, "названо больше городов, чем положено («каждый третий малый и каждый второй "
@@ -313,7 +321,7 @@ def expand_template(ctx: Ctx, fid: str, orders: Sequence[Order]) -> list[Order]:
         if city is None:
             continue
         if city.owner != fid:
-            ctx.refuse(fid, order, f"«{name_ru(ctx, cid)}» — не ваш город", f"'{cid}' is not your city")
+            ctx.refuse(fid, order, f"«{name_ru(ctx, cid)}» — не ваш город", f"{name_en(ctx, cid)} is not your city")
             continue
         want = int(order.args["level"])
         if want > city.level:
@@ -342,10 +350,11 @@ def own_city(ctx: Ctx, fid: str, order: Order, *, ruins: bool = False) -> City |
         ctx.refuse(fid, order, "такого города нет на карте", "no such city on the map")
         return None
     if city.owner != fid:
-        ctx.refuse(fid, order, f"«{name_ru(ctx, cid)}» — не ваш город", f"'{cid}' is not your city")
+        ctx.refuse(fid, order, f"«{name_ru(ctx, cid)}» — не ваш город", f"{name_en(ctx, cid)} is not your city")
         return None
     if city.ruins and not ruins:
-        ctx.refuse(fid, order, f"«{name_ru(ctx, cid)}» лежит в руинах: сначала восстановите", f"'{cid}' is in ruins")
+        ctx.refuse(fid, order, f"«{name_ru(ctx, cid)}» лежит в руинах: сначала восстановите",
+                   f"{name_en(ctx, cid)} is in ruins: restore it first")
         return None
     return city
 
@@ -353,10 +362,15 @@ def own_city(ctx: Ctx, fid: str, order: Order, *, ruins: bool = False) -> City |
 def pay(ctx: Ctx, fid: str, order: Order, what: str, gold: int, resource: float = 0, **detail: Any) -> bool:
     f = ctx.state.factions[fid]
     if gold > f.gold or resource > f.resource + 1e-9:
-        need = f"{gold}з" + (f" и {resource:g} ({resource_ru(ctx, fid)})" if resource else "")
-        ctx.refuse(fid, order, f"не хватает средств: нужно {need}, в казне {f.gold}з"
-                   + (f" и {f.resource:g}" if resource else ""),
-                   f"not enough: {gold} gold" + (f" and {resource:g}" if resource else "") + f" needed, {f.gold} gold held")
+        short_ru, short_en = [], []
+        if gold > f.gold:
+            short_ru.append(f"золота: нужно {gold}з, в казне {f.gold}з")
+            short_en.append(f"gold: {gold} needed, {f.gold} held")
+        if resource > f.resource + 1e-9:
+            faction = ctx.campaign.faction(fid)
+            short_ru.append(f"{inflect_phrase(faction.resource_ru, 'gent')}: нужно {resource:g}, есть {f.resource:g}")
+            short_en.append(f"{faction.resource_en}: {resource:g} needed, {f.resource:g} held")
+        ctx.refuse(fid, order, "не хватает " + "; ".join(short_ru), "not enough " + "; ".join(short_en))
         return False
     ctx.book(fid, what, -gold, -resource, **detail)
     return True

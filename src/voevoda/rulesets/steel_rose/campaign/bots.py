@@ -28,7 +28,7 @@ from voevoda.rulesets.steel_rose.battle.posts import default_garrison_deployment
 from voevoda.rulesets.steel_rose.campaign.context import Options
 from voevoda.rulesets.steel_rose.campaign.data import Campaign
 from voevoda.rulesets.steel_rose.campaign.orders import MOBILE_ID
-from voevoda.rulesets.steel_rose.campaign.report import FACTION_CASES_RU
+from voevoda.rulesets.steel_rose.campaign.report import FACTION_CASES_RU, city_accusative
 
 # What each faction builds, in order of need: (building, reason).
 BUILD_PLAN: dict[str, list[str]] = {
@@ -548,7 +548,7 @@ def _deployments(campaign: Campaign, view: Mapping[str, Any], fid: str) -> str:
         units = _available(view, battle)
         squads = default_garrison_deployment(units, campaign.rules)
         squads = _spread(campaign, squads)
-        blocks.append(f"Битва за {_city_name(campaign, _city_of(view, battle['id']))}:\n"
+        blocks.append(f"Битва за {city_accusative(_city_name(campaign, _city_of(view, battle['id'])))}:\n"
                       + write_deployment(squads, campaign.rules))
     return "\n".join(blocks)
 
@@ -605,7 +605,7 @@ def _plans(campaign: Campaign, view: Mapping[str, Any], fid: str) -> str:
                                 for b in view.get("battles", []) if b["id"] == battle["id"]), None)
         several = sum(1 for b in view.get("my_battles", []) if _city_of(view, b["id"]) == city) > 1
         qualifier = f" ({campaign.faction(foe).name_ru})" if several and foe else ""
-        header = f"Битва за {_city_name(campaign, city)}{qualifier}:"
+        header = f"Битва за {city_accusative(_city_name(campaign, city))}{qualifier}:"
         blocks.append(header + "\n" + ("\n".join(lines) if lines else "Без манёвров"))
     return "\n".join(blocks)
 

@@ -8,7 +8,7 @@ from collections.abc import Mapping, Sequence
 from functools import lru_cache
 from typing import Any
 
-from voevoda.core.markup import Document, Inline, Item, Table, bold
+from voevoda.core.markup import Document, Heading, Inline, Item, Table, bold
 from voevoda.core.ruleset import GM, PUBLIC, Event, Order
 from voevoda.core.words import (
     Names,
@@ -61,6 +61,27 @@ def _analyzer() -> Any:
     import pymorphy3
 
     return pymorphy3.MorphAnalyzer()
+
+
+def city_accusative(name: str) -> str:
+    """A Russian city name after «за» («битва за Чёрную Топь», «за Парящую крепость», «за
+    Сильванию»; «за Эльдаран», «за Пик кошмаров»). The names are the map's own, mostly unknown to
+    the dictionary: feminine ones are told by their endings — an adjective in «-ая» before its
+    noun, a noun in «-а», «-я» or «-ь»."""
+    words = name.split(" ")
+    if len(words) >= 2 and words[0].endswith("ая"):
+        words[0] = words[0][:-2] + "ую"
+        noun = words[1]
+    elif len(words) == 1:
+        noun = words[0]
+    else:
+        return name
+    i = words.index(noun)
+    if noun.endswith("а"):
+        words[i] = noun[:-1] + "у"
+    elif noun.endswith("я"):
+        words[i] = noun[:-1] + "ю"
+    return " ".join(words)
 
 
 class Words:
@@ -118,6 +139,11 @@ class Words:
         if self.ru:
             return self.faction(fid)
         return ("The " if capital else "the ") + self.faction(fid)
+
+    def city_for(self, cid: str | None) -> str:
+        """The city after «битва за»: «Чёрную Топь»; English: the name."""
+        name = self.city(cid)
+        return city_accusative(name) if self.ru else name
 
     def city(self, cid: str | None) -> str:
         if cid is None:
@@ -240,7 +266,9 @@ def describe_order(campaign: Campaign, order: Order, lang: str) -> str:
         return w.t(f"город {w.city(str(a['city']))}: уровень {a['level']}",
                    f"{w.city(str(a['city']))}: level {a['level']}")
     if k == "template_buildings":
-        owner = _owner_of(campaign, {"building": a["buildings"][0]}) if a["buildings"] else None
+        # the faction whose buildings these are (a «Барак» is the Empire's and the Principality's)
+        owner = next((fid for fid in FACTIONS if all(str(b) in campaign.buildings.of(fid) for b in a["buildings"])),
+                     None) if a["buildings"] else None
         return w.t(f"город {w.city(str(a['city']))}: постройки ", f"{w.city(str(a['city']))}: buildings ") + (
             ", ".join(w.building(owner, str(b)) for b in a["buildings"]) or "—")
     if k == "deploy":
@@ -271,7 +299,7 @@ def _battle_sides(campaign: Campaign, battle: str, events: Sequence[Event]) -> t
 def _battle_title(w: Words, battle: str) -> str:
     """«битва за Хольмгард» for a battle id ``city/attacker``."""
     city = battle.split("/")[0]
-    return w.t(f"битва за {w.city(city)}", f"battle for {w.city(city)}")
+    return w.t(f"битва за {w.city_for(city)}", f"battle for {w.city(city)}")
 
 
 def _owner_of(campaign: Campaign, args: Mapping[str, Any]) -> str | None:
@@ -404,7 +432,7 @@ def _faction_part(doc: Document, w: Words, view: Mapping[str, Any], events: Sequ
         if e.kind == "deployed" and e.data["battle"] not in fought:
             # both sides' deployments, for the planning post («Вы узнаёте расстановку войск противника»)
             a, d = _battle_sides(w.c, str(e.data["battle"]), events)
-            doc.heading(w.t(f"Битва за {w.city(e.data['city'])}: расстановки",
+            doc.heading(w.t(f"Битва за {w.city_for(e.data['city'])}: расстановки",
                             f"Battle for {w.city(e.data['city'])}: the deployments"), 3)
             sides: list[str | Item] = []
             for side_fid, squads in ((a, e.data["attacker"]), (d, e.data["defender"])):
@@ -416,8 +444,9 @@ def _faction_part(doc: Document, w: Words, view: Mapping[str, Any], events: Sequ
         if e.kind == "battle":
             # the battle engine's own report (docs/steel_rose/battle.md §3), under this battle's title
             battle = battle_document(e.data["result"], w.c.rules, w.lang, names)
-            doc.heading(w.t(f"Битва за {w.city(e.data['city'])}", f"Battle for {w.city(e.data['city'])}"), 3)
-            doc.blocks.extend(battle.blocks)
+            doc.heading(w.t(f"Битва за {w.city_for(e.data['city'])}", f"Battle for {w.city(e.data['city'])}"), 3)
+            # the battle's own sections sit under this battle's title
+            doc.blocks.extend(Heading(b.text, max(b.level, 4)) if isinstance(b, Heading) else b for b in battle.blocks)
 
 
 def _victory_part(doc: Document, w: Words, view: Mapping[str, Any], fid: str) -> None:
@@ -523,7 +552,10 @@ def _private_line(w: Words, e: Event) -> str | None:
 
 def _chronicle(doc: Document, w: Words, view: Mapping[str, Any], events: Sequence[Event], fid: Any) -> None:
     lines: list[str] = []
+    told = {e.data["battle"] for e in events if e.kind == "battle_result"}
     for e in events:
+        if e.kind == "battle_announced" and e.data["battle"] in told:
+            continue  # its result says who fought whom
         line = _public_line(w, e, fid)
         if line:
             lines.append(line)
@@ -601,7 +633,7 @@ def _public_line(w: Words, e: Event, fid: Any) -> str | None:
         return w.t(f"Империя выполнила особое задание: {w.city(d['city'])} (+{w.amount(d['honour'])} чести{units})",
                    f"The Empire fulfilled a special quest: {w.city(d['city'])} (+{w.amount(d['honour'])} honour{units})")
     if k == "battle_announced" and d.get("defender"):  # nobody's ruins: the capture line says it
-        return w.t(f"Битва за {w.city(d['city'])}: {w.faction(d['attacker'])} против {w.faction_in(d['defender'], 'gent')}",
+        return w.t(f"Битва за {w.city_for(d['city'])}: {w.faction(d['attacker'])} против {w.faction_in(d['defender'], 'gent')}",
                    f"Battle for {w.city(d['city'])}: {w.the_faction(d['attacker'], capital=True)} against "
                    f"{w.the_faction(d['defender'])}")
     return None

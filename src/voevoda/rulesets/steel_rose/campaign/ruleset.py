@@ -293,7 +293,9 @@ class SteelRoseCampaign(Ruleset):
                     continue
                 ru, en = self._city_names(list(dict.fromkeys(cids)))
                 several = len(ru) > 1
-                for_ru = ("битв за " if several else "битвы за ") + join_and(ru)
+                from voevoda.rulesets.steel_rose.campaign.report import city_accusative
+
+                for_ru = ("битв за " if several else "битвы за ") + join_and([city_accusative(c) for c in ru])
                 for_en = ("the battles for " if several else "the battle for ") + join_and(en, "en")
                 if phase == "deployment":
                     out[f["player"]] = Prompt("deployment", "Расстановка для " + for_ru, "Deployment for " + for_en,

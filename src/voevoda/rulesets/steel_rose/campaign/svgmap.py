@@ -125,12 +125,17 @@ def map_svg(campaign: Campaign, view: Mapping[str, Any], lang: str = "ru", event
     viewer = str(view.get("viewer", "public"))
     whose = {"public": _t(lang, "общая карта", "public map"), "gm": _t(lang, "карта ведущего", "GM's map")}.get(
         viewer, _t(lang, f"карта: {viewer}", f"{viewer}'s map"))
+    # the map of a turn's orders step shows the battles of the turn before: say whose they are
+    fought_turn = max((int(b.get("turn", shown)) for b in fought), default=shown)
     subtitle = (_t(lang, f"ход {shown}", f"turn {shown}") + (_t(lang, ", игра окончена", ", game over")
                                                               if phase == "over" else "") + f" · {whose}")
+    if fought and fought_turn != shown:
+        subtitle += _t(lang, f" · атаки и битвы хода {fought_turn}", f" · attacks and battles of turn {fought_turn}")
     title = gmap.name_ru if lang == "ru" else gmap.name_en
     return maps.framed("\n".join(body), gmap.width + 2 * MARGIN, gmap.height + 2 * MARGIN,
                        title=f"{_t(lang, 'Война Стальной Розы', 'War of the Steel Rose')}: {title}",
-                       subtitle=subtitle, legend=legend(campaign, view, lang, me),
+                       subtitle=subtitle, legend=legend(campaign, view, lang, me,
+                                                        fought_turn if fought and fought_turn != shown else None),
                        legend_title=_t(lang, "Условные обозначения", "Legend"))
 
 
@@ -148,7 +153,11 @@ def _nearest_own(campaign: Campaign, cities: Mapping[str, Mapping[str, Any]], fi
     return None
 
 
-def legend(campaign: Campaign, view: Mapping[str, Any], lang: str, me: Any) -> list[maps.LegendEntry]:
+def legend(campaign: Campaign, view: Mapping[str, Any], lang: str, me: Any,
+           fought_turn: int | None = None) -> list[maps.LegendEntry]:
+    """The signs of the map; ``fought_turn`` when the battles drawn are of an earlier turn."""
+    when_ru = f"хода {fought_turn}" if fought_turn else "этого хода"
+    when_en = f"of turn {fought_turn}" if fought_turn else "this turn"
     entries: list[maps.LegendEntry] = []
     factions = view.get("factions", {})
     for fid in FACTIONS:
@@ -173,9 +182,9 @@ def legend(campaign: Campaign, view: Mapping[str, Any], lang: str, me: Any) -> l
                                                         "floating in the sky (cannot be taken)")),
         maps.LegendEntry(f'<line x1="0" y1="10" x2="24" y2="10" stroke="{ROAD}" stroke-width="3"/>',
                          _t(lang, "дорога", "road")),
-        maps.LegendEntry(maps.legend_symbol_arrow(maps.INK), _t(lang, "атака этого хода (цвет атакующего)",
-                                                                "an attack this turn (the attacker's colour)")),
-        maps.LegendEntry(maps.legend_symbol_battle(), _t(lang, "битва этого хода", "a battle this turn")),
+        maps.LegendEntry(maps.legend_symbol_arrow(maps.INK), _t(lang, f"атака {when_ru} (цвет атакующего)",
+                                                                f"an attack {when_en} (the attacker's colour)")),
+        maps.LegendEntry(maps.legend_symbol_battle(), _t(lang, f"битва {when_ru}", f"a battle {when_en}")),
     ])
     if me:
         entries.append(maps.LegendEntry(_circle(12, 10, 8, "#ffffff", 3.5, 1, ""),

@@ -477,6 +477,9 @@ def test_the_map_tells_the_holy_places_apart() -> None:
     ("bids", "Моя ставка: 4 жетона", ["ставка 4"]),
     ("bids", "Пас.", ["ставка 0"]),
     ("planning", "Мои приказы:\nвласть - 2 (одичалые)", ["власть -2 (одичалые)"]),
+    # the dues named as players name them; «Риверран» in every case though the morphology does not know it
+    ("trade", "Взнос Ночному Дозору войсками - пеший из Винтерфелла", ["взнос войсками: Винтерфелл — 1 пеший"]),
+    ("planning", "Риверран: подмога\nподмога в Риверране", ["приказ «подмога»: Риверран", "приказ «подмога»: Риверран"]),
     # a march with no units named moves the whole army; «- победа» after the path is its result
     ("action", "поход Винтерфелл → Ров Кейлин", ["поход Винтерфелл → Ров Кейлин: всё войско"]),
     ("action", "поход Винтерфелл - Ров Кейлин - победа", ["поход Винтерфелл → Ров Кейлин: всё войско (победа)"]),
@@ -491,7 +494,12 @@ def test_posts_as_forum_players_write_them(phase: str, post: str, echo: list[str
         given.update({"bidding": {"track": "iron_throne", "bids": {}, "ties": []}, "power": {"Анна": 5}})
     if "победа" in post:
         given["board"] = {"Ров Кейлин": {"house": "Вера", "footman": 1}}
+    if "Риверран" in post:
+        given["board"] = {"Риверран": {"house": "Анна", "footman": 1}}
     ruleset, state = make_game(given)
+    if "Риверран" in post:
+        assert [ruleset.describe(o) for o in ruleset.parse(post, "Анна", state)] == echo
+        return
     orders = read(ruleset, state, "Анна", post)
     assert [ruleset.describe(o) for o in orders] == echo
 

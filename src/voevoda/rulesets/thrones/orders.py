@@ -221,6 +221,10 @@ def _russian_forms(name: str) -> tuple[str, ...]:
     from voevoda.core.words import inflect_phrase
 
     forms = list(word_forms(name))
+    if forms == [name] and " " not in name and name[-1:].lower() in "бвгджзклмнпрстфхцчшщ":
+        # a name the morphology does not know as a noun («Риверран»): the masculine declension it
+        # follows in the novels' translation («из Риверрана», «в Риверране»)
+        forms += [name + ending for ending in ("а", "у", "ом", "е")]
     original = name.split(" ")
     located = inflect_phrase(name, "loct").split(" ")
     for i, word in enumerate(original):
@@ -698,7 +702,9 @@ class LineReader:
         return {"unit": target, "count": count if count is not None else 1, "area": self.area()}
 
     def _dues(self) -> dict[str, Any]:
-        self._skip({"войсками", "in", "troops", ":"})
+        # «Взнос Ночному Дозору войсками: пеший из Риверрана», «dues to the Night's Watch in troops: …»
+        self._skip({fold(w) for w in ("войсками", "ночному", "дозору", "в", "дозор", "на", "стену", "to", "the",
+                                      "nights", "watch", "in", "troops", ":", "-", "–", "—")})
         area, units = self.area_and_units()
         return {"area": area, "units": units}
 

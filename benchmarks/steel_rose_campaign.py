@@ -4,8 +4,8 @@ Each game is an ordinary game of the engine (``Game.create`` with every seat a b
 soon as all have posted): every post written by ``bot``, read by ``parse``, checked by
 ``validate``, applied by ``resolve`` (battles on the exact battle engine), every view and state
 validated by the campaign's Pydantic models. Timed twice: the bots weighing attacks on a
-strength estimate (``bot_odds_battles = 0``, the default), and on the batched simulator (200
-battles per target, as ``voevoda simulate steel-rose`` plays; the simulator is warmed first).
+strength estimate (``bot_odds_battles = 0``, as ``voevoda demo`` plays), and on the batched
+simulator (200 battles per target, the default; the simulator is warmed first).
 
 Run: ``PYTHONPATH=src python benchmarks/steel_rose_campaign.py [--games N]``.
 """

@@ -145,3 +145,15 @@ def test_real_prices_count_the_resource_and_the_unlocks() -> None:
 
     assert size(gold, "empire") > size(real, "empire")
     assert size(gold, "ogres") == size(real, "ogres")
+
+
+def test_the_twilight_templates_hire_only_what_twilight_allows(rules: Rules) -> None:
+    """«Сумерки (1-2 ход): максимальный уровень поселений - первый»: the first turns' armies
+    (benchmarks/steel_rose_twilight.py) hold level-1 units that can be bought, each faction its own."""
+    twilight = bal.load_templates(rules, bal.TEMPLATES.with_name("templates_twilight.toml"))
+    assert set(twilight) == {"empire", "steel_rose", "heaven", "void_cult", "ogres"}
+    for faction, template in twilight.items():
+        for squad in template.squads:
+            for uid in (*squad.units, *squad.fixed):
+                unit = rules.units[uid]
+                assert unit.faction == faction and unit.level == 1 and unit.purchasable, (faction, uid)

@@ -480,6 +480,9 @@ def test_the_map_tells_the_holy_places_apart() -> None:
     # the dues named as players name them; «Риверран» in every case though the morphology does not know it
     ("trade", "Взнос Ночному Дозору войсками - пеший из Винтерфелла", ["взнос войсками: Винтерфелл — 1 пеший"]),
     ("planning", "Риверран: подмога\nподмога в Риверране", ["приказ «подмога»: Риверран", "приказ «подмога»: Риверран"]),
+    # a bribe as players write it: the army named before the area, the stake and the faces in words
+    ("bribe", "Подкуп: Ров Кейлин, ставка 4, цифры 2 и 5", ["подкуп: Ров Кейлин, ставка 4, цифры 2, 5"]),
+    ("bribe", "перекупаю 2 пеших в Рву Кейлин за 2 - загадываю 3", ["подкуп: Ров Кейлин, ставка 2, цифры 3"]),
     # a march with no units named moves the whole army; «- победа» after the path is its result
     ("action", "поход Винтерфелл → Ров Кейлин", ["поход Винтерфелл → Ров Кейлин: всё войско"]),
     ("action", "поход Винтерфелл - Ров Кейлин - победа", ["поход Винтерфелл → Ров Кейлин: всё войско (победа)"]),
@@ -490,6 +493,9 @@ def test_posts_as_forum_players_write_them(phase: str, post: str, echo: list[str
     given: dict[str, object] = {"turn": 2, "phase": phase, "alliances": [["Анна", "Борис"]]}
     if phase == "holy":
         given = {"config": {"holy_lands": True}, "phase": "holy", "holy_winner": {"old-gods": "Анна"}}
+    if phase == "bribe":
+        given.update({"card": "littlefinger", "tracks": {"iron_throne": ["Анна", "Борис", "Вера"]},
+                      "power": {"Анна": 9}, "board": {"Ров Кейлин": {"house": "Вера", "footman": 2}}})
     if phase == "bids":
         given.update({"bidding": {"track": "iron_throne", "bids": {}, "ties": []}, "power": {"Анна": 5}})
     if "победа" in post:

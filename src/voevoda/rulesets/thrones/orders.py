@@ -746,10 +746,23 @@ class LineReader:
         return {"order": self.houses()}
 
     def _bribe(self) -> dict[str, Any]:
+        # «перекупаю пешего в Белой Гавани», «подкуп отряда в …»: the units a player names stand
+        # for the army there, which is bribed whole («1 отряд (или одинокого воина)»)
+        army_words = {fold(w) for w in ("отряд", "отряда", "войско", "войска", "армию", "army", "units")}
+        while not self._done() and self.lex.areas.match(self.tokens, self.pos) is None:
+            tok = self.tokens[self.pos]
+            unit = self.lex.units.match(self.tokens, self.pos)
+            if unit is not None:
+                self.pos += unit[1]
+            elif tok.key.isdigit() or tok.key in army_words or tok.key in SEPARATORS:
+                self.pos += 1
+            else:
+                break
         area = self.area()
-        self._skip({"ставка", "stake", ":", "за", "for"})
+        self._skip({fold(w) for w in (",", "ставка", "ставлю", "stake", ":", "за", "for", "-", "–", "—")})
         stake = self.number(what_ru="ставка", what_en="the stake")
-        self._skip({":", "цифры", "цифра", "угадываю", "загадываю", "на", "guess", "guesses", "faces", "on", "—", "-"})
+        self._skip({fold(w) for w in (",", ":", "цифры", "цифра", "цифру", "грани", "грань", "угадываю", "загадываю",
+                                      "на", "guess", "guesses", "faces", "on", "—", "–", "-")})
         guesses: list[int] = []
         while not self._done():
             self._skip(SEPARATORS)

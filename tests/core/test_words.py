@@ -17,6 +17,7 @@ from voevoda.core.words import (
     guess_gender,
     inflect_phrase,
     join_and,
+    name_in_case,
     noun_forms,
     number,
     past,
@@ -177,3 +178,17 @@ def test_english_names() -> None:
     assert names.case("Anna", "gent") == "Anna's" and names.case("Boris", "datv") == "Boris"
     assert names.many(["Anna", "Boris", "Vera"]) == "Anna, Boris and Vera"
     assert Names().many(["Анна", "Борис"], "gent") == "Анны и Бориса"
+
+
+@pytest.mark.parametrize(("name", "case", "form"), [
+    ("Борис", "ablt", "Борисом"), ("Анна", "accs", "Анну"), ("Анна", "gent", "Анны"),
+    ("Ромейская держава", "ablt", "Ромейской державой"), ("Ромейская держава", "accs", "Ромейскую державу"),
+    ("Морские Народы", "ablt", "Морскими Народами"), ("Морские Народы", "gent", "Морских Народов"),
+    ("Староверы (Анна)", "datv", "Староверам (Анна)"), ("Улус Ветра", "gent", "Улуса Ветра"),
+    ("Великий Каганат", "ablt", "Великим Каганатом"), ("Alice", "ablt", "Alice"), ("Борис", "nomn", "Борис"),
+])
+def test_a_name_after_a_preposition(name: str, case: str, form: str) -> None:
+    """A person's or a country's name in the case a preposition asks for («союз с Борисом»,
+    «атака на Ромейскую державу», «с Морскими Народами»: a plural name stays plural); a name
+    the dictionary cannot read stays as written."""
+    assert name_in_case(name, case) == form

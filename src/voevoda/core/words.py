@@ -293,6 +293,26 @@ def inflect_phrase(phrase: str, case: str = "nomn", plural: bool = False) -> str
 
 
 @lru_cache(maxsize=1024)
+def name_in_case(name: str, case: str) -> str:
+    """A name as a sentence puts it after a preposition: a person's name («с Борисом», «на
+    Анну»), a country's («с Ромейской державой»), a plural one («с Морскими Народами»). A name
+    the dictionary cannot read (Latin letters, an invented word) stays as written."""
+    if case == "nomn":
+        return name
+    person = decline_name(name, case, guess_gender(name))
+    if person is not None:
+        return person
+    words = name.split(" ")
+    head = _head(words)
+    plural = False
+    if head is not None:
+        # a head read only as a plural nominative («Народы», «Староверы»): the name is plural
+        parses = [p for p in _morph().parse(words[head].lower()) if p.tag.POS == "NOUN" and p.tag.case == "nomn"]
+        plural = bool(parses) and all(p.tag.number == "plur" for p in parses)
+    return inflect_phrase(name, case, plural=plural)
+
+
+@lru_cache(maxsize=1024)
 def thing_accusative(phrase: str) -> str:
     """The accusative of a phrase naming a thing (a building, a spell): «построить Оружейную
     мастерскую», «продать Часовню», but «построить Барак», «Фермерские угодья», «Святилище

@@ -49,7 +49,9 @@ def test_the_report_says_what_happened() -> None:
     ruleset, state, events = scripted_turn()
     text = ruleset.report(ruleset.view(state, PUBLIC), list(events), PUBLIC, "text", "ru", turn=1)  # type: ignore[attr-defined]
     assert "Анна → Борис: атака 12 + 3 против обороны 5 + 0, перевес 10; взято: D2, D3, D4" in text
-    assert "Анна: город C4" in text
+    assert "город C4 — 7 очков" in text.split("Расходы")[1]
+    # what a country paid for is told once, in its ledger, not again among the events
+    assert "Анна: город C4" not in text and "Анна: занято" not in text
     assert "Анна: было 41 очко, 30 ВО" in text and "осталось 19 очков, 30 ВО" in text
     assert "Борис: заявлен бонус +4, по расчёту +0" in text
     assert "Роллы на ход 2" in text
@@ -63,11 +65,11 @@ def test_the_ledger_names_orders_in_the_reports_language() -> None:
     public = [e for e in events if e.visible_to(PUBLIC)]
     ru = ruleset.report(ruleset.view(state, PUBLIC), public, PUBLIC, "text", "ru", turn=1)  # type: ignore[attr-defined]
     en = ruleset.report(ruleset.view(state, PUBLIC), public, PUBLIC, "text", "en", turn=1)  # type: ignore[attr-defined]
-    assert "атака → Борис: D2, D3, D4 — 12 очков, осталось 29" in ru
+    assert "атака на Бориса: D2, D3, D4 — 12 очков, осталось 29" in ru
     assert "занятие земель: B5, C5, D5 — 3 очка, осталось 19" in ru
     assert "назвать B3" not in ru.split("Расходы")[1]
     ledger_en = en.split("The ledger")[1].split("Rolls for turn")[0]
-    assert "attack → Борис: D2, D3, D4 — 12 points, 29 left" in ledger_en
+    assert "attack on Борис: D2, D3, D4 — 12 points, 29 left" in ledger_en
     assert "settling: B5, C5, D5 — 3 points, 19 left" in ledger_en
     assert not any("а" <= ch <= "я" for ch in ledger_en.replace("Анна", "").replace("Борис", ""))
 

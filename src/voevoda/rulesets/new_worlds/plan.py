@@ -117,6 +117,7 @@ class Planner:
         self.listed: dict[str, int] = {}
         self.targets_listed: dict[str, list[str]] = {}
         self.recreating = False
+        self.ports_ordered = 0
 
     # -- the walk ---------------------------------------------------------------------------------
 
@@ -124,6 +125,7 @@ class Planner:
         items = [Item(o, i) for i, o in enumerate(orders)]
         plan = Plan(self.cid, items, self.me.points, self.me.war_points)
         self.recreating = any(i.order.kind == "recreate" for i in items)
+        self.ports_ordered = sum(1 for i in items if i.order.kind == "port")
         if any(i.order.kind in SOLO for i in items) and len(
                 [i for i in items if i.order.kind not in ("rename", "religion", "roll", "bonus")]) > 1:
             for i in items:
@@ -627,8 +629,14 @@ class Planner:
         partners = self.partners | {c.id}
         ports = len(self.w.state.buildings_of(self.cid, "port"))
         if self.w.options.trade_ports == "both" and len(partners) > ports:
-            item.fail(f"торговых партнёров ({len(partners)}) не может быть больше, чем портов ({ports})",
-                      f"trade partners ({len(partners)}) cannot outnumber ports ({ports})", "III. Постройки, 2")
+            # a port written in the same post is built after the deals are signed (the turn's
+            # order, docs/new_worlds.md «The turn»): say so rather than count it as missing
+            later = (" — порт из этого поста строится после подписания сделок: торговать через него можно "
+                     "со следующего хода" if ports + self.ports_ordered >= len(partners) else "")
+            later_en = (" — the port of this post is built after the deals are signed: it trades from the next turn"
+                        if later else "")
+            item.fail(f"торговых партнёров ({len(partners)}) не может быть больше, чем портов ({ports}){later}",
+                      f"trade partners ({len(partners)}) cannot outnumber ports ({ports}){later_en}", "III. Постройки, 2")
             return
         self.listed[give] = offered + 1
         self.partners = partners
@@ -733,8 +741,18 @@ class Planner:
             item.fail("порты строят с Железного века", "ports are built from the Iron Age", "Века")
             return
         if self.grid.contains(tile) and not self.grid.is_coast(tile):
-            item.fail(f"{tile} не на берегу: порты строят только на берегах",
-                      f"{tile} is not on the coast: ports stand only on coasts", section)
+            # the places that would do, as a game master points them out
+            spots = [t for t in self.grid.sort(self.land) if self.grid.is_coast(t) and self.w.state.owner(t) == self.cid
+                     and self.w.near_city(self.cid, t, self.new_cities)][:3]
+            hint_ru = (f"; у ваших городов на берегу: {', '.join(spots)}" if spots
+                       else "; у ваших городов нет береговых клеток")
+            hint_en = (f"; coast by your cities: {', '.join(spots)}" if spots else "; your cities have no coast near them")
+            if self.grid.is_water(tile):
+                item.fail(f"{tile} — море: порт ставят на береговой клетке суши{hint_ru}",
+                          f"{tile} is water: a port stands on a land tile of the coast{hint_en}", section)
+            else:
+                item.fail(f"{tile} не на берегу: порты строят только на берегах{hint_ru}",
+                          f"{tile} is not on the coast: ports stand only on coasts{hint_en}", section)
             return
         if self._site(item, tile, section):
             item.price = self.w.port_price(self.cid)

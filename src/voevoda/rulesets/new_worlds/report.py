@@ -16,7 +16,7 @@ from typing import Any
 
 from voevoda.core.markup import Document, Inline, Item, bold
 from voevoda.core.ruleset import Event, Order
-from voevoda.core.words import counted, join_and
+from voevoda.core.words import counted, join_and, name_in_case
 from voevoda.rulesets.new_worlds.rules import FACTORY_NAMES, Rules
 from voevoda.rulesets.new_worlds.views import kinds_of
 
@@ -95,6 +95,12 @@ class Words:
         if cid is None:
             return self.t("никто", "nobody")
         return self.names.get(cid, cid)
+
+    def country_in(self, cid: str | None, case: str) -> str:
+        """The country's name as a Russian sentence puts it after a preposition («с Борисом»,
+        «на Ромейскую державу»); in English as it is."""
+        name = self.country(cid)
+        return name_in_case(name, case) if self.ru and cid is not None else name
 
     def countries(self, cids: Sequence[str]) -> str:
         return join_and([self.country(c) for c in cids], self.lang)
@@ -198,8 +204,12 @@ def document(view: Mapping[str, Any], events: Sequence[Event], viewer: str, rule
     else:
         doc.paragraph(w.t(f"Эпоха: {w.epoch(str(view['epoch']))}. Ход {view['turn']} — следующий.",
                           f"Epoch: {w.epoch(str(view['epoch']))}. Turn {view['turn']} is next."))
+    # what a country paid for is told once, in its ledger: the events list keeps the rest (and
+    # the settling and building of countries without a ledger, the event countries)
+    ledgered = {e.data.get("country") for e in events if e.kind == "ledger"}
+    told_events = [e for e in events if not (e.kind in ("colonized", "built") and e.data.get("country") in ledgered)]
     sections: list[tuple[str, list[Inline | Item]]] = [
-        (w.t("События", "Events"), [x for x in (world_line(e, w) for e in events) if x]),
+        (w.t("События", "Events"), [x for x in (world_line(e, w) for e in told_events) if x]),
         (w.t("Война и дипломатия", "War and diplomacy"), [x for x in (diplomacy_line(e, w) for e in events) if x]),
         (w.t("Сражения", "Battles"), [battle_line(e, w) for e in events if e.kind == "battle"]),
     ]
@@ -323,6 +333,11 @@ def order_line(kind: str, args: Mapping[str, Any], w: Words) -> str:
     (not the player's words, which may be English in a Russian post, or misspelt)."""
     c = w.country
     target = c(str(args["target"])) if args.get("target") else ""
+    other = str(args["target"]) if args.get("target") else None
+
+    def to(case: str) -> str:
+        return w.country_in(other, case)
+
     tile = str(args.get("tile", ""))
     if kind in ("city", "port", "university"):
         return f"{w.order(kind)} {tile}"
@@ -336,14 +351,16 @@ def order_line(kind: str, args: Mapping[str, Any], w: Words) -> str:
     if kind == "colonize":
         return w.t(f"занятие земель: {w.tiles(args.get('tiles', []))}", f"settling: {w.tiles(args.get('tiles', []))}")
     if kind == "war":
-        return w.t(f"война → {target}, {w.war_type(str(args['type']))}", f"war → {target}, {w.war_type(str(args['type']))}")
+        return w.t(f"война с {to('ablt')}, {w.war_type(str(args['type']))}",
+                   f"war on {target}, {w.war_type(str(args['type']))}")
     if kind == "war_upgrade":
-        return w.t(f"улучшение войны → {target}: {w.war_type(str(args['type']))}",
-                   f"war upgraded → {target}: {w.war_type(str(args['type']))}")
+        return w.t(f"улучшение войны с {to('ablt')}: {w.war_type(str(args['type']))}",
+                   f"war on {target} upgraded: {w.war_type(str(args['type']))}")
     if kind == "attack":
-        return w.t(f"атака → {target}: {w.tiles(args.get('tiles', []))}", f"attack → {target}: {w.tiles(args.get('tiles', []))}")
+        return w.t(f"атака на {to('accs')}: {w.tiles(args.get('tiles', []))}",
+                   f"attack on {target}: {w.tiles(args.get('tiles', []))}")
     if kind == "defend":
-        return w.t(f"оборона → {target}", f"defence → {target}") if target else w.t("оборона", "defence")
+        return w.t(f"оборона от {to('gent')}", f"defence against {target}") if target else w.t("оборона", "defence")
     if kind == "research":
         branch = w.rules.research.branches.get(str(args.get("branch")))
         return w.t(f"исследование: {branch.name_ru if branch else args.get('branch')}",
@@ -353,9 +370,29 @@ def order_line(kind: str, args: Mapping[str, Any], w: Words) -> str:
                    f"militia (+{w.rules.research.militia_war_points} WP)")
     if kind == "proposal":
         return w.t("предложение договора (видно только сторонам)", "a proposal (seen by its two parties only)")
+    if target and kind in WITH_TARGET:
+        ru, en, case = WITH_TARGET[kind]
+        return w.t(f"{ru} {to(case)}", f"{en} {target}")
     if target:
         return f"{w.order(kind)} → {target}"
     return w.order(kind)
+
+
+# an order on another country as a game master names it: «пакт с Борисом», «помощь Анне»
+WITH_TARGET: dict[str, tuple[str, str, str]] = {
+    "pact": ("пакт о ненападении с", "non-aggression pact with", "ablt"),
+    "break_pact": ("разрыв пакта с", "pact broken with", "ablt"),
+    "alliance": ("союз с", "alliance with", "ablt"),
+    "break_alliance": ("разрыв союза с", "alliance broken with", "ablt"),
+    "break_truce": ("нарушение перемирия с", "truce broken with", "ablt"),
+    "peace": ("мир с", "peace with", "ablt"),
+    "trade": ("торговая сделка с", "trade deal with", "ablt"),
+    "cancel_trade": ("отмена сделки с", "deal cancelled with", "ablt"),
+    "aid": ("помощь", "aid to", "datv"),
+    "cede": ("передача земель", "land ceded to", "datv"),
+    "release": ("освобождение вассала:", "vassal released:", "nomn"),
+    "impose": ("насаждение веры вассалу", "faith imposed on", "datv"),
+}
 
 
 def ledger_item(e: Event, w: Words) -> Item:

@@ -199,7 +199,7 @@ def document(view: Mapping[str, Any], events: Sequence[Event], viewer: Viewer, c
     _westeros(doc, w, events)
     _clash(doc, w, events)
     _bribes(doc, w, events)
-    _orders(doc, w, events)
+    _orders(doc, w, events, view.get("tracks", {}).get("iron_throne", []))
     _action(doc, w, events)
     _income(doc, w, events)
     _private(doc, w, events, viewer)
@@ -382,13 +382,16 @@ def _bribes(doc: Document, w: Words, events: Sequence[Event]) -> None:
         doc.bullets(items)
 
 
-def _orders(doc: Document, w: Words, events: Sequence[Event]) -> None:
+def _orders(doc: Document, w: Words, events: Sequence[Event], order: Sequence[str]) -> None:
     for d in _of(events, "orders"):
         by_house: dict[str, list[str]] = {}
         for area, placed in d["orders"].items():
             name = ORDER_NAMES[placed["kind"]][0 if w.ru else 1]
             by_house.setdefault(placed["house"], []).append(f"{name} — {w.area(area)}")
-        items: list[Inline | Item] = [f"{w.house(p)}: {'; '.join(lines)}." for p, lines in by_house.items()]
+        # in the turn order, as the orders are carried out («в порядке очередности хода»)
+        turn_order = {p: i for i, p in enumerate(order)}
+        items: list[Inline | Item] = [f"{w.house(p)}: {'; '.join(lines)}." for p, lines in
+                                      sorted(by_house.items(), key=lambda pl: turn_order.get(pl[0], len(turn_order)))]
         for passage in d["passages"]:
             items.append(w.t(f"Пропуск: {w.house(passage['by'])} → {w.house(passage['to'])}, {w.area(passage['area'])}.",
                              f"{w.house(passage['by'])} lets {w.house(passage['to'])} pass through "

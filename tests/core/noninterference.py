@@ -292,7 +292,7 @@ def lockstep(a: Game, b: Game, viewer: Viewer, rnd: random.Random, why: str, ste
 
 def play_pair(ruleset_id: str, pair: Pair) -> None:
     """Both games of a named pair, compared for the viewer before and after every post and
-    every resolution (but the resolutions of a pair whose steps reveal what it varies)."""
+    every resolution (but the last of a pair whose last step reveals what it varies)."""
     games = {}
     for which in ("a", "b"):
         game = Game.create(ruleset_id, "pair", list(pair.setting.players), config=dict(pair.setting.config),
@@ -310,7 +310,7 @@ def play_pair(ruleset_id: str, pair: Pair) -> None:
                     accepted, reply = outputs.order_reply(game, player, posts[player])
                     assert accepted, f"{pair.name}: {player}'s post is refused: {reply}"
             compare_now(a, b, viewer, f"{pair.name}, step {step}, after {player}'s post")
-        if pair.revealed:
+        if pair.revealed and step == len(pair.posts_a):
             continue
         for game in (a, b):
             game.resolve(force=True)

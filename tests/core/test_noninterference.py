@@ -307,14 +307,21 @@ def test_a_rolled_back_step_gives_no_second_look_at_its_dice() -> None:
     assert "опечатка в приказе" in outputs.report_text(game, PUBLIC)
 
 
-def test_the_bribe_pair_catches_a_rivals_pending_post_in_the_status(monkeypatch: pytest.MonkeyPatch) -> None:
-    """Thrones, a pair compared until it is revealed: a status that showed what another house has
-    posted (Борис's bribe and its guesses) is caught before anything is rolled."""
+@pytest.mark.parametrize(("ruleset_id", "name"), [
+    ("thrones", "a rival's bribe before it is rolled"),
+    ("steel-rose", "the enemy's deployment before both have deployed"),
+    ("steel-rose", "the enemy's plan before the battle")])
+def test_a_revealed_pair_catches_a_rivals_pending_post_in_the_status(
+        monkeypatch: pytest.MonkeyPatch, ruleset_id: str, name: str) -> None:
+    """A pair compared until its last step reveals it: a status that showed what the other side
+    has posted (Борис's bribe and its guesses, the Principality's deployment or plan) is caught
+    before anything is rolled."""
     def with_posts(game: Game, viewer: str) -> str:
         return "\n".join(f"{p}: {s.text}" for p, s in sorted(game.pending.items()))
 
     monkeypatch.setitem(outputs.CHANNELS, "status", outputs.CHANNELS["status"].__class__(
         "status", "voevoda status", with_posts, outputs.CHANNELS["status"].variants))
-    pair = next(p for p in ni.spec_of("thrones").pairs() if p.revealed)
+    pair = next(p for p in ni.spec_of(ruleset_id).pairs() if p.name == name)
+    assert pair.revealed
     with pytest.raises(AssertionError, match="status"):
-        ni.play_pair("thrones", pair)
+        ni.play_pair(ruleset_id, pair)

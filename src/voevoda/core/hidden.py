@@ -84,9 +84,9 @@ class Pair:
     posts_a: tuple[Mapping[str, str], ...]
     posts_b: tuple[Mapping[str, str], ...]
     revealed: bool = False
-    """The resolution reveals what the two games differ in (a bribe's stake and guesses are
-    public once rolled): the pair is compared after every post, and not after its steps are
-    resolved."""
+    """The last step's resolution reveals what the two games differ in (a bribe's stake and
+    guesses are public once rolled, a battle's deployments once both are in): that step is
+    compared after every post, and not after it is resolved."""
 
 
 class HiddenParts:

@@ -187,7 +187,7 @@ class SteelRoseCampaignHidden(HiddenParts):
                     break
             return out
         if phase == "deployment":
-            return []
+            return [_all_on_the_right(c, view)] if view.get("my_battles") else []
         if phase == "planning":
             return ["Без манёвров"]
         if phase == "capture":
@@ -202,7 +202,31 @@ class SteelRoseCampaignHidden(HiddenParts):
     # -- named pairs -----------------------------------------------------------------------------
 
     def pairs(self) -> list[Pair]:
-        return [_a_rivals_treasury(), _corruption_hidden_from_the_owner()]
+        return [_a_rivals_treasury(), _corruption_hidden_from_the_owner(), _the_enemys_deployment(),
+                _the_enemys_plan()]
+
+    def sealed_phases(self) -> tuple[str, ...]:
+        """A battle's deployments until both sides have deployed, and its plans until it is fought."""
+        return ("deployment", "planning")
+
+
+def _all_on_the_right(campaign: Campaign, view: Mapping[str, Any]) -> str:
+    """Another deployment a player could post: every unit of each of his battles in one squad in
+    the right flank's vanguard (the computer opponent spreads them otherwise)."""
+    from voevoda.rulesets.steel_rose.battle.posts import write_deployment
+    from voevoda.rulesets.steel_rose.campaign.bots import _available, _city_name, _city_of
+
+    blocks = []
+    done: set[str] = set()
+    for battle in view.get("my_battles", []):
+        city = _city_of(view, battle["id"])
+        units = _available(view, battle)
+        if city in done or not units:
+            continue
+        done.add(city)
+        blocks.append(f"Битва за {_city_name(campaign, city)}:\n"
+                      + write_deployment([SquadInput("right.vanguard", units)], campaign.rules))
+    return "\n".join(blocks)
 
 
 def _silent(steps: int) -> tuple[Mapping[str, str], ...]:
@@ -231,3 +255,37 @@ def _corruption_hidden_from_the_owner() -> Pair:
     return Pair("corruption unknown to the owner", "002 «Никакие фракции не знают о том, что их города подверглись "
                 "порче, если не построят специальные постройки»", "Анна", Setting(PLAYERS), prepare,
                 _silent(2), _silent(2))
+
+
+ATTACK = "Построить Барак в Авентале\nНанять 20 копейщиков\nАрмия 1: все — атака Хольмгард"
+"""The Empire's first turn: an army of twenty spearmen against the Principality's Holmgard."""
+DEPLOY_EMPIRE = "Битва за Хольмгард:\nЦентральный фланг:\nАвангард - 20 копейщиков"
+DEPLOY_ROSE = ("Битва за Хольмгард:\nЦентральный фланг:\nАвангард - 8 щитовиков\nАрьергард - 6 стрелков",
+               "Битва за Хольмгард:\nЛевый фланг:\nАвангард - 8 щитовиков\nАрьергард - 6 стрелков")
+PLAN_ROSE = "Битва за Хольмгард:\nЦентральный арьергард: обстрел центрального авангарда"
+
+
+def _the_enemys_deployment() -> Pair:
+    """The Empire attacks Holmgard; the Principality deploys its garrison one way or another:
+    until both have deployed the Empire cannot tell how (the resolution then reveals it)."""
+    return Pair("the enemy's deployment before both have deployed",
+                "002 «Игрокам НЕдоступна следующая информация: Составы и расположение армий противника»; the "
+                "battle's deployments are shown to each side once both have deployed (docs/engine.md `deployment`)",
+                "Анна", Setting(PLAYERS), lambda state, which: state,
+                ({"Анна": ATTACK}, {"Анна": DEPLOY_EMPIRE, "Борис": DEPLOY_ROSE[0]}),
+                ({"Анна": ATTACK}, {"Анна": DEPLOY_EMPIRE, "Борис": DEPLOY_ROSE[1]}), revealed=True)
+
+
+def _the_enemys_plan() -> Pair:
+    """Both sides deployed and see each other; the Principality plans a manoeuvre or none: the
+    Empire cannot tell before the battle is fought."""
+    deployed = {"Анна": DEPLOY_EMPIRE, "Борис": DEPLOY_ROSE[0]}
+    return Pair("the enemy's plan before the battle",
+                "002, the battle: plans are posted after seeing the enemy's deployment and shown once the battle "
+                "is computed (docs/engine.md `deployment`: «its plan after the battle»)",
+                "Анна", Setting(PLAYERS), lambda state, which: state,
+                ({"Анна": ATTACK}, deployed, {"Анна": "Битва за Хольмгард:\nБез манёвров",
+                                               "Борис": "Битва за Хольмгард:\nБез манёвров"}),
+                ({"Анна": ATTACK}, deployed, {"Анна": "Битва за Хольмгард:\nБез манёвров",
+                                               "Борис": PLAN_ROSE}), revealed=True)
+

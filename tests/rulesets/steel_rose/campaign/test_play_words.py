@@ -151,3 +151,21 @@ def test_a_refusal_names_what_is_short() -> None:
     problems = game.ruleset.validate(game.state, "Вера", game.ruleset.parse(post, "Вера", game.state))
     assert any("не хватает маны: нужно 200, есть 100" in p.message_ru and "not enough mana: 200 needed, 100 held"
                in p.message_en for p in problems), problems
+
+
+def test_show_reads_as_a_summary_not_the_views_keys() -> None:
+    """``voevoda show``: a player reads his treasury, units, cities and battles, then the public
+    map; the view's internal keys are not printed, and the public sees no treasury («Игрокам
+    НЕдоступна ... Баланс противников»)."""
+    from voevoda.core import outputs
+
+    game, _echoes, _prompts, _report = played()
+    anna = outputs.show_text(game, "Анна")
+    for wanted in ("Империя (Анна)", "золото / gold: ", "честь / honour: ", "уничтожить / destroy Княжество стальной розы",
+                   "армия / army 1 (прошлый ход / last turn)", "Битвы прошлого хода / last turn's battles:",
+                   "битва за Вельмар (оборона / defence, прошлый ход / last turn):", "Вельмар: Империя; малый / small"):
+        assert wanted in anna, wanted
+    for internal in ("float_streak", "quest_void", "cursed_gold_uses", "empire/1"):
+        assert internal not in anna, internal
+    public = outputs.show_text(game, "public")
+    assert "золото / gold" not in public and "Фракции / factions:" in public

@@ -361,6 +361,13 @@ class SteelRoseCampaign(Ruleset):
 
         return map_svg(self.campaign, view, lang, events, turn)
 
+    def summary(self, view: Mapping[str, Any], viewer: str) -> str:
+        """``voevoda show``: the viewer's faction, then the factions, alliances, battles and the
+        map (campaign/summary.py)."""
+        from voevoda.rulesets.steel_rose.campaign.summary import summary
+
+        return summary(self.campaign, view, viewer)
+
     def demo_config(self) -> dict[str, Any]:
         """The demo's bots weigh their attacks on the strength estimate: the demo is seconds, the
         simulator's first compile minutes (ruling C52)."""

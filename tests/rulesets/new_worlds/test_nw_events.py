@@ -49,6 +49,10 @@ def test_the_khaganate_and_its_three_tributaries() -> None:
     for i, group in enumerate(world.state.map.event_places["khaganate_tributaries"], start=1):
         assert sorted(world.state.all_of(f"khaganate_{i}")) == sorted(group)
     assert set(kh.base) == {"Анна", "Борис", "Вера"}
+    # «оттенок Каганата»: each tributary in a shade of its own, none the Khagan's, none alike
+    colors = [world.state.countries[f"khaganate_{i}"].color for i in (1, 2, 3)]
+    assert colors == ruleset.rules.events.khaganate.tributary_colors
+    assert len({*colors, world.state.countries["khaganate"].color}) == 4
 
 
 @pytest.mark.parametrize(("option", "expected"), [("cities_taken", 28), ("cities_lost", 32)])

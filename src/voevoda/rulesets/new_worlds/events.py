@@ -216,7 +216,9 @@ def khaganate(world: World, dice: Dice) -> list[Event]:
                 continue
             name_ru = spec.tributary_names_ru[i] if i < len(spec.tributary_names_ru) else f"Данник {i + 1}"
             name_en = spec.tributary_names_en[i] if i < len(spec.tributary_names_en) else f"Tributary {i + 1}"
-            _, spawned = _spawn(world, cid, name_ru, name_en, "tributary", KHAGAN, spec.color, where, origin=KHAGAN)
+            # «оттенок Каганата»: each first tributary in a shade of its own, told apart on the map
+            color = spec.tributary_colors[i] if i < len(spec.tributary_colors) else spec.color
+            _, spawned = _spawn(world, cid, name_ru, name_en, "tributary", KHAGAN, color, where, origin=KHAGAN)
             events.extend(spawned)
             kh.tributaries.append(cid)
         kh.base = {c.id: world.territories(c.id) for c in state.players() if c.alive}

@@ -447,10 +447,20 @@ def battle_line(e: Event, w: Words) -> Inline:
                    f"attack {d['committed']} + {d['attack_bonus']} against defence {d['defence']} + "
                    f"{d['defence_bonus']}, margin {d['net']}")
     out = f"{a} → {b}: {core}; " + w.t(f"взято: {w.tiles(d['taken'])}", f"taken: {w.tiles(d['taken'])}")
-    missed = [str(x["tile"]) for x in d.get("missed", []) if x.get("why") in ("strength", "limit")]
+    # each tile not taken with its reason, as a game master answers «why not?»
+    missed = [_missed(x, w) for x in d.get("missed", []) if x.get("why") in ("strength", "limit", "unreachable")]
     if missed:
         out += w.t(f"; не взято: {', '.join(missed)}", f"; not taken: {', '.join(missed)}")
     return out
+
+
+def _missed(x: Mapping[str, Any], w: Words) -> str:
+    tile, why = str(x["tile"]), x.get("why")
+    if why == "strength":
+        return w.t(f"{tile} (стоит {x['price']}, осталось {x['left']})", f"{tile} (costs {x['price']}, {x['left']} left)")
+    if why == "unreachable":
+        return w.t(f"{tile} (не добраться)", f"{tile} (out of reach)")
+    return f"{tile} ({x['ru'] if w.ru else x['en']})" if x.get("ru") else tile
 
 
 def world_line(e: Event, w: Words) -> Inline | None:  # noqa: C901 - one sentence per kind of event

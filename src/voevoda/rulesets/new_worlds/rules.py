@@ -270,9 +270,19 @@ class Khaganate(Named):
     tiles: int = Field(ge=1, le=500)
     tributary_tiles: int = Field(ge=1, le=500)
     capture_percent: int = Field(ge=1, le=100)
-    color: str
+    color: str = Field(pattern=r"^#[0-9a-fA-F]{6}$")
+    # «оттенок Каганата»: the first tributaries' shades, one each (the Khagan's colour when absent)
+    tributary_colors: list[str] = Field(default_factory=empty_list)
     tributary_names_ru: list[str]
     tributary_names_en: list[str]
+
+    @model_validator(mode="after")
+    def _colors(self) -> Khaganate:
+        bad = [c for c in self.tributary_colors if not (len(c) == 7 and c[0] == "#"
+                                                        and all(ch in "0123456789abcdefABCDEF" for ch in c[1:]))]
+        if bad:
+            raise ValueError(f"tributary_colors: not a colour #rrggbb: {', '.join(bad)}")
+        return self
 
 
 class Agrarian(Named):

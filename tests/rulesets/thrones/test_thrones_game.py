@@ -240,3 +240,24 @@ def test_a_bid_is_sealed_until_every_bid_is_in() -> None:
         game.resolve()
     assert "«Железный трон»: ставки Старк 3, Баратеон 0" in outputs.report_text(high, "Борис")
     assert "«Железный трон»: ставки Старк 1, Баратеон 0" in outputs.report_text(low, "Борис")
+
+
+def test_a_march_arrow_leaves_the_units_letters_readable() -> None:
+    """The map's march arrows start at the rim of the area left, not on the letters of the units
+    still standing there (a table reads «П» at Winterfell after a knight rode out)."""
+    from voevoda.rulesets.thrones.svgmap import R_LAND
+
+    game = Game.create("thrones", "arrow", PLAYERS, config={"holy_lands": False}, seed="arrow")
+    game.resolve(force=True)
+    assert outputs.order_reply(game, "Анна", "поход Винтерфелл → Ров Кейлин: рыцарь")[0]
+    game.resolve(force=True)
+    svg = outputs.map_svg(game, PUBLIC)
+    assert svg is not None
+    board = game.ruleset.board
+    # the map is drawn with a margin: a border from the Bay of Ice starts at that area's centre
+    bay = next((float(x), float(y)) for x, y in re.findall(r'<line x1="([\d.]+)" y1="([\d.]+)"[^>]*stroke-dasharray', svg))
+    dx, dy = bay[0] - board["bay-of-ice"].x, bay[1] - board["bay-of-ice"].y
+    wx, wy = board["winterfell"].x + dx, board["winterfell"].y + dy
+    stark = game.ruleset.rules.houses["stark"].color
+    x1, y1 = (float(v) for v in re.findall(rf'<line x1="([\d.]+)" y1="([\d.]+)"[^>]*stroke="{stark}"', svg)[0])
+    assert ((x1 - wx) ** 2 + (y1 - wy) ** 2) ** 0.5 >= R_LAND

@@ -188,8 +188,11 @@ def render(view: Mapping[str, Any], ctx: Ctx, lang: str = "ru", events: Sequence
         if lost:
             points = points[:2]
         for (x1, y1), (x2, y2) in zip(points, points[1:], strict=False):
-            body.append(maps.arrow(x1, y1, x2 - (x2 - x1) * 0.25, y2 - (y2 - y1) * 0.25, color, width=2.2, head=8,
-                                   dashed=lost))
+            # from the rim of the area left, not its centre, so that the units' letters there stay readable
+            span = max(((x2 - x1) ** 2 + (y2 - y1) ** 2) ** 0.5, 1.0)
+            lead = min(0.35, (R_LAND + 2) / span)
+            body.append(maps.arrow(x1 + (x2 - x1) * lead, y1 + (y2 - y1) * lead, x2 - (x2 - x1) * 0.25,
+                                   y2 - (y2 - y1) * 0.25, color, width=2.2, head=8, dashed=lost))
     for area_id in sorted(battles):
         x, y = at(area_id)
         body.append(maps.battle_mark(x + 14, y - 18, 7))

@@ -41,6 +41,32 @@ FORUM_POST = """Всем привет [red]всем[/red] :smile: [nope]
 """
 
 
+NOT_AN_ORDER = ("не прочитано как приказы (строка не начинается как приказ) / "
+                "not read as orders (the line does not begin like an order):")
+NOT_BOLD = ("не прочитано как приказы (не выделено жирным, а учитывается только жирное) / "
+            "not read as orders (not in bold, and only bold text counts):")
+
+
+def test_each_line_not_read_says_why(db: str) -> None:
+    """Issue 17: every line is read as an order or echoed as not read, with its reason. In New
+    Worlds (000 «II. Механика, 3»: «Указывайте бонус и действия жирным, иначе они не
+    учитываются») an order written without bold is not read because it is not in bold, and the
+    player must see that; a greeting because it does not begin like an order. The errors of a
+    refused post say the same."""
+    code, out = run("new", "new-worlds", "--game", "nw", "--players", "Анна,Борис", "--seed", "cli", "--db", db)
+    assert code == 0, out
+    post = "Всем привет!\n[b]религия дуализм[/b]\nзанять E7\n"
+    code, out = run("order", "nw", "--player", "Анна", "-", "--check", "--db", db, input=post)
+    assert code == 0, out
+    assert NOT_AN_ORDER + "\n  1: Всем привет!" in out
+    assert NOT_BOLD + "\n  3: занять E7" in out
+    code, out = run("order", "nw", "--player", "Анна", "-", "--check", "--db", db,
+                    input=post.replace("религия дуализм", "горд F8"))
+    assert code == 1, out
+    assert NOT_AN_ORDER + "\n  1: Всем привет!" in out
+    assert NOT_BOLD + "\n  3: занять E7" in out
+
+
 def test_echo_lists_orders_prose_and_quotes_verbatim(db: str) -> None:
     """Issue 17: lines that do not begin like an order are «echoed under "not read as
     orders"», quotes are set aside; and «Nothing a player writes is interpreted as terminal
@@ -50,7 +76,7 @@ def test_echo_lists_orders_prose_and_quotes_verbatim(db: str) -> None:
     assert code == 0, out
     assert "принято / accepted (2)" in out
     assert "ход 0303 → 0403" in out and "вражда: Борис" in out
-    assert "не прочитано как приказы / not read as orders:" in out
+    assert NOT_AN_ORDER in out
     assert "1: Всем привет [red]всем[/red] :smile: [nope]" in out  # as written: no markup, no emoji
     assert "5: --" in out and "6: Анна" in out
     assert "quotes and spoilers set aside: строка / line 3" in out
@@ -63,7 +89,7 @@ def test_refused_post_keeps_brackets_in_its_errors(db: str) -> None:
                     input="Привет [i]всем[/i]\nперевод 10 [Кощей]\n")
     assert code == 1
     assert "нет получателя «[Кощей]»" in out and "no recipient '[Кощей]'" in out
-    assert "не прочитано как приказы / not read as orders:" in out and "1: Привет всем" in out
+    assert NOT_AN_ORDER + "\n  1: Привет всем" in out
 
 
 def test_second_post_replaces_the_first_and_says_so(db: str) -> None:

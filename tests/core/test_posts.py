@@ -220,3 +220,13 @@ def test_xenforo_and_vbulletin_tags() -> None:
                 "[MENTION=5]Вера[/MENTION] [member=Глеб]")
     assert texts(post) == [(1, "@Борис, договорились"), (2, "налог 3"), (3, "ход 0201 0202"), (7, "Вера")]
     assert set(post.hidden) >= {2, 4, 5, 6}
+
+
+def test_a_bold_only_post_names_the_orders_left_without_bold() -> None:
+    """000 «II. Механика, 3»: «Указывайте бонус и действия жирным, иначе они не учитываются»: a
+    line that begins like an order but has nothing bold is named apart (the echo says it was not
+    read for want of bold); a greeting is prose for not beginning like an order."""
+    post = read("Всем привет!\n[b]город C5[/b]\nпорт C6\n", PostOptions(bold_only=True),
+                begins_order=lambda s: s.split()[0] in ("город", "порт"))
+    assert [line.number for line in post.prose] == [1, 3]
+    assert post.unbold == (3,)

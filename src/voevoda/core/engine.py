@@ -73,6 +73,8 @@ class Receipt:
     notes: list[Problem] = field(default_factory=list)
     warnings: list[Problem] = field(default_factory=list)
     replaced: Submission | None = None
+    unbold: list[int] = field(default_factory=list)
+    """The prose lines not read because nothing on them is bold (a bold-only game)."""
 
 
 @dataclass
@@ -513,7 +515,10 @@ class Game:
             orders = self.check(player, text)
         except OrdersRejected as rejected:
             if not rejected.prose:
-                rejected.prose = [f"{line.number}: {line.text}" for line in self._prose(player, text)]
+                read = self._read(player, text)
+                if read is not None:
+                    rejected.prose = [f"{line.number}: {line.text}" for line in read.prose]
+                    rejected.unbold = list(read.unbold)
             raise
         post = self.ruleset.read_post(text, player, self.state)
         warnings = self.ruleset.warnings(self.state, player, orders)
@@ -522,13 +527,13 @@ class Game:
                 "в посте нет ни одного приказа: ни одна строка не начинается как приказ",
                 "the post holds no order: no line begins like an order"))
         return Receipt(player, orders, list(post.prose), list(post.hidden), list(post.notes), warnings,
-                       self.pending.get(player))
+                       self.pending.get(player), list(post.unbold))
 
-    def _prose(self, player: str, text: str) -> tuple[posts.PostLine, ...]:
+    def _read(self, player: str, text: str) -> posts.Post | None:
         try:
-            return self.ruleset.read_post(text, player, self.state).prose
+            return self.ruleset.read_post(text, player, self.state)
         except OrdersRejected:
-            return ()
+            return None
 
     def post(self, player: str, text: str, source: str = "player", at: str | None = None,
              step: int | None = None) -> Receipt:

@@ -91,6 +91,9 @@ class OrdersRejected(VoevodaError):
     understood: list[str] = field(default_factory=list)
     prose: list[str] = field(default_factory=list)
     """Lines of the post not read as orders, as «N: text» (filled in by the engine)."""
+    unbold: list[int] = field(default_factory=list)
+    """The numbers of those lines that were not read because nothing on them is bold (a
+    bold-only game; filled in by the engine)."""
 
     def __str__(self) -> str:
         return "\n".join(p.both() for p in self.problems)

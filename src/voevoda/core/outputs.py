@@ -36,7 +36,7 @@ from typing import Any, TypeVar
 from voevoda.core.engine import Game, Receipt, RollbackReport, Step, Submission
 from voevoda.core.errors import DataError, GameError, OrdersRejected, Problem
 from voevoda.core.markup import FLAVOURS, FORMATS, Document, check_format, render
-from voevoda.core.posts import PostLine
+from voevoda.core.posts import PostLine, prose_notes
 from voevoda.core.ruleset import GM, PUBLIC, Order, Viewer
 from voevoda.core.words import count_en, count_ru
 
@@ -271,7 +271,7 @@ def order_echo(game: Game, player: str, receipt: Receipt | Sequence[Order], chec
     if receipt.replaced is not None:
         lines.append("  " + replaced_text(receipt.replaced, check))
     lines.extend(f"  {item.line}: {game.ruleset.describe(item, 'ru')}" for item in orders)
-    lines.extend(post_notes(receipt.prose, receipt.hidden, [*receipt.notes, *receipt.warnings]))
+    lines.extend(post_notes(receipt.prose, receipt.hidden, [*receipt.notes, *receipt.warnings], receipt.unbold))
     if not check:
         lines.append(status_text(game, player))
     return "\n".join(lines)
@@ -298,13 +298,11 @@ def replaced_text(earlier: Submission, check: bool) -> str:
 ORDERS_RU = ("приказ", "приказа", "приказов")
 
 
-def post_notes(prose: Sequence[PostLine], hidden: Sequence[int], warnings: Sequence[Problem]) -> list[str]:
-    """The lines of a post not read as orders, the lines set aside, and warnings, as the echo
-    and the errors of a post show them."""
-    lines: list[str] = []
-    if prose:
-        lines.append("не прочитано как приказы / not read as orders:")
-        lines.extend(f"  {line.number}: {line.text}" for line in prose)
+def post_notes(prose: Sequence[PostLine], hidden: Sequence[int], warnings: Sequence[Problem],
+               unbold: Sequence[int] = ()) -> list[str]:
+    """The lines of a post not read as orders (each under its reason), the lines set aside, and
+    warnings, as the echo and the errors of a post show them."""
+    lines = prose_notes([(line.number, line.text) for line in prose], unbold)
     if hidden:
         shown = ", ".join(str(n) for n in hidden)
         which = "строка / line" if len(hidden) == 1 else "строки / lines"
@@ -323,9 +321,8 @@ def error_text(exc: BaseException) -> str:
         if exc.understood:
             lines.append("понято / understood:")
             lines.extend("  " + line for line in exc.understood)
-        if exc.prose:
-            lines.append("не прочитано как приказы / not read as orders:")
-            lines.extend("  " + line for line in exc.prose)
+        lines.extend(prose_notes([(int(number), text) for number, text in
+                                  (line.split(": ", 1) for line in exc.prose)], exc.unbold))
         return "\n".join(lines)
     if isinstance(exc, GameError):
         return f"ошибка / error: {exc.message_ru}\n  {exc.message_en}"

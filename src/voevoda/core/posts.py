@@ -147,7 +147,9 @@ class Post:
 
     ``lines`` holds every line with text left after reading, in order; ``orders`` and ``prose``
     split them; ``hidden`` lists the original line numbers set aside as quotes or spoilers;
-    ``notes`` holds warnings about the markup itself (a spoiler never closed).
+    ``notes`` holds warnings about the markup itself (a spoiler never closed); ``unbold`` the
+    numbers of the prose lines that begin like an order but have nothing bold on them (a
+    bold-only game): the order the player forgot to put in bold.
     """
 
     lines: tuple[PostLine, ...]
@@ -155,6 +157,7 @@ class Post:
     prose: tuple[PostLine, ...]
     hidden: tuple[int, ...] = ()
     notes: tuple[Problem, ...] = field(default=())
+    unbold: tuple[int, ...] = ()
 
 
 # -- reading -------------------------------------------------------------------------------------
@@ -231,7 +234,30 @@ def read(text: str, options: PostOptions | None = None,
             orders.append(line)
         else:
             prose.append(line)
-    return Post(tuple(lines), tuple(orders), tuple(prose), tuple(sorted(hidden_lines)), tuple(notes))
+    # a line that would be an order but for its missing bold says so; a greeting is prose either way
+    unbold = tuple(lines[index].number for index in sorted(not_bold)
+                   if begins_order is None or begins_order(lines[index].text))
+    return Post(tuple(lines), tuple(orders), tuple(prose), tuple(sorted(hidden_lines)), tuple(notes), unbold)
+
+
+NOT_AN_ORDER = ("не прочитано как приказы (строка не начинается как приказ)",
+                "not read as orders (the line does not begin like an order)")
+NOT_BOLD = ("не прочитано как приказы (не выделено жирным, а учитывается только жирное)",
+            "not read as orders (not in bold, and only bold text counts)")
+
+
+def prose_notes(prose: Sequence[tuple[int, str]], unbold: Iterable[int] = ()) -> list[str]:
+    """The lines of a post not read as orders, ``(number, text)``, under the reason each was not
+    read, as the echo and the errors of a post show them: it does not begin like an order, or
+    (a bold-only game) nothing on it is bold."""
+    faint = set(unbold)
+    out: list[str] = []
+    for (ru, en), group in ((NOT_AN_ORDER, [p for p in prose if p[0] not in faint]),
+                            (NOT_BOLD, [p for p in prose if p[0] in faint])):
+        if group:
+            out.append(f"{ru} / {en}:")
+            out.extend(f"  {number}: {text}" for number, text in group)
+    return out
 
 
 def _read_bbcode(text: str) -> tuple[list[_Char], list[int], list[Problem]]:

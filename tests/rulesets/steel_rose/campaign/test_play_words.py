@@ -169,3 +169,18 @@ def test_show_reads_as_a_summary_not_the_views_keys() -> None:
         assert internal not in anna, internal
     public = outputs.show_text(game, "public")
     assert "золото / gold" not in public and "Фракции / factions:" in public
+
+
+def test_the_bots_battle_posts_and_the_ledger_read_as_written_by_hand() -> None:
+    """A computer opponent's deployment counts its units as the document's template does
+    («Авангард - 5 копейщиков и 3 рыцаря»), and the ledger says where a resource came from."""
+    from voevoda.rulesets.steel_rose.battle.model import SquadInput
+    from voevoda.rulesets.steel_rose.battle.posts import write_deployment
+
+    game, _echoes, _prompts, _report = played()
+    rules = game.ruleset.campaign.rules  # type: ignore[attr-defined]
+    text = write_deployment([SquadInput("centre.vanguard", {"lesser_demon": 4, "cultist": 6}),
+                             SquadInput("centre.rearguard", {"enlightened": 2})], rules)
+    assert text == "Центральный фланг:\nАвангард - 4 низших демона, 6 культистов\nАрьергард - 2 просветлённых"
+    anna = game.report("Анна", 1, "text", "ru")
+    assert "производство: Часовня (Авенталь)" in anna

@@ -30,9 +30,10 @@ from dataclasses import dataclass, field
 from voevoda.core import posts
 from voevoda.core.errors import Problem, illegal, invalid
 from voevoda.core.posts import NumberError, PostLine, did_you_mean, read_int, suggest, word_forms
-from voevoda.core.words import inflect_phrase, join_and, plural_en
+from voevoda.core.words import counted, inflect_phrase, join_and, plural_en
 from voevoda.rulesets.steel_rose.battle import field as fld
 from voevoda.rulesets.steel_rose.battle.model import Manoeuvre, Note, PowderShare, SquadInput
+from voevoda.rulesets.steel_rose.battle.words import unit_name
 from voevoda.rulesets.steel_rose.rules import Rules
 
 RULE_DEPLOY = "Расстановка"
@@ -756,7 +757,7 @@ def write_deployment(squads: Sequence[SquadInput], rules: Rules, lang: str = "ru
         for s in sorted(here, key=lambda s: fld.row(s.position)):
             rank = fld.rank_of(s.position)
             head = fld.RANK_RU[rank].capitalize() if lang == "ru" else rank.capitalize()
-            items = ", ".join(f"{n} {rules.units[u].name_ru if lang == 'ru' else rules.units[u].name_en}"
-                              for u, n in s.units.items())
+            # as players write it: «10 копейщиков, 3 рыцаря» (it was «10 Копейщик, 3 Рыцарь»)
+            items = ", ".join(counted(n, unit_name(rules, u, lang), lang) for u, n in s.units.items())
             lines.append(f"{head} - {items}")
     return "\n".join(lines)

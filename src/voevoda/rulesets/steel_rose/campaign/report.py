@@ -366,6 +366,15 @@ def _ledger_line(w: Words, fid: str, line: Mapping[str, Any]) -> str:
                 "hunger_overflow": "hunger overflowed", "raid_hunger": "raid", "hire_hunger": "hiring",
                 "ogre_contract": "the ogres' contract"}
     text = (names_ru if w.ru else names_en).get(what, what)
+    if what == "production" and line.get("sources"):  # «производство: основной прирост, Святилище природы (Эльдаран)»
+        sources = []
+        for source in line["sources"]:
+            if not source:
+                sources.append(w.t("основной прирост", "the base rate"))
+                continue
+            city, _, building = str(source).partition("/")
+            sources.append(f"{w.building(fid, building)} ({w.city(city)})")
+        text += ": " + ", ".join(sources)
     if line.get("battle"):  # «честь павших (битва за Вельмар)»
         text += f" ({_battle_title(w, str(line['battle']))})"
     if what == "income":

@@ -344,7 +344,7 @@ class Options(_Strict):
     table may turn the other way."""
 
     houses: dict[str, str] | None = None
-    """{player: house id}; by default the houses of the second edition in seat order."""
+    """{player: house id}; by default the houses of ``setup.seating`` in seat order."""
     turns: int | None = Field(default=None, ge=1, le=100)
     holy_lands: bool = True
     diplomacy: Literal["in_order", "together"] = "in_order"

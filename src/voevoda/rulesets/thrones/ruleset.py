@@ -78,7 +78,7 @@ class Thrones(Ruleset):
     # -- setup -------------------------------------------------------------------------------------------
 
     def seating(self, players: Sequence[str]) -> dict[str, str]:
-        """player → house: the config's ``houses``, else the second edition's seats in order."""
+        """player → house: the config's ``houses``, else ``setup.seating`` in order (ruling T26)."""
         names = list(players)
         if self.options.houses is not None:
             chosen = dict(self.options.houses)

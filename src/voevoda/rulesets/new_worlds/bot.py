@@ -8,10 +8,11 @@ made to it (pacts, alliances, deals, a peace), proposes pacts to neighbours of i
 alliance, and a deal a turn for a resource it lacks. The event countries are everybody's
 enemy and the epochs open only when they are beaten: a country that borders them throws most
 of its points at them (the one they strike holds the line), one that cannot reach them lands
-on their coast or helps its ally with half its roll. At peace, a country more than twice a
-neighbour's size saves its points and wages a war of vassalisation; now and then it starts a
-smaller war on a weaker neighbour. tests/rulesets/new_worlds/test_nw_bot_epochs.py plays such
-a game across the Iron Age and Antiquity.
+on their coast or helps its ally with half its roll. At peace, a country a third larger than
+a neighbour saves its points, breaks its pact or alliance with it and wages a war of
+vassalisation, striking in the war's last turns; now and then it starts a smaller war on a
+weaker neighbour. tests/rulesets/new_worlds/test_nw_bot_epochs.py plays such games across the
+Iron Age, Antiquity and the Renaissance.
 """
 
 from __future__ import annotations
@@ -23,7 +24,7 @@ from voevoda.core.dice import Stream
 from voevoda.core.ruleset import Order
 from voevoda.rulesets.new_worlds.mapdata import grid_from_state
 from voevoda.rulesets.new_worlds.plan import Planner, free_land
-from voevoda.rulesets.new_worlds.state import NWState
+from voevoda.rulesets.new_worlds.state import NWState, War
 from voevoda.rulesets.new_worlds.world import World
 
 if TYPE_CHECKING:
@@ -160,16 +161,7 @@ def _war_orders(wr: Writer) -> None:
             share = 1 / 3
         attack = int(me.points * share)
         if war is not None and war.attacker == wr.me and war.attacker_type == "vassalisation":
-            # the savings spread over the turns the war has left, each enough to beat the
-            # enemy's defence (a quarter of its points, npc.py and above) and take a ring of land
-            left = max(1, (war.last_turn if war.last_turn is not None else w.state.turn) - w.state.turn + 1)
-            need = w.state.countries[target].points // 3 + 3 * border[target]
-            attack = min(attack, max(me.points // left, need))
-            # and the land taken is held against the enemy's counter-attack (a third of its points)
-            defence = min(me.points - attack, w.state.countries[target].points // 3 + 5)
-            if defence > 0 and w.options.war_model == "contest":
-                wr.try_add("defend", {"target": target, "points": defence}, f"оборона {target} {defence}")
-            _attack(wr, target, attack)
+            _vassal_war(wr, target, war)
             return
         defence = me.points - attack if struck else min(me.points - attack, me.points // 4)
         if defence and w.options.war_model == "contest":
@@ -199,17 +191,18 @@ def _war_orders(wr: Writer) -> None:
 
 
 def _vassalise(wr: Writer, border: Mapping[str, int]) -> bool:
-    """«Вассализация»: a country with more land than twice a neighbour's declares it and
-    attacks with most of its points, to hold more than half of that land when the war ends."""
+    """«Вассализация»: a country with a third more land than a neighbour's, and the points saved
+    for it, declares it (breaking a pact or an alliance with it first); the fighting is planned
+    by :func:`_vassal_war`."""
     w = wr.w
     if "vassalisation" not in w.rules.war_types or w.rules.war_price("vassalisation", w.epoch) is None:
         return False
     mine = w.territories(wr.me)
     weak = sorted((c for c in border if w.state.countries[c].kind == "player" and w.state.countries[c].suzerain is None
-                   and not w.state.vassals_of(c) and 2 * w.territories(c) <= mine
-                   # the points saved for it must beat a quarter of the enemy's at every turn
-                   # (what a defender puts into defence) and still buy half its land
-                   and w.state.countries[wr.me].points > w.state.countries[c].points // 2 + 2 * w.territories(c)),
+                   and not w.state.vassals_of(c) and 4 * w.territories(c) <= 3 * mine
+                   # savings for two turns of it (_vassal_war): beating the enemy's defence twice
+                   # and holding against its counter-attack once, about three quarters of its points
+                   and w.state.countries[wr.me].points >= 3 * w.state.countries[c].points // 4 + 3 * border[c] + 20),
                   key=lambda c: (w.territories(c), c))
     name = w.rules.war_types["vassalisation"].name_ru.lower()
     me = w.state.countries[wr.me]
@@ -219,15 +212,38 @@ def _vassalise(wr: Writer, border: Mapping[str, int]) -> bool:
                 me.points < 2 * w.rules.diplomacy.alliance_break
                 or not wr.try_add("break_alliance", {"target": target}, f"разорвать союз {target}")):
             continue
+        # «Чтобы разорвать пакт, нужно потратить 10 очков односторонне»
+        if w.state.treaty("pact", wr.me, target) is not None and not wr.try_add(
+                "break_pact", {"target": target}, f"разорвать пакт {target}"):
+            continue
         if wr.try_add("war", {"target": target, "type": "vassalisation"}, f"война {target} {name}"):
-            need = w.state.countries[target].points // 3 + 3 * border[target]
-            attack = min(me.points // 2, max(me.points // w.epoch.war_duration, need))
-            defence = min(me.points - attack, w.state.countries[target].points // 3 + 5)
-            if defence > 0 and w.options.war_model == "contest":
-                wr.try_add("defend", {"target": target, "points": defence}, f"оборона {target} {defence}")
-            _attack(wr, target, attack)
+            # the fighting is planned turn by turn (_vassal_war): the savings are kept for it
             return True
     return False
+
+
+def _vassal_war(wr: Writer, target: str, war: War) -> None:
+    """A war of vassalisation is won by what is held when it ends («Если вы удерживаете более
+    50% территорий противника»), and the enemy's defensive war may only take back its own land:
+    the points are saved while the war has turns to spare, then spent over its last turns, one
+    ring of the enemy's land a turn (R26), each turn enough to beat its defence (a quarter of
+    its points, as it defends) and, once there is land of its to hold, a defence against its
+    counter-attack (a third)."""
+    w = wr.w
+    me = w.state.countries[wr.me]
+    theirs = w.state.countries[target].points
+    base = set(war.defender_land)
+    land = w.land_set(wr.me)
+    held = sum(1 for t in base if w.state.owner(t) == wr.me)
+    wanted = len(base) // 2 + 1 - held
+    ring = len({n for t in land for n in w.grid.neighbours(t) if w.state.owner(n) == target and w.grid.is_land(n)})
+    left = max(1, (war.last_turn if war.last_turn is not None else w.state.turn) - w.state.turn + 1)
+    defence = min(me.points, theirs // 3 + 6) if held else 0
+    if defence and w.options.war_model == "contest":
+        wr.try_add("defend", {"target": target, "points": defence}, f"оборона {target} {defence}")
+    if wanted > 0 and left <= -(-wanted // max(1, ring)):
+        attack = me.points - defence if left == 1 else min(me.points - defence, theirs // 4 + 6 + 2 * ring)
+        _attack(wr, target, attack)
 
 
 def _aid_allies(wr: Writer) -> None:

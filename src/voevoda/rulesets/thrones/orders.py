@@ -118,14 +118,21 @@ KEYWORDS: list[tuple[str, str]] = [
     *[(p, "record") for p in ("войска", "units", "forces")],
     *[(p, "power") for p in ("власть", "power")],
 ]
-_PHRASES = sorted(((phrase_key(p), kind) for p, kind in KEYWORDS), key=lambda pk: -len(pk[0]))
-FIRST_WORDS = sorted({p[0] for p, _ in _PHRASES})
+PLACED: list[tuple[str, str]] = [("подмогу", "order_support"), ("оборону", "order_defense")]
+"""An order's word as the object of a sentence («ставлю подмогу», «кладу оборону»): read, but
+never offered for a typo (the suggestion is the order's own word)."""
+FIRST_WORDS = sorted({phrase_key(p)[0] for p, _ in KEYWORDS})
+_PHRASES = sorted(((phrase_key(p), kind) for p, kind in [*KEYWORDS, *PLACED]), key=lambda pk: -len(pk[0]))
 HEADINGS = {fold(w) for w in ("приказы", "приказов", "распоряжения", "orders")}
 """The word a template's heading begins with («Приказы:», «ПРИКАЗЫ ДОМА СТАРК», «Orders:»): the
 line is prose, unless an order follows the heading's colon on the same line."""
 AFTER_KEYWORD = {":", "-", "–", "—"}
 """What a player puts between an order's word and the rest («Подмога - Винтерфелл», «Оборона: …»)."""
 SEPARATORS = {",", ";", "и", "and", "&", "+"}
+PLACING = {fold(w) for w in ("ставлю", "ставим", "поставить", "поставлю", "кладу", "кладем", "положить",
+                              "положу", "размещаю", "place", "put")}
+"""Verbs a player places an order with («я ставлю подмогу в Винтерфелле», «кладу оборону на …»):
+before an order's word they are prose; alone («ставлю 3») «ставлю» is a bid."""
 LEADING = OPENERS | {fold(w) for w in ("мой", "моя", "мое", "мои", "наш", "наша", "наше", "наши", "my", "our")}
 """Words before an order or a heading: the core's openers, and «Моя ставка: 4», «Мои приказы:»."""
 
@@ -371,6 +378,8 @@ def begins_order(text: str) -> bool:
         tokens = tokens[2:]
     while tokens and tokens[0] in LEADING:
         tokens.pop(0)
+    if tokens and tokens[0] in PLACING and any(tuple(tokens[1:1 + len(p)]) == p for p, kind in _PHRASES if kind != "bid"):
+        tokens.pop(0)
     if not tokens:
         return False
     if any(tuple(tokens[:len(p)]) == p for p, _ in _PHRASES):
@@ -399,6 +408,8 @@ class LineReader:
             self._skip(LEADING | {";"})
             if self.pos >= len(self.tokens):
                 break
+            if self.tokens[self.pos].key in PLACING and self._order_at(self.pos + 1):
+                self.pos += 1
             start = self.pos
             kind = self._keyword()
             placed = area_first_order(self.tokens, self.pos, self.lex.areas) if kind is None else None
@@ -449,8 +460,12 @@ class LineReader:
         оборона Ров Кейлин»), as «;» does."""
         if self.pos >= len(self.tokens) or self.tokens[self.pos].key != ",":
             return False
-        keys = tuple(t.key for t in self.tokens[self.pos + 1:])
-        return any(keys[:len(p)] == p for p, _ in _PHRASES)
+        return self._order_at(self.pos + 1)
+
+    def _order_at(self, pos: int) -> bool:
+        """Whether an order's word (not a bid's) begins at token ``pos``."""
+        keys = tuple(t.key for t in self.tokens[pos:])
+        return any(keys[:len(p)] == p for p, kind in _PHRASES if kind != "bid")
 
     # -- helpers ----------------------------------------------------------------------------------
 

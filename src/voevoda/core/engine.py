@@ -43,7 +43,7 @@ from voevoda.core.ruleset import (
     State,
     Viewer,
 )
-from voevoda.core.words import read_genders
+from voevoda.core.words import join_and, read_genders
 
 EXPORT_FORMAT = "voevoda-export/2"
 
@@ -131,6 +131,29 @@ ACTIONS = frozenset({"gm_edit", "rollback", "reopen", "reveal"})
 
 def _names(names: Sequence[str], lang: str) -> str:
     return ", ".join(names) if names else ("никого" if lang == "ru" else "nobody")
+
+
+def _engine_notes(events: Sequence[Event], lang: str, ruleset: Ruleset) -> list[str]:
+    """The engine's notes of a report; the silent players of one step share one line («Не
+    прислали приказов: Борис, Вера и Глеб — ...»), not a line each."""
+    notes: list[str] = []
+    i = 0
+    while i < len(events):
+        event = events[i]
+        group = [event]
+        if event.kind == "default_orders":
+            key = (event.data.get("turn"), event.data.get("phase"))
+            while (i + len(group) < len(events) and events[i + len(group)].kind == "default_orders"
+                   and (events[i + len(group)].data.get("turn"), events[i + len(group)].data.get("phase")) == key):
+                group.append(events[i + len(group)])
+        if len(group) > 1:
+            players = [str(e.data["player"]) for e in group]
+            notes.append(f"Не прислали приказов: {join_and(players)} — применены приказы по умолчанию."
+                         if lang == "ru" else f"{join_and(players, 'en')} sent no orders: default orders were applied.")
+        else:
+            notes.append(_engine_note(event, lang, ruleset))
+        i += len(group)
+    return notes
 
 
 def _engine_note(event: Event, lang: str, ruleset: Ruleset) -> str:
@@ -408,7 +431,7 @@ class Game:
             turn = self.steps[-1].turn
         state = self.state if turn is None else self.state_after(turn)
         events = self.events_for(viewer, turn)
-        notes = [_engine_note(e, lang, self.ruleset) for e in events if e.kind in ENGINE_EVENTS]
+        notes = _engine_notes([e for e in events if e.kind in ENGINE_EVENTS], lang, self.ruleset)
         body = self.ruleset.document(self.ruleset.view(state, viewer),
                                      [e for e in events if e.kind not in ENGINE_EVENTS], viewer, lang, turn=turn)
         doc = Document(body.title, [])

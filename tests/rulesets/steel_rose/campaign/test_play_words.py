@@ -91,7 +91,8 @@ def test_the_planning_report_shows_both_deployments_and_the_chronicle_names_the_
                                           "центральный авангард: 8 щитовиков"]
     assert "Битва за Вельмар: Культ пустоты против Империи" in lines
     assert "Золото: 300з" in lines  # 750 − 250 − 200, before the turn's end
-    assert "Вера не прислала приказов: применены приказы по умолчанию." in lines
+    assert "Вера не прислала приказов: применены приказы по умолчанию." in lines  # the orders step
+    assert "Глеб не прислал приказов: применены приказы по умолчанию." in lines  # the deployment step
 
 
 def test_a_garrison_that_holds_stays_in_the_city() -> None:
@@ -184,3 +185,12 @@ def test_the_bots_battle_posts_and_the_ledger_read_as_written_by_hand() -> None:
     assert text == "Центральный фланг:\nАвангард - 4 низших демона, 6 культистов\nАрьергард - 2 просветлённых"
     anna = game.report("Анна", 1, "text", "ru")
     assert "производство: Часовня (Авенталь)" in anna
+
+
+def test_the_silent_players_of_a_step_share_one_line() -> None:
+    game = Game.create("steel-rose", "silent", PLAYERS, seed="silent")
+    game.resolve(force=True)
+    text = game.report("public", 1, "text", "ru")
+    assert "Не прислали приказов: Анна, Борис, Вера, Глеб и Дарья — применены приказы по умолчанию." in text
+    assert "Анна, Борис, Вера, Глеб and Дарья sent no orders: default orders were applied." in game.report(
+        "public", 1, "text", "en")

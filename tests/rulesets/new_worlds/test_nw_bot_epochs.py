@@ -59,6 +59,21 @@ def _sea_peoples_on_their_continent(game: Game) -> int:
     return sum(1 for t in world.land_set(sp["country"]) if world.grid.continent(t) == sp["continent"])
 
 
+def _turn(game: Game) -> dict[str, Any]:
+    """What a turn just resolved shows: its number, the epoch after it, the epochs it opened,
+    the kinds of its events, the treaties signed, the wars declared, who posted."""
+    events = game.steps[-1].events
+    return {
+        "turn": game.state["turn"] - 1,
+        "epoch": game.state["epoch"],
+        "opened": [dict(e.data) for e in events if e.kind == "epoch"],
+        "kinds": {e.kind for e in events},
+        "treaties": [dict(e.data) for e in events if e.kind == "treaty_signed"],
+        "wars": [dict(e.data) for e in events if e.kind == "war_declared"],
+        "submissions": {s.source for s in game.steps[-1].submissions.values()},
+    }
+
+
 @pytest.fixture(scope="module")
 def history() -> list[dict[str, Any]]:
     """Per turn: the epoch after it, the epoch events, who met the Iron Age's conditions, the
@@ -67,17 +82,11 @@ def history() -> list[dict[str, Any]]:
     out = []
     for _ in range(TURNS):
         game.resolve(force=True)
-        events = game.steps[-1].events
         out.append({
-            "turn": game.state["turn"] - 1,
-            "epoch": game.state["epoch"],
-            "opened": [dict(e.data) for e in events if e.kind == "epoch"],
+            **_turn(game),
             "iron_ready": [p for p in PLAYERS if _meets_iron_age(game.state, p)],
             "sea_peoples": game.state["events"]["sea_peoples"]["status"],
             "sea_peoples_land": _sea_peoples_on_their_continent(game),
-            "kinds": {e.kind for e in events},
-            "treaties": [dict(e.data) for e in events if e.kind == "treaty_signed"],
-            "submissions": {s.source for s in game.steps[-1].submissions.values()},
         })
     return out
 
@@ -133,15 +142,7 @@ def medieval() -> list[dict[str, Any]]:
     out = []
     for _ in range(40):
         game.resolve(force=True)
-        events = game.steps[-1].events
-        out.append({
-            "turn": game.state["turn"] - 1,
-            "epoch": game.state["epoch"],
-            "opened": [dict(e.data) for e in events if e.kind == "epoch"],
-            "ready": [p for p in MEDIEVAL if _meets_renaissance(game.state, p)],
-            "kinds": {e.kind for e in events},
-            "wars": [dict(e.data) for e in events if e.kind == "war_declared"],
-        })
+        out.append({**_turn(game), "ready": [p for p in MEDIEVAL if _meets_renaissance(game.state, p)]})
         if game.state["epoch"] == "renaissance":
             break
     return out

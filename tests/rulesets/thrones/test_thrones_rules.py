@@ -477,6 +477,10 @@ def test_the_map_tells_the_holy_places_apart() -> None:
     ("bids", "Моя ставка: 4 жетона", ["ставка 4"]),
     ("bids", "Пас.", ["ставка 0"]),
     ("planning", "Мои приказы:\nвласть - 2 (одичалые)", ["власть -2 (одичалые)"]),
+    # an alliance as players announce it
+    ("diplomacy", "В союзе с Ланнистерами", ["союз: Борис"]),
+    ("diplomacy", "Союзники: Ланнистер", ["союз: Борис"]),
+    ("diplomacy", "Вступаю в союз с Ланнистером!", ["союз: Борис"]),
     # the dues named as players name them; «Риверран» in every case though the morphology does not know it
     ("trade", "Взнос Ночному Дозору войсками - пеший из Винтерфелла", ["взнос войсками: Винтерфелл — 1 пеший"]),
     ("planning", "Риверран: подмога\nподмога в Риверране", ["приказ «подмога»: Риверран", "приказ «подмога»: Риверран"]),
@@ -493,6 +497,9 @@ def test_posts_as_forum_players_write_them(phase: str, post: str, echo: list[str
     given: dict[str, object] = {"turn": 2, "phase": phase, "alliances": [["Анна", "Борис"]]}
     if phase == "holy":
         given = {"config": {"holy_lands": True}, "phase": "holy", "holy_winner": {"old-gods": "Анна"}}
+    if phase == "diplomacy":
+        given.update({"tracks": {"iron_throne": ["Анна", "Борис", "Вера"]}})
+        given.pop("alliances")
     if phase == "bribe":
         given.update({"card": "littlefinger", "tracks": {"iron_throne": ["Анна", "Борис", "Вера"]},
                       "power": {"Анна": 9}, "board": {"Ров Кейлин": {"house": "Вера", "footman": 2}}})

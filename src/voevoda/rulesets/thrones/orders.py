@@ -88,7 +88,8 @@ KEYWORDS: list[tuple[str, str]] = [
     *[(p, "decline") for p in ("отклонить сделку", "отклоняю сделку", "отклонить", "отклоняю", "decline deal",
                                "decline", "reject deal", "reject")],
     *[(p, "holy") for p in ("святыня", "святое место", "святая земля", "holy", "holy place")],
-    *[(p, "alliance") for p in ("союз", "alliance", "allied with")],
+    *[(p, "alliance") for p in ("союз", "в союзе", "союзники", "вступаю в союз", "заключаю союз", "объявляю союз",
+                                "alliance", "allied with", "allies")],
     *[(p, "alone") for p in ("одиночка", "без союза", "один", "одна", "alone", "no alliance", "loner")],
     *[(p, "buy") for p in ("купить", "куплю", "покупка", "покупаю", "buy", "purchase")],
     *[(p, "upgrade") for p in ("улучшить", "улучшаю", "улучшение", "upgrade")],
@@ -541,8 +542,8 @@ class LineReader:
         out = [self.house()]
         while not self._done():
             self._skip(SEPARATORS)
-            if self._done():
-                break
+            if self._done() or all(t.key in STOPS for t in self.tokens[self.pos:]):
+                break  # «союз с Ланнистером!»: the line's own end
             out.append(self.house())
         return out
 

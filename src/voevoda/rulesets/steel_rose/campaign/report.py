@@ -618,9 +618,9 @@ def _public_line(w: Words, e: Event, fid: Any) -> str | None:
             ": " + ", ".join(w.city(c) for c in d["cities"]) if d["cities"] else "")
     if k == "gift":
         return w.t(f"Боги послали подарок ({w.gold(d['gold'])}): ", f"The gods sent a gift ({w.gold(d['gold'])}) to ") + \
-            join_and([w.faction(f) for f in d["factions"]], w.lang)
+            join_and([w.faction(f) if w.ru else w.the_faction(f) for f in d["factions"]], w.lang)
     if k == "epoch":
-        return w.t(f"Наступила эпоха «{w.epoch(d['epoch'])}»", f"The {w.epoch(d['epoch'])} begins")
+        return w.t(f"Наступила эпоха «{w.epoch(d['epoch'])}»", f"{w.epoch(d['epoch'])} begins")
     if k == "victory":
         reason = {"conditions": w.t("выполнены все условия победы", "every victory condition met"),
                   "destroy": w.t("уничтожение врага", "the enemy destroyed"), "cities": w.t("города", "cities"),

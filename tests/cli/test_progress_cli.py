@@ -129,3 +129,25 @@ def test_a_campaign_with_bots_says_the_simulator_will_compile(monkeypatch: pytes
                                       "--db", ":memory:"])
     assert result.exit_code == 1
     assert said and "compiling the batched simulator" in said[0]
+
+
+@pytest.mark.parametrize(("config", "announced"), [(None, True), ("bot_odds_battles = 0\n", False),
+                                                   ("bot_odds_battles = 50\n", True)])
+def test_a_campaign_with_bots_announces_the_compile_unless_its_bots_estimate(
+        monkeypatch: pytest.MonkeyPatch, tmp_path: Path, config: str | None, announced: bool) -> None:
+    """The campaign's computer opponents weigh their attacks on the batched simulator by default
+    (docs/rulings/steel_rose.md C52): ``voevoda new steel-rose --bots ...`` says the first compile
+    is coming, unless the game's config puts them on the strength estimate."""
+    from voevoda.sim import batch
+
+    said: list[str] = []
+    monkeypatch.setattr(batch, "needs_compiling", lambda: True)
+    monkeypatch.setattr(battle_cli.errors, "print", lambda text, **_: said.append(str(text)))
+    args = ["new", "steel-rose", "--game", "g", "--players", "Анна,Борис", "--bots", "Борис", "--seed", "c",
+            "--db", str(tmp_path / "g.db")]
+    if config is not None:
+        (tmp_path / "bots.toml").write_text(config, encoding="utf-8")
+        args += ["--config", str(tmp_path / "bots.toml")]
+    result = CliRunner().invoke(app, args)
+    assert result.exit_code == 0, result.output
+    assert any("compiling the batched simulator" in s for s in said) == announced

@@ -26,6 +26,7 @@ from voevoda.core.words import (
     plural_ru,
     read_genders,
     thing_accusative,
+    with_name,
 )
 
 ROUND = ("раунд", "раунда", "раундов")
@@ -192,3 +193,13 @@ def test_a_name_after_a_preposition(name: str, case: str, form: str) -> None:
     «атака на Ромейскую державу», «с Морскими Народами»: a plural name stays plural); a name
     the dictionary cannot read stays as written."""
     assert name_in_case(name, case) == form
+
+
+@pytest.mark.parametrize(("name", "phrase"), [
+    ("Борис", "с Борисом"), ("Вера", "с Верой"), ("Ромейская держава", "с Ромейской державой"),
+    ("Староверы (Анна)", "со Староверами (Анна)"), ("Швеция", "со Швецией"), ("Сербия", "с Сербией"),
+    ("Alice", "с Alice"),
+])
+def test_with_a_name(name: str, phrase: str) -> None:
+    """«с» and the instrumental, «со» before с, з, ш, ж, щ and a consonant («со Староверами»)."""
+    assert with_name(name) == phrase

@@ -312,6 +312,18 @@ def name_in_case(name: str, case: str) -> str:
     return inflect_phrase(name, case, plural=plural)
 
 
+_CONSONANTS = "бвгджзйклмнпрстфхцчшщ"
+
+
+def with_name(name: str) -> str:
+    """«с» and the name in the instrumental: «с Борисом», «с Ромейской державой»; «со» before
+    с, з, ш, ж, щ and another consonant («со Староверами», «со Швецией»)."""
+    form = name_in_case(name, "ablt")
+    low = form.lower()
+    so = len(low) > 1 and low[0] in "сзшжщ" and low[1] in _CONSONANTS
+    return f"{'со' if so else 'с'} {form}"
+
+
 @lru_cache(maxsize=1024)
 def thing_accusative(phrase: str) -> str:
     """The accusative of a phrase naming a thing (a building, a spell): «построить Оружейную

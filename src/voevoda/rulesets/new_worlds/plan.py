@@ -264,7 +264,7 @@ class Planner:
 
     def _not_invader(self, item: Item, c: Country, section: str) -> bool:
         if c.kind in ("invader", "tributary"):
-            item.fail(f"с {c.name} нельзя договориться: это эвентовые захватчики",
+            item.fail(f"{ru_with(c.name)} нельзя договориться: это эвентовые захватчики",
                       f"no agreement is possible with {c.name}: they are event invaders", section)
             return False
         return True
@@ -348,7 +348,7 @@ class Planner:
             return
         if self.w.state.treaty(kind, self.cid, other) is None:
             names = {"pact": ("пакта", "pact"), "alliance": ("союза", "alliance"), "truce": ("перемирия", "truce")}
-            item.fail(f"у вас нет {names[kind][0]} с {c.name}", f"you have no {names[kind][1]} with {c.name}", section)
+            item.fail(f"у вас нет {names[kind][0]} {ru_with(c.name)}", f"you have no {names[kind][1]} with {c.name}", section)
             return
         item.price = price
         self.broken.add((kind, other))
@@ -421,7 +421,7 @@ class Planner:
             return
         war = self.w.state.war_between(self.cid, other)
         if war is None:
-            item.fail(f"вы не воюете с {c.name}", f"you are not at war with {c.name}", section)
+            item.fail(f"вы не воюете {ru_with(c.name)}", f"you are not at war with {c.name}", section)
             return
         if war.civil:
             item.fail("Реформация завершается только победой одной из сторон",
@@ -461,10 +461,10 @@ class Planner:
             return
         spec = self.w.rules.war_types[wtype]
         if self.w.invader_war(self.cid, other):
-            item.fail(f"с {c.name} вы и так воюете", f"you are already at war with {c.name}", section)
+            item.fail(f"{ru_with(c.name)} вы и так воюете", f"you are already at war with {c.name}", section)
             return
         if self._at_war_with(other):
-            item.fail(f"вы уже воюете с {c.name}", f"you are already at war with {c.name}", section)
+            item.fail(f"вы уже воюете {ru_with(c.name)}", f"you are already at war with {c.name}", section)
             return
         price = self.war_type_price(wtype)
         if not spec.declarable or spec.against is not None:
@@ -494,7 +494,7 @@ class Planner:
                                   ("alliance", "союз", "an alliance", "VI. Дипломатия, 2"),
                                   ("truce", "перемирие", "a truce", "VIII. Война, 3")):
             if self._has_treaty(kind, other):
-                item.fail(f"у вас с {c.name} {ru}: сначала разорвите", f"you have {en} with {c.name}: break it first", sec)
+                item.fail(f"у вас {ru_with(c.name)} {ru}: сначала разорвите", f"you have {en} with {c.name}: break it first", sec)
                 return
         if c.suzerain == self.cid:
             item.fail(f"{c.name} — ваш вассал", f"{c.name} is your vassal", "VI. Дипломатия, 3")
@@ -530,7 +530,7 @@ class Planner:
             return
         war = self.w.state.war_between(self.cid, other)
         if war is None:
-            item.fail(f"вы не воюете с {c.name}", f"you are not at war with {c.name}", section)
+            item.fail(f"вы не воюете {ru_with(c.name)}", f"you are not at war with {c.name}", section)
             return
         current = self.upgraded_wars.get(other, self.w.side_type(war, self.cid))
         enemy_type = self.w.side_type(war, other)
@@ -570,9 +570,9 @@ class Planner:
         if c is None or not self._diplomacy_allowed(item) or not self._not_invader(item, c, section):
             return
         if self._has_treaty("pact", c.id):
-            item.fail(f"пакт с {c.name} уже есть", f"there is already a pact with {c.name}", section)
+            item.fail(f"пакт {ru_with(c.name)} уже есть", f"there is already a pact with {c.name}", section)
         elif self._at_war_with(c.id):
-            item.fail(f"вы воюете с {c.name}", f"you are at war with {c.name}", section)
+            item.fail(f"вы воюете {ru_with(c.name)}", f"you are at war with {c.name}", section)
         elif c.suzerain is not None:
             item.fail(f"{c.name} — вассал и не ведёт дипломатии", f"{c.name} is a vassal and has no diplomacy",
                       "VI. Дипломатия, 3")
@@ -589,11 +589,11 @@ class Planner:
             return
         limit = self.w.rules.diplomacy.alliances_per_country
         if self._has_treaty("alliance", c.id):
-            item.fail(f"союз с {c.name} уже есть", f"there is already an alliance with {c.name}", section)
+            item.fail(f"союз {ru_with(c.name)} уже есть", f"there is already an alliance with {c.name}", section)
         elif self.alliances >= limit:
             item.fail(f"союзов не больше {limit} на игрока", f"at most {limit} alliance per player", section)
         elif self._at_war_with(c.id):
-            item.fail(f"вы воюете с {c.name}", f"you are at war with {c.name}", section)
+            item.fail(f"вы воюете {ru_with(c.name)}", f"you are at war with {c.name}", section)
         elif c.suzerain is not None:
             item.fail(f"{c.name} — вассал и не ведёт дипломатии", f"{c.name} is a vassal and has no diplomacy",
                       "VI. Дипломатия, 3")
@@ -655,7 +655,7 @@ class Planner:
                 continue
             owner = self.w.state.owner(tile)
             if owner is not None:
-                item.fail(f"{tile} принадлежит {self._name(owner)}: чужие земли берут войной",
+                item.fail(f"{tile} принадлежит {ru_case(self._name(owner), 'datv')}: чужие земли берут войной",
                           f"{tile} belongs to {self._name(owner)}: others' land is taken by war", section)
                 continue
             if not self.w.tile_open(tile):
@@ -876,7 +876,7 @@ class Planner:
         if c is None:
             return
         if not self._at_war_with(other):
-            item.fail(f"вы не воюете с {c.name}: сначала объявите войну", f"you are not at war with {c.name}: declare war first",
+            item.fail(f"вы не воюете {ru_with(c.name)}: сначала объявите войну", f"you are not at war with {c.name}: declare war first",
                       section)
             return
         check = war_limits(self.w, self.cid, other, self.declared.get(other), self.upgraded_wars.get(other))
@@ -886,7 +886,7 @@ class Planner:
         already = self.targets_listed.setdefault(other, [])
         for tile in args["tiles"]:
             if self.w.state.owner(tile) != other:
-                item.fail(f"{tile} не принадлежит {c.name}", f"{tile} does not belong to {c.name}", section)
+                item.fail(f"{tile} не принадлежит {ru_case(c.name, 'datv')}", f"{tile} does not belong to {c.name}", section)
                 continue
             if self.grid.is_dejure(tile):
                 item.fail(f"{tile} — владение де-юре: его не нужно захватывать",
@@ -929,7 +929,7 @@ class Planner:
             if c is None:
                 return
             if not self._at_war_with(other):
-                item.fail(f"вы не воюете с {c.name}", f"you are not at war with {c.name}", section)
+                item.fail(f"вы не воюете {ru_with(c.name)}", f"you are not at war with {c.name}", section)
                 return
         elif not self.w.enemies(self.cid) and not self.declared:
             item.fail("вы ни с кем не воюете", "you are at war with no one", section)
@@ -1027,6 +1027,21 @@ def war_limits(world: World, cid: str, other: str, declared: str | None = None, 
     return Limits(world, cid, other, wtype, kind,
                   entry.territories if entry else None, entry.targets if entry else None,
                   entry.distance if entry else None, borders, held)
+
+
+def ru_with(name: str) -> str:
+    """«с Верой», «со Староверами» (see :func:`ru_case`)."""
+    from voevoda.core.words import with_name
+
+    return with_name(name)
+
+
+def ru_case(name: str, case: str) -> str:
+    """A country's name as a Russian message puts it («вы не воюете с Верой», «H10 принадлежит
+    Вере»); the morphology dictionary loads only when a message needs it."""
+    from voevoda.core.words import name_in_case
+
+    return name_in_case(name, case)
 
 
 def free_land(world: World) -> set[str]:

@@ -16,7 +16,7 @@ from typing import Any
 
 from voevoda.core.markup import Document, Inline, Item, bold
 from voevoda.core.ruleset import Event, Order
-from voevoda.core.words import counted, join_and, name_in_case
+from voevoda.core.words import counted, join_and, name_in_case, with_name
 from voevoda.rulesets.new_worlds.rules import FACTORY_NAMES, Rules
 from voevoda.rulesets.new_worlds.views import kinds_of
 
@@ -338,6 +338,10 @@ def order_line(kind: str, args: Mapping[str, Any], w: Words) -> str:
     def to(case: str) -> str:
         return w.country_in(other, case)
 
+    def with_(ru: str) -> str:
+        """«союз с Борисом», «война со Староверами»."""
+        return f"{ru} {with_name(w.country(other))}"
+
     tile = str(args.get("tile", ""))
     if kind in ("city", "port", "university"):
         return f"{w.order(kind)} {tile}"
@@ -351,10 +355,10 @@ def order_line(kind: str, args: Mapping[str, Any], w: Words) -> str:
     if kind == "colonize":
         return w.t(f"занятие земель: {w.tiles(args.get('tiles', []))}", f"settling: {w.tiles(args.get('tiles', []))}")
     if kind == "war":
-        return w.t(f"война с {to('ablt')}, {w.war_type(str(args['type']))}",
+        return w.t(f"{with_('война')}, {w.war_type(str(args['type']))}",
                    f"war on {target}, {w.war_type(str(args['type']))}")
     if kind == "war_upgrade":
-        return w.t(f"улучшение войны с {to('ablt')}: {w.war_type(str(args['type']))}",
+        return w.t(f"{with_('улучшение войны')}: {w.war_type(str(args['type']))}",
                    f"war on {target} upgraded: {w.war_type(str(args['type']))}")
     if kind == "attack":
         return w.t(f"атака на {to('accs')}: {w.tiles(args.get('tiles', []))}",
@@ -372,6 +376,8 @@ def order_line(kind: str, args: Mapping[str, Any], w: Words) -> str:
         return w.t("предложение договора (видно только сторонам)", "a proposal (seen by its two parties only)")
     if target and kind in WITH_TARGET:
         ru, en, case = WITH_TARGET[kind]
+        if case == "ablt":
+            return w.t(with_(ru), f"{en} {target}")
         return w.t(f"{ru} {to(case)}", f"{en} {target}")
     if target:
         return f"{w.order(kind)} → {target}"
@@ -380,14 +386,14 @@ def order_line(kind: str, args: Mapping[str, Any], w: Words) -> str:
 
 # an order on another country as a game master names it: «пакт с Борисом», «помощь Анне»
 WITH_TARGET: dict[str, tuple[str, str, str]] = {
-    "pact": ("пакт о ненападении с", "non-aggression pact with", "ablt"),
-    "break_pact": ("разрыв пакта с", "pact broken with", "ablt"),
-    "alliance": ("союз с", "alliance with", "ablt"),
-    "break_alliance": ("разрыв союза с", "alliance broken with", "ablt"),
-    "break_truce": ("нарушение перемирия с", "truce broken with", "ablt"),
-    "peace": ("мир с", "peace with", "ablt"),
-    "trade": ("торговая сделка с", "trade deal with", "ablt"),
-    "cancel_trade": ("отмена сделки с", "deal cancelled with", "ablt"),
+    "pact": ("пакт о ненападении", "non-aggression pact with", "ablt"),
+    "break_pact": ("разрыв пакта", "pact broken with", "ablt"),
+    "alliance": ("союз", "alliance with", "ablt"),
+    "break_alliance": ("разрыв союза", "alliance broken with", "ablt"),
+    "break_truce": ("нарушение перемирия", "truce broken with", "ablt"),
+    "peace": ("мир", "peace with", "ablt"),
+    "trade": ("торговая сделка", "trade deal with", "ablt"),
+    "cancel_trade": ("отмена сделки", "deal cancelled with", "ablt"),
     "aid": ("помощь", "aid to", "datv"),
     "cede": ("передача земель", "land ceded to", "datv"),
     "release": ("освобождение вассала:", "vassal released:", "nomn"),

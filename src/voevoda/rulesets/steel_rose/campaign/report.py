@@ -344,7 +344,7 @@ def _ledger_line(w: Words, fid: str, line: Mapping[str, Any]) -> str:
                 "ritual": "ритуал: " + (w.ritual(str(line.get("ritual"))) if line.get("ritual") else ""),
                 "ritual_hunger": "ритуал: " + (w.ritual(str(line.get("ritual"))) if line.get("ritual") else ""),
                 "cursed_gold": "проклятое золото", "feeding": "скормить демонам", "battle_honour": "честь павших",
-                "battle_meat": "мясо битвы", "battle_hunger": "победа в битве", "gunpowder": "порох в битве",
+                "battle_meat": "мясо павших врагов", "battle_hunger": "победа в битве", "gunpowder": "порох на битву",
                 "defended": "город отбился", "city_lost": "город потерян", "hunger_passive": "голод копится",
                 "hunger_reset": "захват города", "hunger_overflow": "голод переполнился", "raid_hunger": "набег",
                 "hire_hunger": "найм", "ogre_contract": "наёмничий договор с ограми"}
@@ -360,7 +360,7 @@ def _ledger_line(w: Words, fid: str, line: Mapping[str, Any]) -> str:
                 "spell": "spell: " + (w.spell(str(line.get("spell"))) if line.get("spell") else ""),
                 "ritual": "ritual: " + (w.ritual(str(line.get("ritual"))) if line.get("ritual") else ""),
                 "ritual_hunger": "ritual: " + (w.ritual(str(line.get("ritual"))) if line.get("ritual") else ""), "cursed_gold": "cursed gold", "feeding": "feeding the demons",
-                "battle_honour": "honour of the fallen", "battle_meat": "meat of the battle",
+                "battle_honour": "honour of the fallen", "battle_meat": "meat of the fallen foes",
                 "battle_hunger": "battle won", "gunpowder": "gunpowder spent", "defended": "city held",
                 "city_lost": "city lost", "hunger_passive": "hunger grows", "hunger_reset": "a city taken",
                 "hunger_overflow": "hunger overflowed", "raid_hunger": "raid", "hire_hunger": "hiring",

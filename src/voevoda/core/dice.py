@@ -240,6 +240,21 @@ def pointer(*parts: str | int) -> str:
     return "".join("/" + str(part).replace("~", "~0").replace("/", "~1") for part in parts)
 
 
+def rerun_ref(field: str, computation: str, label: str, *, sealed: bool = False,
+              step: int | None = None) -> dict[str, object]:
+    """A citation of an outcome computed from many dice (a battle: docs/dice.md §5): the value at
+    JSON pointer ``field`` of the event's data is what the ruleset's ``computation`` gives from
+    that data and the streams of step ``step`` (the event's own when None) whose labels begin
+    with ``label + "/"``; the streams it draws must be exactly the step's records under that
+    prefix. ``voevoda verify`` re-runs it with :meth:`Ruleset.rerun`."""
+    ref: dict[str, object] = {"field": field, "rerun": computation, "label": label}
+    if sealed:
+        ref["sealed"] = True
+    if step is not None:
+        ref["step"] = step
+    return ref
+
+
 def faces_digest(faces: list[int]) -> str:
     """SHA-256 of the faces written in decimal and joined by commas."""
     return hashlib.sha256(",".join(map(str, faces)).encode("ascii")).hexdigest()

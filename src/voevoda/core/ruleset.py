@@ -247,6 +247,13 @@ class Ruleset(ABC):
         ruleset has no computer opponent."""
         return None
 
+    def rerun(self, computation: str, label: str, data: Mapping[str, Any], dice: Dice) -> Any:
+        """The value an event's ``rerun`` citation covers (docs/dice.md §5), computed again from
+        the event's ``data`` and ``dice`` (the cited step's seeds) under ``label``: what
+        ``voevoda verify`` compares with the event. Raises KeyError for a computation this
+        game does not have, ValueError for data it cannot be computed from."""
+        raise KeyError(computation)
+
     def player_names(self, lang: str = "ru") -> Names:
         """How reports name this game's players: declined, with the genders of the config."""
         return Names(self.config.get("genders"), lang)

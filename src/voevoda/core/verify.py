@@ -24,7 +24,7 @@ from __future__ import annotations
 
 import hashlib
 from dataclasses import dataclass, field
-from typing import Annotated, Any, Literal
+from typing import Annotated, Any, Literal, TypeVar
 
 from pydantic import BaseModel, ConfigDict, Field, ValidationError, model_validator
 
@@ -34,6 +34,7 @@ from voevoda.core.dice import (
     COMPACT_AFTER,
     MAX_CHAIN_LENGTH,
     MAX_SIDES,
+    Dice,
     HashChain,
     record_problems,
     record_size,
@@ -113,6 +114,19 @@ class CitationModel(_Strict):
     step: int | None = Field(default=None, ge=0, le=MAX_CHAIN_LENGTH)
 
 
+class RerunModel(_Strict):
+    """A citation of an outcome computed from the dice (a battle): re-run by the game's engine."""
+
+    field: str = Field(max_length=1000)
+    rerun: str = Field(max_length=200)
+    label: str = Field(min_length=1, max_length=MAX_LABEL)
+    sealed: bool = False
+    step: int | None = Field(default=None, ge=0, le=MAX_CHAIN_LENGTH)
+
+
+_Cited = TypeVar("_Cited", CitationModel, RerunModel)
+
+
 class SetupModel(_Strict):
     number: Literal[0]
     seed: str = Field(pattern=HEX64)
@@ -156,6 +170,7 @@ class VerifyReport:
     rolls: int = 0
     sealed_unchecked: int = 0
     citations: int = 0
+    reruns: int = 0
     replayed: bool = False
     bots_checked: int = 0
     malformed: bool = False
@@ -212,12 +227,19 @@ class _Checker:
         self.chain: HashChain | None = None
         # (step, label, sealed) -> re-derived faces, for citations
         self.derived: dict[tuple[int, str, bool], list[int]] = {}
+        # step -> its seed and its records, for the computations that citations re-run
+        self.seeds: dict[int, bytes] = {}
+        self.recorded: dict[int, list[dict[str, Any]]] = {}
+        self._ruleset: Any = None
+        self._ruleset_problem: str | None = None
 
     def problem(self, text: str) -> None:
         self.report.problems.append(text)
 
     def records(self, where: str, number: int, seed: bytes, records: list[dict[str, Any]]) -> None:
         sealed_seed = self.chain.sealed_seed(number) if self.chain is not None else None
+        self.seeds[number] = seed
+        self.recorded[number] = records
         for record in records:
             label = str(record["label"])
             sealed = bool(record.get("sealed"))
@@ -242,16 +264,91 @@ class _Checker:
                 continue
             by_field: dict[str, list[CitationModel]] = {}
             for index, raw in enumerate(refs):
-                try:
-                    ref = CitationModel.model_validate(raw)
-                except ValidationError as exc:
-                    err = exc.errors(include_url=False)[0]
-                    self.problem(f"{where}: event '{kind}': {CITED}.{index}."
-                                 f"{'.'.join(str(p) for p in err['loc'])}: {err['msg']}")
+                if isinstance(raw, dict) and "rerun" in raw:
+                    self.rerun(where, number, kind, data, index, raw)
                     continue
-                by_field.setdefault(ref.field, []).append(ref)
+                ref = self.cited(CitationModel, where, kind, index, raw)
+                if ref is not None:
+                    by_field.setdefault(ref.field, []).append(ref)
             for field_name, cited in by_field.items():
                 self.citation(where, number, kind, data, field_name, cited)
+
+    def cited(self, model: type[_Cited], where: str, kind: str, index: int, raw: Any) -> _Cited | None:
+        """One citation read with its model, or None and a problem naming the field."""
+        try:
+            return model.model_validate(raw)
+        except ValidationError as exc:
+            err = exc.errors(include_url=False)[0]
+            self.problem(f"{where}: event '{kind}': {CITED}.{index}.{'.'.join(str(p) for p in err['loc'])}: "
+                         f"{err['msg']}")
+            return None
+
+    def ruleset(self) -> Any:
+        """The export's game with its (public) config and house rules, built once; None (and a
+        problem, once) when it cannot be."""
+        if self._ruleset is None and self._ruleset_problem is None:
+            from voevoda.core import registry
+
+            game = self.export["game"]
+            try:
+                self._ruleset = registry.configure(str(game.get("ruleset")), game.get("config") or {},
+                                                   game.get("house_rules") or {})
+            except Exception as exc:  # noqa: BLE001 - an unknown game or a forged config is a finding, not a crash
+                self._ruleset_problem = (f"game '{game.get('ruleset')}' cannot be built to re-run its "
+                                         f"events' computations: {exc}")
+                self.problem(self._ruleset_problem)
+        return self._ruleset
+
+    def rerun(self, where: str, number: int, kind: str, data: dict[str, Any], index: int,
+              raw: dict[str, Any]) -> None:
+        """An outcome computed from the dice (docs/dice.md §5): the game's own computation, run
+        again from the event's data and the cited step's seed, must give the quoted value and
+        draw exactly the step's records under the cited label."""
+        ref = self.cited(RerunModel, where, kind, index, raw)
+        if ref is None:
+            return
+        source = number if ref.step is None else ref.step
+        if source > number or source not in self.seeds:
+            self.problem(f"{where}: event '{kind}' cites the dice of step {source}, which is not before it")
+            return
+        if ref.sealed and self.chain is None:
+            self.report.sealed_unchecked += 1
+            return
+        try:
+            quoted = _pointer(data, ref.field)
+        except (KeyError, IndexError):
+            self.problem(f"{where}: event '{kind}' cites dice for {ref.field}, which it does not have")
+            return
+        ruleset = self.ruleset()
+        if ruleset is None:
+            return
+        sealed_seed = self.chain.sealed_seed(source) if self.chain is not None else None
+        dice = Dice(self.seeds[source], sealed_seed)
+        try:
+            value = ruleset.rerun(ref.rerun, ref.label, data, dice)
+        except KeyError as exc:
+            self.problem(f"{where}: event '{kind}' cites a computation '{ref.rerun}' the game does not have "
+                         f"({exc})")
+            return
+        except Exception as exc:  # noqa: BLE001 - a forged input the computation cannot take is a finding
+            self.problem(f"{where}: event '{kind}': its {ref.rerun} cannot be re-run from its data: {exc}")
+            return
+        self.report.citations += 1
+        self.report.reruns += 1
+        if canonical_json(value) != canonical_json(quoted):
+            self.problem(f"{where}: event '{kind}': re-running its {ref.rerun} from its data and the dice of "
+                         f"'{ref.label}' gives another {ref.field or 'value'} "
+                         f"({_first_difference(value, quoted, ref.field)})")
+        prefix = ref.label + "/"
+
+        def under(label: object) -> bool:
+            return str(label) == ref.label or str(label).startswith(prefix)
+
+        drawn = [r for r in dice.records() if under(r["label"])]
+        recorded = [r for r in self.recorded[source] if under(r.get("label")) and bool(r.get("sealed")) == ref.sealed]
+        if canonical_json(drawn) != canonical_json(recorded):
+            self.problem(f"{where}: event '{kind}': its {ref.rerun} draws other dice under '{ref.label}' than "
+                         f"step {source} records ({len(drawn)} streams re-drawn, {len(recorded)} recorded)")
 
     def citation(self, where: str, number: int, kind: str, data: dict[str, Any], field_name: str,
                  refs: list[CitationModel]) -> None:
@@ -286,6 +383,23 @@ class _Checker:
             labels = " + ".join(f"'{r.label}'" for r in refs)
             self.problem(f"{where}: event '{kind}' quotes {quoted} at {field_name}; the dice of {labels} give "
                          f"{expected}")
+
+
+def _first_difference(computed: Any, quoted: Any, path: str) -> str:
+    """Where two JSON values first differ, for a person: the pointer and both values."""
+    if isinstance(computed, dict) and isinstance(quoted, dict):
+        for key in sorted(set(computed) | set(quoted), key=str):
+            if key not in quoted or key not in computed:
+                return f"{path}/{key}: {'missing' if key not in quoted else 'not computed'}"
+            if canonical_json(computed[key]) != canonical_json(quoted[key]):
+                return _first_difference(computed[key], quoted[key], f"{path}/{key}")
+    if isinstance(computed, list) and isinstance(quoted, list) and len(computed) == len(quoted):
+        for i, (a, b) in enumerate(zip(computed, quoted, strict=True)):
+            if canonical_json(a) != canonical_json(b):
+                return _first_difference(a, b, f"{path}/{i}")
+    shown = [canonical_json(v) for v in (quoted, computed)]
+    shown = [v if len(v) <= 80 else v[:77] + "..." for v in shown]
+    return f"{path}: quoted {shown[0]}, computed {shown[1]}"
 
 
 def _public_record(body: dict[str, Any]) -> dict[str, Any]:

@@ -406,6 +406,19 @@ class RingOfPower(Ruleset):
             prompts[p] = Prompt("orders", ru, en)
         return prompts
 
+    def rerun(self, computation: str, label: str, data: Mapping[str, Any], dice: Dice) -> Any:
+        """«condottieri/size», «condottieri/upkeep»: the band offered for bids in turn
+        ``bids_turn``, drawn again (docs/dice.md §5, ring-of-power labels)."""
+        if computation not in ("condottieri/size", "condottieri/upkeep"):
+            raise KeyError(computation)
+        turn = data.get("bids_turn")
+        if not isinstance(turn, int) or isinstance(turn, bool) or not 1 <= turn <= 100_000:
+            raise ValueError("bids_turn: expected a turn number")
+        offer = next_offer({}, self.rules, dice, turn)
+        if offer is None or f"condottieri/{offer['id']}/offer" != label or offer["id"] != data.get("id"):
+            raise ValueError(f"no band {data.get('id')!r} is offered for turn {turn} under '{label}'")
+        return offer["size" if computation == "condottieri/size" else "upkeep"]
+
     def view(self, state: State, viewer: Viewer) -> dict[str, Any]:
         if viewer == GM:
             return gm_view(state)

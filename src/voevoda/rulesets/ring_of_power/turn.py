@@ -24,7 +24,7 @@ from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
-from voevoda.core.dice import CITED, Dice, Stream
+from voevoda.core.dice import CITED, Dice, Stream, rerun_ref
 from voevoda.core.ruleset import Event, Order
 from voevoda.rulesets.ring_of_power.board import Board
 from voevoda.rulesets.ring_of_power.combat import Fighter, Side, battle
@@ -978,8 +978,15 @@ class Turn:
         self.s["offer"] = next_offer(self.s, self.rules, self.dice, self.t + 1) if self.s["outcome"] is None else None
         if self.s["offer"] is not None:
             offer = self.s["offer"]
+            # the two faces behind size and upkeep cited; verify draws the band again for both
+            label = f"condottieri/{offer['id']}/offer"
+            stream = self.dice.stream(label)
             self.event("condottieri_offered", {"id": offer["id"], "size": offer["size"], "upkeep": offer["upkeep"],
-                                               "bids_turn": offer["turn"]}, public=True)
+                                               "bids_turn": offer["turn"], "faces": list(stream.faces),
+                                               CITED: [stream.cite("/faces", 0, 2),
+                                                       rerun_ref("/size", "condottieri/size", label),
+                                                       rerun_ref("/upkeep", "condottieri/upkeep", label)]},
+                       public=True)
 
     def events(self) -> list[Event]:
         """Every event with its audience (ruling 34). Private events go to their players

@@ -23,7 +23,7 @@ from collections.abc import Mapping, Sequence
 from dataclasses import replace
 from typing import Any, ClassVar
 
-from voevoda.core.dice import Dice, Stream
+from voevoda.core.dice import CITED, Dice, Stream, rerun_ref
 from voevoda.core.errors import DataError, GameError, ParseError, Problem, illegal, warning
 from voevoda.core.hidden import HiddenParts
 from voevoda.core.markup import Document
@@ -257,10 +257,14 @@ class SteelRoseBattle(Ruleset):
             a, b = sides
             from voevoda.rulesets.steel_rose.battle.engine import fight  # NumPy: only to fight
 
-            result = fight(self.rules, (a, b), dice, f"steel-rose/battle/{state['turn']}", self.options)
+            label = f"steel-rose/battle/{state['turn']}"
+            result = fight(self.rules, (a, b), dice, label, self.options)
             state["result"] = result.to_json()
             state["phase"] = "done"
-            events.append(Event("battle", {"result": state["result"], "plans": state["plans"]}))
+            # the sides as fought, so that verify fights the battle again (docs/dice.md §5)
+            events.append(Event("battle", {"result": state["result"], "plans": state["plans"],
+                                           "sides": [a.to_json(), b.to_json()],
+                                           CITED: [rerun_ref("/result", "battle", label)]}))
             return Resolution(state, events)
         raise GameError("битва уже окончена", "the battle is over")
 
@@ -302,6 +306,16 @@ class SteelRoseBattle(Ruleset):
             if plan is not None and (own or done):
                 out["plans"][player] = copy.deepcopy(plan)
         return out
+
+    def rerun(self, computation: str, label: str, data: Mapping[str, Any], dice: Dice) -> Any:
+        """«battle»: the battle fought again from the sides its event records, under its label
+        (docs/dice.md §5, docs/steel_rose/battle.md §6): the event's ``result``."""
+        if computation != "battle":
+            raise KeyError(computation)
+        from voevoda.rulesets.steel_rose.battle.engine import fight  # NumPy: only to fight
+        from voevoda.rulesets.steel_rose.battle.sides import battle_inputs
+
+        return fight(self.rules, battle_inputs(data.get("sides"), self.rules), dice, label, self.options).to_json()
 
     state_model = SteelRoseBattleState
 

@@ -14,6 +14,7 @@ from typing import Any
 
 from voevoda.core.bounds import plain_problem
 from voevoda.core.errors import DataError, Problem, illegal, invalid
+from voevoda.rulesets.steel_rose.battle import field as fld
 from voevoda.rulesets.steel_rose.battle.model import BattleOptions, SideInput, SquadInput
 from voevoda.rulesets.steel_rose.battle.posts import (
     Deployment,
@@ -274,3 +275,35 @@ def load_battle_file(path: Path) -> BattleFile:
     seed = raw.get("seed")
     return BattleFile(path, (specs[0], specs[1]), BattleOptions.from_config(options),
                       str(seed) if seed is not None else None, text)
+
+
+def battle_inputs(raw: Any, rules: Rules) -> tuple[SideInput, SideInput]:
+    """The two sides a battle event records (``SideInput.to_json`` each), read back for
+    ``voevoda verify`` to fight the battle again (docs/dice.md §5). Data a forger could
+    have written is bounded first: known factions, units and positions, at most MAX_UNITS
+    of a unit type in a side, modifiers within ±MAX_MODIFIER; ValueError names the field."""
+    if not isinstance(raw, list) or len(raw) != 2 or not all(isinstance(s, Mapping) for s in raw):
+        raise ValueError("sides: expected the two sides of the battle")
+    sides = []
+    for index, entry in enumerate(raw):
+        where = f"sides/{index}"
+        try:
+            side = SideInput.from_json(dict(entry))
+        except (KeyError, TypeError, ValueError, AttributeError) as exc:
+            raise ValueError(f"{where}: not a side of a battle ({exc!r})") from exc
+        if side.faction not in rules.factions:
+            raise ValueError(f"{where}/faction: unknown faction {side.faction!r}")
+        units: dict[str, int] = {}
+        for number, squad in enumerate(side.squads):
+            if squad.position not in fld.POSITIONS:
+                raise ValueError(f"{where}/squads/{number}/position: unknown position {squad.position!r}")
+            for uid, count in squad.units.items():
+                if uid not in rules.units or count < 0:
+                    raise ValueError(f"{where}/squads/{number}/units/{uid}: unknown unit or a negative count")
+                units[uid] = units.get(uid, 0) + count
+        problem = side_problem(where, {"army": units, "gunpowder": side.gunpowder,
+                                       "modifiers": side.modifiers}, rules)
+        if problem:
+            raise ValueError(problem)
+        sides.append(side)
+    return sides[0], sides[1]

@@ -13,6 +13,7 @@ from collections.abc import Mapping
 from dataclasses import replace
 from typing import Any
 
+from voevoda.core.dice import CITED, rerun_ref
 from voevoda.rulesets.steel_rose.battle.engine import fight
 from voevoda.rulesets.steel_rose.battle.model import Manoeuvre, PowderShare, SideInput, SquadInput
 from voevoda.rulesets.steel_rose.battle.posts import default_garrison_deployment
@@ -191,15 +192,10 @@ def _fight(ctx: Ctx, battle: Battle) -> None:
     state = ctx.state
     city = state.cities[battle.city]
     sides: list[SideInput] = []
-    placed: list[dict[str, int]] = []
     skip = False
     for role in ("attacker", "defender"):
         side: Side = getattr(battle, role)
         squads = _clip(side.deployment or default_deployment(ctx, battle, role), available(ctx, battle, role))
-        counts: dict[str, int] = {}
-        for s in squads:
-            eco.add_units(counts, s.units)
-        placed.append(counts)
         gunpowder: int | None = None
         fid = side.faction
         if fid == "steel_rose":
@@ -225,17 +221,20 @@ def _fight(ctx: Ctx, battle: Battle) -> None:
         # «атакующий имеет право пропустить фазу планирования. Ни одна из сторон в таком случае
         # просто не использует манёвры.» (battle ruling R29)
         sides = [replace(s, plan=()) for s in sides]
+    placed = [placed_units(s) for s in sides]
     assert ctx.dice is not None
-    result = fight(ctx.campaign.rules, (sides[0], sides[1]), SealedDice(ctx.dice),
-                   f"steel-rose/{state.turn}/battle/{battle.city}/{battle.attacker.faction}", ctx.options.battle)
+    label = f"steel-rose/{state.turn}/battle/{battle.city}/{battle.attacker.faction}"
+    result = fight(ctx.campaign.rules, (sides[0], sides[1]), SealedDice(ctx.dice), label, ctx.options.battle)
     data = result.to_json()
     winner = {0: "attacker", 1: "defender", None: "none"}[result.winner]
     battle.status = "fought"
     battle.winner = winner  # type: ignore[assignment]
     battle.result = {"summary": data["summary"]}
     _aftermath(ctx, battle, data["summary"], placed)
+    # the sides as fought: verify fights the battle again from them once the secret is known
     ctx.emit("battle", {"battle": battle.id, "city": battle.city, "result": data,
-                        "sides": [s.to_json() for s in sides]},
+                        "sides": [s.to_json() for s in sides], "garrison": dict(battle.defender.garrison),
+                        CITED: [rerun_ref("/result", "battle", label, sealed=True)]},
              ctx.audience(battle.attacker.faction, battle.defender.faction))
     ctx.emit("battle_result", {"battle": battle.id, "city": battle.city, "attacker": battle.attacker.faction,
                                "defender": battle.defender.faction, "winner": winner, "walkover": False})
@@ -246,6 +245,37 @@ def _army(ctx: Ctx, army_id: str) -> Army | None:
         return ctx.state.army(army_id)
     except KeyError:
         return None
+
+
+def defenders_back(summary: dict[str, Any], placed: Mapping[str, int], garrison: Mapping[str, int],
+                   garrison_dies_first: bool) -> tuple[dict[str, int], dict[str, int]]:
+    """The defending armies' units placed in the battle and those of them that go back to their
+    armies; writes what the report tells of the defender's survivors into ``summary``: the
+    army's go back to the army, the garrison's stay in the city it held (ruling C7: the garrison
+    is whole in each battle). A pure function of the fought battle, so `verify` repeats it."""
+    out = summary["sides"][1]
+    returning = {str(u): int(n) for u, n in out["returning"].items()}
+    army_placed = {u: max(0, n - garrison.get(u, 0)) for u, n in placed.items()}
+    army_placed = {u: n for u, n in army_placed.items() if n}
+    if garrison_dies_first:
+        back = {u: min(n, returning.get(u, 0)) for u, n in army_placed.items()}
+    else:
+        back = {}
+        for u, n in army_placed.items():
+            share = n / placed[u] if placed.get(u) else 0
+            back[u] = min(n, int(returning.get(u, 0) * share + 0.5))
+    out["returning_army"] = dict(sorted((u, n) for u, n in back.items() if n))
+    held = summary.get("winner") == 1
+    out["garrison_stays"] = dict(sorted((u, n - back.get(u, 0)) for u, n in returning.items()
+                                        if held and n - back.get(u, 0) > 0))
+    return army_placed, back
+
+
+def placed_units(side: SideInput) -> dict[str, int]:
+    counts: dict[str, int] = {}
+    for squad in side.squads:
+        eco.add_units(counts, squad.units)
+    return counts
 
 
 def _aftermath(ctx: Ctx, battle: Battle, summary: dict[str, Any], placed: list[dict[str, int]]) -> None:
@@ -265,22 +295,8 @@ def _aftermath(ctx: Ctx, battle: Battle, summary: dict[str, Any], placed: list[d
             army_placed = placed[index]
             back = returning
         else:
-            army_placed = {u: max(0, n - side.garrison.get(u, 0)) for u, n in placed[index].items()}
-            army_placed = {u: n for u, n in army_placed.items() if n}
-            if ctx.options.garrison_dies_first:
-                back = {u: min(n, returning.get(u, 0)) for u, n in army_placed.items()}
-            else:
-                back = {}
-                for u, n in army_placed.items():
-                    share = n / placed[index][u] if placed[index].get(u) else 0
-                    back[u] = min(n, int(returning.get(u, 0) * share + 0.5))
-        if role == "defender":
-            # what the report tells of the survivors: the army's go back to the army, the
-            # garrison's stay in the city it held (ruling C7: the garrison is whole in each battle)
-            out["returning_army"] = dict(sorted((u, n) for u, n in back.items() if n))
-            held = summary.get("winner") == 1
-            out["garrison_stays"] = dict(sorted((u, n - back.get(u, 0)) for u, n in returning.items()
-                                                if held and n - back.get(u, 0) > 0))
+            army_placed, back = defenders_back(summary, placed[index], side.garrison,
+                                               ctx.options.garrison_dies_first)
         lost = {u: n - back.get(u, 0) for u, n in army_placed.items() if n - back.get(u, 0) > 0}
         gained = {u: n - army_placed.get(u, 0) for u, n in back.items() if n - army_placed.get(u, 0) > 0}
         _take_losses(ctx, side, lost)

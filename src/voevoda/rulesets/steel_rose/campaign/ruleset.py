@@ -318,6 +318,24 @@ class SteelRoseCampaign(Ruleset):
                                                       tuple(CHOICE_EN[c] for c in choices))
         return out
 
+    def rerun(self, computation: str, label: str, data: Mapping[str, Any], dice: Dice) -> Any:
+        """«battle»: a battle of the turn fought again from the sides its event records, on the
+        step's sealed streams under its label, with what the report tells of the defender's
+        survivors (the garrison the event records): the event's ``result`` (docs/dice.md §5)."""
+        if computation != "battle":
+            raise KeyError(computation)
+        from voevoda.rulesets.steel_rose.battle.engine import fight
+        from voevoda.rulesets.steel_rose.battle.sides import battle_inputs
+        from voevoda.rulesets.steel_rose.campaign.context import SealedDice
+
+        sides = battle_inputs(data.get("sides"), self.campaign.rules)
+        garrison = data.get("garrison")
+        if not isinstance(garrison, Mapping) or not all(isinstance(n, int) for n in garrison.values()):
+            raise ValueError("garrison: expected the defending garrison's units")
+        result = fight(self.campaign.rules, sides, SealedDice(dice), label, self.options.battle).to_json()
+        bat.defenders_back(result["summary"], bat.placed_units(sides[1]), garrison, self.options.garrison_dies_first)
+        return result
+
     def view(self, state: State, viewer: str) -> dict[str, Any]:
         return views.view(self.campaign, load_state(state), viewer, self.options)
 

@@ -173,3 +173,45 @@ def test_a_wave_takes_only_players_not_yet_reformed() -> None:
     events = ev.agrarian(world, Dice.from_text("only"))
     wave = next(e for e in events if e.kind == "reformation_wave")
     assert wave.data["countries"] == ["Глеб"]
+
+
+def quotes_its_dice(event: Any, dice: Dice) -> bool:
+    """docs/dice.md §5: every field the event cites holds the faces its streams drew."""
+    from voevoda.core.dice import CITED
+    from voevoda.core.verify import _pointer
+
+    refs = event.data[CITED]
+    for ref in refs:
+        stream = dice.existing(ref["label"])
+        assert stream is not None
+        value = _pointer(event.data, ref["field"])
+        if (value if isinstance(value, list) else [value]) != stream.faces[ref["from"]:ref["from"] + ref["count"]]:
+            return False
+    return bool(refs)
+
+
+def test_the_dice_of_a_landing_a_wave_and_the_old_believers_land_are_cited() -> None:
+    """docs/dice.md, new-worlds labels: where the Sea Peoples land when the map names no tiles
+    (``event/sea_peoples``), which players a Reformation wave takes (``event/agrarian/<t>``, a
+    shuffle anyone redoes from the eligible players and the quoted faces) and the tile the old
+    believers' land grows from (``reformation/<c>/seed``) are quoted and cited, so `verify` holds
+    each event to its dice."""
+    _, world = default_world(epoch="iron")
+    world.state.map.event_places.pop("sea_peoples", None)
+    world.state.events.sea_peoples.starts = world.state.turn + 1
+    dice = Dice.from_text("landing")
+    (landing,) = [e for e in ev.sea_peoples(world, dice) if e.kind == "event_country"]
+    assert quotes_its_dice(landing, dice)
+
+    _, world = default_world(players=EIGHT[:4], epoch="renaissance")
+    world.state.events.agrarian_revolution.status = "active"
+    dice = Dice.from_text("wave")
+    events = ev.agrarian(world, dice)
+    wave = next(e for e in events if e.kind == "reformation_wave")
+    assert quotes_its_dice(wave, dice)
+    order = list(wave.data["eligible"])
+    for i, face in zip(range(len(order) - 1, 0, -1), wave.data["faces"], strict=True):
+        order[i], order[face - 1] = order[face - 1], order[i]
+    assert sorted(order[: len(wave.data["countries"])]) == wave.data["countries"]
+    split = [e for e in events if e.kind == "reformation" and e.data["old_believers"]]
+    assert split and all(quotes_its_dice(e, dice) for e in split)

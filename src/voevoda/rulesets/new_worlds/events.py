@@ -150,6 +150,18 @@ def _place(world: World, dice: Dice, label: str, wanted: list[str], size: int,
     return grid.grow(seed, size, free_tiles)
 
 
+def _cite_placement(events: list[Event], dice: Dice, label: str) -> None:
+    """The ``event_country`` event of a landing whose place the dice drew quotes that draw (the
+    seed tile's index among the candidates, docs/dice.md new-worlds table) and cites it."""
+    stream = dice.existing(label)
+    if stream is None or not stream.faces:
+        return
+    for index, event in enumerate(events):
+        if event.kind == "event_country":
+            events[index] = Event(event.kind, {**event.data, "place_faces": list(stream.faces),
+                                               CITED: [stream.cite("/place_faces")]}, event.audience)
+
+
 def players_count(world: World) -> int:
     return len([c for c in world.state.players() if c.alive])
 
@@ -169,6 +181,7 @@ def sea_peoples(world: World, dice: Dice) -> list[Event]:
             return events
         country, spawned = _spawn(world, SEA_PEOPLES, spec.name_ru, spec.name_en, "invader", SEA_PEOPLES, spec.color,
                                   tiles, destroys_cities=spec.destroys_cities)
+        _cite_placement(spawned, dice, "event/sea_peoples")
         sp.status = "active"
         sp.country = SEA_PEOPLES
         sp.continent = world.grid.continent(tiles[0])
@@ -200,6 +213,7 @@ def khaganate(world: World, dice: Dice) -> list[Event]:
         if not tiles:
             return events
         _, spawned = _spawn(world, KHAGAN, spec.name_ru, spec.name_en, "invader", KHAGAN, spec.color, tiles)
+        _cite_placement(spawned, dice, "event/khaganate")
         events.extend(spawned)
         kh.status = "active"
         kh.khagan = KHAGAN
@@ -304,7 +318,10 @@ def agrarian(world: World, dice: Dice) -> list[Event]:
         stream = dice.stream(f"event/agrarian/{state.turn}")
         chosen = stream.shuffle(list(eligible))[:size]
         ag.wave += 1
-        events.append(Event("reformation_wave", {"wave": ag.wave, "countries": sorted(str(c) for c in chosen)}))
+        # the shuffle's faces quoted and cited: with the eligible players, anyone redoes the draw
+        events.append(Event("reformation_wave", {"wave": ag.wave, "countries": sorted(str(c) for c in chosen),
+                                                 "eligible": eligible, "faces": list(stream.faces),
+                                                 CITED: [stream.cite("/faces")]}))
         for cid in sorted(str(c) for c in chosen):
             ag.reformed.append(cid)
             events.extend(start_reformation(world, state.countries[cid], dice))
@@ -346,7 +363,9 @@ def start_reformation(world: World, c: Country, dice: Dice) -> list[Event]:
     count = min(len(land) - 1, max(1, round(len(land) * share / 100)))
     capital = world.capital(c.id)
     candidates = [t for t in land if t != capital] or land
-    seed = candidates[dice.stream(f"reformation/{c.id}/seed").roll(len(candidates)) - 1]
+    seed_stream = dice.stream(f"reformation/{c.id}/seed")
+    seed = candidates[seed_stream.roll(len(candidates)) - 1]
+    cite.append(seed_stream.cite("/seed_faces"))
     allowed = {t for t in land if t != capital}
     tiles = grid.grow(seed, count, allowed)
     ob_id = f"old-{c.id}"
@@ -373,7 +392,7 @@ def start_reformation(world: World, c: Country, dice: Dice) -> list[Event]:
                           attacker_land=list(tiles), defender_land=[t for t in land if t not in tiles],
                           captured={ob_id: [], c.id: []}, civil=True))
     return [Event("reformation", {"country": c.id, "faces": faces, "share": share, "tiles": tiles,
-                                  "old_believers": ob_id, CITED: cite})]
+                                  "seed_faces": list(seed_stream.faces), "old_believers": ob_id, CITED: cite})]
 
 
 def check_reformations(world: World) -> list[Event]:

@@ -276,6 +276,45 @@ def test_infection_rolls_its_dice() -> None:
     assert small == set(range(13, 25)) and large == set(range(7, 13))
 
 
+def test_the_cults_rolls_and_a_detection_cite_their_sealed_dice() -> None:
+    """docs/dice.md §5 and the steel-rose labels: «Заражение» quotes its d12 (``infection/<city>``),
+    a watch post that finds corruption its d1000000 against the chance, the void hunger the die
+    that picked the lost city (``hunger/city``); each cites its sealed stream, so `verify` holds
+    the event to the dice once the secret is known."""
+    from voevoda.core.dice import CITED
+    from voevoda.rulesets.steel_rose.campaign.turn import hunger_step
+
+    def cites_its_dice(ctx: Ctx, kind: str) -> bool:
+        (event,) = [e for e in ctx.events if e.kind == kind]
+        assert ctx.dice is not None
+        for ref in event.data[CITED]:
+            stream = ctx.dice.existing(ref["label"], sealed=True)
+            assert ref["sealed"] and stream is not None
+            quoted = event.data[ref["field"][1:]]
+            if (quoted if isinstance(quoted, list) else [quoted]) != stream.faces[ref["from"]:ref["from"] + ref["count"]]:
+                return False
+        return bool(event.data[CITED])
+
+    game = Campaign()
+    game.edit({"cities.aventhal.owner": "void_cult", "factions.void_cult.gold": 10_000})
+    ctx = _ctx(game, "infection")
+    ritual(ctx, "void_cult", Order("ritual", {"ritual": "infection", "city": "velmar"}), [])
+    assert cites_its_dice(ctx, "ritual")
+    (event,) = [e for e in ctx.events if e.kind == "ritual"]
+    assert event.data["amount"] == 12 + sum(event.data["faces"])
+
+    game = Campaign()
+    game.edit({"cities.gordrim.buildings": ["watchpost"], "cities.gordrim.corruption": 3})
+    ctx = next(c for c in (_ctx(game, f"watch{i}") for i in range(40)) if detection_step(c) or c.events)
+    assert cites_its_dice(ctx, "corruption_found")
+
+    game = Campaign()
+    ctx = _ctx(game, "hunger")
+    ctx.state.factions["void_cult"].resource = ctx.state.factions["void_cult"].hunger_max + 1
+    hunger_step(ctx)
+    assert cites_its_dice(ctx, "hunger_overflow")
+
+
 def test_campaign_rolls_are_sealed() -> None:
     """Every roll that touches hidden information uses the sealed stream (docs/dice.md)."""
     game = Campaign()

@@ -11,6 +11,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import Any
 
+from voevoda.core.dice import CITED
 from voevoda.core.ruleset import Order
 from voevoda.core.words import inflect_phrase
 from voevoda.rulesets.steel_rose.campaign import economy as eco
@@ -649,8 +650,9 @@ def ritual(ctx: Ctx, fid: str, order: Order, done: list[str]) -> None:
         amount = roll.plus
         if not ctx.checking:
             stream = ctx.stream(f"infection/{target.id}")
-            amount += sum(stream.roll(roll.sides) for _ in range(roll.dice))
-            data.update(city=target.id, amount=amount)
+            faces = stream.rolls(roll.dice, roll.sides)
+            amount += sum(faces)
+            data.update(city=target.id, amount=amount, faces=faces, **{CITED: [stream.cite("/faces")]})
             ctx.tell(fid, "ritual", data)
             add_corruption(ctx, target, amount, "infection")
         return

@@ -16,7 +16,9 @@ corruption, victory, and the next epoch with its gifts — or Midnight.
 from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
+from typing import Any
 
+from voevoda.core.dice import CITED
 from voevoda.core.ruleset import Order
 from voevoda.rulesets.steel_rose.battle.model import SquadInput
 from voevoda.rulesets.steel_rose.campaign import actions as act
@@ -357,8 +359,10 @@ def hunger_step(ctx: Ctx) -> None:
     if not cities:
         act.eliminate(ctx, "void_cult", "hunger")
         return
-    lost = cities[ctx.stream("hunger/city").roll(len(cities)) - 1]
-    ctx.tell("void_cult", "hunger_overflow", {"city": lost.id})
+    stream = ctx.stream("hunger/city")
+    lost = cities[stream.roll(len(cities)) - 1]
+    ctx.tell("void_cult", "hunger_overflow", {"city": lost.id, "of": [c.id for c in cities], "roll": stream.faces[0],
+                                              CITED: [stream.cite("/roll")]})
     act.make_ruins(ctx, lost, "void_cult", "hunger")
 
 
@@ -371,16 +375,24 @@ def detection_step(ctx: Ctx) -> None:
         if f.status != "playing" or fid == "void_cult":
             continue
         found: dict[str, int] = {}
+        rolls: dict[str, dict[str, Any]] = {}
         for city, bid, chance in eco.detectors(ctx.campaign, state, fid):
             for cid in (city.id, *ctx.campaign.neighbours.get(city.id, ())):
                 target = state.cities[cid]
                 if cid in found or target.corruption <= 0 or target.gone:
                     continue
-                if chance >= 1 or ctx.stream(f"detect/{fid}/{city.id}/{bid}/{cid}").chance(chance):
+                if chance >= 1:
                     found[cid] = target.corruption
+                    continue
+                stream = ctx.stream(f"detect/{fid}/{city.id}/{bid}/{cid}")
+                if stream.chance(chance):
+                    found[cid] = target.corruption
+                    # the d1000000 that found it, against the chance in a million, cited
+                    rolls[cid] = {"roll": stream.faces[-1], "chance": round(chance * 1_000_000),
+                                  CITED: [stream.cite("/roll", stream.count - 1, 1)]}
         for cid, level in found.items():
             f.intel.append(Intel(turn=state.turn, kind="corruption", about=cid, data={"level": level}))
-            ctx.tell(fid, "corruption_found", {"city": cid, "level": level})
+            ctx.tell(fid, "corruption_found", {"city": cid, "level": level, **rolls.get(cid, {})})
 
 
 def snapshots(ctx: Ctx) -> None:

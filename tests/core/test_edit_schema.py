@@ -20,7 +20,7 @@ from voevoda.core.engine import Game
 from voevoda.core.errors import GameError
 from voevoda.core.journal import canonical_json
 
-GAMES = ["ring-of-power", "culture-conquest", "steel-rose-battle"]
+GAMES = ["ring-of-power", "culture-conquest", "steel-rose-battle", "steel-rose", "new-worlds", "thrones"]
 
 
 @functools.cache
@@ -29,7 +29,7 @@ def played(ruleset_id: str) -> Game:
     players = ["Анна", "Борис", "Вера"] if ruleset_id != "steel-rose-battle" else ["Анна", "Борис"]
     bots = players if ruleset_id != "steel-rose-battle" else []
     game = Game.create(ruleset_id, "schema", players, bots=bots, seed=f"schema/{ruleset_id}")
-    for _ in range({"ring-of-power": 3, "culture-conquest": 40, "steel-rose-battle": 1}[ruleset_id]):
+    for _ in range({"culture-conquest": 40, "steel-rose-battle": 1}.get(ruleset_id, 3)):
         game.resolve(force=True)
     return game
 
@@ -89,6 +89,30 @@ EXAMPLES = {
          "/deployments/Анна/squads/0/position"),
         ([{"op": "replace", "path": "/sides/Анна/army/knight", "value": 0}], "6 Knight placed, but the army has 0"),
         ([{"op": "replace", "path": "/phase", "value": "done"}], "/result: the battle is over but has no result"),
+    ],
+    "steel-rose": [
+        ([{"op": "replace", "path": "/factions/empire/gold", "value": "820"}], "/factions/empire/gold"),
+        ([{"op": "replace", "path": "/factions/empire/gold", "value": -5}], "/factions/empire/gold"),
+        ([{"op": "replace", "path": "/cities/ormis/owner", "value": "elves"}], "/cities/ormis/owner"),
+        ([{"op": "replace", "path": "/armies/0/target", "value": "atlantis"}], "armies.empire/1.target: no city"),
+        ([{"op": "replace", "path": "/cities/ormis/buildings", "value": ["castle_in_sky"]}],
+         "/cities/ormis/buildings/0: the city's owner has no building 'castle_in_sky'"),
+        ([{"op": "add", "path": "/armies/0/units/dragon", "value": 3}], "/armies/0/units/dragon: no unit 'dragon'"),
+    ],
+    "new-worlds": [
+        ([{"op": "replace", "path": "/countries/Анна/points", "value": "26"}], "/countries/Анна/points"),
+        ([{"op": "replace", "path": "/countries/Анна/religion", "value": "pastafarian"}], "/countries/Анна/religion"),
+        ([{"op": "replace", "path": "/countries/Анна/suzerain", "value": "Глеб"}],
+         "/countries/Анна/suzerain: no country 'Глеб'"),
+        ([{"op": "replace", "path": "/countries/Анна/capital", "value": "ZZ99"}],
+         "/countries/Анна/capital: 'ZZ99' is not a tile of the map"),
+    ],
+    "thrones": [
+        ([{"op": "replace", "path": "/treasury/Анна/power", "value": -5}], "/treasury/Анна/power"),
+        ([{"op": "replace", "path": "/houses/Анна/home", "value": "atlantis"}], "/houses/Анна/home: no area 'atlantis'"),
+        ([{"op": "replace", "path": "/houses/Анна/house", "value": "targaryen"}],
+         "/houses/Анна/house: no house 'targaryen'"),
+        ([{"op": "replace", "path": "/turn", "value": 2**63}], "/turn"),
     ],
 }
 

@@ -285,6 +285,35 @@ def real_posts() -> list[tuple[Game, str, str]]:
     battle = tomllib.loads(BATTLE.read_text(encoding="utf-8"))
     sr = Game.create("steel-rose-battle", "posts", ["Алиса", "Борис"], seed="posts")
     posts.append((sr, "Алиса", battle["attacker"]["deployment"]))
+    return posts + newer_posts()
+
+
+def newer_posts() -> list[tuple[Game, str, str]]:
+    """The Steel Rose campaign, New Worlds and Thrones: every post of their corpus
+    (tests/posts/corpus), the campaign's example posts, and their computer opponents' posts a
+    few steps into a game."""
+    import yaml
+
+    from tests.posts.test_corpus import CORPUS, start
+
+    posts: list[tuple[Game, str, str]] = []
+    games: dict[str, Game] = {}
+    for ruleset_id in ("steel-rose", "new-worlds", "thrones"):
+        for case in yaml.safe_load((CORPUS / f"{ruleset_id}.yaml").read_text(encoding="utf-8")):
+            key = json.dumps([ruleset_id, case.get("game"), case.get("before")], ensure_ascii=False, sort_keys=True)
+            if key not in games:
+                games[key] = start(ruleset_id, case)
+            posts.append((games[key], case["player"], case["post"]))
+        players = ["Анна", "Борис", "Вера"]
+        game = Game.create(ruleset_id, "posts", players, bots=players, seed="posts")
+        for _ in range(3):
+            game.resolve(force=True)
+        posts += [(game, player, game.bot_post(player)) for player in game.waiting_for()]
+    campaign = Game.create("steel-rose", "posts", ["Анна", "Борис", "Вера", "Глеб", "Дарья"], seed="posts")
+    seats = {"empire": "Анна", "heaven_en": "Вера", "cult": "Глеб", "ogres": "Дарья"}
+    for name, player in seats.items():
+        text = (ROOT / "examples" / "steel-rose-campaign" / f"turn1_{name}.txt").read_text(encoding="utf-8")
+        posts.append((campaign, player, text))
     return posts
 
 
@@ -314,7 +343,7 @@ def mutated_post(draw: st.DrawFn, text: str) -> str:
     return "\n".join(lines)
 
 
-@settings(max_examples=150, deadline=None, derandomize=True, suppress_health_check=[HealthCheck.too_slow])
+@settings(max_examples=300, deadline=None, derandomize=True, suppress_health_check=[HealthCheck.too_slow])
 @given(data=st.data())
 def test_a_mutated_real_post_is_accepted_or_refused_cleanly(data: st.DataObject) -> None:
     """Every order parser on random mutations of real posts (examples/, the computer opponents'
@@ -324,3 +353,17 @@ def test_a_mutated_real_post_is_accepted_or_refused_cleanly(data: st.DataObject)
     post = data.draw(mutated_post(text))
     with at_most(10), contextlib.suppress(OrdersRejected, GameError):
         game.check(player, post)
+
+
+@pytest.mark.parametrize("post", [
+    "Авенталь (" + "9" * 4301 + " ур.) (Большой)\nДоход: 300з",
+    "Армия " + "9" * 61 + ": все — атака Хольмгард",
+])
+def test_the_campaign_posts_the_fuzz_broke_are_refused(post: str) -> None:
+    """Found by the mutation fuzz above (issue 16 «Numbers in posts», «Bad input never gets a
+    traceback»): a city level of 4,301 digits in the campaign's city list and an army name longer
+    than the state allows were tracebacks; each is refused naming the line."""
+    game = Game.create("steel-rose", "fuzz", ["Анна", "Борис"], seed="found")
+    with pytest.raises(OrdersRejected) as refused:
+        game.check("Анна", post)
+    assert [p.line for p in refused.value.problems] == [1]

@@ -123,18 +123,44 @@ class StateProblem:
         return f"{self.field or '/'}: {self.message_ru if lang == 'ru' else self.message_en}"
 
 
-def schema_problems(model: type[BaseModel], state: Any) -> list[StateProblem]:
+def schema_problems(model: type[BaseModel], state: Any, every_field: bool = False) -> list[StateProblem]:
     """``state`` validated against ``model`` (strict: no string where a number belongs);
-    one problem per failing field."""
+    one problem per failing field; with ``every_field``, also one per field left out."""
     try:
-        model.model_validate(state, strict=True)
+        typed = model.model_validate(state, strict=True)
     except ValidationError as exc:
         problems = []
         for err in exc.errors(include_url=False):
             pointer = "".join("/" + str(part).replace("~", "~0").replace("/", "~1") for part in err["loc"])
             problems.append(StateProblem(pointer, f"недопустимое значение ({err['msg']})", str(err["msg"])))
         return problems
-    return []
+    if not every_field:
+        return []
+    return [StateProblem(pointer, "поле удалено: в состоянии есть все поля", "a field was removed: the state keeps every field")
+            for pointer in _missing_fields(typed, "")]
+
+
+def _missing_fields(value: Any, pointer: str) -> list[str]:
+    """Fields a model filled with their default because the state left them out: the rules read
+    the state as it is stored, so a patch that removes a field breaks them though the model would
+    accept it."""
+    found: list[str] = []
+    stack: list[tuple[Any, str]] = [(value, pointer)]
+    while stack:
+        item, where = stack.pop()
+        if isinstance(item, BaseModel):
+            for name in type(item).model_fields:
+                at = f"{where}/{name}"
+                if name not in item.model_fields_set:
+                    found.append(at)
+                else:
+                    stack.append((getattr(item, name), at))
+        elif isinstance(item, dict):
+            stack.extend((child, f"{where}/{str(key).replace('~', '~0').replace('/', '~1')}")
+                         for key, child in item.items())
+        elif isinstance(item, list | tuple):
+            stack.extend((child, f"{where}/{index}") for index, child in enumerate(item))
+    return sorted(found)
 
 
 @dataclass
@@ -309,13 +335,17 @@ class Ruleset(ABC):
     state_model: ClassVar[type[BaseModel] | None] = None
     """The shape of this game's state as Pydantic models (strict types and bounds); a GM
     ``edit`` whose result does not validate is refused with the field named."""
+    state_keeps_every_field: ClassVar[bool] = True
+    """The rules read every field of the state as stored, so a patch that removes one is refused
+    though the model would fill in its default; a game whose states leave optional fields out
+    (players' choices not yet made) says False."""
 
     def check_state(self, state: State) -> list[StateProblem]:
         """Everything that makes ``state`` one this ruleset cannot resolve: the schema of
         ``state_model`` first, then :meth:`state_invariants` (cross-field rules: a unit in
         a hex that exists, a player who is seated, ...). Empty when the state is sound."""
         if self.state_model is not None:
-            problems = schema_problems(self.state_model, state)
+            problems = schema_problems(self.state_model, state, every_field=self.state_keeps_every_field)
             if problems:
                 return problems
         return list(self.state_invariants(state))

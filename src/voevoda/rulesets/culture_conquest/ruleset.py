@@ -128,6 +128,7 @@ class CultureConquest(Ruleset):
         return result
 
     state_model = CultureConquestState
+    state_keeps_every_field = False  # a player's standing loss orders are absent until he gives them
 
     def state_invariants(self, state: State) -> list[StateProblem]:
         return invariants(state, self.tables)

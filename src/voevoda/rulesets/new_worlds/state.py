@@ -343,6 +343,8 @@ def state_problems(state: NWState) -> list[str]:
             ref = getattr(c, ref_name)
             if ref is not None and ref not in countries:
                 problems.append(f"/countries/{cid}/{ref_name}: no country '{ref}'")
+        if c.capital is not None and not grid.contains(c.capital):
+            problems.append(f"/countries/{cid}/capital: '{c.capital}' is not a tile of the map")
     for tile, t in state.tiles.items():
         if not grid.contains(tile):
             problems.append(f"/tiles/{tile}: not a tile of the {state.map.width}x{state.map.height} map")

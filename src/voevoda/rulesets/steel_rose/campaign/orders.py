@@ -44,6 +44,7 @@ from voevoda.rulesets.steel_rose.battle.posts import (
 )
 from voevoda.rulesets.steel_rose.campaign.data import FACTIONS, RITUALS, SPELLS, Campaign
 from voevoda.rulesets.steel_rose.campaign.names import Lexicon, norm, suggestion, words
+from voevoda.rulesets.steel_rose.campaign.state import ARMY_NAME
 
 RULE = "Приказы"
 MOBILE_ID = "mobile"
@@ -337,8 +338,12 @@ class PostReader:
                     continue
             head = _CITY_HEADER.match(line.text)
             if head:
+                try:
+                    level = posts.read_int(head.group("lvl") or head.group("lvl2"))
+                except posts.NumberError as exc:
+                    self._bad(out, line, line.text, exc.ru, exc.en)
+                    continue
                 cid = self.city(out, line, head.group("name"))
-                level = int(head.group("lvl") or head.group("lvl2"))
                 template_city = (cid, level, line.number) if cid else None
                 if cid:
                     out.orders.append(Order("template", {"city": cid, "level": level}, line.number, line.text))
@@ -509,6 +514,10 @@ class PostReader:
                       "expected 'Army 1: <units> - attack <city>'")
             return
         name = m.group("name").strip() or "1"
+        if len(name) > ARMY_NAME:
+            self._bad(out, line, name, f"имя армии длиннее {ARMY_NAME} знаков", f"an army's name is longer than "
+                      f"{ARMY_NAME} characters")
+            return
         body = m.group("body")
         low = norm(body)
         found: tuple[int, str, str] | None = None

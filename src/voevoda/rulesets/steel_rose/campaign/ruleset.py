@@ -21,7 +21,7 @@ from voevoda.core.dice import Dice, Stream
 from voevoda.core.errors import DataError, GameError, ParseError, Problem, illegal
 from voevoda.core.hidden import HiddenParts
 from voevoda.core.markup import Document
-from voevoda.core.ruleset import Event, Order, Outcome, Prompt, Resolution, Ruleset, State
+from voevoda.core.ruleset import Event, Order, Outcome, Prompt, Resolution, Ruleset, State, StateProblem
 from voevoda.core.words import join_and
 from voevoda.rulesets.steel_rose.battle.model import SquadInput
 from voevoda.rulesets.steel_rose.battle.posts import parse_deployment, parse_plan
@@ -317,6 +317,27 @@ class SteelRoseCampaign(Ruleset):
                 out[factions[fid]["player"]] = Prompt("capture", f"{head_ru}: {what_ru}?", f"{head_en}: {what_en}?",
                                                       tuple(CHOICE_EN[c] for c in choices))
         return out
+
+    def state_invariants(self, state: State) -> list[StateProblem]:
+        """What the schema cannot know without the rules: a city's buildings are its owner's
+        («Для каждой фракции свои постройки»; they go when the city changes hands) and no ruin
+        or ownerless city has any; armies and factions count only units the rules know."""
+        problems: list[StateProblem] = []
+        units = self.campaign.rules.units
+        for cid, city in state["cities"].items():
+            owned = self.campaign.buildings.of(city["owner"]) if city.get("owner") else {}
+            for index, bid in enumerate(city["buildings"]):
+                if bid not in owned:
+                    problems.append(StateProblem(f"/cities/{cid}/buildings/{index}",
+                                                 f"у владельца города нет постройки «{bid}»",
+                                                 f"the city's owner has no building '{bid}'"))
+        counted = [(f"/armies/{i}/units", army["units"]) for i, army in enumerate(state["armies"])]
+        counted += [(f"/factions/{fid}/units", f["units"]) for fid, f in state["factions"].items()]
+        for where, counts in counted:
+            for uid in counts:
+                if uid not in units:
+                    problems.append(StateProblem(f"{where}/{uid}", f"нет юнита «{uid}»", f"no unit '{uid}'"))
+        return problems
 
     def rerun(self, computation: str, label: str, data: Mapping[str, Any], dice: Dice) -> Any:
         """«battle»: a battle of the turn fought again from the sides its event records, on the

@@ -57,6 +57,10 @@ ArmyAction = Literal["attack", "defend", "disperse"]
 MAX = 10_000_000
 
 
+ARMY_NAME = 60
+"""The longest name of an army (a post naming a longer one is refused)."""
+
+
 class _Model(BaseModel):
     model_config = ConfigDict(extra="forbid")
 
@@ -98,7 +102,7 @@ class Proposal(_Model):
 class Army(_Model):
     id: str
     faction: FactionId
-    name: str = Field(max_length=60)
+    name: str = Field(max_length=ARMY_NAME)
     units: dict[str, int] = Field(default_factory=dict)
     action: ArmyAction = "disperse"
     target: str | None = None

@@ -55,6 +55,26 @@ def test_verify_with_the_saved_commitment(db: str, tmp_path: Path) -> None:
     assert code == 1 and "64 hexadecimal digits" in out
 
 
+def test_verify_fights_a_battle_again(db: str, tmp_path: Path) -> None:
+    """docs/dice.md §5, rerun citations: `voevoda verify` on a battle game's public export says it
+    re-ran the battle, and names the step and the event when its casualties were forged."""
+    code, out = run("new", "steel-rose-battle", "--game", "b", "--players", "Алиса,Борис", "--bots", "Алиса,Борис",
+                    "--seed", "audit", "--db", db)
+    assert code == 0, out
+    for _ in range(2):
+        run("resolve", "b", "--force", "--db", db)
+    export = tmp_path / "b.json"
+    run("export", "b", "-o", str(export), "--db", db)
+    code, out = run("verify", str(export))
+    assert code == 0 and "outcomes re-run from the dice (battles…): 1" in out, out
+    data = json.loads(export.read_text(encoding="utf-8"))
+    battle = next(e for s in data["steps"] for e in s["events"] if e["kind"] == "battle")
+    battle["data"]["result"]["winner"] = 1 - battle["data"]["result"]["winner"]
+    export.write_text(json.dumps(data, ensure_ascii=False), encoding="utf-8")
+    code, out = run("verify", str(export))
+    assert code == 1 and "step 2: event 'battle': re-running its battle" in out, out
+
+
 def test_replay_check_names_the_forged_step(db: str, tmp_path: Path) -> None:
     new_guess(db)
     for _ in range(3):

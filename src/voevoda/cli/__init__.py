@@ -552,6 +552,9 @@ def verify(
             raise DataError(f"{file}: " + "; ".join(p.removeprefix("malformed export: ") for p in result.problems))
         lines = [f"шагов / steps: {result.steps}; бросков проверено / rolls checked: {result.rolls}; "
                  f"ссылок на кости / dice citations: {result.citations}"]
+        if result.reruns:
+            lines.append(f"исходов пересчитано по костям (битвы…) / outcomes re-run from the dice (battles…): "
+                         f"{result.reruns}")
         if result.sealed_unchecked:
             lines.append(f"скрытых бросков, ждущих секрета / sealed rolls awaiting the secret: "
                          f"{result.sealed_unchecked}")

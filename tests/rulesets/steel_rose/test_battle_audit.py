@@ -12,6 +12,7 @@ import pytest
 
 from voevoda.core.dice import CITED
 from voevoda.core.engine import Game, record_digest
+from voevoda.core.journal import canonical_json
 from voevoda.core.verify import _public_record, verify_export
 
 
@@ -48,6 +49,10 @@ def test_the_battle_event_cites_its_streams_and_verifies(one_battle: Game) -> No
     report = verify_export(export)
     assert report.ok, report.problems
     assert report.reruns == 1
+    # a squad's units keep the order they were written in, which decides the battle, even in
+    # an export written as canonical JSON (sorted keys), as the command line writes it
+    assert event["data"]["sides"][0]["squads"][0]["units"][0] == ["spearman", 20]
+    assert verify_export(json.loads(canonical_json(export))).ok
 
 
 @pytest.mark.parametrize("forge", ["casualties", "hit", "army"])
@@ -68,7 +73,7 @@ def test_a_forged_battle_fails_verify_naming_step_and_event(one_battle: Game, fo
         volley["damage"] += 10
         what = f"/result/events/{result['events'].index(volley)}/damage"
     else:
-        event["data"]["sides"][0]["squads"][0]["units"]["spearman"] += 5
+        event["data"]["sides"][0]["squads"][0]["units"][0][1] += 5
         what = "/result/"
     redigest(export)
     problems = verify_export(export).problems

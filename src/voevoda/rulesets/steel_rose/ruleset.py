@@ -263,7 +263,7 @@ class SteelRoseBattle(Ruleset):
             state["phase"] = "done"
             # the sides as fought, so that verify fights the battle again (docs/dice.md §5)
             events.append(Event("battle", {"result": state["result"], "plans": state["plans"],
-                                           "sides": [a.to_json(), b.to_json()],
+                                           "sides": [a.to_record(), b.to_record()],
                                            CITED: [rerun_ref("/result", "battle", label)]}))
             return Resolution(state, events)
         raise GameError("битва уже окончена", "the battle is over")

@@ -28,8 +28,10 @@ class SquadInput:
 
     @staticmethod
     def from_json(raw: dict[str, Any]) -> SquadInput:
-        return SquadInput(str(raw["position"]), {str(k): int(v) for k, v in raw["units"].items()},
-                          int(raw.get("line", 0)))
+        """From :meth:`to_json`, or with ``units`` as ``[[unit, count], ...]`` (:meth:`SideInput.to_record`)."""
+        units = raw["units"]
+        pairs = units.items() if isinstance(units, dict) else [(pair[0], pair[1]) for pair in units]
+        return SquadInput(str(raw["position"]), {str(k): int(v) for k, v in pairs}, int(raw.get("line", 0)))
 
 
 @dataclass(frozen=True)
@@ -117,6 +119,15 @@ class SideInput:
                 "plan": [m.to_json() for m in self.plan], "gunpowder": self.gunpowder,
                 "garrison": self.garrison, "modifiers": dict(self.modifiers),
                 "powder": [p.to_json() for p in self.powder], "notes": [n.to_json() for n in self.notes]}
+
+    def to_record(self) -> dict[str, Any]:
+        """:meth:`to_json` with each squad's units as ``[[unit, count], ...]``: the order of a
+        squad's units is part of the battle (they take their blows in the order written), and a
+        JSON object's order does not survive canonical JSON (sorted keys), so what an event
+        records for the battle to be fought again keeps it in a list."""
+        out = self.to_json()
+        out["squads"] = [{**s.to_json(), "units": [[u, n] for u, n in s.units.items()]} for s in self.squads]
+        return out
 
     @staticmethod
     def from_json(raw: dict[str, Any]) -> SideInput:

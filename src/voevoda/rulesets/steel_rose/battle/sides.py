@@ -289,7 +289,7 @@ def battle_inputs(raw: Any, rules: Rules) -> tuple[SideInput, SideInput]:
         where = f"sides/{index}"
         try:
             side = SideInput.from_json(dict(entry))
-        except (KeyError, TypeError, ValueError, AttributeError) as exc:
+        except (KeyError, IndexError, TypeError, ValueError, AttributeError) as exc:
             raise ValueError(f"{where}: not a side of a battle ({exc!r})") from exc
         if side.faction not in rules.factions:
             raise ValueError(f"{where}/faction: unknown faction {side.faction!r}")

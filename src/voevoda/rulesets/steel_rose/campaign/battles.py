@@ -233,7 +233,7 @@ def _fight(ctx: Ctx, battle: Battle) -> None:
     _aftermath(ctx, battle, data["summary"], placed)
     # the sides as fought: verify fights the battle again from them once the secret is known
     ctx.emit("battle", {"battle": battle.id, "city": battle.city, "result": data,
-                        "sides": [s.to_json() for s in sides], "garrison": dict(battle.defender.garrison),
+                        "sides": [s.to_record() for s in sides], "garrison": dict(battle.defender.garrison),
                         CITED: [rerun_ref("/result", "battle", label, sealed=True)]},
              ctx.audience(battle.attacker.faction, battle.defender.faction))
     ctx.emit("battle_result", {"battle": battle.id, "city": battle.city, "attacker": battle.attacker.faction,

@@ -230,3 +230,19 @@ def test_a_bold_only_post_names_the_orders_left_without_bold() -> None:
                 begins_order=lambda s: s.split()[0] in ("город", "порт"))
     assert [line.number for line in post.prose] == [1, 3]
     assert post.unbold == (3,)
+
+
+def test_bold_runs_side_by_side_are_two_runs() -> None:
+    """«[b]город C5[/b][b]занять C6[/b]»: two bold runs with nothing between them are read as the
+    forum shows two bold phrases, not as one word «C5занять»."""
+    post = read("[b]город C5[/b][b]занять C6[/b]\n[B]порт C7[/B][b][i]завод C8[/i][/b]", PostOptions(bold_only=True))
+    assert [line.text for line in post.orders] == ["город C5 занять C6", "порт C7 завод C8"]
+
+
+def test_a_line_bold_in_part_is_echoed_whole() -> None:
+    """000 «II. Механика, 3»: in «Город [b]X7[/b]» only «X7» is bold, so the line is no order;
+    the echo shows it as the forum does, «Город X7», under the missing bold (it showed «X7»)."""
+    post = read("Город [b]X7[/b]\nПривет, [b]друзья[/b]", PostOptions(bold_only=True),
+                begins_order=lambda s: s.split()[0].casefold() == "город")
+    assert [(line.number, line.text) for line in post.prose] == [(1, "Город X7"), (2, "Привет, друзья")]
+    assert post.unbold == (1,)

@@ -148,8 +148,8 @@ class Post:
     ``lines`` holds every line with text left after reading, in order; ``orders`` and ``prose``
     split them; ``hidden`` lists the original line numbers set aside as quotes or spoilers;
     ``notes`` holds warnings about the markup itself (a spoiler never closed); ``unbold`` the
-    numbers of the prose lines that begin like an order but have nothing bold on them (a
-    bold-only game): the order the player forgot to put in bold.
+    numbers of the prose lines that, bold or not, begin like an order (a bold-only game): the
+    order the player forgot to put in bold, or put in bold only in part.
     """
 
     lines: tuple[PostLine, ...]
@@ -168,6 +168,9 @@ class _Char:
     line: int
     col: int
     bold: bool
+    run: int = 0
+    """Which bold run the character is in: two runs side by side («[b]город X7[/b][b]занять W7[/b]»)
+    are two runs, not one word."""
 
 
 def check_size(text: str) -> None:
@@ -197,6 +200,7 @@ def read(text: str, options: PostOptions | None = None,
     chars, hidden, notes = _read_bbcode(text)
     originals = text.split("\n")
     lines: list[PostLine] = []
+    shown: list[PostLine] = []
     not_bold: set[int] = set()
     hidden_lines = set(hidden)
     quoted_rest = False
@@ -211,6 +215,7 @@ def read(text: str, options: PostOptions | None = None,
         if _FENCE.match("".join(c.ch for c in logical[:8])):
             continue  # a code fence is markup; the lines between are read like any other
         kept = _read_markdown(logical, hidden_lines)
+        full = kept
         plain = False
         if options.bold_only:
             bold = _bold_runs(kept)
@@ -220,24 +225,26 @@ def read(text: str, options: PostOptions | None = None,
         if not kept or not "".join(c.ch for c in kept).strip():
             continue
         number = kept[0].line
-        line = PostLine(number, "".join(c.ch for c in kept), tuple(c.col for c in kept),
-                        originals[number - 1].rstrip("\r") if number - 1 < len(originals) else "")
-        line = line.strip()
+        original = originals[number - 1].rstrip("\r") if number - 1 < len(originals) else ""
+        line = PostLine(number, "".join(c.ch for c in kept), tuple(c.col for c in kept), original).strip()
         if line.text:
             lines.append(line)
+            shown.append(PostLine(number, "".join(c.ch for c in full), tuple(c.col for c in full), original).strip())
             if plain:
                 not_bold.add(len(lines) - 1)
     orders: list[PostLine] = []
     prose: list[PostLine] = []
+    unbold: list[int] = []
     for index, line in enumerate(lines):
         if index not in not_bold and (begins_order is None or begins_order(line.text)):
             orders.append(line)
-        else:
-            prose.append(line)
-    # a line that would be an order but for its missing bold says so; a greeting is prose either way
-    unbold = tuple(lines[index].number for index in sorted(not_bold)
-                   if begins_order is None or begins_order(lines[index].text))
-    return Post(tuple(lines), tuple(orders), tuple(prose), tuple(sorted(hidden_lines)), tuple(notes), unbold)
+            continue
+        # prose is echoed as the forum shows the line, bold or not («Город [b]X7[/b]»); in a
+        # bold-only game a line that would be an order but for its bold says so
+        prose.append(shown[index])
+        if options.bold_only and (begins_order is None or begins_order(shown[index].text)):
+            unbold.append(line.number)
+    return Post(tuple(lines), tuple(orders), tuple(prose), tuple(sorted(hidden_lines)), tuple(notes), tuple(unbold))
 
 
 NOT_AN_ORDER = ("не прочитано как приказы (строка не начинается как приказ)",
@@ -267,6 +274,7 @@ def _read_bbcode(text: str) -> tuple[list[_Char], list[int], list[Problem]]:
     hidden: list[int] = []
     stack: list[tuple[str, int, int]] = []  # open set-aside tags: (name, line, column)
     bold = 0
+    runs = 0
     line_no = 1
     line_start = 0
     pos = 0
@@ -277,7 +285,8 @@ def _read_bbcode(text: str) -> tuple[list[_Char], list[int], list[Problem]]:
         if name not in READ_THROUGH and name not in SET_ASIDE:
             continue  # «[Правый фланг]», «[1]»: not a tag, the player's text
         # the text before the tag
-        line_no, line_start = _emit(text, pos, start, line_no, line_start, out, hidden, bool(stack), bold > 0)
+        line_no, line_start = _emit(text, pos, start, line_no, line_start, out, hidden, bool(stack),
+                                    runs if bold > 0 else 0)
         pos = end
         column = start - line_start + 1
         if name in SET_ASIDE:
@@ -295,10 +304,12 @@ def _read_bbcode(text: str) -> tuple[list[_Char], list[int], list[Problem]]:
         if stack:
             continue
         if name in BOLD:
+            if not closing and bold == 0:
+                runs += 1
             bold = max(0, bold + (-1 if closing else 1))
         if name in BREAKS:
             _break(out, line_no, column)
-    _emit(text, pos, n, line_no, line_start, out, hidden, bool(stack), bold > 0)
+    _emit(text, pos, n, line_no, line_start, out, hidden, bool(stack), runs if bold > 0 else 0)
     notes: list[Problem] = []
     if stack:
         name, line, column = stack[0]
@@ -310,11 +321,12 @@ def _read_bbcode(text: str) -> tuple[list[_Char], list[int], list[Problem]]:
 
 
 def _emit(text: str, start: int, end: int, line_no: int, line_start: int, out: list[_Char],
-          hidden: list[int], inside: bool, bold: bool) -> tuple[int, int]:
+          hidden: list[int], inside: bool, run: int) -> tuple[int, int]:
+    bold = run != 0
     for index in range(start, end):
         ch = text[index]
         if ch == "\n":
-            out.append(_Char("\n", line_no, index - line_start + 1, bold))
+            out.append(_Char("\n", line_no, index - line_start + 1, bold, run))
             line_no += 1
             line_start = index + 1
             continue
@@ -324,7 +336,7 @@ def _emit(text: str, start: int, end: int, line_no: int, line_start: int, out: l
             continue
         if ch == "\r" or ch in INVISIBLE:
             continue
-        out.append(_Char(ch, line_no, index - line_start + 1, bold))
+        out.append(_Char(ch, line_no, index - line_start + 1, bold, run))
     return line_no, line_start
 
 
@@ -370,7 +382,7 @@ def _read_emoji(chars: list[_Char]) -> list[_Char]:
                   and (chars[index + 1].ch == "\u20e3"
                        or (chars[index + 1].ch == "\ufe0f" and index + 2 < len(chars) and chars[index + 2].ch == "\u20e3")))
         if ord(ch) in ARROWS:
-            out.append(_Char("→", chars[index].line, chars[index].col, chars[index].bold))
+            out.append(_Char("→", chars[index].line, chars[index].col, chars[index].bold, chars[index].run))
             index += 1
             continue
         if not (keycap or is_emoji(ch) or index in custom):
@@ -382,7 +394,7 @@ def _read_emoji(chars: list[_Char]) -> list[_Char]:
         while index < len(chars) and (is_emoji(chars[index].ch) or index in custom):
             index += 1
         if not out or out[-1].ch != " ":
-            out.append(_Char(" ", first.line, first.col, first.bold))
+            out.append(_Char(" ", first.line, first.col, first.bold, first.run))
     return out
 
 
@@ -438,7 +450,8 @@ def _pair(chars: list[_Char], delimiter: str, kind: str, hidden: set[int]) -> li
                 hidden.add(chars[opener].line)
             elif kind == "bold":
                 for i in range(opener + size, at):
-                    chars[i].bold = True
+                    if not chars[i].bold:
+                        chars[i].bold, chars[i].run = True, -chars[opener].col  # a run of its own
             opener = None
         elif can_open:
             opener = at
@@ -450,13 +463,13 @@ def _pair(chars: list[_Char], delimiter: str, kind: str, hidden: set[int]) -> li
 def _bold_runs(chars: list[_Char]) -> list[_Char]:
     """Only the bold characters of a line, runs separated by one blank."""
     out: list[_Char] = []
-    previous_bold = False
+    previous: int | None = None
     for c in chars:
         if c.bold:
-            if out and not previous_bold:
-                out.append(_Char(" ", c.line, c.col, True))
+            if out and c.run != previous:
+                out.append(_Char(" ", c.line, c.col, True, c.run))
             out.append(c)
-        previous_bold = c.bold
+        previous = c.run if c.bold else None
     return out
 
 

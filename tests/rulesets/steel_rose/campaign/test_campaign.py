@@ -398,7 +398,7 @@ def test_the_example_posts_are_accepted() -> None:
     folder = Path(__file__).parents[4] / "examples" / "steel-rose-campaign"
     game = Game.create("steel-rose", "ex", PLAYERS, seed="examples")
     for player, name in (("Анна", "turn1_empire.txt"), ("Глеб", "turn1_cult.txt"), ("Вера", "turn1_heaven_en.txt"),
-                         ("Дарья", "turn1_ogres.txt")):
+                         ("Дарья", "turn1_ogres.txt"), ("Борис", "turn1_principality.txt")):
         orders = game.submit(player, (folder / name).read_text(encoding="utf-8"))
         assert orders, name
     game.resolve(force=True)

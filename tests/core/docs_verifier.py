@@ -78,6 +78,8 @@ def quoted_at(data: Any, pointer: str) -> list[Any]:
 def verify(export: dict[str, Any], commitment: str | None = None) -> list[str]:
     """Every problem found in ``export`` (empty: everything checks out), §7 items 2–6."""
     problems: list[str] = []
+    if export.get("format") != "voevoda-export/2":
+        return ["not an export of the format docs/dice.md §6 describes"]
     game = export["game"]
     published = game["commitment"]
     if commitment is not None and commitment != published:

@@ -10,7 +10,7 @@ from __future__ import annotations
 import copy
 from collections.abc import Mapping, Sequence
 from functools import cached_property
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from voevoda.core import posts
 from voevoda.core.dice import Dice, Stream
@@ -31,10 +31,7 @@ from voevoda.core.ruleset import (
     Viewer,
 )
 from voevoda.core.words import counted
-from voevoda.rulesets.new_worlds import bot as bot_module
-from voevoda.rulesets.new_worlds import report, svgmap, views
 from voevoda.rulesets.new_worlds.mapdata import MapFile, check_map, grid_from_state, load_map
-from voevoda.rulesets.new_worlds.orders import Lexicon, begins_order, read_lines
 from voevoda.rulesets.new_worlds.plan import Planner, free_land
 from voevoda.rulesets.new_worlds.roll import roll_country
 from voevoda.rulesets.new_worlds.rules import CustomEvent, Options, Rules, load_options, load_rules
@@ -49,8 +46,13 @@ from voevoda.rulesets.new_worlds.state import (
     load_state,
     state_problems,
 )
-from voevoda.rulesets.new_worlds.turn import Turn, place_country
-from voevoda.rulesets.new_worlds.world import World
+from voevoda.rulesets.new_worlds.world import World, place_country
+
+if TYPE_CHECKING:
+    from voevoda.rulesets.new_worlds.orders import Lexicon
+
+# The modules of posts, turns, reports, maps and the computer player are imported where they are
+# used: `voevoda status` needs none of them, and importing them cost it a twentieth of its time.
 
 RESERVED = {"public", "gm"}
 # «очко» agreed without the morphology dictionary: the prompts are what `voevoda status`
@@ -189,6 +191,8 @@ class NewWorlds(Ruleset):
     # -- posts ---------------------------------------------------------------------------------------------
 
     def lexicon(self, world: World) -> Lexicon:
+        from voevoda.rulesets.new_worlds.orders import Lexicon
+
         state = world.state
         countries = {cid: c.name for cid, c in state.countries.items()}
         for cid, c in state.countries.items():
@@ -202,9 +206,13 @@ class NewWorlds(Ruleset):
         return posts.PostOptions(bold_only=True)
 
     def begins_order(self, line: str, player: str, state: State) -> bool:
+        from voevoda.rulesets.new_worlds.orders import begins_order
+
         return begins_order(line)
 
     def parse(self, text: str, player: str, state: State) -> list[Order]:
+        from voevoda.rulesets.new_worlds.orders import read_lines
+
         post = self.read_post(text, player, state)
         world = self.world(state)
         orders, problems = read_lines(post.orders, self.lexicon(world))
@@ -278,6 +286,8 @@ class NewWorlds(Ruleset):
         world = self.world(state, fresh=True)
         clean = {p: [Order(o.kind, {k: v for k, v in o.args.items() if k != "echo"}, o.line, o.text)
                      for o in given] for p, given in orders.items()}
+        from voevoda.rulesets.new_worlds.turn import Turn
+
         events = Turn(world, clean, dice).run()
         return Resolution(dump_state(world.state), events)
 
@@ -319,6 +329,8 @@ class NewWorlds(Ruleset):
         world = self.world(state)
         if viewer not in (GM, PUBLIC) and viewer not in world.state.countries:
             viewer = PUBLIC
+        from voevoda.rulesets.new_worlds import views
+
         return views.view(world, viewer)
 
     def summary(self, view: Mapping[str, Any], viewer: Viewer) -> str:
@@ -341,17 +353,25 @@ class NewWorlds(Ruleset):
     # -- extras --------------------------------------------------------------------------------------------
 
     def describe(self, order: Order, lang: str = "ru") -> str:
+        from voevoda.rulesets.new_worlds import report
+
         return report.describe(order, self.rules, lang)
 
     def bot(self, view: Mapping[str, Any], player: str, stream: Stream) -> str | None:
-        return bot_module.write_post(view, player, stream, self)
+        from voevoda.rulesets.new_worlds.bot import write_post
+
+        return write_post(view, player, stream, self)
 
     def document(self, view: Mapping[str, Any], events: Sequence[Event], viewer: Viewer,
                  lang: str = "ru", turn: int | None = None) -> Document:
+        from voevoda.rulesets.new_worlds import report
+
         return report.document(view, events, viewer, self.rules, lang, turn)
 
     def map_svg(self, view: Mapping[str, Any], viewer: Viewer, lang: str = "ru",
                 events: Sequence[Event] = (), turn: int | None = None) -> str | None:
+        from voevoda.rulesets.new_worlds import svgmap
+
         return svgmap.render(view, self.rules, lang, events)
 
     def config_keys(self) -> frozenset[str]:
@@ -382,6 +402,8 @@ class NewWorlds(Ruleset):
         return NewWorldsHidden()
 
     def hidden_markers(self, state: State, viewer: Viewer) -> list[str]:
+        from voevoda.rulesets.new_worlds import views
+
         return views.hidden_markers(self.world(state), viewer, self.rules)
 
     def demo_script(self, players: Sequence[str]) -> list[dict[str, str]]:

@@ -31,7 +31,7 @@ from voevoda.rulesets.new_worlds.npc import npc_orders
 from voevoda.rulesets.new_worlds.plan import Item, Plan, Planner, free_land
 from voevoda.rulesets.new_worlds.roll import roll_country
 from voevoda.rulesets.new_worlds.state import Country, Deal, Offer, Treaty
-from voevoda.rulesets.new_worlds.world import World
+from voevoda.rulesets.new_worlds.world import World, place_country
 
 TREATY_KINDS = ("pact", "alliance", "trade", "peace")
 
@@ -666,21 +666,3 @@ class Turn:
             if stream is not None:
                 data[CITED] = [stream.cite("/faces", 0, len(r.faces))]
             self.events.append(Event("roll", data))
-
-
-def place_country(world: World, c: Country, tiles: list[str]) -> None:
-    """A new country on ``tiles``: the first is its capital; it gets the epoch's starting
-    cities («10 стартовых территорий + 1 город»), spread from the capital outward."""
-    state = world.state
-    grid = world.grid
-    for t in tiles:
-        state.tile(t).owner = c.id
-    cities = world.epoch.start_cities
-    placed: list[str] = []
-    for t in tiles:
-        if len(placed) >= cities:
-            break
-        if all(grid.distance(t, p) >= 2 for p in placed):
-            state.tile(t).city = 0
-            placed.append(t)
-    c.capital = tiles[0] if tiles else None

@@ -488,3 +488,21 @@ class World:
         cities = set(self.city_tiles(cid)) | set(extra_cities)
         radius = self.rules.prices.building_radius
         return any(self.grid.distance(tile, c) <= radius for c in cities)
+
+
+def place_country(world: World, c: Country, tiles: list[str]) -> None:
+    """A new country on ``tiles``: the first is its capital; it gets the epoch's starting
+    cities («10 стартовых территорий + 1 город»), spread from the capital outward."""
+    state = world.state
+    grid = world.grid
+    for t in tiles:
+        state.tile(t).owner = c.id
+    cities = world.epoch.start_cities
+    placed: list[str] = []
+    for t in tiles:
+        if len(placed) >= cities:
+            break
+        if all(grid.distance(t, p) >= 2 for p in placed):
+            state.tile(t).city = 0
+            placed.append(t)
+    c.capital = tiles[0] if tiles else None

@@ -239,6 +239,11 @@ def defaults(ruleset_id: str) -> dict[str, Any]:
         return read_toml(data / "ring_of_power" / "data" / "rules.toml")
     if ruleset_id == "culture-conquest":
         return {p.stem: read_toml(p) for p in sorted((data / "culture_conquest" / "data").glob("*.toml"))}
+    if ruleset_id in ("new-worlds", "thrones"):
+        return read_toml(data / ruleset_id.replace("-", "_") / "data" / "rules.toml")
+    if ruleset_id == "steel-rose":
+        campaign = data / "steel_rose" / "campaign" / "data"
+        return {"campaign": read_toml(campaign / "campaign.toml"), "buildings": read_toml(campaign / "buildings.toml")}
     raw = {"units": read_toml(data / "steel_rose" / "data" / "units.toml")["units"],
            "battle": read_toml(data / "steel_rose" / "data" / "battle.toml")}
     raw["factions"] = read_toml(data / "steel_rose" / "data" / "factions.toml")["factions"]
@@ -250,15 +255,16 @@ def house_paths(ruleset_id: str) -> list[tuple[Any, ...]]:
     return [p for p in paths(defaults(ruleset_id)) if p and not any(isinstance(k, int) for k in p)]
 
 
-@settings(max_examples=60, deadline=None, derandomize=True, suppress_health_check=[HealthCheck.too_slow])
-@given(data=st.data(), ruleset_id=st.sampled_from(["ring-of-power", "culture-conquest", "steel-rose-battle"]))
+@settings(max_examples=120, deadline=None, derandomize=True, suppress_health_check=[HealthCheck.too_slow])
+@given(data=st.data(), ruleset_id=st.sampled_from(["ring-of-power", "culture-conquest", "steel-rose-battle",
+                                                   "steel-rose", "new-worlds", "thrones"]))
 def test_house_rules_with_any_value_anywhere_are_refused_or_played(data: st.DataObject, ruleset_id: str) -> None:
     where = data.draw(st.sampled_from(house_paths(ruleset_id)))
     value = data.draw(toml_values | st.sampled_from([0, -1, 10**6, 10**9, 2**63]))
     override: Any = value
     for key in reversed(where):
         override = {key: override}
-    players = ["Анна", "Борис"]
+    players = ["Анна", "Борис"] if ruleset_id != "thrones" else ["Анна", "Борис", "Вера"]
     with at_most(20), contextlib.suppress(*REFUSALS):
         game = Game.create(ruleset_id, "fuzz", players, house_rules=override, seed="house",
                            bots=players if ruleset_id != "steel-rose-battle" else ())

@@ -163,10 +163,19 @@ def _war_orders(wr: Writer) -> None:
         if war is not None and war.attacker == wr.me and war.attacker_type == "vassalisation":
             _vassal_war(wr, target, war)
             return
-        defence = me.points - attack if struck else min(me.points - attack, me.points // 4)
+        # «нужно захватить все территории, подконтрольные лично Кагану и его трем изначальным
+        # данникам»: the weakest event countries on our borders (a tributary rolls nothing of its
+        # own) are taken on the side, with what their ring of land costs
+        weak = sorted((e for e in near_invaders if e != target and not struck),
+                      key=lambda e: (w.state.countries[e].points, e))
+        side = {e: min(w.state.countries[e].points // 3 + 2 * border[e] + 2, attack // 3) for e in weak}
+        attack -= sum(side.values())
+        defence = me.points - attack - sum(side.values()) if struck else min(me.points - attack, me.points // 4)
         if defence and w.options.war_model == "contest":
             wr.try_add("defend", {"target": None, "points": defence}, f"оборона {defence}")
         _attack(wr, target, attack)
+        for e, points in side.items():
+            _attack(wr, e, points)
         return
     for inv in sorted(invaders):
         # invaders across the water: a landing on their coast

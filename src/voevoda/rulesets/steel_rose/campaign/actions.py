@@ -122,7 +122,11 @@ def eliminate(ctx: Ctx, fid: str, reason: str, by: str | None = None) -> None:
     ctx.state.alliances = [p for p in ctx.state.alliances if fid not in p]
     for city in ctx.state.cities.values():
         if city.owner == fid:
+            # nobody's now: the faction's own buildings go with it («Для каждой фракции постройки
+            # уникальны», ruling C12), as when a city changes hands
             city.owner = None
+            city.buildings = []
+            city.placement = []
             if city.kind == "mobile":
                 city.gone = True
     ctx.emit("eliminated", {"faction": fid, "reason": reason, "by": by})

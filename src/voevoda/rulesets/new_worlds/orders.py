@@ -185,6 +185,15 @@ class Lexicon:
             lex.countries.setdefault(fold(name), cid)
             lex.shown.setdefault(fold(cid), cid)
             lex.shown.setdefault(fold(name), name)
+        # a Russian name as an English post spells it («Vera», «Boris», «Gleb»), where no other
+        # country's name reads the same
+        spelt: dict[str, set[str]] = {}
+        for cid, name in countries.items():
+            for form in {*latin(cid), *latin(name)}:
+                spelt.setdefault(fold(form), set()).add(cid)
+        for key, cids in spelt.items():
+            if len(cids) == 1 and key not in lex.countries:
+                lex.countries[key] = next(iter(cids))
         lex.tiles = set(tiles)
         for tile, name in tile_names.items():
             lex.tile_names[fold(name)] = tile
@@ -206,6 +215,30 @@ class Lexicon:
             for form in (ru, en, kind, *aliases):
                 lex.factories[fold(form)] = kind
         return lex
+
+
+_LATIN = {"а": "a", "б": "b", "в": "v", "г": "g", "д": "d", "е": "e", "ё": "e", "ж": "zh", "з": "z", "и": "i",
+          "й": "y", "к": "k", "л": "l", "м": "m", "н": "n", "о": "o", "п": "p", "р": "r", "с": "s", "т": "t",
+          "у": "u", "ф": "f", "х": "kh", "ц": "ts", "ч": "ch", "ш": "sh", "щ": "shch", "ъ": "", "ы": "y", "ь": "",
+          "э": "e", "ю": "yu", "я": "ya"}
+# the other usual spellings of a few letters («Khan» / «Han», «Yegor» / «Egor», «Daria» / «Darya»)
+_LATIN_ALSO = {"х": "h", "й": "i", "ю": "iu", "я": "ia", "ё": "yo"}
+
+
+def latin(name: str) -> set[str]:
+    """The Latin spellings of a Cyrillic name: the usual one and, letter by letter, the
+    common variants (at most a few); a name with no Cyrillic letter gives nothing."""
+    low = name.lower()
+    if not CYRILLIC.search(low):
+        return set()
+    base = "".join(_LATIN.get(ch, ch) for ch in low)
+    out = {base}
+    for ch, other in _LATIN_ALSO.items():
+        if ch in low:
+            out.add("".join(other if c == ch else _LATIN.get(c, c) for c in low))
+    if low.startswith("е"):
+        out.add("ye" + base[1:])   # «Yegor»
+    return out
 
 
 class _Fail(Exception):

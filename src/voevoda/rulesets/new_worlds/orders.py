@@ -156,6 +156,20 @@ class Lexicon:
     branches: dict[str, str] = field(default_factory=dict)
     factories: dict[str, str] = field(default_factory=dict)
     _declined: dict[str, str] | None = field(default=None, repr=False)
+    _stemmed: dict[str, str] | None = field(default=None, repr=False)
+
+    def stemmed(self) -> dict[str, str]:
+        """Countries by the stems of their words («Ромейск держав» for «Ромейская держава»,
+        «Борис»), so that a name in another case («с Ромейской державой», «Борису») is found
+        by its stem without the morphology dictionary (whose loading cost every replay of a
+        game a tenth of a second); a stem two countries share is left out."""
+        if self._stemmed is None:
+            found: dict[str, set[str]] = {}
+            for folded, shown in self.shown.items():
+                cid = self.countries[folded]
+                found.setdefault(" ".join(stem(w) for w in fold(shown).split(" ")), set()).add(cid)
+            self._stemmed = {k: next(iter(v)) for k, v in found.items() if len(v) == 1}
+        return self._stemmed
 
     def declined(self) -> dict[str, str]:
         """Countries named in another case, as Russian posts name them: «союз с Борисом», «помощь
@@ -215,6 +229,23 @@ class Lexicon:
             for form in (ru, en, kind, *aliases):
                 lex.factories[fold(form)] = kind
         return lex
+
+
+# Russian case endings, longest first: what a word loses to leave the stem its cases share
+_ENDINGS = ("ами", "ями", "ого", "его", "ому", "ему", "ыми", "ими", "ой", "ей", "ою", "ею", "ом", "ем", "ам", "ям",
+            "ах", "ях", "ую", "юю", "ая", "яя", "ое", "ее", "ые", "ие", "ый", "ий", "ых", "их", "ым", "им", "ью",
+            "а", "я", "о", "е", "у", "ю", "ы", "и", "й", "ь")
+
+
+def stem(word: str) -> str:
+    """A Russian word without its case ending («державой» → «держав», «Борису» → «борис»),
+    keeping at least three letters; other words as they are."""
+    if not CYRILLIC.search(word):
+        return word
+    for ending in _ENDINGS:
+        if word.endswith(ending) and len(word) - len(ending) >= 3:
+            return word[: -len(ending)]
+    return word
 
 
 _LATIN = {"а": "a", "б": "b", "в": "v", "г": "g", "д": "d", "е": "e", "ё": "e", "ж": "zh", "з": "z", "и": "i",
@@ -332,11 +363,13 @@ class LineReader:
 
     # -- arguments ----------------------------------------------------------------------------
 
-    def _match_name(self, table: Mapping[str, str]) -> tuple[str, int] | None:
-        """The longest run of tokens from here that is a name in ``table``."""
+    def _match_name(self, table: Mapping[str, str], stems: bool = False) -> tuple[str, int] | None:
+        """The longest run of tokens from here that is a name in ``table`` (by the words'
+        stems with ``stems``)."""
         best: tuple[str, int] | None = None
         for n in range(1, min(6, len(self.tokens) - self.pos) + 1):
-            key = " ".join(t.key for t in self.tokens[self.pos:self.pos + n])
+            words = [t.key for t in self.tokens[self.pos:self.pos + n]]
+            key = " ".join(stem(w) for w in words) if stems else " ".join(words)
             if key in table:
                 best = (table[key], n)
         return best
@@ -346,7 +379,7 @@ class LineReader:
                     "у"})
         found = self._match_name(self.lex.countries)
         if found is None and self.pos < len(self.tokens) and CYRILLIC.search(self.tokens[self.pos].key):
-            found = self._match_name(self.lex.declined())
+            found = self._match_name(self.lex.stemmed(), stems=True) or self._match_name(self.lex.declined())
         if found is None:
             if self.pos >= len(self.tokens):
                 raise _Fail(self._here(), "не указана страна", "no country given")

@@ -6,7 +6,7 @@ measuring, one run of each command writes the bytecode (an installed package has
 what it installs), so what is measured is what a user meets from the second run on. The games are
 made first in a SQLite file: a Ring of Power game of four (three computer players) after ten
 turns, a Culture & Conquest game of three after its first turn, a Steel Rose battle waiting for
-its plans, and a New Worlds game.
+its plans, and two New Worlds games: a new one, and one of three computer players at turn 6.
 
 For each command: the fastest and the median wall time over the runs, and the fastest CPU time
 (user + system of the process, from ``wait4``) — on a machine shared with other work the CPU
@@ -86,6 +86,14 @@ def _make_games(db: str) -> list[tuple[str, str]]:
         nw = Game.create("new-worlds", "nw", ["Анна", "Борис"], seed="bench")
         store.create(nw)
         games.append(("New Worlds, 2 players", "nw"))
+        # a game that has been played: status replays its posts and turns
+        played = Game.create("new-worlds", "nw6", ["Анна", "Борис", "Вера"], bots=["Анна", "Борис", "Вера"],
+                             seed="bench")
+        store.create(played)
+        for _ in range(5):
+            with store.change("nw6") as game:
+                game.resolve(force=True)
+        games.append(("New Worlds, 3 bots, turn 6", "nw6"))
     except Exception as exc:  # a ruleset still being built must not stop the benchmark
         print(f"(New Worlds left out: {exc})")
     return games

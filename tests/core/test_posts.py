@@ -246,3 +246,14 @@ def test_a_line_bold_in_part_is_echoed_whole() -> None:
                 begins_order=lambda s: s.split()[0].casefold() == "город")
     assert [(line.number, line.text) for line in post.prose] == [(1, "Город X7"), (2, "Привет, друзья")]
     assert post.unbold == (1,)
+
+
+def test_openers_before_an_order_are_set_aside() -> None:
+    """«Я хочу нанять…», «А ещё построить…», «Also hire…»: the words before an order's first word
+    (posts.OPENERS, folded: «ещё» is «еще») go; a line that is only such words, or a word that
+    merely begins like one («Алиса»), stays."""
+    assert posts.without_openers("Я хочу нанять 10 копейщиков") == "нанять 10 копейщиков"
+    assert posts.without_openers("А ещё, также построить Барак") == "построить Барак"
+    assert posts.without_openers("Also hire 5 wolves") == "hire 5 wolves"
+    assert posts.without_openers("Алиса атакует") == "Алиса атакует"
+    assert posts.without_openers("я") == "я"

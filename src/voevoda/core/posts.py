@@ -517,6 +517,18 @@ skips them where an order begins."""
 STOPS = ".!…"
 """How a player may end a line after an order («подмога Винтерфелл.», «город X7!»)."""
 
+_OPENER = re.compile(r"^\s*([^\W\d_]+)[\s,]+")
+
+
+def without_openers(text: str) -> str:
+    """``text`` without the :data:`OPENERS` it begins with («Я хочу нанять…» → «нанять…»,
+    «А ещё построить…» → «построить…»), for a game that reads an order from its first word."""
+    while True:
+        match = _OPENER.match(text)
+        if match is None or fold(match.group(1)) not in OPENERS:
+            return text
+        text = text[match.end():]
+
 
 # -- typos ---------------------------------------------------------------------------------------
 

@@ -82,6 +82,7 @@ _KEYWORDS: dict[str, str] = {
     "заклинание": "spell", "заклинания": "spell", "spell": "spell", "cast": "spell",
     "ритуал": "ritual", "ritual": "ritual",
     "союз": "alliance", "alliance": "alliance", "ally": "alliance",
+    "предложить": "alliance", "предлагаю": "alliance", "propose": "alliance", "offer": "alliance",
     "разорвать": "break", "break": "break",
     "предать": "betray", "предательство": "betray", "betray": "betray", "betrayal": "betray",
     "демоны": "demons", "демонов": "demons", "demons": "demons",
@@ -156,7 +157,7 @@ class _Line:
         self.source = source
         self.number = source.number
         self.raw = source.original or source.text
-        self.text = _BULLET.sub("", source.text).strip().rstrip(".")
+        self.text = posts.without_openers(_BULLET.sub("", source.text).strip().rstrip("."))
 
     def col(self, part: str) -> int:
         at = self.source.text.find(part) if part else -1
@@ -168,7 +169,7 @@ def begins_turn_order(text: str) -> bool:
     of one), a city line of the document's list («Авенталь (1 ур.) (Большой)»), its «Постройки:»
     line, or a line of a garrison's deployment. Everything else — greetings, «Города:», «Доход:»,
     «СУММАРНЫЙ ДОХОД» — is prose, echoed as not read."""
-    stripped = _BULLET.sub("", text).strip()
+    stripped = posts.without_openers(_BULLET.sub("", text).strip())
     if not stripped or stripped.startswith("#"):
         return False
     if _CITY_HEADER.match(stripped) or _BUILDINGS_LINE.match(stripped):
@@ -646,7 +647,9 @@ class PostReader:
         out.orders.append(Order("ritual", args, line.number, line.text))
 
     def _alliance(self, out: Reading, line: _Line, fid: str) -> None:
-        target = self.faction(out, line, _strip_keyword(line.text))
+        # «Союз: Империя», «Предлагаю союз Княжеству», «Propose alliance to the Empire»
+        body = re.sub(r"^(?:союз|alliance)(?:\s+to)?\s*[:\-–—]?\s*", "", _strip_keyword(line.text), flags=re.IGNORECASE)
+        target = self.faction(out, line, body)
         if target:
             out.orders.append(Order("alliance", {"faction": target}, line.number, line.text))
 

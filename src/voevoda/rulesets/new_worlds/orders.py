@@ -83,6 +83,10 @@ KEYWORDS: list[tuple[str, str]] = [
 ]
 _PHRASES = sorted(((tuple(fold(p).split()), kind) for p, kind in KEYWORDS), key=lambda pk: -len(pk[0]))
 FIRST_WORDS = sorted({p[0] for p, _ in _PHRASES})
+# the phrases by their first word, longest first: a line's keyword is looked up, not searched for
+_BY_FIRST: dict[str, list[tuple[tuple[str, ...], str]]] = {}
+for _phrase, _kind in _PHRASES:
+    _BY_FIRST.setdefault(_phrase[0], []).append((_phrase, _kind))
 """The words an order may begin with, for suggestions («горд» → «город»)."""
 FILLERS = OPENERS | {fold(w) for w in ("построить", "строю", "строим", "постройка", "строительство", "возвести",
                                        "build", "новый", "новая", "новое")}
@@ -342,7 +346,8 @@ class LineReader:
             self.pos += 1
 
     def _keyword(self) -> str | None:
-        for phrase, kind in _PHRASES:
+        first = self.tokens[self.pos].key if self.pos < len(self.tokens) else ""
+        for phrase, kind in _BY_FIRST.get(first, ()):
             n = len(phrase)
             if tuple(t.key for t in self.tokens[self.pos:self.pos + n]) == phrase:
                 self.pos += n
@@ -356,7 +361,7 @@ class LineReader:
     def _at_keyword(self) -> bool:
         if self.pos >= len(self.tokens):
             return True
-        for phrase, _ in _PHRASES:
+        for phrase, _ in _BY_FIRST.get(self.tokens[self.pos].key, ()):
             if tuple(t.key for t in self.tokens[self.pos:self.pos + len(phrase)]) == phrase:
                 return True
         return False
@@ -637,7 +642,7 @@ def begins_order(text: str) -> bool:
         return False
     if ROLL_RE.match(tokens[0]):
         return True
-    if any(tuple(tokens[:len(p)]) == p for p, _ in _PHRASES):
+    if any(tuple(tokens[:len(p)]) == p for p, _ in _BY_FIRST.get(tokens[0], ())):
         return True
     # a bold line that begins with a misspelt keyword is an order with a typo, not prose
     return len(tokens[0]) >= 3 and bool(suggest(tokens[0], FIRST_WORDS, limit=1, cutoff=0.75))

@@ -105,7 +105,8 @@ def main() -> None:
             cols = columns(rules, b.sides, types)
             t0 = time.perf_counter()
             kept = args.engine_cache / f"{b.name}-{n_e}.npz" if args.engine_cache else None
-            if kept is not None and kept.exists():
+            cached = kept is not None and kept.exists()
+            if kept is not None and cached:
                 with np.load(kept) as saved:
                     engine = Sample(saved["wins"], saved["dead"])
             else:
@@ -128,8 +129,10 @@ def main() -> None:
                 x = subsample(pool_b, r * n_e, n_e)
                 alarms += any(abs(d.z) > plan.z for d in differences(cols, x, batched))
                 detected += any(abs(d.z) > plan.z for d in differences(cols, shifted(x, GAP, r), batched))
-            print(f"\n{b.name}: {n_e} exact battles in {seconds:.0f} s ({1000 * seconds * args.jobs / n_e:.1f} ms "
-                  f"CPU each with {args.jobs} jobs), load average {_load()}")
+            fought = (f"read from {kept}" if cached else
+                      f"fought in {seconds:.0f} s by {args.jobs} processes "
+                      f"({1000 * seconds * args.jobs / n_e:.1f} ms a battle per process)")
+            print(f"\n{b.name}: {n_e} exact battles {fought}, load average {_load()}")
             print(f"  side 0 wins: engine {engine.wins[:, 1].mean():.4f}, batched {batched.wins[:, 1].mean():.4f}; "
                   f"draws: engine {engine.wins[:, 0].mean():.4f}, batched {batched.wins[:, 0].mean():.4f}")
             print(f"  most different of {len(diffs)}: {worst}")

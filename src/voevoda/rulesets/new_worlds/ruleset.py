@@ -8,6 +8,7 @@ roll for the next turn, so that a player always sees his points before writing h
 from __future__ import annotations
 
 import copy
+import json
 from collections.abc import Mapping, Sequence
 from functools import cached_property
 from typing import TYPE_CHECKING, Any
@@ -32,7 +33,7 @@ from voevoda.core.ruleset import (
 )
 from voevoda.core.words import counted
 from voevoda.rulesets.new_worlds.mapdata import MapFile, check_map, grid_from_state, load_map
-from voevoda.rulesets.new_worlds.plan import Planner, free_land
+from voevoda.rulesets.new_worlds.plan import Plan, Planner, free_land
 from voevoda.rulesets.new_worlds.roll import roll_country
 from voevoda.rulesets.new_worlds.rules import CustomEvent, Options, Rules, load_options, load_rules
 from voevoda.rulesets.new_worlds.state import (
@@ -80,6 +81,7 @@ class NewWorlds(Ruleset):
         self.rules: Rules = load_rules(self.house_rules)
         self.options: Options = load_options(self.config, self.rules)
         self._worlds: list[tuple[Mapping[str, Any], World]] = []
+        self._plans: list[tuple[World, object, Plan]] = []
 
     @cached_property
     def map_file(self) -> MapFile:
@@ -222,9 +224,23 @@ class NewWorlds(Ruleset):
             raise ParseError(problems, [self.describe(o) for o in orders])
         return orders
 
+    def _plan(self, world: World, player: str, orders: Sequence[Order]) -> Plan:
+        """The planner's walk of a post, kept for the few worlds in hand: the engine reads a
+        post (the echo) and then checks it against the same state, and that is one walk."""
+        key = (player, tuple((o.kind, json.dumps({k: v for k, v in o.args.items() if k != "echo"}, sort_keys=True,
+                                                 ensure_ascii=False), o.line, o.text) for o in orders))
+        for known_world, known, plan in self._plans:
+            if known_world is world and known == key:
+                return plan
+        plan = Planner(world, player).plan([Order(o.kind, {k: v for k, v in o.args.items() if k != "echo"},
+                                                  o.line, o.text) for o in orders])
+        if world.frozen:
+            self._plans = [*self._plans[-7:], (world, key, plan)]
+        return plan
+
     def annotate(self, world: World, player: str, orders: Sequence[Order]) -> list[Order]:
         """Each order with its echo: price, war price, points left, or the rule it breaks."""
-        plan = Planner(world, player).plan(orders)
+        plan = self._plan(world, player, orders)
         out = []
         for item in plan.items:
             echo: dict[str, Any] = {"price": item.price, "war_price": item.war_price, "left": item.left,
@@ -269,8 +285,7 @@ class NewWorlds(Ruleset):
         world = self.world(state)
         if player not in world.state.countries:
             return [invalid(f"«{player}» не играет в этой партии", f"'{player}' does not play in this game")]
-        plan = Planner(world, player).plan([Order(o.kind, {k: v for k, v in o.args.items() if k != "echo"},
-                                                  o.line, o.text) for o in orders])
+        plan = self._plan(world, player, orders)
         problems: list[Problem] = []
         for item in plan.items:
             for ru, en, rule in item.problems:

@@ -257,3 +257,13 @@ def test_openers_before_an_order_are_set_aside() -> None:
     assert posts.without_openers("Also hire 5 wolves") == "hire 5 wolves"
     assert posts.without_openers("Алиса атакует") == "Алиса атакует"
     assert posts.without_openers("я") == "я"
+
+
+def test_order_lines_are_read_without_openers_and_stops() -> None:
+    """Every game reads an order line without the words a player puts before it (posts.OPENERS:
+    «Также ход …», «А ещё …») and without the full stop or «!» he ends it with; columns still
+    point where the player typed each character, and prose keeps its whole text."""
+    post = read("Также ход 0201 0202.\nА ещё налог 3!\nПривет всем!", begins_order=lambda s: s.startswith(("ход", "налог")))
+    assert [(line.number, line.text) for line in post.orders] == [(1, "ход 0201 0202"), (2, "налог 3")]
+    assert post.orders[0].column(0) == len("Также ") + 1
+    assert [line.text for line in post.prose] == ["Привет всем!"]

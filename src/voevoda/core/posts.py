@@ -236,8 +236,9 @@ def read(text: str, options: PostOptions | None = None,
     prose: list[PostLine] = []
     unbold: list[int] = []
     for index, line in enumerate(lines):
-        if index not in not_bold and (begins_order is None or begins_order(line.text)):
-            orders.append(line)
+        candidate = _order_part(line)
+        if index not in not_bold and candidate.text and (begins_order is None or begins_order(candidate.text)):
+            orders.append(candidate)
             continue
         # prose is echoed as the forum shows the line, bold or not («Город [b]X7[/b]»); in a
         # bold-only game a line that would be an order but for its bold says so
@@ -518,6 +519,14 @@ STOPS = ".!…"
 """How a player may end a line after an order («подмога Винтерфелл.», «город X7!»)."""
 
 _OPENER = re.compile(r"^\s*([^\W\d_]+)[\s,]+")
+
+
+def _order_part(line: PostLine) -> PostLine:
+    """A line as a parser reads an order from it: without the :data:`OPENERS` before the order
+    and the :data:`STOPS` after it («Также ход 0201 0202.» → «ход 0201 0202»), columns kept."""
+    start = len(line.text) - len(without_openers(line.text))
+    end = len(line.text.rstrip(STOPS + " \t"))
+    return line.slice(start, max(start, end)).strip() if start or end < len(line.text) else line
 
 
 def without_openers(text: str) -> str:

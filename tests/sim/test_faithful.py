@@ -1,6 +1,8 @@
 """The batched simulator runs the per-battle engine's rules: on a corpus of battles covering
 every faction, every unit ability and every manoeuvre (tests/sim/scenarios/), win rates and
-mean losses per unit type agree within their confidence intervals (fixed seeds)."""
+mean losses per unit type agree within their confidence intervals (fixed seeds). With 120 exact
+battles per scenario this finds gross errors only (gaps of about 15 points); test_equivalence.py
+and benchmarks/sim_equivalence.py are sized to find a 3-point gap (docs/sim.md)."""
 
 from __future__ import annotations
 

@@ -165,6 +165,8 @@ def begins_deployment(text: str) -> bool:
         return False
     if _post_word(words[0]):
         return True
+    if _FLANK_ALONE.match(stripped) and _flank_word(words[0]) is not None:
+        return True  # «Центр:», «ЛЕВЫЙ»: a flank's heading
     return _flank_word(words[0]) is not None and len(words) > 1 and _post_word(words[1])
 
 
@@ -180,6 +182,8 @@ class Deployment:
 
 
 _FLANK_HEADER = re.compile(r"^\s*([^\s:,\-–—]+)\s+(фланг\w*|flank)\s*[:.]?\s*(.*)$", re.IGNORECASE)
+_FLANK_ALONE = re.compile(r"^\s*([^\W\d_]+)()\s*[:.]?\s*()$")
+"""A flank named alone as a heading: «Центр:», «Левый», «RIGHT»."""
 _SEPARATOR = re.compile(r"\s*(?:[-–—:=]+)\s*")
 _ITEM_SPLIT = re.compile(r"\s*(?:,|;|\+|\bи\b|\band\b|&)\s*", re.IGNORECASE)
 _ITEM = re.compile(r"^(?:(\d+)\s*(?:[xх×*](?=\s))?\s*)?(.*?)(?:\s+[xх×*]?\s*(\d+))?$", re.IGNORECASE)
@@ -220,7 +224,7 @@ def parse_deployment(text: str, rules: Rules, names: UnitNames | None = None) ->
                 out.powder.append(share)
             continue
         rest = source
-        header = _FLANK_HEADER.match(line)
+        header = _FLANK_HEADER.match(line) or _FLANK_ALONE.match(line)
         if header and _flank_word(_norm(header.group(1))):
             named = _flank_word(_norm(header.group(1)))
             assert named is not None
@@ -406,6 +410,15 @@ def _split_head(segment: PostLine) -> tuple[PostLine, PostLine]:
         head = text[: sep.start()]
         if any(_rank_word(w) for w in _words(head)):
             return segment.slice(0, sep.start()), segment.slice(sep.end())
+    # no separator: «авангард 6 всадников», «правый арьергард 3 лучника» — the head is the
+    # words up to the rank
+    for word in _WORD.finditer(text):
+        if _rank_word(_norm(word.group(0))):
+            if text[word.end():].strip():
+                return segment.slice(0, word.end()), segment.slice(word.end()).strip()
+            break
+        if _flank_word(_norm(word.group(0))) is None:
+            break
     return segment, segment.slice(len(text))
 
 

@@ -468,11 +468,14 @@ def _int(token: str, at: int) -> int:
 
 
 def _after(line: str, heads: Sequence[str]) -> str:
-    low = norm(line)
+    """The line after its answer's word and the colon or dash a player may put after it
+    («культура Египетская», «Культура: Египетская», «культура — египетская»)."""
+    text = line.strip()
     for head in heads:
-        if low.startswith(head + " "):
-            return line.strip()[len(head):].strip()
-    return line.strip()
+        match = re.match(re.escape(head) + r"(?:\s*[:\-–—=]\s*|\s+)", text, re.IGNORECASE)
+        if match:
+            return text[match.end():].strip()
+    return text
 
 
 def _category(word: str) -> str | None:

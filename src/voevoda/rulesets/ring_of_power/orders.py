@@ -98,6 +98,7 @@ def _is_hex(token: str) -> bool:
 
 
 _LEADING_WORD = re.compile(r"[^\W\d_]+")
+_AFTER_WORD = re.compile(r"\s*[-–—](?=\s)\s*")
 
 
 def begins_order(text: str) -> bool:
@@ -192,7 +193,9 @@ class PostReader:
                 f"unknown order '{first.group(0)}'{en or ';'} {'O' if en else 'o'}rders: move, support, disband, "
                 "raise, upgrade, transfer, tax, hostile, neutral, bid",
             )
-        rest_at = first.end()
+        # «вражда - Борис», «Ход — 0303 -> 0403»: a dash a player puts after the order's word
+        dash = _AFTER_WORD.match(text, first.end())
+        rest_at = dash.end() if dash else first.end()
         handler = getattr(self, f"_{kind}")
         result: Order | Problem = handler(line, rest_at)
         return result

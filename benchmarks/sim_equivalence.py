@@ -9,13 +9,15 @@ of a unit type as a share of its deployment, with probability 0.9, at a family-w
 rate of 0.01 over every comparison of every battle. For each battle it prints:
 
 * the engine's and the simulator's outcome rates, and the comparison that differs most;
-* **planted bias**: the simulator again with side 0 dealing a few percent more damage or taking
-  one percent less (the battle's ``planted``), on the same dice as the faithful run, so that the difference of
-  the two runs is the bias's own effect; the check against the engine must flag it;
+* **planted bias**: the simulator again with side 0's campaign modifiers moved by the battle's
+  ``planted`` (damage dealt 1.3 to 12 percent higher), on the same dice as the faithful run, so
+  that the difference of the two runs is the bias's own effect; the check against the engine
+  must flag it;
 * **power**: ``--repeats`` disjoint samples of the simulator, each as large as the engine's, stand
   in for the engine (both play the same rules, so they are a faithful engine's sample in
   distribution): how many the check flags as they are (false alarms), and how many it flags once
-  side 0's win rate is moved by exactly 3 points (detections; the power calculation promises 90%).
+  side 0's win rate is moved by exactly 3 points, or the mean losses of the unit type whose losses
+  vary most by 3% of its deployment (detections; the power calculation promises 90%).
 
 Run as::
 
@@ -52,7 +54,9 @@ from tests.sim.faithful import (  # noqa: E402
     load_battle,
     planted,
     shifted,
+    shifted_losses,
     subsample,
+    widest_losses,
 )
 
 from voevoda.rulesets.steel_rose.rules import load_rules  # noqa: E402
@@ -124,11 +128,13 @@ def main() -> None:
             effect = float(wrong.wins[:, 1].mean() - batched.wins[:, 1].mean())
             caught = max(differences(cols, engine, wrong), key=lambda d: abs(d.z))
             _, pool_b = batched_sample(rules, b.sides, b.options, args.repeats * n_e, f"equivalence/stand-in/{b.name}")
-            alarms = detected = 0
+            col = widest_losses(cols, batched, GAP)
+            alarms = detected = lost = 0
             for r in range(args.repeats):
                 x = subsample(pool_b, r * n_e, n_e)
                 alarms += any(abs(d.z) > plan.z for d in differences(cols, x, batched))
                 detected += any(abs(d.z) > plan.z for d in differences(cols, shifted(x, GAP, r), batched))
+                lost += any(abs(d.z) > plan.z for d in differences(cols, shifted_losses(x, col, GAP, r), batched))
             fought = (f"read from {kept}" if cached else
                       f"fought in {seconds:.0f} s by {args.jobs} processes "
                       f"({1000 * seconds * args.jobs / n_e:.1f} ms a battle per process)")
@@ -140,8 +146,9 @@ def main() -> None:
             print(f"  planted bias (side 0's modifiers {b.planted}): moves side 0's win rate by "
                   f"{100 * effect:+.2f} points; the check against the engine: {caught}"
                   + (" — FLAGGED" if abs(caught.z) > plan.z else " — MISSED"))
-            print(f"  power: {alarms}/{args.repeats} false alarms; a 3-point shift flagged in "
-                  f"{detected}/{args.repeats}")
+            print(f"  power: {alarms}/{args.repeats} false alarms; side 0's win rate moved by 3 points flagged in "
+                  f"{detected}/{args.repeats}; side {col.side} {col.unit} losses moved by 3% of "
+                  f"{col.deployed} flagged in {lost}/{args.repeats}")
             failed |= bool(bad) or abs(caught.z) <= plan.z
     print(f"\nload average {_load()} at the end")
     if failed:

@@ -257,5 +257,33 @@ def shifted(sample: Sample, gap: float, seed: int) -> Sample:
     return Sample(wins, sample.dead)
 
 
+def shifted_losses(sample: Sample, col: Column, gap: float, seed: int) -> Sample:
+    """The sample with the column's mean losses raised by ``gap`` of the side's deployment on
+    average: each battle in which some of the type survived loses one more of it with probability
+    ``gap * deployed / (share of such battles)`` (seeded)."""
+    dead = sample.dead[:, col.side, col.index]
+    room = dead < col.deployed
+    chance = gap * col.deployed / float(room.mean()) if room.any() else math.inf
+    if not col.deployed or chance > 1:
+        raise ValueError(f"{col.unit}: too few survivors to shift")
+    more = room & (np.random.default_rng(seed).random(len(dead)) < chance)
+    out = sample.dead.copy()
+    out[more, col.side, col.index] += 1
+    return Sample(sample.wins, out)
+
+
+def widest_losses(cols: list[Column], sample: Sample, gap: float) -> Column:
+    """The deployed loss column whose share lost varies most (the hardest to tell apart) among
+    those :func:`shifted_losses` can move by ``gap``."""
+    def spread(c: Column) -> float:
+        return float((sample.dead[:, c.side, c.index] / c.deployed).var())
+
+    def movable(c: Column) -> bool:
+        room = float((sample.dead[:, c.side, c.index] < c.deployed).mean())
+        return bool(c.deployed) and room > 0 and gap * c.deployed <= room
+
+    return max((c for c in cols if movable(c)), key=spread)
+
+
 def subsample(sample: Sample, start: int, n: int) -> Sample:
     return Sample(sample.wins[start:start + n], sample.dead[start:start + n])

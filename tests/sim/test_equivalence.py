@@ -33,7 +33,9 @@ from tests.sim.faithful import (
     flagged,
     planted,
     shifted,
+    shifted_losses,
     subsample,
+    widest_losses,
 )
 from voevoda.rulesets.steel_rose.battle.powder import supply
 from voevoda.rulesets.steel_rose.rules import Rules, load_rules
@@ -107,7 +109,9 @@ def test_planted_biases_are_flagged(rules: Rules, name: str) -> None:
     """At the check's sizes, ten disjoint simulator samples stand in for the engine's (the same
     rules, so each is a faithful engine's sample in distribution). As they are, at most one is
     flagged (a false alarm; about one in a thousand is expected). Side 0's win rate moved by
-    exactly 3 points (``shifted``) is flagged on a win rate in at least 5 of 10. A simulator with a
+    exactly 3 points (``shifted``) is flagged on a win rate in at least 5 of 10; the mean losses of
+    the unit type whose losses vary most, moved by 3% of its deployment (``shifted_losses``), are
+    flagged on that type in at least 5 of 10. A simulator with a
     planted rule bias, side 0's damage raised by 1.3 to 12 percent (the battle's ``planted``,
     chosen to move the win rate by 3 to 4.5 points), is flagged in at least 6 of 10.
 
@@ -126,14 +130,18 @@ def test_planted_biases_are_flagged(rules: Rules, name: str) -> None:
     assert GAP <= effect <= 0.045, effect
     _, stand_ins = batched_sample(rules, battle.sides, battle.options, REPEATS * plan.engine_n,
                                   f"equivalence/stand-in/{name}")
-    alarms = moved = caught = 0
+    col = widest_losses(cols, reference, GAP)
+    alarms = moved = lost = caught = 0
     for r in range(REPEATS):
         x = subsample(stand_ins, r * plan.engine_n, plan.engine_n)
         alarms += bool(flagged(cols, x, reference, plan.z))
         moved += any(d.what.endswith("wins") for d in flagged(cols, shifted(x, GAP, r), reference, plan.z))
+        lost += any(d.what.startswith(f"side {col.side} {col.unit} losses")
+                    for d in flagged(cols, shifted_losses(x, col, GAP, r), reference, plan.z))
         caught += bool(flagged(cols, x, wrong, plan.z))
     assert alarms <= 1
     assert moved >= 5
+    assert lost >= 5
     assert caught >= 6
 
 

@@ -14,7 +14,6 @@ from dataclasses import replace
 from typing import Any
 
 from voevoda.core.dice import CITED, rerun_ref
-from voevoda.rulesets.steel_rose.battle.engine import fight
 from voevoda.rulesets.steel_rose.battle.model import Manoeuvre, PowderShare, SideInput, SquadInput
 from voevoda.rulesets.steel_rose.battle.posts import default_garrison_deployment
 from voevoda.rulesets.steel_rose.battle.sides import check_army
@@ -224,6 +223,8 @@ def _fight(ctx: Ctx, battle: Battle) -> None:
     placed = [placed_units(s) for s in sides]
     assert ctx.dice is not None
     label = f"steel-rose/{state.turn}/battle/{battle.city}/{battle.attacker.faction}"
+    from voevoda.rulesets.steel_rose.battle.engine import fight  # NumPy: only when a battle is fought
+
     result = fight(ctx.campaign.rules, (sides[0], sides[1]), SealedDice(ctx.dice), label, ctx.options.battle)
     data = result.to_json()
     winner = {0: "attacker", 1: "defender", None: "none"}[result.winner]

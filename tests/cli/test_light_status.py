@@ -1,0 +1,45 @@
+"""Issue 17 «The command line»: «voevoda --help and voevoda status answer in under 0.3 s
+(today 1.7–2.7 s, because every command imports Numba, NumPy and Alembic): import heavy parts
+only where used». The time is benchmarked (benchmarks/cli_startup.py); what is checked here is
+the cause, in a fresh process for each installed game: `status` imports neither NumPy nor a
+battle engine."""
+
+from __future__ import annotations
+
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+from typer.testing import CliRunner
+
+from voevoda.cli import app
+
+SRC = Path(__file__).resolve().parents[2] / "src"
+HEAVY = ("numpy", "numba", "alembic", "voevoda.rulesets.steel_rose.battle.engine", "voevoda.sim")
+GAMES = {"steel-rose": "Анна,Борис,Вера", "steel-rose-battle": "Анна,Борис", "thrones": "Анна,Борис,Вера",
+         "new-worlds": "Анна,Борис", "ring-of-power": "Анна,Борис", "culture-conquest": "Анна,Борис"}
+
+PROBE = """
+import sys
+from voevoda.cli import app
+try:
+    app(sys.argv[1:])
+except SystemExit:
+    pass
+print(",".join(m for m in {heavy!r} if m in sys.modules), file=sys.stderr)
+"""
+
+
+@pytest.mark.parametrize("ruleset", sorted(GAMES))
+def test_status_imports_nothing_heavy(tmp_path: Path, ruleset: str) -> None:
+    db = str(tmp_path / "light.db")
+    result = CliRunner().invoke(app, ["new", ruleset, "--game", "g", "--players", GAMES[ruleset], "--seed", "light",
+                                      "--db", db])
+    assert result.exit_code == 0, result.output
+    run = subprocess.run([sys.executable, "-c", PROBE.format(heavy=HEAVY), "status", "g", "--as", "Анна", "--db", db],
+                         capture_output=True, text=True, env={"PYTHONPATH": str(SRC), "PATH": "/usr/bin:/bin"},
+                         check=False)
+    assert "игра / game g" in run.stdout, run.stdout + run.stderr
+    loaded = run.stderr.strip().splitlines()[-1] if run.stderr.strip() else ""
+    assert loaded == "", f"voevoda status on a {ruleset} game imports {loaded}"

@@ -224,8 +224,17 @@ class PhraseTable:
 
 @cache
 def _russian_forms(name: str) -> tuple[str, ...]:
+    """Every case of ``name``, and its second locative where Russian has one: from the table kept
+    as data (``forms.py``) for the shipped names, else worked out (:func:`compute_forms`)."""
+    from voevoda.rulesets.thrones.forms import shipped
+
+    known = shipped().get(name)
+    return known if known is not None else compute_forms(name)
+
+
+def compute_forms(name: str) -> tuple[str, ...]:
     """Every case of ``name``, and its second locative where Russian has one («в Порту
-    Винтерфелла», «в Королевском лесу»)."""
+    Винтерфелла», «в Королевском лесу»), through the morphology dictionary."""
     from voevoda.core.words import inflect_phrase
 
     forms = list(word_forms(name))

@@ -308,3 +308,17 @@ def _is_land(view: dict[str, Any], tile: str) -> bool:
     from voevoda.rulesets.new_worlds.views import kinds_of
 
     return kinds_of(view)[tile] == "land"
+
+
+def test_show_lists_the_event_countries_war() -> None:
+    """Ruling R25: «эвентовые захватчики» are at war with every country outside their event,
+    with no declared war to show: `voevoda show` says so, one line per event (the Khagan with
+    his tributaries), instead of «Войны / wars: —»."""
+    ruleset, state = make_game(epoch="antiquity", land={"A": "B2 C2", "B": "S2"},
+                               invaders={"khaganate": {"tiles": "F2 G2", "event": "khaganate"},
+                                         "khaganate_1": {"tiles": "F3", "event": "khaganate", "kind": "tributary"}})
+    text = ruleset.summary(ruleset.view(state, "A"), "A")
+    wars = text.split("Войны / wars:")[1].split("Договоры")[0]
+    assert "khaganate, khaganate_1: со всеми прочими странами / with every other country" in wars
+    quiet = make_game(land={"A": "B2 C2", "B": "S2"})
+    assert "Войны / wars: —" in quiet[0].summary(quiet[0].view(quiet[1], "A"), "A")

@@ -51,6 +51,12 @@ def summary(view: Mapping[str, Any], viewer: Viewer, rules: Rules) -> str:
             f"{w.war_type(x['defender_type'])}" + (f", до хода / until turn {x['last_turn']}" if x.get("last_turn") else
                                                    ", до победы / until one side wins")
             for x in view["wars"]]
+    # «Эвентовые захватчики» are at war with every country outside their event (ruling R25)
+    sides: dict[str, list[str]] = {}
+    for cid, c in view["countries"].items():
+        if c.get("alive") and c.get("kind") in ("invader", "tributary"):
+            sides.setdefault(str(c.get("event") or cid), []).append(w.country(cid))
+    wars += [f"  {', '.join(names)}: со всеми прочими странами / with every other country" for names in sides.values()]
     lines += ["", "Войны / wars:" + ("" if wars else " —"), *wars]
     names = {"pact": "пакт / pact", "alliance": "союз / alliance", "truce": "перемирие / truce"}
     treaties = [f"  {names.get(t['kind'], t['kind'])}: {w.country(t['parties'][0])} и {w.country(t['parties'][1])}"

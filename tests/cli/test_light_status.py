@@ -19,7 +19,8 @@ SRC = Path(__file__).resolve().parents[2] / "src"
 HEAVY = ("numpy", "numba", "alembic", "pymorphy3", "voevoda.rulesets.steel_rose.battle.engine", "voevoda.sim")
 GAMES = {"steel-rose": "Анна,Борис,Вера", "steel-rose-battle": "Анна,Борис", "thrones": "Анна,Борис,Вера",
          "new-worlds": "Анна,Борис", "ring-of-power": "Анна,Борис", "culture-conquest": "Анна,Борис"}
-POSTS = {"thrones": "подмога в Винтерфелле\nусиление Белая Гавань"}
+POSTS = {"thrones": "подмога в Винтерфелле\nусиление Белая Гавань", "steel-rose": "Построить Барак в Авентале",
+         "new-worlds": "[b]религия дуализм[/b]\n[b]Война с Борисом: тотальная[/b]", "ring-of-power": "ход 0303 0403\nвражда Борис"}
 """A post standing in the step: `status` reads it again (Thrones' names in every case come from
 data/forms.json, not from the morphology dictionary, a second a process)."""
 

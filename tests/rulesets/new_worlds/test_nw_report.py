@@ -115,3 +115,23 @@ def test_an_unanswered_proposal_stays_with_its_two_parties() -> None:
     assert "пакт" not in public.lower().split("расходы")[1]
     assert "Вера: предложение" not in boris and "Анна → Вера" not in boris
     assert "Анна → Вера: предложение — пакт о ненападении" in vera
+
+
+def test_a_battle_says_why_each_tile_was_not_taken() -> None:
+    """A game master answers «why not?»: each tile a battle did not take with its reason — its
+    price beyond what the attack had left, out of reach, already taken by another this turn, or
+    the war type's limit (000 «VIII. Война, 2»)."""
+    from voevoda.core.ruleset import Event
+    from voevoda.rulesets.new_worlds.report import Words, battle_line
+    from voevoda.rulesets.new_worlds.rules import load_rules
+
+    event = Event("battle", {"attacker": "A", "defender": "B", "committed": 10, "attack_bonus": 0, "defence": 4,
+                             "defence_bonus": 0, "net": 6, "model": "contest", "taken": ["D2"], "missed": [
+                                 {"tile": "E2", "why": "strength", "price": 7, "left": 5},
+                                 {"tile": "S11", "why": "unreachable"}, {"tile": "D3", "why": "not_theirs"},
+                                 {"tile": "E3", "why": "limit", "ru": "не более 15 территорий", "en": "at most 15"}]})
+    ru = str(battle_line(event, Words(load_rules(), None, "ru")))
+    assert ru.endswith("взято: D2; не взято: E2 (стоит 7, осталось 5), S11 (не добраться), D3 (уже взята), "
+                       "E3 (не более 15 территорий)")
+    en = str(battle_line(event, Words(load_rules(), None, "en")))
+    assert "E2 (costs 7, 5 left), S11 (out of reach), D3 (already taken), E3 (at most 15)" in en

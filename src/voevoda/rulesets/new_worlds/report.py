@@ -454,7 +454,8 @@ def battle_line(e: Event, w: Words) -> Inline:
                    f"{d['defence_bonus']}, margin {d['net']}")
     out = f"{a} → {b}: {core}; " + w.t(f"взято: {w.tiles(d['taken'])}", f"taken: {w.tiles(d['taken'])}")
     # each tile not taken with its reason, as a game master answers «why not?»
-    missed = [_missed(x, w) for x in d.get("missed", []) if x.get("why") in ("strength", "limit", "unreachable")]
+    missed = [_missed(x, w) for x in d.get("missed", [])
+              if x.get("why") in ("strength", "limit", "unreachable", "not_theirs")]
     if missed:
         out += w.t(f"; не взято: {', '.join(missed)}", f"; not taken: {', '.join(missed)}")
     return out
@@ -466,6 +467,8 @@ def _missed(x: Mapping[str, Any], w: Words) -> str:
         return w.t(f"{tile} (стоит {x['price']}, осталось {x['left']})", f"{tile} (costs {x['price']}, {x['left']} left)")
     if why == "unreachable":
         return w.t(f"{tile} (не добраться)", f"{tile} (out of reach)")
+    if why == "not_theirs":
+        return w.t(f"{tile} (уже взята)", f"{tile} (already taken)")
     return f"{tile} ({x['ru'] if w.ru else x['en']})" if x.get("ru") else tile
 
 

@@ -34,3 +34,8 @@ def test_the_game_reads_greetings_and_line_ends_with_the_core(module: ModuleType
 def test_new_worlds_offers_typos_through_the_core() -> None:
     """«может быть, «…»?» is written by posts.did_you_mean in every game."""
     assert not hasattr(new_worlds, "_suggest")
+
+
+def test_new_worlds_finds_names_in_another_case_with_the_cores_stems() -> None:
+    """«с Ромейской державой», «Борису»: the stemmer is the core's (Ring of Power uses it too)."""
+    assert new_worlds.stem is posts.stem

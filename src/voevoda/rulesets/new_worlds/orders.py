@@ -29,7 +29,17 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from voevoda.core.errors import Problem, invalid
-from voevoda.core.posts import OPENERS, STOPS, NumberError, PostLine, did_you_mean, fold, read_int, suggest
+from voevoda.core.posts import (
+    OPENERS,
+    STOPS,
+    NumberError,
+    PostLine,
+    did_you_mean,
+    fold,
+    read_int,
+    stem,
+    suggest,
+)
 from voevoda.core.ruleset import Order
 from voevoda.rulesets.new_worlds.mapdata import normalise_tile
 from voevoda.rulesets.new_worlds.rules import FACTORY_NAMES, Rules
@@ -235,21 +245,6 @@ class Lexicon:
         return lex
 
 
-# Russian case endings, longest first: what a word loses to leave the stem its cases share
-_ENDINGS = ("ами", "ями", "ого", "его", "ому", "ему", "ыми", "ими", "ой", "ей", "ою", "ею", "ом", "ем", "ам", "ям",
-            "ах", "ях", "ую", "юю", "ая", "яя", "ое", "ее", "ые", "ие", "ый", "ий", "ых", "их", "ым", "им", "ью",
-            "а", "я", "о", "е", "у", "ю", "ы", "и", "й", "ь")
-
-
-def stem(word: str) -> str:
-    """A Russian word without its case ending («державой» → «держав», «Борису» → «борис»),
-    keeping at least three letters; other words as they are."""
-    if not CYRILLIC.search(word):
-        return word
-    for ending in _ENDINGS:
-        if word.endswith(ending) and len(word) - len(ending) >= 3:
-            return word[: -len(ending)]
-    return word
 
 
 _LATIN = {"а": "a", "б": "b", "в": "v", "г": "g", "д": "d", "е": "e", "ё": "e", "ж": "zh", "з": "z", "и": "i",

@@ -30,7 +30,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 
 from voevoda.core.errors import Problem, invalid
-from voevoda.core.posts import NumberError, PostLine, did_you_mean, is_digits, read_int, suggest
+from voevoda.core.posts import NumberError, PostLine, did_you_mean, is_digits, read_int, stem_key, suggest
 from voevoda.core.ruleset import Order
 
 TREASURY = "Казна"
@@ -98,6 +98,7 @@ def _is_hex(token: str) -> bool:
 
 
 _LEADING_WORD = re.compile(r"[^\W\d_]+")
+_NAME_WORD = re.compile(r"[^\s,;:.!]+")
 _AFTER_WORD = re.compile(r"\s*[-–—](?=\s)\s*")
 
 
@@ -133,6 +134,17 @@ def _match_names(text: str, names: Sequence[str]) -> tuple[str | None, str]:
     for name in sorted(names, key=len, reverse=True):
         if low.startswith(name.casefold()) and (len(low) == len(name) or not low[len(name)].isalnum()):
             return name, stripped[len(name):]
+    # a name in another case («вражда Борису», «перевод 5 Анне»): by the stems of its words,
+    # when no other player's name shares them
+    words = list(_NAME_WORD.finditer(stripped))
+    keys: dict[str, list[str]] = {}
+    for name in names:
+        keys.setdefault(stem_key(name), []).append(name)
+    for name in sorted(names, key=len, reverse=True):
+        size = len(name.split())
+        key = stem_key(name)
+        if len(words) >= size and len(keys[key]) == 1 and stem_key(stripped[:words[size - 1].end()]) == key:
+            return name, stripped[words[size - 1].end():]
     return None, stripped
 
 

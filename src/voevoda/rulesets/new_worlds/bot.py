@@ -11,8 +11,8 @@ of its points at them (the one they strike holds the line), one that cannot reac
 on their coast or helps its ally with half its roll. At peace, a country a third larger than
 a neighbour saves its points, breaks its pact or alliance with it and wages a war of
 vassalisation, striking in the war's last turns; now and then it starts a smaller war on a
-weaker neighbour. tests/rulesets/new_worlds/test_nw_bot_epochs.py plays such games across the
-Iron Age, Antiquity and the Renaissance.
+weaker neighbour. While event countries stand, free land is settled toward them.
+tests/rulesets/new_worlds/test_nw_bot_epochs.py plays such a game through every epoch.
 """
 
 from __future__ import annotations
@@ -423,6 +423,10 @@ def _settle(wr: Writer) -> None:
     free = free_land(w)
     land = w.land_set(wr.me)
     options = sorted({n for t in land for n in grid.neighbours(t) if n in free}, key=grid.index)
+    # toward the event countries, when there are any: a front by land is cheaper than landings
+    targets = [t for e in _event_enemies(w, wr.me) for t in w.land_set(e)]
+    if targets:
+        options.sort(key=lambda t: (grid.distance_to_set(t, targets) or 0, grid.index(t)))
     chosen: list[str] = []
     for t in options:
         if len(chosen) >= budget // max(1, w.rules.prices.territory):

@@ -52,7 +52,9 @@ def _words(text: str) -> list[str]:
 
 def _same_word(word: str, name: str) -> bool:
     """One word of a post against one word of a unit's name, whatever its case and number:
-    they share a prefix of at least ``max(3, len(name) - 3)`` letters and the post's word goes
+    they share a prefix of at least ``max(3, len(name) - 2)`` letters (a case ending changes at
+    most the last two: «рыцар|ь», «рыцар|ей»; «рыцорей» is a typo, refused with a suggestion,
+    never read as knights) and the post's word goes
     on for at most four letters after it (short words exactly)."""
     if len(name) <= 3 or len(word) <= 3:
         return word == name or (len(name) == 3 and word.startswith(name) and len(word) - len(name) <= 3)
@@ -61,7 +63,7 @@ def _same_word(word: str, name: str) -> bool:
         if x != y:
             break
         common += 1
-    return common >= max(3, len(name) - 3) and common >= len(word) - 4
+    return common >= max(3, len(name) - 2) and common >= len(word) - 4
 
 
 class UnitNames:

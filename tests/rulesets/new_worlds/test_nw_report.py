@@ -135,3 +135,17 @@ def test_a_battle_says_why_each_tile_was_not_taken() -> None:
                        "E3 (не более 15 территорий)")
     en = str(battle_line(event, Words(load_rules(), None, "en")))
     assert "E2 (costs 7, 5 left), S11 (out of reach), D3 (already taken), E3 (at most 15)" in en
+
+
+def test_a_port_by_a_city_is_drawn_beside_its_circle() -> None:
+    """A tile with a city and a port («R11: one city and one other building»): the port's letter
+    goes to the tile's top right, clear of the city's circle, and the rest of the map is drawn."""
+    import re
+
+    ruleset, state = make_game(epoch="iron", land={"A": "B2 C2", "B": "S2"}, cities={"B2": 0},
+                               buildings={"B2": "port", "C2": "port"}, deposits={"C2": "fur"})
+    svg = ruleset.map_svg(ruleset.view(state, PUBLIC), PUBLIC)  # type: ignore[attr-defined]
+    ports = [float(m.group(1)) for m in re.finditer(r'<text[^>]*\by="([\d.]+)"[^>]*>П</text>', svg)]
+    assert len(ports) == 3             # B2, C2 and the legend's entry
+    assert ports[0] < ports[1] - 10    # B2 (a city): top right; C2 (none): bottom right, in one row
+    assert svg.count('r="7"') == 2     # B2's circle and the legend's

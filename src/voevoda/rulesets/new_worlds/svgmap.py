@@ -106,7 +106,9 @@ def render(view: Mapping[str, Any], rules: Rules, lang: str = "ru", events: Sequ
             if building:
                 drawn_buildings.add(str(building))
                 letter = BUILDING_LETTERS.get(str(building), ("?", "?"))[0 if ru else 1]
-                marks.append(maps.text(px + CELL - 2, py + CELL - 2, letter, size=9, weight="bold", anchor="end",
+                # beside a city's circle, in the top right corner; else in the bottom right
+                letter_y = py + 9 if info.get("city") is not None else py + CELL - 2
+                marks.append(maps.text(px + CELL - 2, letter_y, letter, size=9, weight="bold", anchor="end",
                                        halo=True))
             res = deposits.get(t)
             if res is not None and res in rules.resources:

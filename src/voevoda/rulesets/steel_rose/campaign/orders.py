@@ -198,6 +198,27 @@ def begins_capture(text: str) -> bool:
     """A capture choice: a line naming one («Хольмгард: колонизировать»)."""
     return _choice(text)[0] is not None or any(w in norm(text) for w in ("захват", "capture"))
 
+_NEXT_ORDER = re.compile(r"\s*[,;]\s*(?=([^\W\d_]+))")
+
+
+def _one_order_each(line: posts.PostLine) -> list[posts.PostLine]:
+    """A line holding several orders, each begun by its word after a comma or «;»
+    («Построить Барак в Авентале, нанять 10 копейщиков»), as one line per order (columns kept);
+    a comma inside an order («10 копейщиков, 6 лучников») stays."""
+    parts: list[posts.PostLine] = []
+    start = 0
+    for match in _NEXT_ORDER.finditer(line.text):
+        current = _KEYWORDS.get(_first_word(line.text[start:]))
+        if current is None or _KEYWORDS.get(norm(match.group(1))) is None:
+            continue
+        if current == "army" and "," in match.group(0):
+            continue  # an army's units are listed by commas («…, демоны — атака …»): only «;» ends it
+        parts.append(line.slice(start, match.start()).strip())
+        start = match.end()
+    parts.append(line.slice(start).strip())
+    return [part for part in parts if part.text]
+
+
 def _first_word(text: str) -> str:
     ws = words(text)
     return ws[0] if ws else ""
@@ -305,7 +326,8 @@ class PostReader:
     def orders(self, text: str, fid: str) -> Reading:
         """The turn's orders: the post's order lines (``posts.read`` with :func:`begins_turn_order`)."""
         out = Reading()
-        lines = [_Line(s) for s in posts.read(text, begins_order=begins_turn_order).orders]
+        lines = [_Line(part) for s in posts.read(text, begins_order=begins_turn_order).orders
+                 for part in _one_order_each(s)]
         originals = text.split("\n")
         template_city: tuple[str, int, int] | None = None  # (city, level, line)
         garrison: tuple[str, int, list[str]] | None = None  # (city, first line, numbers of its lines)

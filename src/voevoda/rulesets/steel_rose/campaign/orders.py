@@ -497,6 +497,12 @@ class PostReader:
     def _hire(self, out: Reading, line: _Line, fid: str) -> None:
         body = _strip_keyword(line.text)
         body = re.sub(r"^(?:наёмников|наемников|mercenaries)\s*[:\-–—]?\s*", "", body, flags=re.IGNORECASE)
+        where = re.search(r"\s+(?:в|во|in|at)\s+(\S.*)$", body, re.IGNORECASE)
+        if where and self.vocab.cities.match(where.group(1).strip(" .")):
+            self._bad(out, line, where.group(0).strip(),
+                      "юнитов нанимают без города: «Нанять 10 копейщиков»",
+                      "units are hired without a city: 'Hire 10 spearmen'")
+            return
         units = self.units(out, line, body)
         if units:
             out.orders.append(Order("hire", {"units": units}, line.number, line.text))

@@ -13,7 +13,7 @@ from typing import Any
 
 from voevoda.core.dice import CITED
 from voevoda.core.ruleset import Order
-from voevoda.core.words import inflect_phrase
+from voevoda.core.words import counted, inflect_phrase
 from voevoda.rulesets.steel_rose.campaign import economy as eco
 from voevoda.rulesets.steel_rose.campaign.context import Ctx
 from voevoda.rulesets.steel_rose.campaign.data import FACTIONS
@@ -851,8 +851,9 @@ def form_armies(ctx: Ctx, fid: str, orders: Sequence[Order], done_rituals: list[
         if short:
             uid, n = next(iter(short.items()))
             unit = ctx.campaign.rules.units[uid]
-            ctx.refuse(fid, order, f"в армии {n} «{unit.name_ru}», а у вас осталось {pool.get(uid, 0)}",
-                       f"{n} {unit.name_en} in the army, but only {pool.get(uid, 0)} left")
+            left = pool.get(uid, 0)
+            ctx.refuse(fid, order, f"в армии {counted(n, unit.name_ru.lower())}, а свободных у вас {left}",
+                       f"{counted(n, unit.name_en.lower(), 'en')} in the army, but only {left} free")
             continue
         if not units:
             ctx.refuse(fid, order, "в армии нет юнитов", "the army has no units")

@@ -73,7 +73,7 @@ def _khaganate_land(state: dict[str, Any]) -> int:
 @pytest.fixture(scope="module")
 def history() -> list[dict[str, Any]]:
     """Turn by turn until the Industrial Age: what each turn shows and what the conditions say."""
-    game = Game.create("new-worlds", "epochs", PLAYERS, bots=PLAYERS, seed="f")
+    game = Game.create("new-worlds", "epochs", PLAYERS, bots=PLAYERS, seed="i")
     out = []
     for _ in range(MAX_TURNS):
         game.resolve(force=True)

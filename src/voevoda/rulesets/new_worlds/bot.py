@@ -295,6 +295,8 @@ def _attack(wr: Writer, target: str, points: int, by_sea: bool = False) -> bool:
         # twice what the points pay for: the tiles another country takes first are skipped
         if spent >= 2 * budget or len(chosen) >= 40:
             break
+        if price > budget:
+            continue   # a landing dearer than the whole attack takes nothing
         chosen.append(t)
         spent += price
     while chosen:

@@ -124,6 +124,28 @@ def begins_order(text: str) -> bool:
     return len(words) > 1 and _is_hex(words[1].strip(".,;:"))
 
 
+_NEXT_ORDER = re.compile(r"\s*[,;]\s*(?=([^\W\d_]+))")
+
+
+def _one_order_each(line: PostLine) -> list[PostLine]:
+    """A line holding several orders, each begun by its word after a comma or «;» («ход 0303
+    0403, вражда Борис»), as one line per order, columns kept; a list of players («вражда Анна,
+    Борис») and a transfer's reason («за мир, налог и дружбу») keep their commas."""
+    parts: list[PostLine] = []
+    start = 0
+    for match in _NEXT_ORDER.finditer(line.text):
+        first = _LEADING_WORD.search(line.text, start)
+        current = KEYWORDS.get(first.group(0).casefold()) if first else None
+        if KEYWORDS.get(match.group(1).casefold()) is None or current is None:
+            continue
+        if current == "transfer" and "," in match.group(0):
+            continue
+        parts.append(line.slice(start, match.start()).strip())
+        start = match.end()
+    parts.append(line.slice(start).strip())
+    return parts
+
+
 def _match_names(text: str, names: Sequence[str]) -> tuple[str | None, str]:
     """The longest known name at the start of ``text`` (case-insensitive) and the rest."""
     stripped = text.lstrip()
@@ -168,10 +190,10 @@ class PostReader:
         """Read the order lines of a post (``Post.orders``, see :func:`begins_order`)."""
         orders: list[Order] = []
         problems: list[Problem] = []
-        for source in lines:
-            if not source.text.strip():
+        for part in (p for line in lines for p in _one_order_each(line)):
+            if not part.text.strip():
                 continue
-            result = self._line(_Line(source))
+            result = self._line(_Line(part))
             if isinstance(result, Problem):
                 problems.append(result)
             else:

@@ -136,7 +136,7 @@ def schema_problems(model: type[BaseModel], state: Any, every_field: bool = Fals
         return problems
     if not every_field:
         return []
-    return [StateProblem(pointer, "поле удалено: в состоянии есть все поля", "a field was removed: the state keeps every field")
+    return [StateProblem(pointer, "поле отсутствует: в состоянии есть все поля", "a field is missing: the state keeps every field")
             for pointer in _missing_fields(typed, "")]
 
 

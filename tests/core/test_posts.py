@@ -276,3 +276,11 @@ def test_stems_find_names_written_in_another_case() -> None:
     assert posts.stem_key("Анне") == posts.stem_key("Анна")
     assert posts.stem_key("Ромейской державой") == posts.stem_key("Ромейская держава") == "ромейск держав"
     assert posts.stem("Ян") == "Ян" and posts.stem("Boris") == "Boris"
+
+
+def test_unicode_spaces_are_spaces() -> None:
+    """A no-break space (a forum editor's, a phone keyboard's), a narrow one, a thin one: the
+    forum shows a space, and the parser reads one; each keeps its column."""
+    post = read("вражда\u00a0Борис\nналог\u202f3\u2009\u00a0")
+    assert texts(post) == [(1, "вражда Борис"), (2, "налог 3")]
+    assert post.lines[0].column(6) == 7

@@ -73,6 +73,10 @@ INVISIBLE = frozenset("\ufeff\u200b\u200c\u200d\u2060\u00ad\u200e\u200f\u202a\u2
 """Characters a forum shows as nothing: the byte-order mark a Notepad file begins with, zero-width
 spaces and joiners, direction marks and soft hyphens (Telegram and Discord copies carry them)."""
 
+SPACES = frozenset("\u00a0\u2000\u2001\u2002\u2003\u2004\u2005\u2006\u2007\u2008\u2009\u200a\u202f\u205f\u3000\t")
+"""Characters a forum shows as a space (no-break, narrow, thin, ideographic spaces, a tab): read
+as a plain space, so that every game's parser splits words on them."""
+
 _TAG = re.compile(r"\[(/?)([A-Za-z][A-Za-z0-9_]*|\*)((?:=|\s)[^\[\]\n]*)?\]")
 
 # -- Markdown ----------------------------------------------------------------------------------
@@ -337,7 +341,7 @@ def _emit(text: str, start: int, end: int, line_no: int, line_start: int, out: l
             continue
         if ch == "\r" or ch in INVISIBLE:
             continue
-        out.append(_Char(ch, line_no, index - line_start + 1, bold, run))
+        out.append(_Char(" " if ch in SPACES else ch, line_no, index - line_start + 1, bold, run))
     return line_no, line_start
 
 

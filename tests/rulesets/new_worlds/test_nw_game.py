@@ -322,3 +322,11 @@ def test_show_lists_the_event_countries_war() -> None:
     assert "khaganate, khaganate_1: со всеми прочими странами / with every other country" in wars
     quiet = make_game(land={"A": "B2 C2", "B": "S2"})
     assert "Войны / wars: —" in quiet[0].summary(quiet[0].view(quiet[1], "A"), "A")
+
+
+def test_show_gives_the_cities_roll_bonus() -> None:
+    """000 «III. Постройки, 1»: «Города дают игрокам +1 к итогу ролла … Каждое улучшение города
+    дает ещё +1»: `voevoda show` sums it in the heading and marks an upgraded city with its own."""
+    ruleset, state = make_game(epoch="middle_ages", land={"A": "B2 C2 D2", "B": "S2"}, cities={"B2": 1, "D2": 0})
+    text = ruleset.summary(ruleset.view(state, "A"), "A")
+    assert "города / cities (2, +3 к роллу / to the roll): B2 (+2), D2" in text

@@ -91,7 +91,11 @@ def _own(view: Mapping[str, Any], me: str, w: Words) -> list[str]:
                   key=_order)
     dejure = sorted((t for t, v in view["tiles"].items() if v.get("owner") == me and kinds.get(t) != "land"),
                     key=_order)
-    cities = [f"{t} (+{int(view['tiles'][t]['city']) + 1})" for t in land if view["tiles"][t].get("city") is not None]
+    # «Города дают игрокам +1 к итогу ролла», an upgrade +1 more: the sum in the heading, a city's
+    # own figure only where it was upgraded
+    levels = {t: int(view["tiles"][t]["city"]) for t in land if view["tiles"][t].get("city") is not None}
+    cities = [f"{t} (+{n + 1})" if n else t for t, n in levels.items()]
+    city_bonus = sum(n + 1 for n in levels.values())
     buildings = [f"{w.order(str(view['tiles'][t]['building']))} {t}" for t in land if view["tiles"][t].get("building")]
     out = [f"Ваша страна / your country: {w.country(me)}" + (f" ({c['player']})" if c.get("player") != w.country(me)
                                                              else "")]
@@ -111,7 +115,8 @@ def _own(view: Mapping[str, Any], me: str, w: Words) -> list[str]:
     out.append(f"  земли / land ({len(land)}): {_tiles(land)}")
     if dejure:
         out.append(f"  владения де-юре / de jure ({len(dejure)}): {_tiles(dejure)}")
-    out.append(f"  города / cities ({len(cities)}): {', '.join(cities) or '—'}")
+    out.append(f"  города / cities ({len(cities)}" + (f", +{city_bonus} к роллу / to the roll" if cities else "")
+               + f"): {', '.join(cities) or '—'}")
     out.append(f"  постройки / buildings: {', '.join(buildings) or '—'}")
     deposits = [f"{w.resource(r)} {t}" for t, r in sorted(view["deposits"].items(), key=lambda tr: _order(tr[0]))
                 if view["tiles"].get(t, {}).get("owner") == me]

@@ -131,10 +131,15 @@ def test_a_battle_says_why_each_tile_was_not_taken() -> None:
                                  {"tile": "S11", "why": "unreachable"}, {"tile": "D3", "why": "not_theirs"},
                                  {"tile": "E3", "why": "limit", "ru": "не более 15 территорий", "en": "at most 15"}]})
     ru = str(battle_line(event, Words(load_rules(), None, "ru")))
-    assert ru.endswith("взято: D2; не взято: E2 (стоит 7, осталось 5), S11 (не добраться), D3 (уже взята), "
+    assert ru.endswith("взято: D2; не взято: E2 (стоит 7, осталось 5); S11 (не добраться); D3 (уже взята); "
                        "E3 (не более 15 территорий)")
     en = str(battle_line(event, Words(load_rules(), None, "en")))
-    assert "E2 (costs 7, 5 left), S11 (out of reach), D3 (already taken), E3 (at most 15)" in en
+    assert "E2 (costs 7, 5 left); S11 (out of reach); D3 (already taken); E3 (at most 15)" in en
+    # many tiles over the margin are told once, not tile by tile
+    many = Event("battle", {**event.data, "net": 0, "taken": [], "missed": [
+        {"tile": t, "why": "strength", "price": p, "left": 0} for t, p in (("M8", 1), ("N8", 1), ("O8", 2))]})
+    assert str(battle_line(many, Words(load_rules(), None, "ru"))).endswith(
+        "не взято: M8, N8, O8 (перевеса не хватило: стоят 1–2, осталось 0)")
 
 
 def test_a_port_by_a_city_is_drawn_beside_its_circle() -> None:
@@ -149,3 +154,17 @@ def test_a_port_by_a_city_is_drawn_beside_its_circle() -> None:
     assert len(ports) == 3             # B2, C2 and the legend's entry
     assert ports[0] < ports[1] - 10    # B2 (a city): top right; C2 (none): bottom right, in one row
     assert svg.count('r="7"') == 2     # B2's circle and the legend's
+
+
+def test_the_end_of_a_war_counts_what_goes_back() -> None:
+    """000 «VIII. Война, 3»: «Вы не можете получить больше, чем положено типом войны» — the
+    vassalisation keeps 12 tiles of 13; the post says how many go back and which."""
+    ruleset, state = make_game(
+        epoch="antiquity", land={"A": "B2 C2 B3 C3 B4 C4 B5 C5 B6 C6 B7 C7 B8 C8 B9", "B": "D2"},
+        wars=[{"attacker": "A", "defender": "B", "type": "vassalisation", "last_turn": 1,
+               "defender_land": "B3 C3 B4 C4 B5 C5 B6 C6 B7 C7 B8 C8 B9 D2",
+               "captured": "B3 C3 B4 C4 B5 C5 B6 C6 B7 C7 B8 C8 B9"}])
+    state, events = play(ruleset, state, {}, seed="war-end")
+    text = ruleset.report(ruleset.view(state, PUBLIC), [e for e in events if e.visible_to(PUBLIC)], PUBLIC,
+                          "text", "ru", turn=1)  # type: ignore[attr-defined]
+    assert "Конец войны: A — B (срок вышел); A возвращает 1 клетку: B9" in text

@@ -453,23 +453,43 @@ def battle_line(e: Event, w: Words) -> Inline:
                    f"attack {d['committed']} + {d['attack_bonus']} against defence {d['defence']} + "
                    f"{d['defence_bonus']}, margin {d['net']}")
     out = f"{a} → {b}: {core}; " + w.t(f"взято: {w.tiles(d['taken'])}", f"taken: {w.tiles(d['taken'])}")
-    # each tile not taken with its reason, as a game master answers «why not?»
-    missed = [_missed(x, w) for x in d.get("missed", [])
-              if x.get("why") in ("strength", "limit", "unreachable", "not_theirs")]
+    # the tiles not taken with their reason, as a game master answers «why not?»
+    missed = _missed(d.get("missed", []), w)
     if missed:
-        out += w.t(f"; не взято: {', '.join(missed)}", f"; not taken: {', '.join(missed)}")
+        out += w.t(f"; не взято: {'; '.join(missed)}", f"; not taken: {'; '.join(missed)}")
     return out
 
 
-def _missed(x: Mapping[str, Any], w: Words) -> str:
-    tile, why = str(x["tile"]), x.get("why")
-    if why == "strength":
-        return w.t(f"{tile} (стоит {x['price']}, осталось {x['left']})", f"{tile} (costs {x['price']}, {x['left']} left)")
-    if why == "unreachable":
-        return w.t(f"{tile} (не добраться)", f"{tile} (out of reach)")
-    if why == "not_theirs":
-        return w.t(f"{tile} (уже взята)", f"{tile} (already taken)")
-    return f"{tile} ({x['ru'] if w.ru else x['en']})" if x.get("ru") else tile
+def _missed(entries: Sequence[Mapping[str, Any]], w: Words) -> list[str]:
+    """The tiles a battle did not take, those of one reason together: «M8, N8, O8 (перевеса не
+    хватило: стоят 1–2, осталось 0)», «AE8 (уже взята)»; a single tile over the margin with its
+    price («E2 (стоит 7, осталось 5)»)."""
+    groups: dict[str, list[Mapping[str, Any]]] = {}
+    for x in entries:
+        why = str(x.get("why"))
+        if why in ("strength", "unreachable", "not_theirs"):
+            groups.setdefault(why, []).append(x)
+        elif why == "limit":
+            groups.setdefault(f"limit:{x.get('ru') if w.ru else x.get('en')}", []).append(x)
+    out = []
+    for why, xs in groups.items():
+        tiles = ", ".join(str(x["tile"]) for x in xs)
+        if why == "strength":
+            prices = sorted({int(x["price"]) for x in xs})
+            left = min(int(x["left"]) for x in xs)
+            if len(xs) == 1:
+                out.append(w.t(f"{tiles} (стоит {prices[0]}, осталось {left})", f"{tiles} (costs {prices[0]}, {left} left)"))
+            else:
+                cost = str(prices[0]) if len(prices) == 1 else f"{prices[0]}–{prices[-1]}"
+                out.append(w.t(f"{tiles} (перевеса не хватило: стоят {cost}, осталось {left})",
+                               f"{tiles} (the margin fell short: they cost {cost}, {left} left)"))
+        elif why == "unreachable":
+            out.append(w.t(f"{tiles} (не добраться)", f"{tiles} (out of reach)"))
+        elif why == "not_theirs":
+            out.append(w.t(f"{tiles} (уже взяты)" if len(xs) > 1 else f"{tiles} (уже взята)", f"{tiles} (already taken)"))
+        else:
+            out.append(f"{tiles} ({why.split(':', 1)[1]})")
+    return out
 
 
 def world_line(e: Event, w: Words) -> Inline | None:  # noqa: C901 - one sentence per kind of event
@@ -606,7 +626,9 @@ def diplomacy_line(e: Event, w: Words) -> Inline | None:  # noqa: C901 - one sen
         text = w.t(f"Конец войны: {c(d['attacker'])} — {c(d['defender'])} ({reason})",
                    f"The war is over: {c(d['attacker'])} — {c(d['defender'])} ({reason})")
         for side, tiles in sorted((d.get("returned") or {}).items()):
-            text += w.t(f"; {c(side)} возвращает {w.tiles(tiles)}", f"; {c(side)} gives back {w.tiles(tiles)}")
+            # «Вы не можете получить больше, чем положено типом войны»: what goes back, counted
+            text += w.t(f"; {c(side)} возвращает {counted(len(tiles), 'клетка', case='accs')}: {w.tiles(tiles)}",
+                        f"; {c(side)} gives back {w.tiles_count(len(tiles))}: {w.tiles(tiles)}")
         return text
     if k == "vassalised":
         return w.t(f"{c(d['vassal'])}: вассал, сюзерен — {c(d['suzerain'])}",

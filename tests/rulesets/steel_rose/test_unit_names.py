@@ -21,8 +21,10 @@ def test_every_form_of_every_name_is_its_unit() -> None:
 
 
 def test_a_misspelt_name_is_no_unit() -> None:
-    """«рыцорей», «копейшиков», «всодников»: refused (with a suggestion), never read as the unit
-    they resemble."""
+    """«рыцорей», «копейшиков», «всодников», and words that keep the name's stem but are no form
+    of it («лучнекав», «рыцарьи», "horsemans", "archars"): refused (with a suggestion), never
+    read as the unit they resemble."""
     names = UnitNames(load_rules())
-    for typo in ("рыцорей", "копейшиков", "всодников"):
+    for typo in ("рыцорей", "копейшиков", "всодников", "лучнекав", "лучникав", "рыцарьи", "пушкаа", "horsemans",
+                 "archars", "тяжелых пехотинцав"):
         assert names.match(typo) == [], typo

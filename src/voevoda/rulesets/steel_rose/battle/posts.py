@@ -23,14 +23,15 @@ suggestion; a post is read whole, and what was understood is kept.
 
 from __future__ import annotations
 
+import difflib
 import re
 from collections.abc import Sequence
 from dataclasses import dataclass, field
 
 from voevoda.core import posts
 from voevoda.core.errors import Problem, illegal, invalid
-from voevoda.core.posts import NumberError, PostLine, did_you_mean, read_int, suggest, word_forms
-from voevoda.core.words import counted, inflect_phrase, join_and, plural_en
+from voevoda.core.posts import NumberError, PostLine, did_you_mean, fold, read_int, suggest, word_forms
+from voevoda.core.words import agree, counted, inflect_phrase, join_and, plural_en
 from voevoda.rulesets.steel_rose.battle import field as fld
 from voevoda.rulesets.steel_rose.battle.model import Manoeuvre, Note, PowderShare, SquadInput
 from voevoda.rulesets.steel_rose.battle.words import unit_name
@@ -50,56 +51,83 @@ def _words(text: str) -> list[str]:
     return _WORD.findall(_norm(text))
 
 
-def _same_word(word: str, name: str) -> bool:
-    """One word of a post against one word of a unit's name, whatever its case and number:
-    they share a prefix of at least ``max(3, len(name) - 2)`` letters (a case ending changes at
-    most the last two: «рыцар|ь», «рыцар|ей»; «рыцорей» is a typo, refused with a suggestion,
-    never read as knights) and the post's word goes
-    on for at most four letters after it (short words exactly)."""
-    if len(name) <= 3 or len(word) <= 3:
-        return word == name or (len(name) == 3 and word.startswith(name) and len(word) - len(name) <= 3)
-    common = 0
-    for x, y in zip(word, name, strict=False):
-        if x != y:
-            break
-        common += 1
-    return common >= max(3, len(name) - 2) and common >= len(word) - 4
+_CYRILLIC = re.compile("[а-яё]", re.IGNORECASE)
+_NEAR = 0.7
+"""How near an unknown name must be to a unit's name to be suggested (difflib's ratio)."""
 
 
 class UnitNames:
-    """Every unit's names, for matching a phrase of a post to a unit id."""
+    """Every unit's names, for matching a phrase of a post to a unit id.
+
+    A word of a post is a unit's name only when it is a real form of that name: every case and
+    number of each Russian name (pymorphy3, through :func:`word_forms`: «лучник», «лучников»,
+    «тяжёлых пехотинцев», «огров-быков»), each English name as listed and in the plural. Anything
+    else, however close («лучнекав», «рыцорей»), is no unit: the caller refuses it with the
+    nearest names as a suggestion (issue 17 «Typos»: «Suggest, never guess silently»)."""
 
     def __init__(self, rules: Rules) -> None:
-        self.names: list[tuple[list[str], str]] = []
-        for uid, unit in rules.units.items():
-            for name in [*unit.names, unit.name_ru, unit.name_en, uid.replace("_", " ")]:
-                words = _words(name)
-                if words and (words, uid) not in self.names:
-                    self.names.append((words, uid))
+        self.rules = rules
+        self._table: list[tuple[list[frozenset[str]], str]] | None = None
 
-    def suggestions(self, phrase: str, rules: Rules) -> list[str]:
+    @property
+    def names(self) -> list[tuple[list[frozenset[str]], str]]:
+        """Per unit name: the set of accepted forms of each of its words, and the unit id.
+        Built on first use, since the morphology dictionary is slow to load."""
+        if self._table is None:
+            table: list[tuple[list[frozenset[str]], str]] = []
+            for uid, unit in self.rules.units.items():
+                for name in dict.fromkeys([*unit.names, unit.name_ru, unit.name_en, uid.replace("_", " ")]):
+                    forms = word_forms(name.lower()) if _CYRILLIC.search(name) else [name, plural_en(name)]
+                    base = _words(name)
+                    slots: list[set[str]] = [set() for _ in base]
+                    for form in forms:
+                        ws = _words(form)
+                        if len(ws) == len(base):
+                            for slot, w in zip(slots, ws, strict=True):
+                                slot.add(w)
+                    entry = ([frozenset(slot) for slot in slots], uid)
+                    if base and entry not in table:
+                        table.append(entry)
+            self._table = table
+        return self._table
+
+    def suggestions(self, phrase: str, rules: Rules, count: int | None = None) -> list[str]:
         """The unit names nearest to an unknown ``phrase``, in the form it was written
-        («копейшиков» → «копейщиков»)."""
+        («копейшиков» → «копейщиков»); after a ``count`` of two or more, the form that agrees
+        with it when that form is as near («5 лучнекав» → «лучников», not «лучника»; "6 horsemans" →
+        "horsemen")."""
         if not hasattr(self, "_forms"):
             forms: dict[str, str] = {}
             for uid, unit in rules.units.items():
                 for name in [unit.name_ru, *unit.names]:
-                    if re.search("[а-яё]", name, re.IGNORECASE):
+                    if _CYRILLIC.search(name):
                         for form in word_forms(name.lower()):
                             forms.setdefault(form, uid)
                     else:
                         forms.setdefault(name.lower(), uid)
                 forms.setdefault(unit.name_en.lower(), uid)
             self._forms = forms
-        return suggest(phrase, self._forms, limit=2, cutoff=0.7)
+        near = suggest(phrase, self._forms, limit=2, cutoff=_NEAR)
+        k = abs(count) if count is not None else 1
+        russian = bool(_CYRILLIC.search(phrase))
+        if (k % 10 == 1 and k % 100 != 11) if russian else k == 1:
+            return near
+        out = []
+        for form in near:
+            unit = rules.units[self._forms[form]]
+            agreeing = agree(k, unit.name_ru.lower()) if russian else plural_en(unit.name_en.lower())
+            close = difflib.SequenceMatcher(None, fold(phrase), fold(agreeing)).ratio() >= _NEAR
+            out.append(agreeing if close else form)
+        return out
 
     def match(self, phrase: str) -> list[str]:
-        """Unit ids whose name matches ``phrase`` word for word."""
+        """Unit ids whose name matches ``phrase`` word for word, each word a real form of the
+        name's word in that place."""
         words = _words(phrase)
         found: list[str] = []
-        for name, uid in self.names:
-            if (len(name) == len(words) and uid not in found
-                    and all(_same_word(w, n) for w, n in zip(words, name, strict=True))):
+        for slots, uid in self.names:
+            if (len(slots) == len(words) and uid not in found
+                    and all(w in slot for w, slot in zip(words, slots, strict=True))):
                 found.append(uid)
         return found
 
@@ -454,7 +482,7 @@ def _units(body: PostLine, names: UnitNames, rules: Rules, line: str,
         phrase = m.group(2).strip()
         found = names.match(phrase)
         if not found:
-            ru, en = did_you_mean(names.suggestions(phrase, rules))
+            ru, en = did_you_mean(names.suggestions(phrase, rules, count))
             problems.append(invalid(
                 f"неизвестный юнит «{phrase}»{ru}", f"unknown unit '{phrase}'{en}", number, col, item,
                 RULE_DEPLOY))

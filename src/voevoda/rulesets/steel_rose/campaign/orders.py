@@ -307,7 +307,8 @@ class PostReader:
             found = self.vocab.units.match(phrase)
             if len(found) != 1:
                 names = [self.campaign.rules.units[u].name_ru for u in found]
-                near_ru, near_en = posts.did_you_mean(self.vocab.units.suggestions(phrase, self.campaign.rules))
+                near_ru, near_en = posts.did_you_mean(
+                    self.vocab.units.suggestions(phrase, self.campaign.rules, count))
                 self._bad(out, line, item,
                           f"неизвестный юнит «{phrase}»{near_ru}" if not found
                           else f"«{phrase}» — это " + " или ".join(names),

@@ -33,7 +33,7 @@ from sqlalchemy import select
 from tests.store import crashing
 from voevoda.core.dice import Dice
 from voevoda.core.engine import Game
-from voevoda.core.journal import canonical_json, state_hash
+from voevoda.core.journal import canonical_json, state_hash, stored_json
 from voevoda.store import Store
 from voevoda.store.models import GameRow
 
@@ -56,7 +56,7 @@ def consistent(store: Store, name: str) -> Game:
     with store.reads() as session:
         row = session.scalar(select(GameRow).where(GameRow.name == name))
     assert row is not None
-    assert row.state == canonical_json(game.state) and row.state_hash == state_hash(game.state)
+    assert row.state == stored_json(game.state) and row.state_hash == state_hash(game.state)
     assert row.step == game.step_number
     assert row.entry_count == len(game.record.entries) == store.count_entries(name)
     return game

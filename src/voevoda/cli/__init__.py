@@ -20,6 +20,7 @@ from voevoda.core.errors import DataError, GameError
 if TYPE_CHECKING:
     from voevoda.core.engine import Game, Receipt, RollbackReport, Step
     from voevoda.core.journal import GameRecord
+    from voevoda.core.standing import Standing
 
 # `voevoda --help` and `voevoda status` must answer at once (benchmarks/cli_startup.py): this
 # module and every command module import only typer and the light parts of the core at load
@@ -71,6 +72,16 @@ def _load(db: str | None, name: str) -> "Game":
         return Game(record)
     loaded: Game = _store(db).load(name)
     return loaded
+
+
+def _standing(db: str | None, name: str) -> "Game | Standing":
+    """A stored game as it stands, for `status` and `show`: its committed state read straight
+    from a SQLite file without replaying the journal (:mod:`voevoda.core.standing`) when that is
+    certainly what the replay gives, else the replayed game (:func:`_load`)."""
+    from voevoda.store.quick import load_standing
+
+    standing = load_standing(db, name)
+    return standing if standing is not None else _load(db, name)
 
 
 def _split_names(value: str | None) -> list[str]:
@@ -185,7 +196,7 @@ def status(
     from voevoda.core import outputs
 
     def action() -> None:
-        game = _load(db, name)
+        game = _standing(db, name)
         print_text(outputs.status_text(game, game.find_player(viewer, viewers=True)))
     run_guarded(action)
 
@@ -225,7 +236,7 @@ def show(
     from voevoda.core import outputs
 
     def action() -> None:
-        game = _load(db, name)
+        game = _standing(db, name)
         who = game.find_player(viewer, viewers=True)
         if as_json:
             sys.stdout.write(outputs.show_json(game, who))

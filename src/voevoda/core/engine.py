@@ -248,6 +248,27 @@ def check_names(game: str, players: Sequence[str], bots: Sequence[str] = ()) -> 
         raise GameError("боты названы дважды", "a bot is named twice")
 
 
+def find_player(name: str, players: Sequence[str], *, viewers: bool = False) -> str:
+    """The player called ``name``; a name that differs only in letter case is accepted when
+    it fits exactly one player («анна» is Анна). With ``viewers``, ``public`` and ``gm``
+    too. Anything else is an error that lists the real names."""
+    if name in players or (viewers and name in (GM, PUBLIC)):
+        return name
+    folded = name.strip().casefold()
+    if viewers and folded in (GM, PUBLIC):
+        return folded
+    matches = [p for p in players if p.casefold() == folded]
+    if len(matches) == 1:
+        return matches[0]
+    raise GameError(*_no_player(name, players, viewers))
+
+
+def check_viewer(viewer: Viewer, players: Sequence[str]) -> None:
+    """Refuse a viewer that is neither a player, ``public`` nor ``gm``."""
+    if viewer not in (GM, PUBLIC) and viewer not in players:
+        raise GameError(*_no_player(viewer, players, viewers=True))
+
+
 def _new_secret(seed_text: str | None) -> bytes:
     if seed_text is None:
         return secrets_module.token_bytes(32)
@@ -477,22 +498,11 @@ class Game:
         return self.ruleset.map_svg(self.ruleset.view(state, viewer), viewer, lang, events, turn)
 
     def find_player(self, name: str, *, viewers: bool = False) -> str:
-        """The player called ``name``; a name that differs only in letter case is accepted when
-        it fits exactly one player («анна» is Анна). With ``viewers``, ``public`` and ``gm``
-        too. Anything else is an error that lists the real names."""
-        if name in self.record.players or (viewers and name in (GM, PUBLIC)):
-            return name
-        folded = name.strip().casefold()
-        if viewers and folded in (GM, PUBLIC):
-            return folded
-        matches = [p for p in self.record.players if p.casefold() == folded]
-        if len(matches) == 1:
-            return matches[0]
-        raise GameError(*_no_player(name, self.record.players, viewers))
+        """The player called ``name`` (see :func:`find_player`)."""
+        return find_player(name, self.record.players, viewers=viewers)
 
     def _check_viewer(self, viewer: Viewer) -> None:
-        if viewer not in (GM, PUBLIC) and viewer not in self.record.players:
-            raise GameError(*_no_player(viewer, self.record.players, viewers=True))
+        check_viewer(viewer, self.record.players)
 
     # -- acting ---------------------------------------------------------------------
 

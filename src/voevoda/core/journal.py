@@ -38,6 +38,14 @@ def canonical_json(value: Any) -> str:
     return json.dumps(value, sort_keys=True, ensure_ascii=False, separators=(",", ":"), allow_nan=False)
 
 
+def stored_json(state: Any) -> str:
+    """A state as the store commits it: compact JSON like :func:`canonical_json`, but with every
+    table's keys in the order the engine made them, which outputs follow (a summary lists a
+    table's entries in that order), so that the state read back prints as the replayed one
+    (src/voevoda/core/standing.py). Its hash is still :func:`state_hash`, of the canonical form."""
+    return json.dumps(state, ensure_ascii=False, separators=(",", ":"), allow_nan=False)
+
+
 def state_hash(state: Any) -> str:
     return hashlib.sha256(canonical_json(state).encode("utf-8")).hexdigest()
 

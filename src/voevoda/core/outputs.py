@@ -31,7 +31,7 @@ import json
 from collections.abc import Callable, Iterable, Iterator, Sequence
 from dataclasses import dataclass
 from datetime import datetime
-from typing import Any, TypeVar
+from typing import TYPE_CHECKING, Any, TypeVar
 
 from voevoda.core.engine import Game, Receipt, RollbackReport, Step, Submission
 from voevoda.core.errors import DataError, GameError, OrdersRejected, Problem
@@ -39,6 +39,9 @@ from voevoda.core.markup import FLAVOURS, FORMATS, Document, check_format, rende
 from voevoda.core.posts import PostLine, prose_notes
 from voevoda.core.ruleset import GM, PUBLIC, Order, Viewer
 from voevoda.core.words import count_en, count_ru
+
+if TYPE_CHECKING:
+    from voevoda.core.standing import Standing
 
 LANGS: tuple[str, ...] = ("ru", "en")
 """The languages every text output speaks."""
@@ -120,13 +123,14 @@ def walk(game: Game, viewer: Viewer, posts: Sequence[str] = (), channels: Iterab
 # -- status and prompts ---------------------------------------------------------------------
 
 @channel("status", "voevoda status GAME --as VIEWER")
-def status_text(game: Game, viewer: Viewer) -> str:
+def status_text(game: Game | Standing, viewer: Viewer) -> str:
     """Turn, phase and step; the result once the game is over; else who is awaited.
 
     Everything here comes from the viewer's view: ``progress``, ``outcome`` and ``awaiting``
     are asked of ``view(state, viewer)``, never of the state. A player sees his own prompt and,
     for the others, only whether they have posted; ``public`` sees only that; the game master
-    sees every prompt."""
+    sees every prompt. The command line gives it the game as it stands in the store
+    (:class:`~voevoda.core.standing.Standing`) when it may, the replayed game otherwise."""
     view = game.view(viewer)
     ruleset = game.ruleset
     turn, phase = ruleset.progress(view)
@@ -150,7 +154,7 @@ def status_text(game: Game, viewer: Viewer) -> str:
 # -- the state as the viewer sees it ----------------------------------------------------------
 
 @channel("show", "voevoda show GAME --as VIEWER")
-def show_text(game: Game, viewer: Viewer) -> str:
+def show_text(game: Game | Standing, viewer: Viewer) -> str:
     """What ``show`` prints for a person: a heading (game, ruleset, turn, phase, step, whose
     eyes), then the ruleset's summary of the viewer's view (a readable outline unless the
     ruleset writes its own; ``--json`` gives the view itself)."""
@@ -164,7 +168,7 @@ def show_text(game: Game, viewer: Viewer) -> str:
 
 
 @channel("show --json", "voevoda show GAME --as VIEWER --json")
-def show_json(game: Game, viewer: Viewer) -> str:
+def show_json(game: Game | Standing, viewer: Viewer) -> str:
     """The viewer's view as JSON, for programs."""
     return json.dumps(game.view(viewer), ensure_ascii=False, indent=2, sort_keys=True) + "\n"
 

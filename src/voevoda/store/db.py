@@ -26,7 +26,7 @@ from sqlalchemy.orm import Session, sessionmaker
 
 from voevoda.core.engine import Game
 from voevoda.core.errors import GameError
-from voevoda.core.journal import Entry, GameRecord, canonical_json, state_hash
+from voevoda.core.journal import Entry, GameRecord, state_hash, stored_json
 from voevoda.store.models import EntryRow, GameRow
 
 DEFAULT_URL = "sqlite:///voevoda.db"
@@ -119,7 +119,7 @@ class Store:
                 if session.scalar(select(GameRow.id).where(GameRow.name == record.name)) is not None:
                     raise GameError(f"игра «{record.name}» уже есть", f"a game named '{record.name}' exists")
                 row = GameRow(name=record.name, ruleset=record.ruleset, header=header,
-                              state=canonical_json(game.state), state_hash=state_hash(game.state),
+                              state=stored_json(game.state), state_hash=state_hash(game.state),
                               step=game.step_number, entry_count=len(record.entries),
                               created_at=stamp, updated_at=stamp)
                 session.add(row)
@@ -148,7 +148,8 @@ class Store:
             return self._row(session, name, lock=False).step
 
     def stored_state(self, name: str) -> tuple[str, str]:
-        """The cached state (canonical JSON) and its hash, as last committed."""
+        """The cached state (:func:`~voevoda.core.journal.stored_json`) and its hash, as last
+        committed."""
         with self.reads() as session:
             row = self._row(session, name, lock=False)
             return row.state, row.state_hash
@@ -165,7 +166,7 @@ class Store:
             for seq in range(before, len(game.record.entries)):
                 entry = game.record.entries[seq]
                 session.add(EntryRow(game_id=row.id, seq=seq, entry=entry.model_dump(mode="json")))
-            row.state = canonical_json(game.state)
+            row.state = stored_json(game.state)
             row.state_hash = state_hash(game.state)
             row.step = game.step_number
             row.entry_count = len(game.record.entries)

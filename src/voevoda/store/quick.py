@@ -7,6 +7,8 @@ are read here with the standard library's ``sqlite3``, read-only, in one transac
 last committed snapshot, never waiting for a writer). Anything else — a PostgreSQL URL, a file
 that does not exist yet, a schema that needs migrating, a table that looks different — answers
 ``None`` and the caller goes through :class:`voevoda.store.db.Store`, which handles all of it.
+`status` and `show` read the committed state with the journal (:func:`load_standing`) and print it
+without replaying the journal when :mod:`voevoda.core.standing` finds it safe.
 """
 
 from __future__ import annotations
@@ -22,6 +24,7 @@ from voevoda.core.errors import GameError
 
 if TYPE_CHECKING:
     from voevoda.core.journal import GameRecord
+    from voevoda.core.standing import Standing
 
 SCHEMA_HEAD = "0001"
 """The newest Alembic revision (tests/store/test_quick.py keeps it equal to the migrations')."""
@@ -46,6 +49,25 @@ def load_record(url: str | None, name: str) -> GameRecord | None:
     """The stored game ``name`` as a record, read straight from a SQLite file at the newest
     schema; ``None`` when this quick path does not apply. A game that is not there is a
     :class:`GameError`, as in the store."""
+    read = _read(url, name)
+    return None if read is None else read[0]
+
+
+def load_standing(url: str | None, name: str) -> Standing | None:
+    """The stored game ``name`` as it stands, from its committed state and without replaying
+    its journal (:mod:`voevoda.core.standing`); ``None`` when this quick path does not apply or
+    the game must be replayed. A game that is not there is a :class:`GameError`."""
+    read = _read(url, name)
+    if read is None:
+        return None
+    from voevoda.core.standing import standing
+
+    return standing(*read)
+
+
+def _read(url: str | None, name: str) -> tuple[GameRecord, str, str, int, int] | None:
+    """The game's record, its committed state (text) and that state's hash, step and number of
+    journal entries, all from one snapshot of the file."""
     path = sqlite_path(url)
     if path is None or not path.is_file():
         return None
@@ -58,16 +80,19 @@ def load_record(url: str | None, name: str) -> GameRecord | None:
         version = connection.execute("SELECT version_num FROM alembic_version").fetchall()
         if [row[0] for row in version] != [SCHEMA_HEAD]:
             return None
-        row = connection.execute("SELECT id, header FROM games WHERE name = ?", (name,)).fetchone()
+        row = connection.execute("SELECT id, header, state, state_hash, step, entry_count FROM games WHERE name = ?",
+                                 (name,)).fetchone()
         if row is None:
             raise GameError(f"нет игры «{name}»", f"no game named '{name}'")
         entries = [json.loads(text) for (text,) in connection.execute(
             "SELECT entry FROM entries WHERE game_id = ? ORDER BY seq", (row[0],))]
         header = json.loads(row[1])
+        state, stored_hash, step, entry_count = str(row[2]), str(row[3]), int(row[4]), int(row[5])
     except (sqlite3.Error, ValueError, TypeError):
         return None
     finally:
         connection.close()
     from voevoda.core.journal import Entry, GameRecord
 
-    return GameRecord.model_validate({**header, "entries": [Entry.model_validate(e) for e in entries]})
+    record = GameRecord.model_validate({**header, "entries": [Entry.model_validate(e) for e in entries]})
+    return record, state, stored_hash, step, entry_count

@@ -7,7 +7,8 @@ The options (``Options``) are the rulings of docs/rulings/new_worlds.md that a g
 may turn the other way; they come from the game's config.
 """
 
-from __future__ import annotations
+# No ``from __future__ import annotations`` here: Pydantic would evaluate every field's
+# annotation from its string, which cost `voevoda status` 6 ms for the models of this package.
 
 from collections.abc import Mapping
 from functools import cached_property
@@ -61,7 +62,7 @@ class RollTable(Strict):
     penta: int = Field(ge=0, le=BIG)
 
     @model_validator(mode="after")
-    def _bounds(self) -> RollTable:
+    def _bounds(self) -> "RollTable":
         if any(not 0 <= v <= BIG for v in self.last_digit):
             raise ValueError(f"last_digit: every bonus must be 0..{BIG}")
         return self
@@ -277,7 +278,7 @@ class Khaganate(Named):
     tributary_names_en: list[str]
 
     @model_validator(mode="after")
-    def _colors(self) -> Khaganate:
+    def _colors(self) -> "Khaganate":
         bad = [c for c in self.tributary_colors if not (len(c) == 7 and c[0] == "#"
                                                         and all(ch in "0123456789abcdefABCDEF" for ch in c[1:]))]
         if bad:
@@ -329,7 +330,7 @@ class CustomEvent(Named):
     effects: list[CustomEffect] = Field(default_factory=empty_list, max_length=100)
 
     @model_validator(mode="after")
-    def _trigger(self) -> CustomEvent:
+    def _trigger(self) -> "CustomEvent":
         given = sum(x for x in (self.turn is not None, self.after_epoch is not None, self.manual))
         if given != 1:
             raise ValueError(f"event {self.id}: give exactly one of turn, after_epoch or manual = true")
@@ -363,7 +364,7 @@ class Rules(Strict):
     colors: Colors
 
     @model_validator(mode="after")
-    def _references(self) -> Rules:
+    def _references(self) -> "Rules":
         epochs = [e.id for e in self.epochs]
         if len(set(epochs)) != len(epochs):
             raise ValueError("epochs: an id repeats")

@@ -112,6 +112,25 @@ def test_after_a_rollback_the_journal_is_replayed(tmp_path: Path) -> None:
     _assert_same(db, store, players)
 
 
+def test_an_edit_and_an_auto_resolved_step_read_from_the_stored_state(tmp_path: Path) -> None:
+    """A game master's edit (docs/engine.md «GM edits») changes the committed state and leaves
+    the posts standing; a post that completes the step of an auto-resolving game resolves it and
+    the computer opponents post for the next one, all in the journal: status and show built from
+    the stored state stay the replay's."""
+    db = str(tmp_path / "edit.db")
+    store = Store(db)
+    players = ["Вера", "Анна", "Борис"]
+    store.create(Game.create("ring-of-power", "g", players, bots=["Вера", "Борис"], seed="edit", auto_resolve=True))
+    with store.change("g") as game:
+        assert _post_for_anna(game) and game.step_number == 1  # Анна's post resolved the step
+    _assert_same(db, store, players)
+    with store.change("g") as game:
+        game.edit([{"op": "replace", "path": "/players/Анна/money", "value": 77}], "a lost coin found")
+    _assert_same(db, store, players)
+    standing = load_standing(db, "g")
+    assert standing is not None and standing.state["players"]["Анна"]["money"] == 77
+
+
 def _damage(db: str, sql: str, *args: object) -> None:
     with sqlite3.connect(db) as connection:
         connection.execute(sql, args)

@@ -290,9 +290,10 @@ def lockstep(a: Game, b: Game, viewer: Viewer, rnd: random.Random, why: str, ste
         assert problem is None, f"{why}, step {step} resolved: {viewer} can tell the games apart:\n{problem}"
 
 
-def play_pair(ruleset_id: str, pair: Pair) -> None:
-    """Both games of a named pair, compared for the viewer before and after every post and
-    every resolution (but the last of a pair whose last step reveals what it varies)."""
+def play_pair(ruleset_id: str, pair: Pair) -> tuple[Game, Game]:
+    """Both games of a named pair, compared for the viewer before and after every post, every
+    edit and every resolution (but the last of a pair whose last step reveals what it
+    varies); the two games, played."""
     games = {}
     for which in ("a", "b"):
         game = Game.create(ruleset_id, "pair", list(pair.setting.players), config=dict(pair.setting.config),
@@ -310,12 +311,18 @@ def play_pair(ruleset_id: str, pair: Pair) -> None:
                     accepted, reply = outputs.order_reply(game, player, posts[player])
                     assert accepted, f"{pair.name}: {player}'s post is refused: {reply}"
             compare_now(a, b, viewer, f"{pair.name}, step {step}, after {player}'s post")
+        edit = pair.edits[step - 1] if step <= len(pair.edits) else None
+        if edit is not None:
+            for game in (a, b):
+                game.edit(*edit)
+            compare_now(a, b, viewer, f"{pair.name}, step {step}, after the game master's edit")
         if pair.revealed and step == len(pair.posts_a):
             continue
         for game in (a, b):
             game.resolve(force=True)
         problem = difference(everything(a, viewer, []), everything(b, viewer, []))
         assert problem is None, f"{pair.name}, step {step} resolved: {viewer} can tell the games apart:\n{problem}"
+    return a, b
 
 
 # -- the visibility tables of docs/engine.md ---------------------------------------------------

@@ -114,6 +114,20 @@ def test_named_pairs_look_the_same_to_their_viewer(ruleset_id: str, name: str) -
     ni.play_pair(ruleset_id, pair)
 
 
+@pytest.mark.parametrize("viewer", ["Анна", PUBLIC])
+def test_the_void_order_pair_leaves_an_order_void_in_one_game(viewer: str) -> None:
+    """New Worlds, docs/engine.md row `orders`: «which of a player's orders the turn refused» is
+    the player's own. The pair that hides it must make one: the game master's fine leaves
+    Борис's settling void in game a (his report says so), and in game b he gave no order; and
+    the viewer cannot tell the games apart (:func:`ni.play_pair`)."""
+    pair = next(p for p in ni.spec_of("new-worlds").pairs() if p.name == f"an order the turn leaves void, seen by {viewer}")
+    a, b = ni.play_pair("new-worlds", pair)
+    void = [[e.data["order"]["text"] for e in g.events_for("Борис") if e.kind == "order_void"] for g in (a, b)]
+    assert void == [["занять X8"], []]
+    assert "не исполнено «занять X8»" in a.report("Борис")
+    assert not [e for e in a.events_for(viewer) if e.kind == "order_void"]
+
+
 def test_every_known_leak_names_a_pair() -> None:
     names = {(r, p.name) for r in RULESETS for p in ni.spec_of(r).pairs()}
     assert set(KNOWN_LEAKS) <= names

@@ -72,8 +72,9 @@ class Pair:
 
     Both start from the setting's initial state, changed by ``prepare(state, "a")`` and
     ``prepare(state, "b")``; then, step by step, the posts of ``posts_a`` and ``posts_b`` are
-    sent (the viewer's own posts must be the same in both) and the step is resolved. The test
-    compares every output for ``viewer`` before and after each post and each resolution."""
+    sent (the viewer's own posts must be the same in both), the step's edit (``edits``) is made
+    and the step is resolved. The test compares every output for ``viewer`` before and after
+    each post, each edit and each resolution."""
 
     name: str
     rule: str
@@ -87,6 +88,11 @@ class Pair:
     """The last step's resolution reveals what the two games differ in (a bribe's stake and
     guesses are public once rolled, a battle's deployments once both are in): that step is
     compared after every post, and not after it is resolved."""
+    edits: tuple[tuple[list[dict[str, Any]], str] | None, ...] = ()
+    """Per step, a game master's edit of the state (a JSON Patch and its reason,
+    ``Game.edit``) made in both games after the step's posts and before its resolution; an edit
+    is public, so it is the same in both (what it does to a standing post may differ: an order
+    that it leaves void at resolution)."""
 
 
 class HiddenParts:

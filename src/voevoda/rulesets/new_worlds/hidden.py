@@ -129,7 +129,7 @@ class NewWorldsHidden(HiddenParts):
 
     def pairs(self) -> list[Pair]:
         return [_pact_to_whom(), _trade_offered(), _event_in_store(), _deposit_of_an_epoch_to_come(),
-                _inside_the_closed_land()]
+                _inside_the_closed_land(), _an_order_void(PUBLIC), _an_order_void("Анна")]
 
 
 # -- named pairs ------------------------------------------------------------------------------
@@ -233,3 +233,20 @@ def _inside_the_closed_land() -> Pair:
         "what the closed part of the map holds",
         "000 «I. Создание и пересоздание, 2»: «ожидайте открытия новых частей карты»; ruling R40",
         "Анна", IRON, prepare, ({"Анна": "[b]занять F9[/b]"}, {}), ({"Анна": "[b]занять F9[/b]"}, {}))
+
+
+VOID_EDIT: tuple[list[dict[str, Any]], str] = (
+    [{"op": "replace", "path": "/countries/Борис/points", "value": 0}], "штраф Борису / a fine for Борис")
+"""The game master fines Борис all his points after Борис has posted (docs/engine.md «edit»)."""
+
+
+def _an_order_void(viewer: Viewer) -> Pair:
+    """Борис settles X8 (game a) or only writes that he waits (game b); the game master then
+    takes all his points, so the settling is refused at resolution for want of a point (an
+    ``order_void`` event, his alone). The edit is public and the same in both games; that an
+    order of his was left void is not: to everyone else, a void order is no order."""
+    return Pair(
+        f"an order the turn leaves void, seen by {viewer}",
+        "000 «II. Механика»: an order is paid from the points the country has; docs/engine.md, row orders: "
+        "«which of a player's orders the turn refused» is his own", viewer, IRON, lambda state, which: _fresh(state),
+        ({"Борис": "[b]занять X8[/b]"},), ({"Борис": "Жду."},), edits=(VOID_EDIT,))

@@ -148,6 +148,20 @@ def _morph() -> Any:
 _CYRILLIC = re.compile(r"^[А-Яа-яЁё]+(?:-[А-Яа-яЁё]+)*$")
 
 
+@lru_cache(maxsize=4096)
+def lexeme(word: str) -> tuple[str, ...]:
+    """Every form of one Russian word as the dictionary reads it first, of the same part of
+    speech (a participle's forms, not its verb's): «небом» → «небо», «неба», …, «небесами»;
+    «благословлённые» → «благословлённых», «благословлёнными», …. The word alone if it is not
+    Russian."""
+    if not _CYRILLIC.match(word):
+        return (word,)
+    parse = _morph().parse(word.lower())[0]
+    tag = parse.tag
+    return tuple(dict.fromkeys([word.lower(), *(str(f.word) for f in parse.lexeme if f.tag.POS == tag.POS
+                                                and f.tag.voice == tag.voice and f.tag.tense == tag.tense)]))
+
+
 def _restore_case(template: str, word: str) -> str:
     if template.isupper() and len(template) > 1:
         return word.upper()

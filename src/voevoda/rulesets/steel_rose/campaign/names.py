@@ -1,12 +1,15 @@
 """Names in posts: cities, factions, buildings, spells and rituals, matched in any case and
 grammatical form («в Авентале», «Чёрной Топи», «Империю», «Часовню»), Russian or English, with
-the nearest known names suggested for a typo."""
+the nearest known names suggested for a typo and never read as them («Авенталб», «Часовнм»)."""
 
 from __future__ import annotations
 
 import difflib
 import re
 from collections.abc import Iterable
+
+from voevoda.core.posts import word_forms
+from voevoda.core.words import lexeme, plural_en
 
 _WORD = re.compile(r"[a-zа-яё0-9]+", re.IGNORECASE)
 
@@ -19,19 +22,37 @@ def words(text: str) -> list[str]:
     return _WORD.findall(norm(text))
 
 
-def same_word(word: str, name: str) -> bool:
-    """One word of a post against one word of a name, whatever its case and number: a common
-    prefix of at least ``max(3, len(name) - 3)`` letters, and at most four letters more."""
-    if word == name:
-        return True
-    if len(name) <= 3 or len(word) <= 3:
-        return len(name) == 3 and word.startswith(name) and len(word) - len(name) <= 3
-    common = 0
-    for x, y in zip(word, name, strict=False):
-        if x != y:
-            break
-        common += 1
-    return common >= max(3, len(name) - 3) and common >= len(word) - 4
+_CYRILLIC = re.compile("[а-яё]", re.IGNORECASE)
+_HARD = ("а", "у", "ом", "е", "ы", "ов", "ам", "ами", "ах")
+_SOFT = ("я", "ю", "ем", "е", "и", "ей", "ям", "ями", "ях")
+
+
+def name_forms(name: str) -> list[frozenset[str]]:
+    """The forms a post may write each word of ``name`` in: every case and number of a Russian
+    name (the morphology dictionary, :func:`voevoda.core.posts.word_forms`), and a single word
+    ending in a consonant or «ь» also declined as a masculine noun («в Авентале», «из
+    Розенталя»: the dictionary takes a city in «-ль» for feminine); an English name as written
+    and in the plural; each word of a Russian phrase also in any form of its own. Nothing else: a
+    word that only begins like a name is a typo."""
+    base = words(name)
+    if _CYRILLIC.search(name):
+        forms = [words(form) for form in word_forms(name.lower())]
+        if len(base) == 1 and base[0][-1:] not in "аеиоуыэюяй":
+            stem, endings = (base[0][:-1], _SOFT) if base[0].endswith("ь") else (base[0], _HARD)
+            forms += [[stem + ending] for ending in endings]
+    else:
+        forms = [base, words(plural_en(name))]
+    slots: list[set[str]] = [{w} for w in base]
+    if len(base) > 1 and _CYRILLIC.search(name):
+        # a phrase the dictionary cannot decline as a whole («Благословлённые небом»): each of
+        # its words in any of its own forms
+        for slot, w in zip(slots, base, strict=True):
+            slot.update(norm(f) for f in lexeme(w))
+    for ws in forms:
+        if len(ws) == len(base):
+            for slot, w in zip(slots, ws, strict=True):
+                slot.add(w)
+    return [frozenset(slot) for slot in slots]
 
 
 class Lexicon:
@@ -40,6 +61,8 @@ class Lexicon:
     def __init__(self, entries: Iterable[tuple[str, Iterable[str]]]) -> None:
         self.names: list[tuple[list[str], str]] = []
         self.display: dict[str, tuple[str, str]] = {}
+        self._forms: list[tuple[list[frozenset[str]], str]] | None = None
+        """Each name's accepted forms (:func:`name_forms`), built on first use."""
         for ident, names in entries:
             listed = list(names)
             for name in [*listed, ident.replace("_", " ")]:
@@ -50,7 +73,8 @@ class Lexicon:
                 self.display[ident] = (listed[0], listed[1] if len(listed) > 1 else listed[0])
 
     def match(self, phrase: str) -> list[str]:
-        """The ids whose name matches ``phrase`` word for word (several when ambiguous)."""
+        """The ids whose name matches ``phrase`` word for word, each word a form of the name's
+        word in its place (several when ambiguous)."""
         ws = words(phrase)
         exact = []
         for name, ident in self.names:
@@ -58,10 +82,12 @@ class Lexicon:
                 exact.append(ident)
         if exact:
             return exact
+        if self._forms is None:
+            self._forms = [(name_forms(" ".join(name)), ident) for name, ident in self.names]
         found: list[str] = []
-        for name, ident in self.names:
-            if len(name) == len(ws) and ident not in found and all(
-                    same_word(w, n) for w, n in zip(ws, name, strict=True)):
+        for slots, ident in self._forms:
+            if len(slots) == len(ws) and ident not in found and all(
+                    w in slot for w, slot in zip(ws, slots, strict=True)):
                 found.append(ident)
         return found
 

@@ -7,6 +7,7 @@ status 1; nothing is stored when a command fails.
 
 import importlib
 import json
+import os
 import pkgutil
 import sys
 from pathlib import Path
@@ -26,6 +27,11 @@ if TYPE_CHECKING:
 # module and every command module import only typer and the light parts of the core at load
 # time; each command imports what it uses (the engine, the store, rulesets, Rich tables, Numba
 # through the simulator) in its own body.
+# Pydantic looks for plugins among every installed package's entry points the first time a model
+# is built (10–15 ms in an environment of a hundred packages); voevoda's models use none. A value
+# the user has set is kept.
+os.environ.setdefault("PYDANTIC_DISABLE_PLUGINS", "__all__")
+
 GM = "gm"
 PUBLIC = "public"
 

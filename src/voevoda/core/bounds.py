@@ -85,7 +85,9 @@ class StrictModel(BaseModel):
     """A part of a game's state: exact types (no string where a number belongs), no unknown
     keys (a misspelt field in a GM's patch is refused rather than ignored)."""
 
-    model_config = ConfigDict(strict=True, extra="forbid")
+    # defer_build: a schema's validator is built when a state is first checked (an edit, an
+    # import, a resolution), not when the ruleset is imported for `voevoda status`
+    model_config = ConfigDict(strict=True, extra="forbid", defer_build=True)
 
 
 Count = Annotated[int, Field(ge=0, le=DATA_INT)]

@@ -110,6 +110,13 @@ def test_a_garrison_that_holds_stays_in_the_city() -> None:
         assert back not in velmar.split(stays)[1]
         holmgard = text[text.index("== Битва за Хольмгард ==" if lang == "ru" else "== Battle for Holmgard =="):]
         assert back in holmgard and stays not in holmgard.split("Все раунды" if lang == "ru" else "Every round")[0]
+        # the fallen garrison's side is told what became of it, not left a bare name
+        outcome = holmgard.split("Все раунды" if lang == "ru" else "Every round")[0]
+        assert ("защитники пали вместе с городом" if lang == "ru" else "the defenders fell with the city") in outcome
+        lines = outcome.splitlines()
+        bare = [line for line, after in zip(lines, [*lines[1:], ""], strict=True)
+                if line in ("- Борис", "- Анна") and not after.startswith("    - ")]
+        assert not bare, bare
     assert game.state["cities"]["velmar"]["owner"] == "empire"
     assert game.state["cities"]["holmgard"]["owner"] == "empire"
 

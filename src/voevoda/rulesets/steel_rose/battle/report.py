@@ -361,9 +361,10 @@ def battle_document(result: Mapping[str, Any], rules: Rules, lang: str = "ru", n
     for i, side in enumerate(summary["sides"]):
         bits = [w.t("раненые вернулись в строй: ", "wounded back in the ranks: ") + w.units(side["recovered"])
                 ] if any(side["recovered"].values()) else []
+        fell = False  # a city's defenders who fell with it: nobody comes back
         if "returning_army" in side:  # a city's defence in the campaign: the army and the garrison part
             if not side["returning_army"] and not side.get("garrison_stays"):
-                bits = []  # the city fell with its garrison: nobody comes back
+                bits, fell = [], summary.get("winner") not in (None, i)
             if side["returning_army"]:
                 bits.append(w.t("возвращаются в армию: ", "return to the army: ") + w.units(side["returning_army"]))
             if side.get("garrison_stays"):
@@ -374,9 +375,11 @@ def battle_document(result: Mapping[str, Any], rules: Rules, lang: str = "ru", n
                 bits.append(w.t("гарнизон остаётся в городе: ", "the garrison stays in the city: ")
                             + w.units(side["returning"], "—"))
             else:
-                bits = []
+                bits, fell = [], summary.get("winner") not in (None, i)
         else:
             bits.append(w.t("возвращаются в армию: ", "return to the army: ") + w.units(side["returning"], "—"))
+        if fell:
+            bits.append(w.t("защитники пали вместе с городом", "the defenders fell with the city"))
         if side.get("gunpowder_needed"):
             bits.append(w.t(f"порох потрачен: {side['gunpowder_spent']}", f"gunpowder spent: {side['gunpowder_spent']}"))
         if side.get("honour"):
@@ -385,6 +388,8 @@ def battle_document(result: Mapping[str, Any], rules: Rules, lang: str = "ru", n
             bits.append(w.t(f"мясо ограм: +{w.num(side['meat'])}", f"meat for the ogres: +{w.num(side['meat'])}"))
         if side.get("void_hunger"):
             bits.append(w.t(f"голод пустоты: {w.num(side['void_hunger'])}", f"void hunger: {w.num(side['void_hunger'])}"))
+        if not bits:  # every side is told what became of it, never a bare name
+            bits.append(w.t("никто не вернулся", "nobody came back"))
         after.append(Item(w.sides[i], list(bits)))
     doc.bullets(after)
     if full:

@@ -21,6 +21,8 @@ examples is in docs/steel_rose/campaign.md)::
     Гарнизон Авенталя:                    Garrison of Aventhal:
     <a deployment in the battle template>
 
+An order that names one city may begin with it («Авенталь: построить Барак, Часовню»,
+«Aventhal: raise»), or stand under a city heading on a line of its own («Авенталь:»);
 and the document's city list («Города:») is read as the economic part of a post: a city's
 block states the level and buildings wanted, and the difference becomes raise, build and sell
 orders. A post is read whole; every problem names its line and column in Russian and English.
@@ -164,15 +166,37 @@ class _Line:
         return self.source.column(at) if at >= 0 else (self.source.column(0) if self.source.columns else 1)
 
 
-def begins_turn_order(text: str) -> bool:
+_CITY_PREFIX = re.compile(r"^(?P<city>[^:—–\-\d][^:—–]*?)\s*(?::|\s+[—–-]+\s+|\s*[—–]\s*)\s*(?P<rest>.*)$")
+_CITY_KINDS = ("build", "sell", "raise", "restore", "cleanse")
+"""The orders that name one city, so that the city may be written first: «Авенталь: построить
+Барак», «Гордрим — продать Часовню», «Aventhal: raise», or a heading «Авенталь:» over them."""
+
+
+def city_prefix(text: str, cities: Lexicon) -> tuple[str, str] | None:
+    """A line that starts with a city and a colon or a dash, followed by nothing or by an order
+    that names one city: (city id, the order without its city)."""
+    m = _CITY_PREFIX.match(text)
+    if not m:
+        return None
+    rest = m.group("rest").strip()
+    if rest and _KEYWORDS.get(_first_word(rest)) not in _CITY_KINDS:
+        return None
+    cid = cities.one(m.group("city").strip(" «»\"'"))
+    return (cid, rest) if cid else None
+
+
+def begins_turn_order(text: str, cities: Lexicon | None = None) -> bool:
     """Whether a line of a turn's post begins like an order: an order's keyword (or a near typo
     of one), a city line of the document's list («Авенталь (1 ур.) (Большой)»), its «Постройки:»
-    line, or a line of a garrison's deployment. Everything else — greetings, «Города:», «Доход:»,
-    «СУММАРНЫЙ ДОХОД» — is prose, echoed as not read."""
+    line, a city of ``cities`` written before an order or as a heading («Авенталь: построить
+    Барак», «Авенталь:»), or a line of a garrison's deployment. Everything else — greetings,
+    «Города:», «Доход:», «СУММАРНЫЙ ДОХОД» — is prose, echoed as not read."""
     stripped = posts.without_openers(_BULLET.sub("", text).strip())
     if not stripped or stripped.startswith("#"):
         return False
     if _CITY_HEADER.match(stripped) or _BUILDINGS_LINE.match(stripped):
+        return True
+    if cities is not None and city_prefix(stripped.rstrip("."), cities) is not None:
         return True
     first = _first_word(stripped)
     if first in _KEYWORDS:
@@ -327,10 +351,11 @@ class PostReader:
     def orders(self, text: str, fid: str) -> Reading:
         """The turn's orders: the post's order lines (``posts.read`` with :func:`begins_turn_order`)."""
         out = Reading()
-        lines = [_Line(part) for s in posts.read(text, begins_order=begins_turn_order).orders
+        lines = [_Line(part) for s in posts.read(text, begins_order=lambda t: begins_turn_order(t, self.vocab.cities)).orders
                  for part in _one_order_each(s)]
         originals = text.split("\n")
         template_city: tuple[str, int, int] | None = None  # (city, level, line)
+        city_heading: str | None = None  # a city on a line of its own («Авенталь:») over its orders
         garrison: tuple[str, int, list[str]] | None = None  # (city, first line, numbers of its lines)
         garrison_text = ""
         i = 0
@@ -357,7 +382,8 @@ class PostReader:
             if not line.text or line.text.startswith("#"):
                 continue
             if garrison is not None:
-                if self._is_order(line.text) or _CITY_HEADER.match(line.text):
+                if self._is_order(line.text) or _CITY_HEADER.match(line.text) or \
+                        city_prefix(line.text, self.vocab.cities) is not None:
                     close_garrison()
                 else:
                     garrison[2].append(str(line.number))
@@ -371,6 +397,7 @@ class PostReader:
                     continue
                 cid = self.city(out, line, head.group("name"))
                 template_city = (cid, level, line.number) if cid else None
+                city_heading = None
                 if cid:
                     out.orders.append(Order("template", {"city": cid, "level": level}, line.number, line.text))
                 continue
@@ -395,7 +422,19 @@ class PostReader:
                 continue
             if _TEMPLATE_SKIP.match(norm(line.text)):
                 continue
+            prefixed = city_prefix(line.text, self.vocab.cities) if _first_word(line.text) not in _KEYWORDS else None
+            if prefixed is not None:
+                template_city = None
+                heading, rest = prefixed
+                if rest:
+                    self._for_city(out, line, fid, heading, rest)
+                else:
+                    city_heading = heading
+                continue
             kind = _KEYWORDS.get(_first_word(line.text))
+            if kind in _CITY_KINDS and city_heading is not None and not self._names_city(line.text, kind):
+                self._for_city(out, line, fid, city_heading, line.text)
+                continue
             if kind is None and self._starts_with_flank(line.text):
                 self._bad(out, line, line.text,
                           "расстановка вне блока: начните его строкой «Гарнизон <город>:»",
@@ -435,6 +474,59 @@ class PostReader:
             getattr(self, f"_{kind}")(out, line, fid)
         close_garrison()
         return out
+
+    def _names_city(self, text: str, kind: str) -> bool:
+        """Whether an order that names one city names it itself («построить Барак в Авентале»)."""
+        body = _strip_keyword(text)
+        if kind in ("build", "sell"):
+            return re.search(r"\s(?:в|во|in|at)\s", body, re.IGNORECASE) is not None
+        body = re.sub(r"^(?:уровень|level of|level)\b\s*", "", body, flags=re.IGNORECASE)
+        body = re.sub(r"\s*(?:\b(?:до|to)\s+\d.*|\b(?:за|for)\s+\S+)$", "", body, flags=re.IGNORECASE)
+        return bool(body.strip())
+
+    def _for_city(self, out: Reading, line: _Line, fid: str, cid: str, text: str) -> None:
+        """An order that names one city, the city written before it («Авенталь: построить Барак,
+        Часовню», «Авенталь — поднять уровень», «Aventhal: sell chapel»): the same orders as
+        «Построить Барак в Авентале», one per building listed."""
+        kind = _KEYWORDS.get(_first_word(text))
+        body = _strip_keyword(text).strip()
+        if kind in ("build", "sell"):
+            if not body or norm(body) in _EMPTY:
+                self._bad(out, line, text, "назовите постройку: «Авенталь: построить Барак»",
+                          "name the building: 'Aventhal: build barracks'")
+                return
+            for phrase in _LIST_SPLIT.split(body):
+                if norm(phrase.strip()) in _EMPTY:
+                    continue
+                bid = self.building(out, line, fid, phrase)
+                if bid:
+                    out.orders.append(Order(str(kind), {"city": cid, "building": bid}, line.number, line.text))
+            return
+        if kind == "raise":
+            body = re.sub(r"^(?:уровень|level of|level)\b\s*", "", body, flags=re.IGNORECASE)
+            m = re.search(r"(?:^|\s)(?:до|to)\s+(\d)\S*(?:\s+(?:уровня|ур\.?|level))?\s*$", body, re.IGNORECASE)
+            rest = body[:m.start()] if m else body
+            if rest.strip():
+                self._bad(out, line, rest.strip(), "ожидаю «Авенталь: повысить до 2»", "expected 'Aventhal: raise to 2'")
+                return
+            out.orders.append(Order("raise", {"city": cid, "to": int(m.group(1)) if m else None},
+                                    line.number, line.text))
+            return
+        if kind == "restore":
+            if body:
+                self._bad(out, line, body, "ожидаю «Вельмар: восстановить»", "expected 'Velmar: restore'")
+                return
+            out.orders.append(Order("restore", {"city": cid}, line.number, line.text))
+            return
+        pay = "gold"
+        m = re.match(r"^(?:за|for)\s+(\S+)$", body, re.IGNORECASE)
+        if m and norm(m.group(1)).startswith(("чест", "ман", "honour", "honor", "mana", "рес", "resource")):
+            pay = "resource"
+        elif body and not (m and norm(m.group(1)).startswith(("зол", "gold"))):
+            self._bad(out, line, body, "ожидаю «Вельмар: очистить за честь» или «за золото»",
+                      "expected 'Velmar: cleanse for honour' or 'for gold'")
+            return
+        out.orders.append(Order("cleanse", {"city": cid, "pay": pay}, line.number, line.text))
 
     def _is_order(self, text: str) -> bool:
         return _KEYWORDS.get(_first_word(text)) is not None and not self._starts_with_flank(text)

@@ -82,3 +82,33 @@ def test_each_faction_sees_its_victory_conditions_and_how_far_it_has_come() -> N
     assert "Условия победы" not in game.report("public", 1, "text", "ru")
     other = Game.create("steel-rose", "any", PLAYERS, seed="corpus", config={"victory_conditions": "any"})
     assert "Условия победы (достаточно одного)" in other.report("Анна", None, "text", "ru")
+
+
+ECHOED_ARMY_ORDERS = [
+    ("Армия 1: 20 копейщиков и 4 рыцаря — атака Пик кошмаров",
+     "армия 1: 20 копейщиков и 4 рыцаря — атака на Пик кошмаров",
+     "army 1: 20 spearmen and 4 knights — attack Nightmare Peak"),
+    ("Армия 2: все — атака Чёрная Топь (разграбить)", "армия 2: все — атака на Чёрную Топь (разграбить)",
+     "army 2: all — attack Black Mire (plunder)"),
+    ("Армия 3: остальные — оборона Вельмар", "армия 3: остальные — оборона города Вельмар",
+     "army 3: the rest — defend Velmar"),
+    ("Армия 4: 5 копейщиков — телепортация на Чёрную Топь", "армия 4: 5 копейщиков — телепортация на Чёрную Топь",
+     "army 4: 5 spearmen — teleport to Black Mire"),
+    ("Армия 5: все — атака Передвижной город", "армия 5: все — атака на передвижной город огров",
+     "army 5: all — attack the ogres' mobile city"),
+    ("Заклинание: Прорицание — Империя", "заклинание: Прорицание — Империя", "spell: Divination — the Empire"),
+    ("Очистить Вельмар за честь", "очистить Вельмар за ресурс фракции",
+     "cleanse Velmar for the faction's resource"),
+]
+
+
+@pytest.mark.parametrize(("post", "ru", "en"), ECHOED_ARMY_ORDERS)
+def test_the_echo_says_an_order_as_the_language_does(post: str, ru: str, en: str) -> None:
+    """002 «Армии»: an army «атакует город», «обороняет город»; the echo says it as Russian does —
+    «атака на Пик кошмаров», «на Чёрную Топь» (New Worlds: «атака на Бориса»), «оборона города
+    Вельмар» — and English puts the article before a faction ("the Empire"); cleansing «за честь»
+    is echoed with its payment («Очистить Вельмар за честь»: «честью/маной»)."""
+    game = Game.create("steel-rose", "echo", PLAYERS, seed="echo")
+    (order,) = game.ruleset.parse(post, "Анна", game.state)
+    assert game.ruleset.describe(order, "ru") == ru
+    assert game.ruleset.describe(order, "en") == en

@@ -145,6 +145,23 @@ class Words:
         name = self.city(cid)
         return city_accusative(name) if self.ru else name
 
+    def army_action(self, action: str, target: Any) -> str:
+        """An army's order as Russian says it: «атака на Пик кошмаров», «телепортация на Чёрную
+        Топь» (the city in the accusative after «на»), «оборона города Вельмар» (a name after
+        «города» stays in the nominative: the map's names are not all in the dictionary),
+        «рассредоточиться»; "attack Morven", "teleport to Ormis", "defend Velmar", "disperse"."""
+        if action == "disperse" or target is None:
+            return self.t("рассредоточиться", "disperse") if action == "disperse" else action
+        cid = str(target)
+        if action == "defend":
+            if cid == MOBILE_ID:
+                return self.t("оборона передвижного города огров", "defend the ogres' mobile city")
+            return self.t(f"оборона города {self.city(cid)}", f"defend {self.city(cid)}")
+        verb_ru, verb_en = ("телепортация на", "teleport to") if action == "teleport" else ("атака на", "attack")
+        if cid == MOBILE_ID:
+            return self.t(f"{verb_ru} передвижной город огров", f"{verb_en} the ogres' mobile city")
+        return self.t(f"{verb_ru} {self.city_for(cid)}", f"{verb_en} {self.city(cid)}")
+
     def city(self, cid: str | None) -> str:
         if cid is None:
             return "—"
@@ -222,22 +239,20 @@ def describe_order(campaign: Campaign, order: Order, lang: str) -> str:
     if k == "hire":
         return w.t("нанять", "hire") + " " + w.units(dict(a["units"]))
     if k == "cleanse":
-        return w.t("очистить", "cleanse") + f" {w.city(str(a['city']))}"
+        # «Очистить Вельмар за честь»: the payment is echoed, else a player reads it as gold
+        paid = w.t(" за ресурс фракции", " for the faction's resource") if a.get("pay") == "resource" else ""
+        return w.t("очистить", "cleanse") + f" {w.city(str(a['city']))}{paid}"
     if k == "army":
         units = a["units"]
         shown = w.t("все", "all") if units == "all" else w.t("остальные", "the rest") if units == "rest" \
             else w.units(dict(units))
-        action = {"attack": w.t("атака", "attack"), "defend": w.t("оборона", "defend"),
-                  "disperse": w.t("рассредоточиться", "disperse"), "teleport": w.t("телепортация на", "teleport to")}
-        text = f"{w.t('армия', 'army')} {a['name']}: {shown} — {action[str(a['action'])]}"
-        if a.get("target"):
-            text += f" {w.city(str(a['target']))}"
+        text = f"{w.t('армия', 'army')} {a['name']}: {shown} — {w.army_action(str(a['action']), a.get('target'))}"
         if a.get("choice"):
             text += f" ({w.choice(str(a['choice']))})"
         return text
     if k == "spell":
         target = a.get("city") or a.get("faction") or a.get("army")
-        shown = w.city(str(target)) if a.get("city") else w.faction(str(target)) if a.get("faction") else \
+        shown = w.city(str(target)) if a.get("city") else w.the_faction(str(target)) if a.get("faction") else \
             f"{w.t('армия', 'army')} {target}"
         return f"{w.t('заклинание', 'spell')}: {w.spell(str(a['spell']))} — {shown}"
     if k == "ritual":

@@ -348,7 +348,8 @@ class Game:
         if unknown:
             raise GameError(f"боты не из числа игроков: {', '.join(unknown)}",
                             f"bots that are not players: {', '.join(unknown)}")
-        known = ruleset_cls(config, house_rules).config_keys()
+        ruleset = ruleset_cls(config, house_rules)
+        known = ruleset.config_keys()
         unknown_keys = sorted(set(config or {}) - known - CORE_CONFIG_KEYS) if known is not None else []
         if unknown_keys:
             listed = ", ".join(sorted(known or ())) or "—"
@@ -359,7 +360,7 @@ class Game:
         chain = HashChain(secret)
         record = GameRecord(
             name=name, ruleset=ruleset_id, ruleset_version=ruleset_cls.version,
-            config=dict(config or {}), house_rules=dict(house_rules or {}), players=players,
+            config=ruleset.recorded_config(), house_rules=dict(house_rules or {}), players=players,
             bots=list(bots), auto_resolve=auto_resolve, secret=secret.hex(),
             chain_length=chain.length, commitment=chain.commitment,
         )

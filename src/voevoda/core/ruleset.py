@@ -314,6 +314,12 @@ class Ruleset(ABC):
         error rather than silently ignored. ``None`` accepts any key."""
         return None
 
+    def recorded_config(self) -> dict[str, Any]:
+        """The config a new game stores: the given config plus the value in effect of every
+        option whose installed default may change, so that replay and ``verify`` run the game
+        with the options it was created with whatever the default later becomes."""
+        return copy.deepcopy(self.config)
+
     def hidden_parts(self) -> HiddenParts | None:
         """How to vary what each viewer may not see (:mod:`voevoda.core.hidden`), for the
         non-interference test every ruleset must pass; ``None`` (the default) fails it."""

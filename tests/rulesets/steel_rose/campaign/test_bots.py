@@ -6,11 +6,14 @@ from __future__ import annotations
 
 import math
 
+import pytest
 from tests.rulesets.steel_rose.campaign.helpers import Campaign
 
 from voevoda.core.dice import Dice
+from voevoda.core.engine import Game
 from voevoda.core.registry import configure
-from voevoda.rulesets.steel_rose.campaign import bots
+from voevoda.core.verify import verify_export
+from voevoda.rulesets.steel_rose.campaign import bots, context
 from voevoda.rulesets.steel_rose.campaign.context import BOT_ODDS_BATTLES, Options
 
 SPEARMEN = {"spearman": 60}
@@ -55,3 +58,19 @@ def test_the_bots_target_changes_with_the_odds() -> None:
     for Ормис, the other quest city, where the odds are on its side."""
     assert imperial_post({"bot_odds_battles": 0}) == "Армия 1: все — атака Пик кошмаров"
     assert imperial_post({}) == "Армия 1: все — атака Ормис"
+
+
+def test_a_game_keeps_the_odds_it_was_created_with(monkeypatch: pytest.MonkeyPatch) -> None:
+    """Ruling C52: «A game keeps the option it was created with». The new game's config holds the
+    number of battles in effect, so when the installed default changes, `verify` with the secret
+    re-runs its bots with the game's own number and every bot post matches its journal."""
+    monkeypatch.setattr(context, "BOT_ODDS_BATTLES", 0)
+    players = ["Анна", "Борис", "Вера"]
+    game = Game.create("steel-rose", "kept", players, bots=players, seed="kept-odds", auto_resolve=True)
+    assert game.record.config["bot_odds_battles"] == 0
+    assert game.step_number >= 2
+    monkeypatch.setattr(context, "BOT_ODDS_BATTLES", BOT_ODDS_BATTLES)
+    assert Game.create("steel-rose", "new", players, seed="new").record.config["bot_odds_battles"] == 200
+    report = verify_export(game.export())
+    assert report.bots_checked > 0
+    assert report.replayed and not report.problems

@@ -76,6 +76,7 @@ class Options:
         for key, value in battle.items():
             if not isinstance(value, bool):
                 raise GameError(f"настройка {key}: true или false", f"option {key}: true or false")
+        values.setdefault("bot_odds_battles", BOT_ODDS_BATTLES)
         return Options(battle=BattleOptions(**battle), **values)
 
 

@@ -82,6 +82,11 @@ class SteelRoseCampaign(Ruleset):
     def config_keys(self) -> frozenset[str]:
         return frozenset({"factions", "map", *Options.keys()})
 
+    def recorded_config(self) -> dict[str, Any]:
+        """The config with ``bot_odds_battles`` as in effect: a game keeps the number of battles
+        its bots weigh an attack on when the installed default changes (ruling C52)."""
+        return {**super().recorded_config(), "bot_odds_battles": self.options.bot_odds_battles}
+
     def setup(self, players: Sequence[str], dice: Dice) -> State:
         seats = self._seats(players)
         factions: dict[str, Faction] = {}

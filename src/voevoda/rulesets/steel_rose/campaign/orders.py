@@ -74,11 +74,16 @@ CHOICE_RU = {"colonise": "колонизировать", "plunder": "разгр�
 CHOICE_EN = {"colonise": "colonise", "plunder": "plunder", "raze": "raze", "raze_abandon": "raze and abandon"}
 
 _KEYWORDS: dict[str, str] = {
-    "построить": "build", "строить": "build", "постройте": "build", "build": "build",
-    "продать": "sell", "продаю": "sell", "sell": "sell",
-    "повысить": "raise", "поднять": "raise", "raise": "raise", "upgrade": "raise",
-    "восстановить": "restore", "restore": "restore", "rebuild": "restore",
-    "нанять": "hire", "найм": "hire", "нанимаю": "hire", "hire": "hire", "recruit": "hire",
+    # the verb as forum players write it: the infinitive, «строю», «строим», «построим»
+    "построить": "build", "строить": "build", "постройте": "build", "строю": "build", "строим": "build",
+    "построю": "build", "построим": "build", "build": "build",
+    "продать": "sell", "продаю": "sell", "продаем": "sell", "продам": "sell", "продадим": "sell", "sell": "sell",
+    "повысить": "raise", "поднять": "raise", "повышаю": "raise", "повышаем": "raise", "поднимаю": "raise",
+    "поднимаем": "raise", "raise": "raise", "upgrade": "raise",
+    "восстановить": "restore", "восстанавливаю": "restore", "восстанавливаем": "restore", "restore": "restore",
+    "rebuild": "restore",
+    "нанять": "hire", "найм": "hire", "нанимаю": "hire", "нанимаем": "hire", "наймем": "hire", "найму": "hire",
+    "hire": "hire", "recruit": "hire",
     "очистить": "cleanse", "очистка": "cleanse", "cleanse": "cleanse", "purge": "cleanse",
     "армия": "army", "army": "army",
     "заклинание": "spell", "заклинания": "spell", "spell": "spell", "cast": "spell",
@@ -282,6 +287,7 @@ class PostReader:
         phrase = phrase.strip(" .,:;()«»\"'")
         phrase = re.sub(r"^(?:в|во|на|из|город|городе|города|in|at|on|the|city of|city)\s+", "", phrase,
                         flags=re.IGNORECASE)
+        phrase = re.sub(r"^(?:г\.\s*)", "", phrase, flags=re.IGNORECASE)  # «в г. Гордрим»
         found = self.vocab.cities.match(phrase)
         if len(found) == 1:
             return found[0]
@@ -546,6 +552,14 @@ class PostReader:
             cid = self.city(out, line, city)
             bid = self.building(out, line, fid, building)
             return (bid, cid) if bid and cid else None
+        m = re.match(r"^(?:в|во|in|at)\s+(.+)$", body, re.IGNORECASE)
+        if m:  # «Строю в Авентале Барак»: the city first, then the building, no colon between
+            ws = m.group(1).split()
+            for cut in range(1, len(ws)):
+                cid = self.vocab.cities.one(" ".join(ws[:cut]))
+                bid = self.vocab.buildings[fid].one(" ".join(ws[cut:]))
+                if cid and bid:
+                    return bid, cid
         for sep in re.finditer(r"\s+(?:в|во|in|at)\s+", body, re.IGNORECASE):
             b, c = body[:sep.start()], body[sep.end():]
             if self.vocab.buildings[fid].one(b) and self.vocab.cities.one(c.strip(" .")):
@@ -560,15 +574,46 @@ class PostReader:
         cid = self.city(out, line, body[last.end():])
         return (bid, cid) if bid and cid else None
 
+    def _several_in(self, fid: str, body: str) -> list[tuple[str, str]] | None:
+        """Several buildings in one order, each part a building known to the faction and the
+        city after the last ones: «Барак в Авентале и Часовню в Гордриме», «Барак, Часовню в
+        Авентале» -> [(building, city), ...]; ``None`` unless every part is read so."""
+        parts = [p.strip() for p in _LIST_SPLIT.split(body) if p.strip()]
+        if len(parts) < 2:
+            return None
+        read: list[tuple[str, str | None]] = []
+        for part in parts:
+            bid = self.vocab.buildings[fid].one(part)
+            if bid is not None:
+                read.append((bid, None))
+                continue
+            seps = list(re.finditer(r"\s+(?:в|во|in|at)\s+", part, re.IGNORECASE))
+            bid = self.vocab.buildings[fid].one(part[:seps[-1].start()]) if seps else None
+            cid = self.vocab.cities.one(part[seps[-1].end():].strip(" .")) if seps else None
+            if bid is None or cid is None:
+                return None
+            read.append((bid, cid))
+        pairs: list[tuple[str, str]] = []
+        city: str | None = None
+        for bid, cid in reversed(read):
+            city = cid or city
+            if city is None:
+                return None
+            pairs.append((bid, city))
+        return pairs[::-1]
+
     def _build(self, out: Reading, line: _Line, fid: str) -> None:
-        pair = self._split_in(out, line, fid, _strip_keyword(line.text))
-        if pair:
-            out.orders.append(Order("build", {"city": pair[1], "building": pair[0]}, line.number, line.text))
+        self._build_or_sell(out, line, fid, "build")
 
     def _sell(self, out: Reading, line: _Line, fid: str) -> None:
-        pair = self._split_in(out, line, fid, _strip_keyword(line.text))
-        if pair:
-            out.orders.append(Order("sell", {"city": pair[1], "building": pair[0]}, line.number, line.text))
+        self._build_or_sell(out, line, fid, "sell")
+
+    def _build_or_sell(self, out: Reading, line: _Line, fid: str, kind: str) -> None:
+        body = _strip_keyword(line.text)
+        several = self._several_in(fid, body)
+        pairs = several if several is not None else [p for p in [self._split_in(out, line, fid, body)] if p]
+        for bid, cid in pairs:
+            out.orders.append(Order(kind, {"city": cid, "building": bid}, line.number, line.text))
 
     def _raise(self, out: Reading, line: _Line, fid: str) -> None:
         body = _strip_keyword(line.text)
@@ -623,8 +668,11 @@ class PostReader:
         ("телепортация на", "teleport"), ("телепортация", "teleport"), ("телепорт на", "teleport"),
         ("телепорт", "teleport"), ("teleport to", "teleport"), ("teleport", "teleport"),
         ("атаковать", "attack"), ("атака на", "attack"), ("атака", "attack"), ("attack", "attack"),
+        ("атакует", "attack"), ("атакуют", "attack"), ("атакуем", "attack"), ("attacks", "attack"),
         ("нападение на", "attack"), ("напасть на", "attack"), ("штурм", "attack"), ("assault", "attack"),
         ("оборонять", "defend"), ("оборона", "defend"), ("защищать", "defend"), ("защита", "defend"),
+        ("обороняет", "defend"), ("обороняют", "defend"), ("обороняем", "defend"), ("защищает", "defend"),
+        ("защищают", "defend"), ("защищаем", "defend"), ("defends", "defend"),
         ("defend", "defend"), ("defence of", "defend"), ("defense of", "defend"), ("hold", "defend"),
         ("рассредоточиться", "disperse"), ("рассредоточение", "disperse"), ("disperse", "disperse"),
         ("отдых", "disperse"), ("stand down", "disperse"),
@@ -637,7 +685,8 @@ class PostReader:
             self._bad(out, line, text, "ожидаю «Армия 1: <юниты> — атака <город>»",
                       "expected 'Army 1: <units> - attack <city>'")
             return
-        name = m.group("name").strip() or "1"
+        # «Армия №1», «Army #1»: the number sign is no part of the name
+        name = m.group("name").strip().lstrip("№#").strip() or "1"
         if len(name) > ARMY_NAME:
             self._bad(out, line, name, f"имя армии длиннее {ARMY_NAME} знаков", f"an army's name is longer than "
                       f"{ARMY_NAME} characters")

@@ -119,6 +119,18 @@ KEYWORDS: list[tuple[str, str]] = [
     *[(p, "record") for p in ("войска", "units", "forces")],
     *[(p, "power") for p in ("власть", "power")],
 ]
+DIPLOMACY_ALONE = [phrase_key(p) for p in ("пока одиночка", "пока один", "пока одна", "играю один", "играю одна",
+                                            "играю в одиночку", "пока в одиночку")]
+"""«Я пока один», «пока одиночка», «играю один»: in the diplomacy phase, where each house announces
+its alliance for the round (001 «Дипломатические операции»), a house that says it plays alone for
+now announces no alliance; in any other phase these words are prose («пока один рыцарь…»)."""
+LET = "let"
+LET_PASS = {"pass", "through"}
+"""«Let Lannister pass through Moat Cailin», «let Lannister through …»: consent to a passage when a
+house's name follows «let» and «pass» or «through» follows the name; «Let me…», «Let's…» are prose."""
+NOT_TYPOS = {fold(w) for w in ("let's", "lets")}
+"""Words one letter from an order's first word that are words of their own: «Let's talk» is prose,
+not a misspelt «let»."""
 PLACED: list[tuple[str, str]] = [("подмогу", "order_support"), ("оборону", "order_defense")]
 """An order's word as the object of a sentence («ставлю подмогу», «кладу оборону»): read, but
 never offered for a typo (the suggestion is the order's own word)."""
@@ -165,6 +177,7 @@ SYNTAX: dict[str, tuple[str, str]] = {
               "march Winterfell -> Moat Cailin: 2 footmen (in a battle: 'won' or 'lost')"),
     "raid": ("набег Ров Кейлин → Сероводье", "raid Moat Cailin -> Greywater Watch"),
     "passage": ("пропуск Старк Ров Кейлин", "passage Stark Moat Cailin"),
+    "let": ("пропуск Старк Ров Кейлин", "let Stark pass through Moat Cailin"),
     "disband": ("распустить Винтерфелл: пеший", "disband Winterfell: footman"),
     "losses": ("потери Ров Кейлин: пеший", "losses Moat Cailin: footman"),
     "retreat": ("отступление Сероводье → Сигард: пеший", "retreat Greywater Watch -> Seagard: footman"),
@@ -376,6 +389,22 @@ def area_first_order(tokens: Sequence[Token], pos: int, areas: PhraseTable) -> t
     return None
 
 
+def let_passage(tokens: Sequence[Token], pos: int, houses: PhraseTable) -> int | None:
+    """«let HOUSE pass …» at ``pos``: the tokens that «let» and the house's name take, or None."""
+    if pos >= len(tokens) or tokens[pos].key != LET:
+        return None
+    found = houses.match(tokens, pos + 1)
+    if found is None or pos + 1 + found[1] >= len(tokens) or tokens[pos + 1 + found[1]].key not in LET_PASS:
+        return None
+    return 1 + found[1]
+
+
+def diplomacy_alone(tokens: Sequence[Token], pos: int) -> int | None:
+    """«пока один», «играю один», … at ``pos`` (:data:`DIPLOMACY_ALONE`): the tokens taken, or None."""
+    keys = tuple(t.key for t in tokens[pos:])
+    return next((len(p) for p in DIPLOMACY_ALONE if keys[:len(p)] == p), None)
+
+
 def begins_order(text: str) -> bool:
     """Whether a line begins like an order: a keyword, or a word one typo away from one (an
     order misspelt is an error with a suggestion, never prose)."""
@@ -394,7 +423,8 @@ def begins_order(text: str) -> bool:
         return False
     if any(tuple(tokens[:len(p)]) == p for p, _ in _PHRASES):
         return True
-    return len(tokens[0]) >= 4 and bool(suggest(tokens[0], FIRST_WORDS, limit=1, cutoff=0.8))
+    return len(tokens[0]) >= 4 and tokens[0] not in NOT_TYPOS \
+        and bool(suggest(tokens[0], FIRST_WORDS, limit=1, cutoff=0.8))
 
 
 class LineReader:
@@ -421,7 +451,7 @@ class LineReader:
             if self.tokens[self.pos].key in PLACING and self._order_at(self.pos + 1):
                 self.pos += 1
             start = self.pos
-            kind = self._keyword()
+            kind = self._keyword() or self._phrase_order()
             placed = area_first_order(self.tokens, self.pos, self.lex.areas) if kind is None else None
             if placed is not None:
                 area, token_kind, length = placed
@@ -506,6 +536,18 @@ class LineReader:
                 return kind
         return None
 
+    def _phrase_order(self) -> str | None:
+        """The orders said in a sentence: «let Lannister pass through …» (read from the house's
+        name on), «я пока один» in the diplomacy phase."""
+        if let_passage(self.tokens, self.pos, self.lex.houses) is not None:
+            self.pos += 1
+            return "let"
+        taken = diplomacy_alone(self.tokens, self.pos) if self.phase == "diplomacy" else None
+        if taken is not None:
+            self.pos += taken
+            return "alone"
+        return None
+
     def _read(self, kind: str) -> tuple[str, dict[str, Any]]:
         # «поход Винтерфелл» in the planning phase is the order token, «поход A → B» a march;
         # «набег» likewise
@@ -517,6 +559,8 @@ class LineReader:
             return "order", {"kind": kind, "area": self.area()}
         if kind.startswith("order_"):
             return "order", {"kind": kind[len("order_"):], "area": self.area()}
+        if kind == "let":
+            return "passage", self._let()
         reader = getattr(self, f"_{kind}")
         return kind, dict(reader())
 
@@ -807,6 +851,11 @@ class LineReader:
 
     def _passage(self) -> dict[str, Any]:
         to = self.house()
+        return {"to": to, "area": self.area()}
+
+    def _let(self) -> dict[str, Any]:
+        to = self.house()
+        self._skip({"pass"})
         return {"to": to, "area": self.area()}
 
     def _disband(self) -> dict[str, Any]:

@@ -38,10 +38,13 @@ from voevoda.rulesets.thrones import views as views_module
 from voevoda.rulesets.thrones.board import board, check_rules
 from voevoda.rulesets.thrones.context import Ctx, rule
 from voevoda.rulesets.thrones.orders import (
+    LEADING,
     Lexicon,
     area_first_order,
     begins_order,
     build_lexicon,
+    diplomacy_alone,
+    let_passage,
     read_lines,
     tokens_of,
 )
@@ -167,11 +170,17 @@ class Thrones(Ruleset):
 
     def begins_order(self, line: str, player: str, state: State) -> bool:
         """A keyword begins an order; so does an area followed by an order token's keyword
-        («Винтерфелл: поход»), as players list their orders by area."""
+        («Винтерфелл: поход»), as players list their orders by area; so does «let HOUSE pass …»
+        with a house of this game after «let», and in the diplomacy phase «я пока один»."""
         if begins_order(line):
             return True
         tokens = tokens_of(line)
-        return area_first_order(tokens, 0, self.lexicon(state).areas) is not None
+        lexicon = self.lexicon(state)
+        if area_first_order(tokens, 0, lexicon.areas) is not None:
+            return True
+        first = next((i for i, t in enumerate(tokens) if t.key not in LEADING), len(tokens))
+        return let_passage(tokens, first, lexicon.houses) is not None \
+            or (state.get("phase") == "diplomacy" and diplomacy_alone(tokens, first) is not None)
 
     def parse(self, text: str, player: str, state: State) -> list[Order]:
         post = self.read_post(text, player, state)

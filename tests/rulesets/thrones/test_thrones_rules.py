@@ -52,6 +52,17 @@ def test_the_board_knows_the_second_edition() -> None:
     assert b["kings-landing"].garrison == 5 and b["the-eyrie"].garrison == 6
 
 
+def test_the_borders_are_the_reference_boards_and_house_rules_do_not_change_them() -> None:
+    """Ruling T27: the Twins border what the reference data say (no Riverrun among them), and a
+    house-rules file carries no borders: one that tries is refused, naming the key."""
+    b = board()
+    assert b.neighbours("the-twins") == ["moat-cailin", "seagard", "the-fingers", "the-mountains-of-the-moon",
+                                         "the-narrow-sea"]
+    assert not b.adjacent("the-twins", "riverrun")
+    with pytest.raises(DataError, match="borders: Extra inputs are not permitted"):
+        Thrones({}, {"borders": [["the-twins", "riverrun"]]})
+
+
 @pytest.mark.parametrize(("change", "needle"), [
     (lambda d: d["borders"].append(["winterfell", "atlantis"]), "no area 'atlantis'"),
     (lambda d: d["borders"].append(["winterfell", "moat-cailin"]), "listed twice"),

@@ -190,11 +190,23 @@ def city_prefix(text: str, cities: Lexicon) -> tuple[str, str] | None:
     return (cid, rest) if cid else None
 
 
-def begins_turn_order(text: str, cities: Lexicon | None = None) -> bool:
+def units_line(text: str, units: UnitNames) -> bool:
+    """A line that is only counted units («10 копейщиков», «- 2 лучника и 3 всадника»): an item
+    of a list under «Нанять:»."""
+    items = [item.strip() for item in _LIST_SPLIT.split(text) if item.strip()]
+    for item in items:
+        m = re.match(r"^(\d+)\s*(?:[xх×*](?=\s))?\s*(\S.*)$", item, re.IGNORECASE)
+        if m is None or len(units.match(m.group(2))) != 1:
+            return False
+    return bool(items)
+
+
+def begins_turn_order(text: str, cities: Lexicon | None = None, units: UnitNames | None = None) -> bool:
     """Whether a line of a turn's post begins like an order: an order's keyword (or a near typo
     of one), a city line of the document's list («Авенталь (1 ур.) (Большой)»), its «Постройки:»
     line, a city of ``cities`` written before an order or as a heading («Авенталь: построить
-    Барак», «Авенталь:»), or a line of a garrison's deployment. Everything else — greetings,
+    Барак», «Авенталь:»), counted units of ``units`` (a list under «Нанять:»), or a line of a
+    garrison's deployment. Everything else — greetings,
     «Города:», «Доход:», «СУММАРНЫЙ ДОХОД» — is prose, echoed as not read."""
     stripped = posts.without_openers(_BULLET.sub("", text).strip())
     if not stripped or stripped.startswith("#"):
@@ -202,6 +214,8 @@ def begins_turn_order(text: str, cities: Lexicon | None = None) -> bool:
     if _CITY_HEADER.match(stripped) or _BUILDINGS_LINE.match(stripped):
         return True
     if cities is not None and city_prefix(stripped.rstrip("."), cities) is not None:
+        return True
+    if units is not None and units_line(stripped.rstrip(".;,"), units):
         return True
     first = _first_word(stripped)
     if first in _KEYWORDS:
@@ -357,11 +371,12 @@ class PostReader:
     def orders(self, text: str, fid: str) -> Reading:
         """The turn's orders: the post's order lines (``posts.read`` with :func:`begins_turn_order`)."""
         out = Reading()
-        lines = [_Line(part) for s in posts.read(text, begins_order=lambda t: begins_turn_order(t, self.vocab.cities)).orders
+        lines = [_Line(part) for s in posts.read(text, begins_order=lambda t: begins_turn_order(t, self.vocab.cities, self.vocab.units)).orders
                  for part in _one_order_each(s)]
         originals = text.split("\n")
         template_city: tuple[str, int, int] | None = None  # (city, level, line)
         city_heading: str | None = None  # a city on a line of its own («Авенталь:») over its orders
+        hire_heading = False  # «Нанять:» on a line of its own, the units listed below it
         garrison: tuple[str, int, list[str]] | None = None  # (city, first line, numbers of its lines)
         garrison_text = ""
         i = 0
@@ -438,6 +453,14 @@ class PostReader:
                     city_heading = heading
                 continue
             kind = _KEYWORDS.get(_first_word(line.text))
+            if kind is None and units_line(line.text.rstrip(";,"), self.vocab.units):
+                if hire_heading:
+                    self._hire(out, line, fid, line.text.rstrip(";,"))
+                else:
+                    self._bad(out, line, line.text, f"юнитов нанимают приказом «Нанять {line.text}» (или списком под "
+                              "строкой «Нанять:»)", f"units are hired with 'Hire {line.text}' (or listed under 'Hire:')")
+                continue
+            hire_heading = kind == "hire" and not _strip_keyword(line.text).strip(" :")
             if kind in _CITY_KINDS and city_heading is not None and not self._names_city(line.text, kind):
                 self._for_city(out, line, fid, city_heading, line.text)
                 continue
@@ -632,8 +655,8 @@ class PostReader:
         if cid:
             out.orders.append(Order("restore", {"city": cid}, line.number, line.text))
 
-    def _hire(self, out: Reading, line: _Line, fid: str) -> None:
-        body = _strip_keyword(line.text)
+    def _hire(self, out: Reading, line: _Line, fid: str, listed: str | None = None) -> None:
+        body = _strip_keyword(line.text) if listed is None else listed
         body = re.sub(r"^(?:наёмников|наемников|mercenaries)\s*[:\-–—]?\s*", "", body, flags=re.IGNORECASE)
         where = re.search(r"\s+(?:в|во|in|at)\s+(\S.*)$", body, re.IGNORECASE)
         if where and self.vocab.cities.match(where.group(1).strip(" .")):

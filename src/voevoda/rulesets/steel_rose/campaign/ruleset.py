@@ -146,7 +146,7 @@ class SteelRoseCampaign(Ruleset):
         choices; the rest of a post is prose, echoed as not read (docs/posts.md)."""
         phase = state.get("phase")
         if phase == "orders":
-            return begins_turn_order(line, self.vocab.cities)
+            return begins_turn_order(line, self.vocab.cities, self.vocab.units)
         if phase in ("deployment", "planning"):
             return begins_battle_line(line, phase == "planning")
         if phase == "capture":

@@ -567,7 +567,8 @@ class PostReader:
                                                               "авангард", "арьергард", "vanguard", "rearguard",
                                                               "порох", "gunpowder"))
 
-    def _split_in(self, out: Reading, line: _Line, fid: str, body: str) -> tuple[str, str] | None:
+    def _split_in(self, out: Reading, line: _Line, fid: str, body: str, kind: str = "build"
+                  ) -> tuple[str, str] | None:
         """«Барак в Авентале» / «в Авентале: Барак» / «barracks in Aventhal» -> (building, city)."""
         m = re.match(r"^(?:в|во|in|at)\s+(.+?)\s*[:\-–—]\s*(.+)$", body, re.IGNORECASE)
         if m:
@@ -589,8 +590,12 @@ class PostReader:
                 return self.vocab.buildings[fid].one(b) or "", self.vocab.cities.one(c.strip(" .")) or ""
         seps = list(re.finditer(r"\s+(?:в|во|in|at)\s+", body, re.IGNORECASE))
         if not seps:
-            self._bad(out, line, body, "укажите город: «Построить Барак в Авентале»",
-                      "name the city: 'Build barracks in Aventhal'")
+            if kind == "sell":
+                self._bad(out, line, body, "укажите город: «Продать Часовню в Гордриме» или «Гордрим: продать Часовню»",
+                          "name the city: 'Sell chapel in Gordrim' or 'Gordrim: sell chapel'")
+            else:
+                self._bad(out, line, body, "укажите город: «Построить Барак в Авентале» или «Авенталь: построить Барак»",
+                          "name the city: 'Build barracks in Aventhal' or 'Aventhal: build barracks'")
             return None
         last = seps[-1]
         bid = self.building(out, line, fid, body[:last.start()])
@@ -634,7 +639,7 @@ class PostReader:
     def _build_or_sell(self, out: Reading, line: _Line, fid: str, kind: str) -> None:
         body = _strip_keyword(line.text)
         several = self._several_in(fid, body)
-        pairs = several if several is not None else [p for p in [self._split_in(out, line, fid, body)] if p]
+        pairs = several if several is not None else [p for p in [self._split_in(out, line, fid, body, kind)] if p]
         for bid, cid in pairs:
             out.orders.append(Order(kind, {"city": cid, "building": bid}, line.number, line.text))
 

@@ -186,7 +186,10 @@ def city_prefix(text: str, cities: Lexicon) -> tuple[str, str] | None:
     rest = m.group("rest").strip()
     if rest and _KEYWORDS.get(_first_word(rest)) not in _CITY_KINDS:
         return None
-    cid = cities.one(m.group("city").strip(" «»\"'"))
+    # «В Тарнбурге: построить Часовню», «г. Гордрим — продать Часовню»
+    phrase = re.sub(r"^(?:(?:в|во|in|at)\s+)?(?:г\.\s*|город\s+|city of\s+)?", "", m.group("city").strip(" «»\"'"),
+                    flags=re.IGNORECASE)
+    cid = cities.one(phrase.strip(" «»\"'"))
     return (cid, rest) if cid else None
 
 

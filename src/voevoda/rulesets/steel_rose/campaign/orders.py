@@ -64,7 +64,12 @@ FACTION_FORMS: dict[str, list[str]] = {
 CHOICE_WORDS: list[tuple[str, str]] = [
     ("разрушить и бросить", "raze_abandon"), ("разрушить и оставить", "raze_abandon"),
     ("разрушить без захвата", "raze_abandon"), ("raze and abandon", "raze_abandon"),
-    ("raze and leave", "raze_abandon"), ("колонизировать", "colonise"), ("колонизация", "colonise"),
+    ("raze and leave", "raze_abandon"), ("разрушаем и бросаем", "raze_abandon"),
+    ("разрушим и бросим", "raze_abandon"), ("разрушаю и бросаю", "raze_abandon"),
+    ("разрушу и брошу", "raze_abandon"), ("колонизировать", "colonise"), ("колонизация", "colonise"),
+    # as forum players write them: «Колонизирую!», «колонизируем», «разграбляю», «разрушим»
+    ("колонизиру", "colonise"), ("разграбля", "plunder"), ("разграблю", "plunder"), ("разграбим", "plunder"),
+    ("разруша", "raze"), ("разрушу", "raze"), ("разрушим", "raze"),
     ("colonise", "colonise"), ("colonize", "colonise"), ("разграбить", "plunder"), ("разграбление", "plunder"),
     ("набег", "plunder"), ("plunder", "plunder"), ("raid", "plunder"), ("sack", "plunder"),
     ("разрушить", "raze"), ("разрушение", "raze"), ("raze", "raze"),
@@ -282,7 +287,10 @@ def _choice(text: str) -> tuple[str | None, str]:
     for phrase, choice in CHOICE_WORDS:
         at = t.find(phrase)
         if at >= 0:
-            rest = (text[:at] + text[at + len(phrase):]).strip(" ,;()[]")
+            end = at + len(phrase)
+            while end < len(t) and t[end].isalpha():  # the word's ending: «колонизиру|ю», «разрушим»
+                end += 1
+            rest = (text[:at] + text[end:]).strip(" ,;()[].!…")
             return choice, rest
     return None, text
 

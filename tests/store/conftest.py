@@ -58,4 +58,6 @@ def store_url(request: pytest.FixtureRequest, tmp_path: Path, postgres_url: str 
 
     yield postgres_url
     with psycopg.connect(postgres_url, autocommit=True) as conn:
-        conn.execute("DROP TABLE IF EXISTS entries, games, alembic_version CASCADE")
+        # every table of every migration, whatever later migrations add
+        conn.execute("DROP SCHEMA public CASCADE")
+        conn.execute("CREATE SCHEMA public")

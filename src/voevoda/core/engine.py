@@ -315,6 +315,9 @@ class Game:
         """Public GM actions since the last step."""
         self.gm_log: list[Event] = []
         self.revealed = False
+        self.store_key: tuple[str, int, str] | None = None
+        """Which stored game this was read from (set by the store): a later read of the same
+        game applies only the entries stored since (``Store.load(name, base=game)``)."""
         self.state: State = self._setup()
         for index, entry in enumerate(record.entries):
             try:
@@ -529,6 +532,45 @@ class Game:
             raise OrdersRejected(problems, [self.ruleset.describe(o) for o in orders])
         return orders
 
+    def check_step_open(self, step: int) -> None:
+        """A game master's action names the step that is open (the one posts go to): refuse it
+        when another action has resolved or rolled back a step meanwhile, so that an action meant
+        for one step never lands on another."""
+        current = self.step_number + 1
+        if step != current:
+            raise GameError(
+                f"сейчас открыт шаг {current}, а не {step}: игра изменилась, ничего не сделано; посмотрите "
+                f"её снова", f"step {current} is open, not {step}: the game has changed, nothing was done; "
+                f"look at it again")
+
+    def fork(self) -> Game:
+        """An independent copy to act on, cheap enough for every request of a server: the
+        containers an action changes are copied; states, steps and submissions are shared,
+        since the engine never changes one in place (``resolve`` works on a deep copy, an edit
+        builds a new state, a rollback pops a step off the list)."""
+        clone = copy.copy(self)
+        clone.record = self.record.model_copy()
+        clone.record.entries = list(self.record.entries)
+        clone.steps = list(self.steps)
+        clone.pending = dict(self.pending)
+        clone.frozen = dict(self.frozen)
+        clone.actions = list(self.actions)
+        clone.gm_log = list(self.gm_log)
+        clone.bot_problems = list(self.bot_problems)
+        return clone
+
+    def apply_entries(self, entries: Sequence[Entry]) -> None:
+        """Bring a game up to date with journal entries stored after the ones it was replayed
+        from (another process acted meanwhile): the same code as replay."""
+        for entry in entries:
+            index = len(self.record.entries)
+            try:
+                self._apply(entry)
+            except (OrdersRejected, GameError) as exc:
+                raise GameError(f"журнал повреждён: запись {index + 1} не применяется ({exc})",
+                                f"the journal is corrupt: entry {index + 1} does not apply ({exc})") from exc
+            self.record.entries.append(entry)
+
     def check_step_for_post(self, step: int) -> None:
         """A post is written for a step; refuse it once that step has been resolved."""
         current = self.step_number + 1
@@ -615,22 +657,34 @@ class Game:
         self.play_bots(at=at)
         return resolved
 
-    def rollback(self, reason: str, at: str | None = None) -> RollbackReport:
+    def rollback(self, reason: str, at: str | None = None, step: int | None = None) -> RollbackReport:
         """Undo the last resolved step. Its posts stand again, frozen (their step's seed is
         public now); posts already sent for the next step and edits made since are
-        dropped; the report lists each."""
+        dropped; the report lists each. ``step`` names the step the caller means to undo:
+        of two rollbacks of one step racing each other, the second is refused («already
+        rolled back») instead of undoing the step before."""
         self._check_open()
         if not reason.strip():
             raise GameError("откат требует причины", "a rollback needs a reason")
         if not self.steps:
             raise GameError("нечего откатывать: ни один ход ещё не решён",
                             "nothing to roll back: no step has been resolved")
+        if step is not None and step != self.step_number:
+            if step > self.step_number:
+                raise GameError(f"шаг {step} уже откатан (последний рассчитанный — шаг {self.step_number})",
+                                f"step {step} has already been rolled back (the last resolved is step "
+                                f"{self.step_number})")
+            raise GameError(f"откатить можно только последний рассчитанный шаг, {self.step_number}, а не {step}",
+                            f"only the last resolved step, {self.step_number}, can be rolled back, not {step}")
         self.record.entries.append(Entry(kind="rollback", reason=reason, source="gm", at=at))
         return self._rollback(reason)
 
-    def reopen(self, player: str, reason: str, at: str | None = None) -> int:
-        """Let ``player`` post again for the rolled-back step; returns that step."""
+    def reopen(self, player: str, reason: str, at: str | None = None, step: int | None = None) -> int:
+        """Let ``player`` post again for the rolled-back step; returns that step. ``step`` names
+        the open step the caller means (:meth:`check_step_open`)."""
         self._check_open()
+        if step is not None:
+            self.check_step_open(step)
         if not reason.strip():
             raise GameError("открытие приказа требует причины", "reopening a post needs a reason")
         if player not in self.record.players:
@@ -642,19 +696,25 @@ class Game:
         self._reopen(player, reason)
         return step
 
-    def edit(self, patch: list[dict[str, Any]], reason: str, at: str | None = None) -> None:
+    def edit(self, patch: list[dict[str, Any]], reason: str, at: str | None = None, step: int | None = None) -> None:
         """Change the state by an RFC 6902 JSON Patch. The result must pass the ruleset's
         state schema and invariants (``Ruleset.check_state``), else nothing changes; the
-        reason goes to the public chronicle, the patch to the GM log."""
+        reason goes to the public chronicle, the patch to the GM log. ``step`` names the open
+        step the patch was written for (:meth:`check_step_open`)."""
         self._check_open()
+        if step is not None:
+            self.check_step_open(step)
         if not reason.strip():
             raise GameError("правка состояния требует причины", "a state edit needs a reason")
         self._edit(patch, reason)  # validate before journaling
         self.record.entries.append(Entry(kind="edit", patch=patch, reason=reason, source="gm", at=at))
 
-    def reveal(self, at: str | None = None) -> str:
+    def reveal(self, at: str | None = None, step: int | None = None) -> str:
         """Publish the game's secret once the game is over: every sealed roll and every
-        computer opponent's post become checkable (``voevoda verify``)."""
+        computer opponent's post become checkable (``voevoda verify``). ``step`` names the open
+        step the caller saw (:meth:`check_step_open`)."""
+        if step is not None and not self.revealed:
+            self.check_step_open(step)
         if self.outcome() is None:
             raise GameError("секрет раскрывают только после окончания игры",
                             "the secret is revealed only after the game is over")

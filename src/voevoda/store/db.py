@@ -12,6 +12,7 @@ PostgreSQL locks the game's row with ``SELECT ... FOR UPDATE``.
 from __future__ import annotations
 
 import os
+import time
 from collections.abc import Iterator
 from contextlib import contextmanager
 from datetime import UTC, datetime
@@ -28,6 +29,30 @@ from voevoda.core.engine import Game
 from voevoda.core.errors import GameError
 from voevoda.core.journal import Entry, GameRecord, state_hash, stored_json
 from voevoda.store.models import EntryRow, GameRow
+
+LOCK_PATIENCE = 120.0
+"""Seconds a change waits in the queue for a game's lock before it gives up (:class:`NotStored`)."""
+
+
+class NotStored(GameError):
+    """The database stayed busy for longer than a writer waits: nothing was stored, and the
+    person is told to send it again (never «the database is unavailable»)."""
+
+    def __init__(self) -> None:
+        super().__init__("не сохранено: база данных занята другими записями; отправьте ещё раз",
+                         "not stored: the database is busy with other writes; send it again")
+
+
+class _Busy(Exception):
+    """The game's lock could not be taken now (SQLite «database is locked», PostgreSQL lock
+    timeout): the change waits and tries again."""
+
+
+def _is_busy(exc: OperationalError) -> bool:
+    text = str(exc.orig).lower()
+    return "database is locked" in text or "database table is locked" in text or "lock timeout" in text \
+        or "could not obtain lock" in text or "deadlock detected" in text
+
 
 DEFAULT_URL = "sqlite:///voevoda.db"
 ENV_VAR = "VOEVODA_DATABASE_URL"
@@ -134,11 +159,14 @@ class Store:
             rows = session.execute(select(GameRow.name, GameRow.ruleset, GameRow.step).order_by(GameRow.name))
             return [(r.name, r.ruleset, r.step) for r in rows]
 
-    def load(self, name: str) -> Game:
-        """The game rebuilt by replaying its journal."""
+    def load(self, name: str, base: Game | None = None) -> Game:
+        """The game rebuilt by replaying its journal. With ``base``, a game of this store read
+        earlier (:attr:`Game.store_key` says which row it came from), only the entries stored
+        since are applied to a copy of it (the journal is append-only), or ``base`` itself is
+        given back when nothing was stored since."""
         with self.reads() as session:
             row = self._row(session, name, lock=False)
-            return Game(self._record(session, row))
+            return self._game(session, row, base, copy=False)
 
     def current_step(self, name: str) -> int:
         """How many steps the game has resolved, as last committed (read without the lock:
@@ -155,22 +183,55 @@ class Store:
             return row.state, row.state_hash
 
     @contextmanager
-    def change(self, name: str) -> Iterator[Game]:
+    def change(self, name: str, base: Game | None = None) -> Iterator[Game]:
         """Lock the game, hand it over rebuilt, and commit whatever it appended to its
-        journal, all in one transaction. An exception inside stores nothing."""
-        with self.sessions.begin() as session:
-            row = self._row(session, name, lock=True)
-            game = Game(self._record(session, row))
+        journal, all in one transaction. An exception inside stores nothing.
+
+        With ``base`` (a game of this store read earlier, see :meth:`load`), the game handed
+        over is a copy of it brought up to date inside the lock, instead of a replay of the
+        whole journal: the lock is held only for the action itself. Writers queue for the lock
+        (:data:`LOCK_PATIENCE`); a change that still cannot get it raises :class:`NotStored`."""
+        session, row = self._locked(name)
+        try:
+            game = self._game(session, row, base, copy=True)
             before = len(game.record.entries)
             yield game
             for seq in range(before, len(game.record.entries)):
                 entry = game.record.entries[seq]
                 session.add(EntryRow(game_id=row.id, seq=seq, entry=entry.model_dump(mode="json")))
-            row.state = stored_json(game.state)
-            row.state_hash = state_hash(game.state)
-            row.step = game.step_number
-            row.entry_count = len(game.record.entries)
-            row.updated_at = datetime.now(UTC)
+            if len(game.record.entries) != before:
+                row.state = stored_json(game.state)
+                row.state_hash = state_hash(game.state)
+                row.step = game.step_number
+                row.entry_count = len(game.record.entries)
+                row.updated_at = datetime.now(UTC)
+            session.commit()
+        except BaseException:
+            session.rollback()
+            raise
+        finally:
+            session.close()
+
+    def _locked(self, name: str) -> tuple[Session, GameRow]:
+        """A transaction holding the lock of the game ``name``, and its row: SQLite's write lock
+        (``BEGIN IMMEDIATE``), PostgreSQL's row lock. While another writer holds it the change
+        waits in line, trying again with a growing pause, for :data:`LOCK_PATIENCE` seconds."""
+        deadline = time.monotonic() + LOCK_PATIENCE
+        delay = 0.05
+        while True:
+            session = self.sessions()
+            try:
+                session.begin()
+                return session, self._row(session, name, lock=True)
+            except _Busy:
+                session.close()
+                if time.monotonic() >= deadline:
+                    raise NotStored() from None
+                time.sleep(delay)
+                delay = min(delay * 2, 1.0)
+            except BaseException:
+                session.close()
+                raise
 
     def delete(self, name: str) -> None:
         with self.sessions.begin() as session:
@@ -197,10 +258,31 @@ class Store:
         try:
             row = session.scalar(query)
         except OperationalError as exc:
+            if lock and _is_busy(exc):
+                raise _Busy() from exc
             raise GameError(f"база данных недоступна: {exc.orig}", f"the database is unavailable: {exc.orig}") from exc
         if row is None:
             raise GameError(f"нет игры «{name}»", f"no game named '{name}'")
         return row
+
+    def _game(self, session: Session, row: GameRow, base: Game | None, *, copy: bool) -> Game:
+        """The game of ``row``: ``base`` brought up to date when it was read from this very row
+        (the journal is append-only), else a replay of the whole journal."""
+        key = (self.url, row.id, row.created_at.isoformat() if row.created_at else "")
+        known = getattr(base, "store_key", None) if base is not None else None
+        if base is not None and known == key and len(base.record.entries) <= row.entry_count:
+            have = len(base.record.entries)
+            if have == row.entry_count and not copy:
+                return base
+            game = base.fork()
+            if have < row.entry_count:
+                newer = session.scalars(select(EntryRow.entry).where(EntryRow.game_id == row.id, EntryRow.seq >= have)
+                                        .order_by(EntryRow.seq))
+                game.apply_entries([Entry.model_validate(e) for e in newer])
+        else:
+            game = Game(self._record(session, row))
+        game.store_key = key
+        return game
 
     @staticmethod
     def _record(session: Session, row: GameRow) -> GameRecord:

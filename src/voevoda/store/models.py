@@ -6,7 +6,7 @@ from __future__ import annotations
 from datetime import datetime
 from typing import Any
 
-from sqlalchemy import JSON, DateTime, ForeignKey, Integer, String, Text, UniqueConstraint
+from sqlalchemy import JSON, Boolean, DateTime, ForeignKey, Integer, String, Text, UniqueConstraint
 from sqlalchemy.orm import DeclarativeBase, Mapped, mapped_column
 
 
@@ -37,3 +37,123 @@ class EntryRow(Base):
     game_id: Mapped[int] = mapped_column(ForeignKey("games.id", ondelete="CASCADE"), nullable=False, index=True)
     seq: Mapped[int] = mapped_column(Integer, nullable=False)
     entry: Mapped[dict[str, Any]] = mapped_column(JSON, nullable=False)
+
+
+# -- people: accounts, sessions, seats (issue 25; service/ decides who may do what) -------------
+#
+# Every secret handed to a person (a login link, an invitation, a session, an API token) is a
+# random token of at least 128 bits; only its SHA-256 is stored, so a copy of the database
+# lets nobody act as anyone.
+
+
+class AccountRow(Base):
+    """A person: the game master who ran ``voevoda serve --init-gm``, a player who opened an
+    invitation. ``name_key`` is the name case-folded: two accounts never differ only in case."""
+
+    __tablename__ = "accounts"
+
+    id: Mapped[int] = mapped_column(Integer, primary_key=True)
+    name: Mapped[str] = mapped_column(String(100), nullable=False)
+    name_key: Mapped[str] = mapped_column(String(100), unique=True, nullable=False)
+    password_hash: Mapped[str | None] = mapped_column(String(200), nullable=True)
+    can_create_games: Mapped[bool] = mapped_column(Boolean, nullable=False, default=False)
+    lang: Mapped[str | None] = mapped_column(String(8), nullable=True)
+    created_at: Mapped[datetime] = mapped_column(DateTime(timezone=True), nullable=False)
+
+
+class WebSessionRow(Base):
+    """A signed-in browser: the cookie carries the token, signed; the row can be revoked."""
+
+    __tablename__ = "web_sessions"
+
+    id: Mapped[int] = mapped_column(Integer, primary_key=True)
+    token_hash: Mapped[str] = mapped_column(String(64), unique=True, nullable=False)
+    account_id: Mapped[int] = mapped_column(ForeignKey("accounts.id", ondelete="CASCADE"), nullable=False,
+                                            index=True)
+    csrf_token: Mapped[str] = mapped_column(String(64), nullable=False)
+    created_at: Mapped[datetime] = mapped_column(DateTime(timezone=True), nullable=False)
+    last_seen_at: Mapped[datetime] = mapped_column(DateTime(timezone=True), nullable=False)
+    expires_at: Mapped[datetime] = mapped_column(DateTime(timezone=True), nullable=False)
+    revoked_at: Mapped[datetime | None] = mapped_column(DateTime(timezone=True), nullable=True)
+    user_agent: Mapped[str] = mapped_column(String(300), nullable=False, default="")
+    address: Mapped[str] = mapped_column(String(64), nullable=False, default="")
+
+
+class LoginLinkRow(Base):
+    """A one-time login link (``voevoda serve --init-gm NAME`` prints one)."""
+
+    __tablename__ = "login_links"
+
+    id: Mapped[int] = mapped_column(Integer, primary_key=True)
+    token_hash: Mapped[str] = mapped_column(String(64), unique=True, nullable=False)
+    account_id: Mapped[int] = mapped_column(ForeignKey("accounts.id", ondelete="CASCADE"), nullable=False)
+    created_at: Mapped[datetime] = mapped_column(DateTime(timezone=True), nullable=False)
+    expires_at: Mapped[datetime] = mapped_column(DateTime(timezone=True), nullable=False)
+    spent_at: Mapped[datetime | None] = mapped_column(DateTime(timezone=True), nullable=True)
+
+
+class MemberRow(Base):
+    """Who holds what in a game: its owner (the game master who created it), a co-game-master,
+    or a player's seat (``player`` is the seat's name in the game). A seat has one holder."""
+
+    __tablename__ = "game_members"
+    __table_args__ = (UniqueConstraint("game_id", "player", name="uq_members_game_seat"),
+                      UniqueConstraint("game_id", "account_id", "role", name="uq_members_game_account_role"))
+
+    id: Mapped[int] = mapped_column(Integer, primary_key=True)
+    game_id: Mapped[int] = mapped_column(ForeignKey("games.id", ondelete="CASCADE"), nullable=False, index=True)
+    account_id: Mapped[int] = mapped_column(ForeignKey("accounts.id", ondelete="CASCADE"), nullable=False,
+                                            index=True)
+    role: Mapped[str] = mapped_column(String(16), nullable=False)
+    player: Mapped[str | None] = mapped_column(String(200), nullable=True)
+    created_at: Mapped[datetime] = mapped_column(DateTime(timezone=True), nullable=False)
+
+
+class InvitationRow(Base):
+    """A secret link to one seat: spent when opened, revocable before."""
+
+    __tablename__ = "invitations"
+
+    id: Mapped[int] = mapped_column(Integer, primary_key=True)
+    token_hash: Mapped[str] = mapped_column(String(64), unique=True, nullable=False)
+    game_id: Mapped[int] = mapped_column(ForeignKey("games.id", ondelete="CASCADE"), nullable=False, index=True)
+    player: Mapped[str] = mapped_column(String(200), nullable=False)
+    created_at: Mapped[datetime] = mapped_column(DateTime(timezone=True), nullable=False)
+    spent_at: Mapped[datetime | None] = mapped_column(DateTime(timezone=True), nullable=True)
+    spent_by: Mapped[int | None] = mapped_column(ForeignKey("accounts.id", ondelete="SET NULL"), nullable=True)
+    revoked_at: Mapped[datetime | None] = mapped_column(DateTime(timezone=True), nullable=True)
+
+
+class ApiTokenRow(Base):
+    """A seat's token for a player's own program (``Authorization: Bearer …``)."""
+
+    __tablename__ = "api_tokens"
+
+    id: Mapped[int] = mapped_column(Integer, primary_key=True)
+    token_hash: Mapped[str] = mapped_column(String(64), unique=True, nullable=False)
+    game_id: Mapped[int] = mapped_column(ForeignKey("games.id", ondelete="CASCADE"), nullable=False, index=True)
+    player: Mapped[str] = mapped_column(String(200), nullable=False)
+    account_id: Mapped[int | None] = mapped_column(ForeignKey("accounts.id", ondelete="CASCADE"), nullable=True)
+    label: Mapped[str] = mapped_column(String(100), nullable=False, default="")
+    created_at: Mapped[datetime] = mapped_column(DateTime(timezone=True), nullable=False)
+    revoked_at: Mapped[datetime | None] = mapped_column(DateTime(timezone=True), nullable=True)
+
+
+class GameSettingsRow(Base):
+    """What the game master sets about a game beyond its rules: whether spectators may watch,
+    the time zone its dates are shown in."""
+
+    __tablename__ = "game_settings"
+
+    game_id: Mapped[int] = mapped_column(ForeignKey("games.id", ondelete="CASCADE"), primary_key=True)
+    is_public: Mapped[bool] = mapped_column(Boolean, nullable=False, default=False)
+    timezone: Mapped[str] = mapped_column(String(64), nullable=False, default="UTC")
+
+
+class SiteSettingRow(Base):
+    """Settings of the installation shared by every server process (the cookie signing key)."""
+
+    __tablename__ = "site_settings"
+
+    key: Mapped[str] = mapped_column(String(64), primary_key=True)
+    value: Mapped[str] = mapped_column(Text, nullable=False)

@@ -34,18 +34,41 @@ def db(tmp_path: Path) -> str:
     return str(tmp_path / "outputs.db")
 
 
+def _through_outputs(node: ast.Call) -> bool:
+    """A call on `outputs`, or on a service sight (`sight.…`, `service.sight(…).…`), whose
+    methods are the channels of `voevoda.core.outputs` bound to one viewer."""
+    receiver = node.func.value if isinstance(node.func, ast.Attribute) else None
+    if isinstance(receiver, ast.Name):
+        return receiver.id in ("outputs", "sight")
+    return (isinstance(receiver, ast.Call) and isinstance(receiver.func, ast.Attribute)
+            and receiver.func.attr == "sight")
+
+
 def test_no_command_produces_output_around_the_outputs_module() -> None:
     """A command that printed a view, report, map, export or prompt by itself would escape the
     non-interference test, which walks `outputs.CHANNELS`: no module of the command line may
-    call those methods except through `voevoda.core.outputs`."""
+    call those methods except through `voevoda.core.outputs` (or a service sight, which is
+    those channels bound to its viewer: test_sight_methods_are_channels)."""
     found = []
     for path in sorted(Path(voevoda.cli.__file__).parent.glob("*.py")):
         for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
             if (isinstance(node, ast.Call) and isinstance(node.func, ast.Attribute)
-                    and node.func.attr in OUTPUT_METHODS
-                    and not (isinstance(node.func.value, ast.Name) and node.func.value.id == "outputs")):
+                    and node.func.attr in OUTPUT_METHODS and not _through_outputs(node)):
                 found.append(f"{path.name}:{node.lineno}: {ast.unparse(node)}")
     assert not found, "commands producing output around voevoda.core.outputs:\n" + "\n".join(found)
+
+
+def test_sight_methods_are_channels() -> None:
+    """A service sight hands out only what `voevoda.core.outputs` renders for its viewer: no
+    method of `voevoda.service.sight` calls a view, report, map or export method itself."""
+    import voevoda.service.sight as sight_module
+
+    tree = ast.parse(Path(sight_module.__file__).read_text(encoding="utf-8"))
+    found = [f"{node.lineno}: {ast.unparse(node)}" for node in ast.walk(tree)
+             if isinstance(node, ast.Call) and isinstance(node.func, ast.Attribute)
+             and node.func.attr in OUTPUT_METHODS | {"export", "state_after"}
+             and not (isinstance(node.func.value, ast.Name) and node.func.value.id == "outputs")]
+    assert not found, "sight methods producing output around voevoda.core.outputs:\n" + "\n".join(found)
 
 
 def test_the_scan_catches_a_command_that_prints_a_view() -> None:

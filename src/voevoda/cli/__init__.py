@@ -19,9 +19,9 @@ from voevoda.cli.common import DbOption, console, errors, print_text, read_text_
 from voevoda.core.errors import DataError, GameError
 
 if TYPE_CHECKING:
-    from voevoda.core.engine import Game, Receipt, RollbackReport, Step
+    from voevoda.core.engine import Game
     from voevoda.core.journal import GameRecord
-    from voevoda.core.standing import Standing
+    from voevoda.service import PostOutcome, Resolution, Service, Undone
 
 # `voevoda --help` and `voevoda status` must answer at once (benchmarks/cli_startup.py): this
 # module and every command module import only typer and the light parts of the core at load
@@ -61,33 +61,23 @@ def _options(
     """Referee engine for turn-based strategy games played by post. / Движок ведущего пошаговых стратегий."""
 
 
-def _store(db: str | None) -> Any:
-    from voevoda.store import Store
+def _service(db: str | None) -> "Service":
+    """The service every command acts through, as the command line: the game master of every
+    game of the database (:mod:`voevoda.service.access`). The store behind it is opened on first
+    use; reading commands on a SQLite file never open it (:mod:`voevoda.store.quick`)."""
+    from voevoda.service import Service
 
-    return Store(db)
-
-
-def _load(db: str | None, name: str) -> "Game":
-    """A stored game for a command that only reads it: straight from a SQLite file when it can
-    be (:mod:`voevoda.store.quick`, no SQLAlchemy), else through the store."""
-    from voevoda.core.engine import Game
-    from voevoda.store.quick import load_record
-
-    record = load_record(db, name)
-    if record is not None:
-        return Game(record)
-    loaded: Game = _store(db).load(name)
-    return loaded
+    return Service(db)
 
 
-def _standing(db: str | None, name: str) -> "Game | Standing":
-    """A stored game as it stands, for `status` and `show`: its committed state read straight
-    from a SQLite file without replaying the journal (:mod:`voevoda.core.standing`) when that is
-    certainly what the replay gives, else the replayed game (:func:`_load`)."""
-    from voevoda.store.quick import load_standing
+def _open_step(db: str | None, name: str) -> int:
+    """The step open in ``name`` (one more than the steps resolved), read when the command starts:
+    a game master's action names the step it means, so that of two racing actions the second is
+    refused («already done») instead of acting on the step after."""
+    from voevoda.store.quick import read_step
 
-    standing = load_standing(db, name)
-    return standing if standing is not None else _load(db, name)
+    step = read_step(db, name)
+    return (step if step is not None else _service(db).current_step(name)) + 1
 
 
 def _split_names(value: str | None) -> list[str]:
@@ -132,19 +122,18 @@ def new(
 ) -> None:
     """Create a game. / Создать игру."""
     from voevoda.core import outputs
-    from voevoda.core.engine import Game
     from voevoda.core.rulesdata import read_house_rules
 
     def action() -> "Game":
+        from voevoda.service import OPERATOR
+
         names = _split_names(players)
         if not names:
             raise GameError("нужен хотя бы один игрок (--players A,B)", "at least one player is needed (--players A,B)")
         options = read_house_rules(config) if config else {}
         overrides = read_house_rules(house_rules) if house_rules else {}
-        created = Game.create(ruleset, game, names, bots=_split_names(bots), config=options,
-                              house_rules=overrides, seed=seed, auto_resolve=auto_resolve)
-        _store(db).create(created)
-        return created
+        return _service(db).create_game(OPERATOR, ruleset, game, names, bots=_split_names(bots), config=options,
+                                        house_rules=overrides, seed=seed, auto_resolve=auto_resolve)
 
     busy = "создание игры / creating the game"
     # the campaign's bots weigh attacks on the batched simulator unless the config says 0 (ruling C52)
@@ -172,23 +161,17 @@ def order(
 
     A post is for one step: if that step is resolved before the post is stored, the post is
     refused (nothing stored) and must be sent again for the new step."""
-    from voevoda.core import outputs
+    def action() -> "PostOutcome":
+        from voevoda.service import OPERATOR
 
-    def action() -> "tuple[Game, Receipt, int]":
+        meant = step if step is not None or check else _open_step(db, name)
         text = read_text_argument(file)
+        service = _service(db)
         if check:
-            game = _load(db, name)
-            return game, game.check_post(game.find_player(player), text), game.step_number + 1
-        store = _store(db)
-        meant = step if step is not None else store.current_step(name) + 1
-        with store.change(name) as game:
-            receipt = game.post(game.find_player(player), text, at=_now(), step=meant)
-        return game, receipt, meant
+            return service.check_post(OPERATOR, name, player, text, light=True)
+        return service.post(OPERATOR, name, player, text, step=meant)
 
-    def show(result: "tuple[Game, Receipt, int]") -> None:
-        game, receipt, meant = result
-        print_text(outputs.order_echo(game, receipt.player, receipt, check, step=meant))
-    run_guarded(action, show, busy="приказ / the post")
+    run_guarded(action, lambda outcome: print_text(outcome.echo), busy="приказ / the post")
 
 
 @app.command()
@@ -199,11 +182,10 @@ def status(
 ) -> None:
     """Turn, phase and who is awaited; a player sees his own prompt, the game master every
     prompt. / Ход, фаза и чьих приказов ждут."""
-    from voevoda.core import outputs
-
     def action() -> None:
-        game = _standing(db, name)
-        print_text(outputs.status_text(game, game.find_player(viewer, viewers=True)))
+        from voevoda.service import OPERATOR
+
+        print_text(_service(db).sight(OPERATOR, name, viewer, light=True).status())
     run_guarded(action)
 
 
@@ -219,16 +201,13 @@ def resolve(
 
     The step is named before the game is locked: of two resolutions of one step racing each
     other, the second is refused with «already resolved»."""
-    from voevoda.core import outputs
+    def action() -> "Resolution":
+        from voevoda.service import OPERATOR
 
-    def action() -> "tuple[Game, Step]":
-        store = _store(db)
-        meant = step if step is not None else store.current_step(name) + 1
-        with store.change(name) as game:
-            resolved = game.resolve(force=force, at=_now(), step=meant)
-        return game, resolved
+        meant = step if step is not None else _open_step(db, name)
+        return _service(db).resolve(OPERATOR, name, step=meant, force=force)
 
-    run_guarded(action, lambda result: print_text(outputs.resolution_text(*result)), busy="расчёт хода / resolving")
+    run_guarded(action, lambda result: print_text(result.text), busy="расчёт хода / resolving")
 
 
 @app.command()
@@ -239,15 +218,14 @@ def show(
     db: DbOption = None,
 ) -> None:
     """Print the state as a viewer sees it. / Показать состояние глазами игрока."""
-    from voevoda.core import outputs
-
     def action() -> None:
-        game = _standing(db, name)
-        who = game.find_player(viewer, viewers=True)
+        from voevoda.service import OPERATOR
+
+        sight = _service(db).sight(OPERATOR, name, viewer, light=True)
         if as_json:
-            sys.stdout.write(outputs.show_json(game, who))
+            sys.stdout.write(sight.view_json())
         else:
-            print_text(outputs.show_text(game, who))
+            print_text(sight.show())
     run_guarded(action)
 
 
@@ -256,7 +234,7 @@ def report(
     name: Annotated[str, typer.Argument(help="game name")],
     turn: Annotated[int | None, typer.Option("--turn", help="turn number (default: the last resolved)")] = None,
     viewer: Annotated[str, typer.Option("--as", help="player name, public or gm")] = PUBLIC,
-    fmt: Annotated[str, typer.Option("--format", help="text, bbcode, markdown or telegram")] = "text",
+    fmt: Annotated[str, typer.Option("--format", help="text, bbcode, markdown, telegram or html")] = "text",
     flavour: Annotated[str | None, typer.Option(
         "--flavour", help="bbcode: generic, phpbb, vbulletin, xenforo, smf, ipb; markdown: github, discord")] = None,
     lang: Annotated[str, typer.Option("--lang", help="ru or en")] = "ru",
@@ -269,16 +247,18 @@ def report(
     from voevoda.core import outputs
 
     def action() -> None:
+        from voevoda.service import OPERATOR
+
         outputs.check_options(fmt=fmt, lang=lang, flavour=flavour)
-        game = _load(db, name)
+        service = _service(db)
         if every:
             if output is None:
                 raise GameError("--all пишет файлы: укажите папку -o", "--all writes files: name a folder with -o")
-            written = _write_all_reports(game, output, turn, fmt, flavour, lang)
+            written = _write_all_reports(service, name, output, turn, fmt, flavour, lang)
             for path in written:
                 console.print(f"→ {path}", markup=False)
             return
-        text = outputs.report_text(game, game.find_player(viewer, viewers=True), turn, fmt, lang, flavour)
+        text = service.sight(OPERATOR, name, viewer).report(turn, fmt, lang, flavour)
         if output is not None:
             _write_file(output, text)
             console.print(f"→ {output}", markup=False)
@@ -287,7 +267,8 @@ def report(
     run_guarded(action)
 
 
-REPORT_SUFFIX = {"text": ".txt", "bbcode": ".bbcode.txt", "markdown": ".md", "telegram": ".telegram.html"}
+REPORT_SUFFIX = {"text": ".txt", "bbcode": ".bbcode.txt", "markdown": ".md", "telegram": ".telegram.html",
+                 "html": ".html"}
 
 
 def _file_stem(viewer: str, taken: set[str]) -> str:
@@ -302,21 +283,22 @@ def _file_stem(viewer: str, taken: set[str]) -> str:
     return candidate
 
 
-def _write_all_reports(game: "Game", folder: Path, turn: int | None, fmt: str, flavour: str | None,
-                       lang: str) -> list[Path]:
+def _write_all_reports(service: "Service", name: str, folder: Path, turn: int | None, fmt: str,
+                       flavour: str | None, lang: str) -> list[Path]:
     """One report per player and a public one, each built from that viewer's view alone."""
-    from voevoda.core import outputs
+    from voevoda.service import OPERATOR
 
+    players = service.sight(OPERATOR, name, PUBLIC).players
     try:
         folder.mkdir(parents=True, exist_ok=True)
     except OSError as exc:
         raise DataError(f"{folder}: {exc.strerror}") from exc
     taken: set[str] = {PUBLIC}
     written = []
-    for viewer in [*game.record.players, PUBLIC]:
+    for viewer in [*players, PUBLIC]:
         stem = PUBLIC if viewer == PUBLIC else _file_stem(viewer, taken)
         path = folder / (stem + REPORT_SUFFIX[fmt])
-        _write_file(path, outputs.report_text(game, viewer, turn, fmt, lang, flavour))
+        _write_file(path, service.sight(OPERATOR, name, viewer).report(turn, fmt, lang, flavour))
         written.append(path)
     return written
 
@@ -346,11 +328,11 @@ def map_command(
         outputs.check_options(lang=lang)
         if not 0.1 <= zoom <= 8:
             raise GameError("--zoom: от 0.1 до 8", "--zoom: from 0.1 to 8")
+        from voevoda.service import OPERATOR
+
         as_png = png or output.suffix.lower() == ".png"
-        game = _load(db, name)
-        who = game.find_player(viewer, viewers=True)
-        picture = (outputs.map_png(game, who, lang, turn, zoom) if as_png
-                   else outputs.map_svg(game, who, lang, turn))
+        sight = _service(db).sight(OPERATOR, name, viewer)
+        picture = sight.map_png(lang, turn, zoom) if as_png else sight.map_svg(lang, turn)
         if picture is None:
             raise GameError("у этой игры нет карты", "this game has no map")
         try:
@@ -365,20 +347,21 @@ def map_command(
 def rollback(
     name: Annotated[str, typer.Argument(help="game name")],
     reason: Annotated[str, typer.Option("--reason", help="why; shown in the public chronicle")],
+    step: Annotated[int | None, typer.Option("--step", min=1, help="the step to undo (default: the last "
+                                                                    "resolved when the command starts)")] = None,
     db: DbOption = None,
 ) -> None:
     """Undo the last resolved step; its posts stand again, frozen. / Откатить ход.
 
     Lists exactly what was undone. The step's seed is public, so its posts cannot be
     changed unless the GM reopens a named player's post (`voevoda reopen`)."""
-    from voevoda.core import outputs
+    def action() -> "Undone":
+        from voevoda.service import OPERATOR
 
-    def action() -> "tuple[Game, RollbackReport]":
-        with _store(db).change(name) as game:
-            undone = game.rollback(reason, at=_now())
-        return game, undone
+        meant = step if step is not None else _open_step(db, name) - 1
+        return _service(db).rollback(OPERATOR, name, step=meant, reason=reason)
 
-    run_guarded(action, lambda result: print_text(outputs.rollback_text(*result)), busy="откат / rolling back")
+    run_guarded(action, lambda result: print_text(result.text), busy="откат / rolling back")
 
 
 @app.command()
@@ -386,17 +369,18 @@ def reopen(
     name: Annotated[str, typer.Argument(help="game name")],
     player: Annotated[str, typer.Option("--player", help="whose frozen post to reopen")],
     reason: Annotated[str, typer.Option("--reason", help="why; shown in the public chronicle")],
+    step: Annotated[int | None, typer.Option("--step", min=1, help="the open step this is meant for (default: "
+                                                                    "the one open when the command starts)")] = None,
     db: DbOption = None,
 ) -> None:
     """Let a player change a post frozen by a rollback. / Открыть замороженный приказ."""
-    from voevoda.core import outputs
+    def action() -> Any:
+        from voevoda.service import OPERATOR
 
-    def action() -> "tuple[Game, int]":
-        with _store(db).change(name) as game:
-            step = game.reopen(game.find_player(player), reason, at=_now())
-        return game, step
+        meant = step if step is not None else _open_step(db, name)
+        return _service(db).reopen(OPERATOR, name, step=meant, player=player, reason=reason)
 
-    run_guarded(action, lambda result: print_text(outputs.reopen_text(result[0], player, result[1])), busy="открытие приказа / reopening")
+    run_guarded(action, lambda result: print_text(result.text), busy="открытие приказа / reopening")
 
 
 @app.command()
@@ -404,28 +388,38 @@ def edit(
     name: Annotated[str, typer.Argument(help="game name")],
     patch: Annotated[Path, typer.Option("--patch", help="RFC 6902 JSON Patch file")],
     reason: Annotated[str, typer.Option("--reason", help="why; shown in the public chronicle")],
+    step: Annotated[int | None, typer.Option("--step", min=1, help="the open step this is meant for (default: "
+                                                                    "the one open when the command starts)")] = None,
     db: DbOption = None,
 ) -> None:
     """Edit the state with a reason (validated, audited). / Правка состояния ведущим.
 
     The result must pass the game's state schema and invariants, else nothing is stored."""
     def action() -> None:
+        from voevoda.service import OPERATOR
+
+        meant = step if step is not None else _open_step(db, name)
         operations = _read_json(patch)
         if not isinstance(operations, list) or not all(isinstance(op, dict) for op in operations):
             raise DataError(f"{patch}: a JSON Patch is a list of operations")
-        with _store(db).change(name) as game:
-            game.edit(operations, reason, at=_now())
+        _service(db).edit(OPERATOR, name, step=meant, patch=operations, reason=reason)
 
     run_guarded(action, lambda _: print_text("правка внесена / edit applied"), busy="правка / editing")
 
 
 @app.command()
-def reveal(name: Annotated[str, typer.Argument(help="game name")], db: DbOption = None) -> None:
+def reveal(
+    name: Annotated[str, typer.Argument(help="game name")],
+    step: Annotated[int | None, typer.Option("--step", min=1, help="the open step this is meant for (default: "
+                                                                    "the one open when the command starts)")] = None,
+    db: DbOption = None,
+) -> None:
     """Publish the secret of a finished game: sealed rolls and bots become checkable. / Раскрыть секрет."""
     def action() -> str:
-        with _store(db).change(name) as game:
-            secret: str = game.reveal(at=_now())
-        return secret
+        from voevoda.service import OPERATOR
+
+        meant = step if step is not None else _open_step(db, name)
+        return _service(db).reveal(OPERATOR, name, step=meant)
 
     run_guarded(action, lambda secret: print_text(
         f"секрет / secret: {secret}\n`voevoda export` теперь выгружает всю игру; `voevoda verify` проверит "
@@ -441,14 +435,15 @@ def delete(
 ) -> None:
     """Delete a game and its journal for good (asks for the game's name). / Удалить игру."""
     def action() -> None:
-        store = _store(db)
-        store.current_step(name)  # a missing game is an error before anything is asked
+        from voevoda.service import OPERATOR
+
+        service = _service(db)
+        service.game_exists(OPERATOR, name)  # a missing game is an error before anything is asked
+        typed = name
         if not yes:
             typed = typer.prompt(f"Удалить игру навсегда? Введите её имя / Delete the game for good? "
                                  f"Type its name ({name})", default="", show_default=False)
-            if typed.strip() != name:
-                raise GameError("имя не совпало: ничего не удалено", "the name did not match: nothing deleted")
-        store.delete(name)
+        service.delete(OPERATOR, name, confirm=typed)
 
     run_guarded(action, lambda _: print_text(f"удалена игра / deleted game {name}"))
 
@@ -461,8 +456,11 @@ def games(db: DbOption = None) -> None:
     from voevoda.core import outputs
 
     def action() -> None:
+        from voevoda.service import OPERATOR
+
         table = Table("game", "ruleset", "step")
-        for row in outputs.games_lines(_store(db).names()):
+        listed = _service(db).games(OPERATOR)
+        for row in outputs.games_lines([(g.name, g.ruleset, g.steps_resolved) for g in listed]):
             table.add_row(*row)
         console.print(table)
     run_guarded(action)
@@ -482,12 +480,12 @@ def export(
     The public export (setup record, step seeds, public rolls and events, GM actions) is what
     any player may hold and check with `voevoda verify`. After `voevoda reveal` it is the
     whole game."""
-    from voevoda.core import outputs
-
     def action() -> None:
+        from voevoda.service import OPERATOR
+
         if full and public:
             raise GameError("--full или --public, не оба", "--full or --public, not both")
-        _write_file(output, outputs.export_text(_load(db, name), GM if full else PUBLIC))
+        _write_file(output, _service(db).sight(OPERATOR, name, GM if full else PUBLIC).export_text())
 
     def show(_: None) -> None:
         if full:
@@ -505,19 +503,13 @@ def import_command(
     db: DbOption = None,
 ) -> None:
     """Import an exported game (replayed and checked first). / Загрузить игру."""
-    from voevoda.core.verify import replay_problems
+    def action() -> "Game":
+        from voevoda.service import OPERATOR
 
-    def action() -> "tuple[GameRecord, Game]":
-        data, record = _record_from_export(file)
-        problems = replay_problems(data)
-        if problems:
-            raise DataError(f"{file}: " + "; ".join(problems[:5]))
-        if name:
-            record.name = name
-        return record, _store(db).import_record(record)
+        return _service(db).import_game(OPERATOR, _read_json(file), source=str(file), name=name)
 
-    run_guarded(action, lambda result: print_text(
-        f"загружено / imported {result[0].name}, шагов / steps: {result[1].step_number}"),
+    run_guarded(action, lambda game: print_text(
+        f"загружено / imported {game.record.name}, шагов / steps: {game.step_number}"),
         busy="переигровка и проверка журнала / replaying and checking the journal")
 
 
@@ -629,13 +621,7 @@ def demo(
     """Play a few turns of every installed game and print the reports. / Показательные игры."""
     from voevoda.cli.demo import run_demo
 
-    run_guarded(lambda: run_demo(_store(db), turns))
-
-
-def _now() -> str:
-    from voevoda.store.db import now
-
-    return now()
+    run_guarded(lambda: run_demo(_service(db), turns))
 
 
 MAX_FILE_BYTES = 512 * 1024 * 1024
@@ -664,20 +650,10 @@ def _is_hex64(text: str) -> bool:
 
 def _record_from_export(path: Path) -> "tuple[dict[str, Any], GameRecord]":
     """A full export, read within bounds, and its journal as a validated record."""
-    from voevoda.core.journal import GameRecord
-    from voevoda.core.rulesdata import validate
-    from voevoda.core.verify import shape_problems
+    from voevoda.service import record_from_export
 
     data = _read_json(path)
-    if not isinstance(data, dict) or not isinstance(data.get("game"), dict):
-        raise DataError(f"{path}: not a voevoda export (no 'game' field)")
-    if "secret" not in data["game"] or "entries" not in data["game"]:
-        raise DataError(f"{path}: a public export has no journal; only `voevoda verify` reads it "
-                        f"(`voevoda export --full` writes the game master's backup)")
-    shape = shape_problems(data)
-    if shape:
-        raise DataError(f"{path}: " + "; ".join(shape))
-    return data, validate(GameRecord, data["game"], f"{path}: game")
+    return data, record_from_export(data, str(path))
 
 
 def _register_extensions() -> None:

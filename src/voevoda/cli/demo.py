@@ -12,7 +12,7 @@ from voevoda.core.errors import GameError
 
 if TYPE_CHECKING:  # every module of voevoda.cli is imported by `voevoda --help`: keep it light
     from voevoda.core.engine import Game
-    from voevoda.store import Store
+    from voevoda.service import Service
 
 STEP_LIMIT = 2_000
 
@@ -46,9 +46,10 @@ def play_demo_game(ruleset_id: str, turns: int, seed: str = "demo") -> Game:
     return game
 
 
-def run_demo(store: Store, turns: int) -> None:
-    from voevoda.core import outputs, registry
+def run_demo(service: Service, turns: int) -> None:
+    from voevoda.core import registry
     from voevoda.core.ruleset import GM, PUBLIC
+    from voevoda.service import OPERATOR
 
     for ruleset_id, cls in registry.available().items():
         if ruleset_id.startswith("toy-"):
@@ -59,14 +60,15 @@ def run_demo(store: Store, turns: int) -> None:
         game = play_demo_game(ruleset_id, turns)
         name = game.record.name
         with contextlib.suppress(GameError):
-            store.delete(name)
-        store.create(game)
-        played = sorted({step.turn for step in game.steps})
+            service.delete(OPERATOR, name, confirm=name)
+        service.add_game(OPERATOR, game)
+        sight = service.sight(OPERATOR, name, PUBLIC)
+        played = sight.turns()
         for turn in played:
-            sys.stdout.write(outputs.report_text(game, PUBLIC, turn) + "\n\n")
+            sys.stdout.write(sight.report(turn) + "\n\n")
         first = game.record.players[0]
         if played:
             console.rule(f"{first}: отчёт / report", style="dim")
-            sys.stdout.write(outputs.report_text(game, first, played[-1]) + "\n")
-        print_text(outputs.status_text(game, GM))
+            sys.stdout.write(service.sight(OPERATOR, name, first).report(played[-1]) + "\n")
+        print_text(service.sight(OPERATOR, name, GM).status())
         print_text(f"сохранено как / stored as «{name}»: `voevoda report {name} --as {first}`")

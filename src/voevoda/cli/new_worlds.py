@@ -15,12 +15,16 @@ from __future__ import annotations
 
 import json
 from pathlib import Path
-from typing import Annotated
+from typing import TYPE_CHECKING, Annotated, Any
 
 import typer
 
 from voevoda.cli.common import DbOption, console, run_guarded
 from voevoda.core.errors import DataError, GameError
+
+if TYPE_CHECKING:
+    from voevoda.core.engine import Game
+    from voevoda.rulesets.new_worlds.ruleset import NewWorlds
 
 nw = typer.Typer(name="nw", help="Новые Миры: карты и правки ведущего. / New Worlds: maps and GM edits.",
                  no_args_is_help=True, rich_markup_mode=None)
@@ -104,24 +108,19 @@ def gm(name: Annotated[str, typer.Argument(help="game name")],
     """Correct the game: an audited edit written for you. / Правка ведущего."""
     def action() -> None:
         from voevoda.rulesets.new_worlds.gm import gm_patch
-        from voevoda.rulesets.new_worlds.ruleset import NewWorlds
-        from voevoda.store import Store
+        from voevoda.service import OPERATOR, Service
 
-        store = Store(db)
+        def write(game: Game) -> list[dict[str, Any]]:
+            return gm_patch(_new_worlds(game, name), game.state, command)
+
+        service = Service(db)
         if dry_run:
-            game = store.load(name)
-            if not isinstance(game.ruleset, NewWorlds):
-                raise GameError(f"«{name}» — не игра «Новые Миры»", f"'{name}' is not a New Worlds game")
-            patch = gm_patch(game.ruleset, game.state, command)
+            patch = service.draft_patch(OPERATOR, name, write)
             console.print(json.dumps(patch, ensure_ascii=False, indent=2), markup=False)
             return
         if not reason.strip():
             raise GameError("правка требует причины (--reason)", "an edit needs a reason (--reason)")
-        with store.change(name) as game:
-            if not isinstance(game.ruleset, NewWorlds):
-                raise GameError(f"«{name}» — не игра «Новые Миры»", f"'{name}' is not a New Worlds game")
-            patch = gm_patch(game.ruleset, game.state, command)
-            game.edit(patch, reason)
+        patch = service.edit(OPERATOR, name, step=None, patch=write, reason=reason)
         console.print(f"правка принята / edit applied ({len(patch)}): {command}", markup=False)
     run_guarded(action)
 
@@ -135,18 +134,23 @@ def event(name: Annotated[str, typer.Argument(help="game name")],
     def action() -> None:
         from voevoda.core.rulesdata import read_house_rules
         from voevoda.rulesets.new_worlds.gm import schedule_patch
-        from voevoda.rulesets.new_worlds.ruleset import NewWorlds
-        from voevoda.store import Store
+        from voevoda.service import OPERATOR, Service
 
         raw = read_house_rules(file)
         if not reason.strip():
             raise GameError("правка требует причины (--reason)", "an edit needs a reason (--reason)")
-        with Store(db).change(name) as game:
-            if not isinstance(game.ruleset, NewWorlds):
-                raise GameError(f"«{name}» — не игра «Новые Миры»", f"'{name}' is not a New Worlds game")
-            game.edit(schedule_patch(game.ruleset, game.state, raw), reason)
+        Service(db).edit(OPERATOR, name, step=None, reason=reason,
+                         patch=lambda game: schedule_patch(_new_worlds(game, name), game.state, raw))
         console.print(f"событие запланировано / event scheduled: {raw.get('id')}", markup=False)
     run_guarded(action)
+
+
+def _new_worlds(game: Game, name: str) -> NewWorlds:
+    from voevoda.rulesets.new_worlds.ruleset import NewWorlds
+
+    if not isinstance(game.ruleset, NewWorlds):
+        raise GameError(f"«{name}» — не игра «Новые Миры»", f"'{name}' is not a New Worlds game")
+    return game.ruleset
 
 
 def register(app: typer.Typer) -> None:

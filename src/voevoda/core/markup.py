@@ -22,6 +22,11 @@ collapsible spoilers whose text is made of plain strings and styled spans (:func
     UTF-16 units of the text after its tags are read) at block boundaries where possible,
     every message closing the tags it opened and the next one reopening them.
 
+``html``
+    an HTML fragment for the web app's pages (``<h2>``–``<h4>``, ``<p>``, ``<ul>``, ``<table>``,
+    ``<details>`` for spoilers); every character of the text is escaped, so a report needs no
+    further cleaning before it goes into a page.
+
 Text written by players (names, reasons of a transfer, city names) is escaped for each
 format, so that «[/b]» or «<b>» in a name is shown, never obeyed.
 """
@@ -34,13 +39,14 @@ from dataclasses import dataclass, field
 from html import escape as html_escape
 from typing import Literal, TypeAlias
 
-Format = Literal["text", "bbcode", "markdown", "telegram"]
-FORMATS: tuple[Format, ...] = ("text", "bbcode", "markdown", "telegram")
+Format = Literal["text", "bbcode", "markdown", "telegram", "html"]
+FORMATS: tuple[Format, ...] = ("text", "bbcode", "markdown", "telegram", "html")
 FLAVOURS: dict[str, tuple[str, ...]] = {
     "text": ("plain",),
     "bbcode": ("generic", "phpbb", "vbulletin", "xenforo", "smf", "ipb"),
     "markdown": ("github", "discord"),
     "telegram": ("telegram",),
+    "html": ("page",),
 }
 TELEGRAM_LIMIT = 4096
 MESSAGE_BREAK = "\n\n✂ ✂ ✂\n\n"
@@ -454,8 +460,56 @@ class _Telegram(_Renderer):
         return f"<blockquote expandable><b>{title}</b>\n{body}</blockquote>"
 
 
+class _Html(_Renderer):
+    gap = "\n"
+    TAGS = {"b": "strong", "i": "em", "u": "u", "s": "s", "code": "code"}
+
+    def tight_heading(self) -> bool:
+        return False
+
+    def escape(self, text: str) -> str:
+        return html_escape(text, quote=True)
+
+    def span(self, style: Style, inner: str) -> str:
+        tag = self.TAGS[style]
+        return f"<{tag}>{inner}</{tag}>"
+
+    def heading(self, text: str, level: int) -> str:
+        tag = f"h{min(level + 1, 4)}"
+        return f"<{tag}>{text}</{tag}>"
+
+    def block(self, b: Block) -> str:
+        if isinstance(b, Paragraph):
+            return "<p>" + self.inline(b.text).replace("\n", "<br>\n") + "</p>"
+        return super().block(b)
+
+    def bullet_list(self, items: Sequence[Inline | Item], depth: int) -> str:
+        lines = ["<ul>"]
+        for it in items:
+            text, children = (it.text, it.children) if isinstance(it, Item) else (it, [])
+            inner = self.inline(text)
+            if children:
+                inner += "\n" + self.bullet_list(children, depth + 1)
+            lines.append(f"<li>{inner}</li>")
+        lines.append("</ul>")
+        return "\n".join(lines)
+
+    def table(self, t: Table) -> str:
+        def cell(tag: str, i: int, content: Inline) -> str:
+            align = ' class="num"' if t.alignment(i) == "r" else ""
+            return f"<{tag}{align}>{self.inline(content)}</{tag}>"
+
+        head = "<tr>" + "".join(cell("th", i, c) for i, c in enumerate(t.header)) + "</tr>"
+        rows = ["<tr>" + "".join(cell("td", i, c) for i, c in enumerate(r)) + "</tr>" for r in t.rows]
+        return '<table class="report">\n<thead>' + head + "</thead>\n<tbody>\n" + "\n".join(rows) + \
+            "\n</tbody>\n</table>"
+
+    def spoiler(self, title: str, blocks: Sequence[Block]) -> str:
+        return f"<details>\n<summary>{title}</summary>\n{self.blocks(blocks)}\n</details>"
+
+
 _RENDERERS: dict[str, type[_Renderer]] = {"text": _Text, "bbcode": _BBCode, "markdown": _Markdown,
-                                          "telegram": _Telegram}
+                                          "telegram": _Telegram, "html": _Html}
 
 
 # -- Telegram messages ----------------------------------------------------------------------------

@@ -151,6 +151,73 @@ def status_text(game: Game | Standing, viewer: Viewer) -> str:
     return "\n".join(lines)
 
 
+@dataclass(frozen=True)
+class SeatLine:
+    """One seat on a game's page, cut by the viewer: the prompt is shown only to the seat itself
+    and to the game master; for the others only whether it is awaited and has posted."""
+
+    player: str
+    awaited: bool
+    posted: bool
+    prompt_ru: str | None
+    prompt_en: str | None
+    bot: bool
+
+
+@dataclass(frozen=True)
+class Dashboard:
+    """What a game's page shows at its top, for one viewer (the web's dashboard, the API's
+    game resource): the same facts as :func:`status_text`, as data."""
+
+    name: str
+    ruleset: str
+    title_ru: str
+    title_en: str
+    turn: int
+    phase: str
+    step_open: int
+    """The step posts go to now (one more than the steps resolved)."""
+    steps_resolved: int
+    over: bool
+    winners: list[str]
+    result_ru: str | None
+    result_en: str | None
+    seats: list[SeatLine]
+    commitment: str
+    last_digest: str | None
+    """The last record's digest, to hold an export to (``None`` when read without replay)."""
+
+
+def dashboard(game: Game | Standing, viewer: Viewer) -> Dashboard:
+    """The dashboard of ``game`` for ``viewer``, from the viewer's view and the public shape of
+    the journal (who has posted), as :func:`status_text`."""
+    view = game.view(viewer)
+    ruleset = game.ruleset
+    turn, phase = ruleset.progress(view)
+    result = ruleset.outcome(view)
+    awaited = {} if result is not None else ruleset.awaiting(view)
+    seats = []
+    for player in game.record.players:
+        prompt = awaited.get(player)
+        see = prompt is not None and viewer in (GM, player)
+        seats.append(SeatLine(player, prompt is not None, player in game.pending,
+                              prompt.text_ru if see and prompt else None, prompt.text_en if see and prompt else None,
+                              player in game.record.bots))
+    return Dashboard(game.record.name, game.record.ruleset, ruleset.title_ru, ruleset.title_en, turn, phase,
+                     game.step_number + 1, game.step_number, result is not None,
+                     list(result.winners) if result else [], result.reason_ru if result else None,
+                     result.reason_en if result else None, seats, game.record.commitment,
+                     getattr(game, "last_digest", None))
+
+
+@channel("dashboard", "the web app's game page and GET /api/v1/games/GAME")
+def dashboard_json(game: Game | Standing, viewer: Viewer) -> str:
+    """:func:`dashboard` as JSON (what the API answers; the page lays out the same data)."""
+    from dataclasses import asdict
+
+    return json.dumps(asdict(dashboard(game, viewer)), ensure_ascii=False, sort_keys=True)
+
+
 # -- the state as the viewer sees it ----------------------------------------------------------
 
 @channel("show", "voevoda show GAME --as VIEWER")
@@ -249,12 +316,16 @@ def games_text(game: Game, viewer: Viewer) -> str:
 
 # -- exports --------------------------------------------------------------------------------
 
-@channel("export --public", "voevoda export GAME -o FILE")
-def export_text(game: Game, viewer: Viewer) -> str:
+def export_data(game: Game, viewer: Viewer) -> dict[str, Any]:
     """The export ``viewer`` may hold: the full game (secret, posts, state) for the game master,
     the public export for everyone else."""
-    data = game.export(public=viewer != GM)
-    return json.dumps(data, ensure_ascii=False, indent=1, sort_keys=True)
+    return game.export(public=viewer != GM)
+
+
+@channel("export --public", "voevoda export GAME -o FILE")
+def export_text(game: Game, viewer: Viewer) -> str:
+    """:func:`export_data` as the file ``voevoda export`` writes."""
+    return json.dumps(export_data(game, viewer), ensure_ascii=False, indent=1, sort_keys=True)
 
 
 # -- posts: echo and errors ---------------------------------------------------------------------
@@ -279,6 +350,90 @@ def order_echo(game: Game, player: str, receipt: Receipt | Sequence[Order], chec
     if not check:
         lines.append(status_text(game, player))
     return "\n".join(lines)
+
+
+@dataclass(frozen=True)
+class EchoOrder:
+    """An order understood, as the echo lists it."""
+
+    line: int | None
+    text_ru: str
+    text_en: str
+
+
+@dataclass(frozen=True)
+class Echo:
+    """The echo of a post as data, for front-ends that lay it out themselves (the web's order
+    form, the API): the same facts as :func:`order_echo` and :func:`error_text` print."""
+
+    player: str
+    step: int | None
+    check: bool
+    accepted: bool
+    orders: list[EchoOrder]
+    """The orders understood (of a refused post: what was understood)."""
+    problems: list[Problem]
+    """Why the post is refused (empty when accepted)."""
+    warnings: list[Problem]
+    prose: list[tuple[int, str]]
+    """The lines not read as orders, ``(line, text)``."""
+    unbold: list[int]
+    hidden: list[int]
+    replaced: str | None
+    """«replaces your post of …», when it does."""
+
+
+def echo_data(game: Game, player: str, outcome: Receipt | OrdersRejected | GameError, check: bool,
+              step: int | None = None) -> Echo:
+    """:class:`Echo` of a receipt (an accepted or checked post) or of a refusal, for its author."""
+    if isinstance(outcome, Receipt):
+        orders = [EchoOrder(o.line or None, game.ruleset.describe(o, "ru"), game.ruleset.describe(o, "en"))
+                  for o in outcome.orders]
+        return Echo(player, step, check, True, orders, [], [*outcome.notes, *outcome.warnings],
+                    [(line.number, line.text) for line in outcome.prose], list(outcome.unbold),
+                    list(outcome.hidden), replaced_text(outcome.replaced, check) if outcome.replaced else None)
+    if isinstance(outcome, OrdersRejected):
+        prose = [(int(number), text) for number, text in (line.split(": ", 1) for line in outcome.prose)]
+        return Echo(player, step, check, False, [EchoOrder(None, u, u) for u in outcome.understood],
+                    list(outcome.problems), [], prose, list(outcome.unbold), [], None)
+    problem = Problem("illegal", outcome.message_ru, outcome.message_en)
+    return Echo(player, step, check, False, [], [problem], [], [], [], [], None)
+
+
+@dataclass(frozen=True)
+class StandingPost:
+    """A seat's post standing in the open step, as its author (and the game master) sees it."""
+
+    player: str
+    text: str
+    at: str | None
+    orders: int
+    frozen: bool
+    """Frozen by a rollback: only the game master can reopen it."""
+
+
+def standing_post(game: Game, viewer: Viewer, player: str) -> StandingPost | None:
+    """``player``'s post standing now, for ``viewer`` when that is the player or the game
+    master (anybody else learns only whether it stands, from the status)."""
+    if viewer not in (GM, player):
+        return None
+    submission = game.pending.get(player)
+    if submission is None:
+        return None
+    return StandingPost(player, submission.text, submission.at, len(submission.orders), player in game.frozen)
+
+
+def _own_post(game: Game, viewer: Viewer, posts: Sequence[str]) -> Iterable[Params]:
+    return [{}] if viewer not in (GM, PUBLIC) else []
+
+
+@channel("standing post", "the web app's order form: your post standing in the open step", variants=_own_post)
+def standing_post_text(game: Game, viewer: Viewer) -> str:
+    """The viewer's own post standing now, as the order form shows it."""
+    post = standing_post(game, viewer, viewer)
+    if post is None:
+        return ""
+    return f"{post.at or ''}\n{post.orders}\n{post.frozen}\n{post.text}"
 
 
 def replaced_text(earlier: Submission, check: bool) -> str:

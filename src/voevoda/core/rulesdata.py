@@ -89,34 +89,55 @@ def load(model: type[ModelT], path: Path, overrides: Mapping[str, Any] | None = 
 
 def read_house_rules(path: Path) -> dict[str, Any]:
     """A house-rules file: TOML, JSON or YAML, chosen by its suffix."""
-    import json
-
-    import yaml
-
     try:
         text = path.read_text(encoding="utf-8")
     except OSError as exc:
         raise DataError(f"{path}: {exc.strerror}") from exc
+    except UnicodeDecodeError as exc:
+        raise DataError(f"{path}: not UTF-8 text (byte {exc.start})") from exc
+    return read_house_rules_text(text, str(path), path.name)
+
+
+def read_house_rules_text(text: str, source: str, filename: str = "") -> dict[str, Any]:
+    """House rules (or game options) given as text: TOML, JSON or YAML, chosen by ``filename``'s
+    suffix; text without a file name (a web form's field) is JSON when it opens with «{», else
+    TOML, else YAML — and a text that is none of them is refused with the TOML reader's words,
+    which name the line. ``source`` names it in errors."""
+    import json
+
+    import yaml
+
     if len(text) > MAX_FILE_CHARS:
-        raise DataError(f"{path}: longer than {MAX_FILE_CHARS:,} characters")
+        raise DataError(f"{source}: longer than {MAX_FILE_CHARS:,} characters")
+    suffix = Path(filename).suffix.lower() if filename else ""
     try:
-        if path.suffix == ".toml":
+        if suffix == ".toml":
             data: Any = tomllib.loads(text)
-        elif path.suffix == ".json":
+        elif suffix == ".json" or (not suffix and text.lstrip().startswith("{")):
             data = json.loads(text)
-        else:
+        elif suffix in (".yaml", ".yml") or suffix:
             data = yaml.safe_load(text)
+        else:
+            try:
+                data = tomllib.loads(text)
+            except tomllib.TOMLDecodeError as toml_error:
+                try:
+                    data = yaml.safe_load(text)
+                except yaml.YAMLError:
+                    raise toml_error from None
+                if not isinstance(data, dict):
+                    raise toml_error from None
     except (tomllib.TOMLDecodeError, json.JSONDecodeError, yaml.YAMLError) as exc:
-        raise DataError(f"{path}: {exc}") from exc
+        raise DataError(f"{source}: {exc}") from exc
     except RecursionError as exc:
-        raise DataError(f"{path}: nested too deeply") from exc
+        raise DataError(f"{source}: nested too deeply") from exc
     except ValueError as exc:  # a number of more than 4300 digits
-        raise DataError(f"{path}: {exc}") from exc
+        raise DataError(f"{source}: {exc}") from exc
     if data is None:
         return {}
     if not isinstance(data, dict):
-        raise DataError(f"{path}: expected a table of overrides at the top level")
+        raise DataError(f"{source}: expected a table of overrides at the top level")
     problem = plain_problem(data)
     if problem:
-        raise DataError(f"{path}: {problem}")
+        raise DataError(f"{source}: {problem}")
     return data

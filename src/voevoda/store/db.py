@@ -23,7 +23,7 @@ from alembic import command
 from alembic.config import Config
 from sqlalchemy import Engine, create_engine, event, func, select, text
 from sqlalchemy.exc import IntegrityError, OperationalError
-from sqlalchemy.orm import Session, sessionmaker
+from sqlalchemy.orm import Session, defer, sessionmaker
 
 from voevoda.core.engine import Game
 from voevoda.core.errors import GameError
@@ -165,7 +165,7 @@ class Store:
         since are applied to a copy of it (the journal is append-only), or ``base`` itself is
         given back when nothing was stored since."""
         with self.reads() as session:
-            row = self._row(session, name, lock=False)
+            row = self._row(session, name, lock=False, light=True)
             return self._game(session, row, base, copy=False)
 
     def current_step(self, name: str) -> int:
@@ -251,8 +251,12 @@ class Store:
 
     # -- internals -----------------------------------------------------------------------
 
-    def _row(self, session: Session, name: str, *, lock: bool) -> GameRow:
+    def _row(self, session: Session, name: str, *, lock: bool, light: bool = False) -> GameRow:
+        """The game's row; ``light`` leaves its header and state unread until they are used (a
+        game read earlier is checked by its entry count alone)."""
         query = select(GameRow).where(GameRow.name == name)
+        if light or lock:
+            query = query.options(defer(GameRow.state), defer(GameRow.header))
         if lock and not self.is_sqlite:
             query = query.with_for_update()
         try:

@@ -1,0 +1,563 @@
+"""The service: every operation a person performs on a game, checked against its actor.
+
+This is the only door to the games. The command line, the web pages, the JSON API, the
+deadline worker and the chat front-ends each turn their input into one call here, with the
+actor who asks (:mod:`voevoda.service.actors`), and render what comes back. Who may do what is
+decided once, in :mod:`voevoda.service.access`; a front-end never checks a permission, never
+reads a view for a viewer it chose itself (it gets a :class:`~voevoda.service.sight.Sight`),
+and never writes SQL.
+
+Every change is one transaction of the store holding the game's lock (:meth:`Store.change`):
+the game master's actions name the step they act on and are refused with «already done» when
+another action got there first; writers wait in line for the lock, and a post that still
+cannot be stored says «not stored, send it again».
+
+A service keeps the games it has read (:class:`GameCache`): a later read asks the database
+only whether entries were stored since, and applies just those (the journal is append-only),
+so a page of a long game does not replay its whole journal.
+"""
+
+from __future__ import annotations
+
+import threading
+from collections import OrderedDict
+from collections.abc import Callable, Mapping, Sequence
+from dataclasses import dataclass, field
+from datetime import UTC, datetime
+from typing import TYPE_CHECKING, Any
+
+from voevoda.core import outputs
+from voevoda.core.errors import DataError, GameError, OrdersRejected
+from voevoda.core.outputs import Dashboard
+from voevoda.core.ruleset import GM, PUBLIC, Viewer
+from voevoda.service.access import Access, Op
+from voevoda.service.actors import (
+    ANONYMOUS,
+    CLOCK,
+    OPERATOR,
+    Actor,
+    Anonymous,
+    Clock,
+    Operator,
+    Person,
+    SeatToken,
+)
+from voevoda.service.errors import Conflict, Forbidden, NotFound, RateLimited
+from voevoda.service.people import People
+from voevoda.service.sight import Sight
+
+if TYPE_CHECKING:
+    from voevoda.core.engine import Game, Receipt, RollbackReport, Step
+    from voevoda.core.journal import GameRecord
+    from voevoda.store.db import Store
+
+
+def utc_now() -> datetime:
+    return datetime.now(UTC)
+
+
+def stamp(moment: datetime) -> str:
+    """A journal entry's ``at``: UTC, to the second."""
+    return moment.astimezone(UTC).isoformat(timespec="seconds")
+
+
+class GameCache:
+    """The games a service has read, most recent last, up to ``size`` of them. A cached game is
+    never changed: a change works on a fork (:meth:`Game.fork`) and the fork replaces it once
+    committed. Safe to share between the threads of one process."""
+
+    def __init__(self, size: int = 32) -> None:
+        self.size = size
+        self._games: OrderedDict[str, Game] = OrderedDict()
+        self._lock = threading.Lock()
+
+    def get(self, name: str) -> Game | None:
+        with self._lock:
+            game = self._games.get(name)
+            if game is not None:
+                self._games.move_to_end(name)
+            return game
+
+    def put(self, name: str, game: Game) -> None:
+        if self.size <= 0:
+            return
+        with self._lock:
+            self._games[name] = game
+            self._games.move_to_end(name)
+            while len(self._games) > self.size:
+                self._games.popitem(last=False)
+
+    def drop(self, name: str) -> None:
+        with self._lock:
+            self._games.pop(name, None)
+
+
+@dataclass(frozen=True)
+class GameListing:
+    """A row of «my games»."""
+
+    name: str
+    ruleset: str
+    steps_resolved: int
+    roles: tuple[str, ...]
+    """``owner``, ``co_gm`` and the seats held, as ``seat:<player>``."""
+    public: bool
+
+
+class _Told:
+    """A result whose text for the person is rendered only when asked for, after the change is
+    committed: whatever goes wrong while rendering can no longer turn a stored change into a
+    refusal (the command line says «stored, but the output failed»)."""
+
+    def __init__(self, render: Callable[[], str]) -> None:
+        self._render = render
+
+    @property
+    def text(self) -> str:
+        return self._render()
+
+
+class PostOutcome(_Told):
+    """A post checked or stored: what its author reads (:attr:`echo`, the command line's text)
+    and the receipt it came from, for front-ends that lay it out themselves."""
+
+    def __init__(self, game: str, player: str, step: int, stored: bool, receipt: Receipt,
+                 render: Callable[[], str]) -> None:
+        super().__init__(render)
+        self.game, self.player, self.step, self.stored, self.receipt = game, player, step, stored, receipt
+
+    @property
+    def echo(self) -> str:
+        return self.text
+
+
+class Resolution(_Told):
+    """A resolved step; :attr:`text` is what ``voevoda resolve`` prints for the game master."""
+
+    def __init__(self, step: Step, render: Callable[[], str]) -> None:
+        super().__init__(render)
+        self.step = step
+
+
+class Undone(_Told):
+    """A rollback: exactly what it undid; :attr:`text` as ``voevoda rollback`` prints it."""
+
+    def __init__(self, report: RollbackReport, render: Callable[[], str]) -> None:
+        super().__init__(render)
+        self.report = report
+
+
+@dataclass
+class EditPreview:
+    """A JSON Patch tried on a copy: the places it changes and the game master's outline
+    after it; nothing stored."""
+
+    changes: list[dict[str, Any]]
+    outline: str
+    state_hash: str
+    """The hash of the state the patch was tried on: an edit may name it, and is refused when
+    the state has changed since (another edit, a post resolved)."""
+
+
+@dataclass
+class Throttle:
+    """A sliding-window rate limit per key (a session, an address, a chat): at most ``limit``
+    hits in ``window`` seconds. In memory, per process: several server processes each keep
+    their own count (docs/web.md says so)."""
+
+    limit: int
+    window: float
+    _hits: dict[str, list[float]] = field(default_factory=dict)
+    _lock: threading.Lock = field(default_factory=threading.Lock)
+
+    def hit(self, key: str, now: float) -> None:
+        with self._lock:
+            recent = [t for t in self._hits.get(key, []) if now - t < self.window]
+            if len(recent) >= self.limit:
+                self._hits[key] = recent
+                raise RateLimited(self.window - (now - recent[0]))
+            recent.append(now)
+            self._hits[key] = recent
+            if len(self._hits) > 10_000:  # forget the quiet keys
+                for stale in [k for k, v in self._hits.items() if not v or now - v[-1] >= self.window]:
+                    del self._hits[stale]
+
+
+THROTTLES = {"post": (30, 60.0), "check": (240, 60.0), "login": (10, 300.0), "join": (20, 300.0),
+             "odds": (10, 60.0), "create": (20, 600.0)}
+"""Default limits: what, how many, per how many seconds."""
+
+
+class Service(People):
+    """Every operation on the games of one database (``url``: a SQLite path or a PostgreSQL
+    URL, as ``--db`` takes it). ``clock`` gives the time (tests freeze it)."""
+
+    def __init__(self, url: str | None = None, *, store: Store | None = None,
+                 clock: Callable[[], datetime] = utc_now, cache_size: int = 32,
+                 throttles: Mapping[str, tuple[int, float]] | None = None) -> None:
+        self.url = url
+        self._store = store
+        self.clock = clock
+        self.cache = GameCache(cache_size)
+        self.throttles = {k: Throttle(n, w) for k, (n, w) in {**THROTTLES, **(throttles or {})}.items()}
+
+    @property
+    def store(self) -> Store:
+        if self._store is None:
+            from voevoda.store.db import Store
+
+            self._store = Store(self.url)
+        return self._store
+
+    def throttle(self, what: str, *keys: str) -> None:
+        """Count one ``what`` for each key (a session id, an address); refuse it, counting
+        nothing more, when any key is over its limit."""
+        import time
+
+        limiter = self.throttles[what]
+        now = time.monotonic()
+        for key in keys:
+            if key:
+                limiter.hit(key, now)
+
+    # -- reading --------------------------------------------------------------------------------
+
+    def _game(self, name: str) -> Game:
+        game = self.store.load(name, base=self.cache.get(name))
+        self.cache.put(name, game)
+        return game
+
+    def rulesets(self) -> list[tuple[str, str, str, int, int]]:
+        """``(id, Russian title, English title, fewest players, most players)`` of every game
+        installed."""
+        from voevoda.core import registry
+
+        return [(rid, cls.title_ru, cls.title_en, cls.min_players, cls.max_players)
+                for rid, cls in registry.available().items()]
+
+    def games(self, actor: Actor) -> list[GameListing]:
+        """The games ``actor`` may see: all of them for the command line; a person's own games
+        (owned, co-run, seats held) and the public ones; the public ones for anybody else."""
+        from sqlalchemy import select
+
+        from voevoda.store.models import GameRow, GameSettingsRow, MemberRow
+
+        with self.store.reads() as session:
+            rows = session.execute(select(GameRow.id, GameRow.name, GameRow.ruleset, GameRow.step,
+                                          GameSettingsRow.is_public).outerjoin(
+                GameSettingsRow, GameSettingsRow.game_id == GameRow.id).order_by(GameRow.name)).all()
+            roles: dict[int, list[str]] = {}
+            if isinstance(actor, Person):
+                for game_id, role, player in session.execute(select(
+                        MemberRow.game_id, MemberRow.role, MemberRow.player).where(
+                        MemberRow.account_id == actor.account_id)).all():
+                    roles.setdefault(game_id, []).append(f"seat:{player}" if role == "player" else role)
+            elif isinstance(actor, SeatToken):
+                roles[actor.game_id] = [f"seat:{actor.player}"]
+        listed = []
+        for game_id, name, ruleset, step, public in rows:
+            mine = tuple(roles.get(game_id, ()))
+            if isinstance(actor, Operator) or mine or public:
+                listed.append(GameListing(name, ruleset, step, mine, bool(public)))
+        return listed
+
+    def sight(self, actor: Actor, name: str, viewer: Viewer | str | None = None, *, light: bool = False) -> Sight:
+        """The game ``name`` through ``viewer``'s eyes (default: the actor's own), refused when
+        the actor may not look through them. ``viewer`` may be a player's name in any letter
+        case. ``light`` (the command line's ``status`` and ``show``) reads the stored state of a
+        SQLite game without replaying its journal when that is certainly the same."""
+        access = self.access(actor, name)
+        access.require(Op.READ)
+        game: Game | Any
+        if light and isinstance(actor, Operator):
+            from voevoda.store.quick import load_standing
+
+            standing = load_standing(self.url, name)
+            game = standing if standing is not None else self._light_game(name)
+        else:
+            game = self._game(name)
+        chosen = access.default_viewer(list(game.record.players)) if viewer is None \
+            else game.find_player(viewer, viewers=True)
+        access.require_viewer(chosen)
+        public, timezone = (False, "UTC") if isinstance(actor, Operator) and self._store is None \
+            else self.settings(name)
+        return Sight(game, chosen, access, public=public, timezone=timezone)
+
+    def _light_game(self, name: str) -> Game:
+        """A game for a command that only reads it: from a SQLite file straight (no SQLAlchemy)
+        when it can be, else through the store."""
+        from voevoda.core.engine import Game
+        from voevoda.store.quick import load_record
+
+        record = load_record(self.url, name)
+        return Game(record) if record is not None else self._game(name)
+
+    def dashboard(self, actor: Actor, name: str, viewer: Viewer | str | None = None) -> Dashboard:
+        return self.sight(actor, name, viewer).dashboard()
+
+    # -- posts ------------------------------------------------------------------------------------
+
+    def check_post(self, actor: Actor, name: str, player: str, text: str, *, light: bool = False) -> PostOutcome:
+        """Read and check a post for ``player``'s seat without storing it: the echo, or the
+        post's every problem (raised as :class:`OrdersRejected`)."""
+        access = self.access(actor, name)
+        game = self._light_game(name) if light and isinstance(actor, Operator) else self._game(name)
+        seat = game.find_player(player)
+        access.require(Op.POST, seat)
+        receipt = game.check_post(seat, text)
+        step = game.step_number + 1
+        return PostOutcome(name, seat, step, False, receipt,
+                           lambda: outputs.order_echo(game, seat, receipt, True, step=step))
+
+    def post(self, actor: Actor, name: str, player: str, text: str, *, step: int | None = None) -> PostOutcome:
+        """Store a post for ``player``'s seat for step ``step`` (default: the step open when it
+        is read). A post for a step resolved meanwhile is refused, nothing stored: it must be
+        sent again for the new step."""
+        access = self.access(actor, name)
+        at = stamp(self.clock())
+        with self._change(name) as game:
+            seat = game.find_player(player)
+            access.require(Op.POST, seat)
+            meant = step if step is not None else game.step_number + 1
+            receipt = game.post(seat, text, at=at, step=meant)
+        return PostOutcome(name, seat, meant, True, receipt,
+                           lambda: outputs.order_echo(game, seat, receipt, False, step=meant))
+
+    def standing_post(self, actor: Actor, name: str, player: str) -> outputs.StandingPost | None:
+        """``player``'s post standing in the open step: for that seat's holder and the game
+        masters only."""
+        access = self.access(actor, name)
+        game = self._game(name)
+        seat = game.find_player(player)
+        access.require_viewer(seat)
+        return outputs.standing_post(game, GM if access.is_gm else seat, seat)
+
+    def echo_of(self, actor: Actor, name: str, player: str, outcome: Receipt | OrdersRejected | GameError,
+                *, check: bool, step: int | None = None) -> outputs.Echo:
+        """The echo of a post as data (:func:`voevoda.core.outputs.echo_data`), for its author."""
+        access = self.access(actor, name)
+        game = self._game(name)
+        seat = game.find_player(player)
+        access.require(Op.POST, seat)
+        return outputs.echo_data(game, seat, outcome, check, step)
+
+    def frozen_seats(self, actor: Actor, name: str) -> dict[str, int]:
+        """The seats whose post stands frozen after a rollback, and the step of each (the game
+        master reopens them)."""
+        self.access(actor, name).require(Op.REOPEN)
+        return dict(self._game(name).frozen)
+
+    # -- the game master's actions --------------------------------------------------------------
+
+    def create_game(self, actor: Actor, ruleset: str, name: str, players: Sequence[str], *,
+                    bots: Sequence[str] = (), config: Mapping[str, Any] | None = None,
+                    house_rules: Mapping[str, Any] | None = None, seed: str | None = None,
+                    auto_resolve: bool = False, public: bool = False, timezone: str = "UTC") -> Game:
+        """A new game, owned by its creator: the command line, or an account allowed to create
+        games (the installation's game master, ``voevoda serve --init-gm``)."""
+        _require_creator(actor)
+        from voevoda.core.engine import Game
+
+        if timezone != "UTC":
+            from voevoda.service.people import check_timezone
+
+            check_timezone(timezone)
+        created = Game.create(ruleset, name, list(players), bots=list(bots), config=dict(config or {}),
+                              house_rules=dict(house_rules or {}), seed=seed, auto_resolve=auto_resolve)
+        self._store_new(actor, created, public=public, timezone=timezone)
+        return created
+
+    def _store_new(self, actor: Actor, game: Game, *, public: bool = False, timezone: str = "UTC") -> None:
+        self.store.create(game)
+        if isinstance(actor, Person) or public or timezone != "UTC":
+            from voevoda.store.models import GameSettingsRow
+
+            with self.store.sessions.begin() as session:
+                game_id = self._game_id(session, game.record.name)
+                self.add_owner(session, game_id, actor)
+                session.add(GameSettingsRow(game_id=game_id, is_public=public, timezone=timezone))
+
+    def resolve(self, actor: Actor, name: str, *, step: int, force: bool = False) -> Resolution:
+        """Resolve step ``step`` (refused as «already resolved» when another resolution got
+        there first); ``force`` gives the seats still silent their default orders."""
+        self.access(actor, name).require(Op.RESOLVE)
+        at = stamp(self.clock())
+        with self._change(name) as game:
+            resolved = game.resolve(force=force, at=at, step=step)
+        return Resolution(resolved, lambda: outputs.resolution_text(game, resolved))
+
+    def rollback(self, actor: Actor, name: str, *, step: int, reason: str) -> Undone:
+        """Undo step ``step``, the last resolved; a second rollback of the same step is refused
+        («already rolled back»)."""
+        self.access(actor, name).require(Op.ROLLBACK)
+        at = stamp(self.clock())
+        with self._change(name) as game:
+            undone = game.rollback(reason, at=at, step=step)
+        return Undone(undone, lambda: outputs.rollback_text(game, undone))
+
+    def reopen(self, actor: Actor, name: str, *, step: int, player: str, reason: str) -> _Told:
+        """Let a player change a post frozen by a rollback; ``step`` is the open step."""
+        self.access(actor, name).require(Op.REOPEN)
+        at = stamp(self.clock())
+        with self._change(name) as game:
+            seat = game.find_player(player)
+            frozen_step = game.reopen(seat, reason, at=at, step=step)
+        return _Told(lambda: outputs.reopen_text(game, seat, frozen_step))
+
+    def preview_edit(self, actor: Actor, name: str, patch: list[dict[str, Any]]) -> EditPreview:
+        """Try a JSON Patch on a copy of the game: what it changes, or why it cannot be made."""
+        self.access(actor, name).require(Op.EDIT)
+        import jsonpatch
+
+        from voevoda.core.journal import state_hash
+
+        game = self._game(name)
+        trial = game.fork()
+        trial.edit(_patch(patch), "preview")
+        changes = jsonpatch.make_patch(game.state, trial.state).patch
+        return EditPreview(list(changes), outputs.show_text(trial, GM), state_hash(game.state))
+
+    def edit(self, actor: Actor, name: str, *, step: int | None,
+             patch: list[dict[str, Any]] | Callable[[Game], list[dict[str, Any]]], reason: str,
+             base_hash: str | None = None) -> list[dict[str, Any]]:
+        """Edit the state by a JSON Patch with a public reason, and give the patch applied.
+        ``patch`` may be a function that writes the patch from the game inside the lock (a
+        game's own correction commands: New Worlds' ``nw gm``). ``base_hash`` (from a preview)
+        refuses the edit when the state has changed since the patch was written."""
+        self.access(actor, name).require(Op.EDIT)
+        from voevoda.core.journal import state_hash
+
+        at = stamp(self.clock())
+        with self._change(name) as game:
+            if base_hash is not None and state_hash(game.state) != base_hash:
+                raise Conflict("состояние игры изменилось после предпросмотра: ничего не изменено; посмотрите снова",
+                               "the game's state changed after the preview: nothing changed; look again")
+            operations = _patch(patch(game) if callable(patch) else patch)
+            game.edit(operations, reason, at=at, step=step)
+        return operations
+
+    def draft_patch(self, actor: Actor, name: str, write: Callable[[Game], list[dict[str, Any]]]) -> list[dict[str, Any]]:
+        """The patch ``write`` makes from the game as it stands, for the game master to read
+        before making the edit (``nw gm --dry-run``); nothing stored."""
+        self.access(actor, name).require(Op.EDIT)
+        return _patch(write(self._game(name)))
+
+    def add_game(self, actor: Actor, game: Game) -> None:
+        """Store a game made elsewhere (``voevoda demo`` plays its games before storing them),
+        owned by ``actor``."""
+        _require_creator(actor)
+        self._store_new(actor, game)
+
+    def reveal(self, actor: Actor, name: str, *, step: int | None = None) -> str:
+        """Publish the secret of a finished game; gives the secret."""
+        self.access(actor, name).require(Op.REVEAL)
+        at = stamp(self.clock())
+        with self._change(name) as game:
+            secret: str = game.reveal(at=at, step=step)
+        return secret
+
+    def export(self, actor: Actor, name: str, *, full: bool = False) -> dict[str, Any]:
+        """The public record, or with ``full`` the game master's backup (secret and every post)."""
+        access = self.access(actor, name)
+        access.require(Op.EXPORT_FULL if full else Op.READ)
+        return self._game(name).export(public=not full)
+
+    def import_game(self, actor: Actor, data: Any, *, source: str = "export", name: str | None = None) -> Game:
+        """Store a game from a full export (``voevoda export --full``), after replaying its
+        journal and comparing every step with the export; ``source`` names the file in errors."""
+        _require_creator(actor)
+        from voevoda.core.engine import Game
+        from voevoda.core.verify import replay_problems
+
+        record = record_from_export(data, source)
+        problems = replay_problems(data)
+        if problems:
+            raise DataError(f"{source}: " + "; ".join(problems[:5]))
+        if name:
+            record.name = name
+        game = Game(record)
+        self._store_new(actor, game)
+        return game
+
+    def delete(self, actor: Actor, name: str, *, confirm: str) -> None:
+        """Delete a game and its journal for good; ``confirm`` must be the game's name."""
+        self.access(actor, name).require(Op.DELETE)
+        if confirm.strip() != name:
+            raise GameError("имя не совпало: ничего не удалено", "the name did not match: nothing deleted")
+        self.store.delete(name)
+        self.cache.drop(name)
+
+    def game_exists(self, actor: Actor, name: str) -> None:
+        """Refuse a game that is not there (or that the actor may not know of)."""
+        self.access(actor, name).require(Op.READ)
+
+    def current_step(self, name: str) -> int:
+        """Steps resolved, as last committed (the command line names its step by it)."""
+        return self.store.current_step(name)
+
+    # -- internals -------------------------------------------------------------------------------
+
+    def _change(self, name: str):  # type: ignore[no-untyped-def]
+        return _Change(self, name)
+
+
+class _Change:
+    """``with service._change(name) as game:`` — the store's locked change on the cached game,
+    the cache updated on commit and dropped on failure."""
+
+    def __init__(self, service: Service, name: str) -> None:
+        self.service = service
+        self.name = name
+
+    def __enter__(self) -> Game:
+        self._context = self.service.store.change(self.name, base=self.service.cache.get(self.name))
+        self.game: Game = self._context.__enter__()
+        return self.game
+
+    def __exit__(self, kind: Any, value: Any, traceback: Any) -> bool:
+        try:
+            handled = bool(self._context.__exit__(kind, value, traceback))
+        except BaseException:
+            self.service.cache.drop(self.name)
+            raise
+        if kind is None:
+            self.service.cache.put(self.name, self.game)
+        return handled
+
+
+def _require_creator(actor: Actor) -> None:
+    if isinstance(actor, Operator):
+        return
+    if isinstance(actor, Person) and actor.can_create_games:
+        return
+    raise Forbidden("создавать игры может только ведущий этой установки",
+                    "only this installation's game master can create games")
+
+
+def _patch(patch: Any) -> list[dict[str, Any]]:
+    if not isinstance(patch, list) or not all(isinstance(op, dict) for op in patch):
+        raise DataError("a JSON Patch is a list of operations")
+    return patch
+
+
+def record_from_export(data: Any, source: str) -> GameRecord:
+    """A full export's journal as a validated record; a clear error naming ``source`` otherwise."""
+    from voevoda.core.journal import GameRecord
+    from voevoda.core.rulesdata import validate
+    from voevoda.core.verify import shape_problems
+
+    if not isinstance(data, dict) or not isinstance(data.get("game"), dict):
+        raise DataError(f"{source}: not a voevoda export (no 'game' field)")
+    if "secret" not in data["game"] or "entries" not in data["game"]:
+        raise DataError(f"{source}: a public export has no journal; only `voevoda verify` reads it "
+                        f"(`voevoda export --full` writes the game master's backup)")
+    shape = shape_problems(data)
+    if shape:
+        raise DataError(f"{source}: " + "; ".join(shape))
+    return validate(GameRecord, data["game"], f"{source}: game")
+
+
+__all__ = ["ANONYMOUS", "CLOCK", "OPERATOR", "Access", "Actor", "Anonymous", "Clock", "Conflict", "Dashboard",
+           "EditPreview", "Forbidden", "GameCache", "GameListing", "NotFound", "Op", "Operator", "OrdersRejected",
+           "Person", "PostOutcome", "RateLimited", "Resolution", "SeatToken", "Service", "Sight", "Undone",
+           "record_from_export", "stamp", "utc_now", "PUBLIC"]

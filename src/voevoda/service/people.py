@@ -1,0 +1,683 @@
+"""People: accounts, sign-in, sessions, seats, invitations and API tokens.
+
+Every secret handed to a person — a one-time login link, a seat's invitation, a session, an
+API token — is :data:`TOKEN_BYTES` random bytes (192 bits) from :mod:`secrets`, written in
+URL-safe base64; the database keeps only its SHA-256, so a copy of the database signs nobody
+in. Passwords are optional (an invitation link signs a player in) and hashed with Argon2id.
+
+A session is a database row: the browser holds its token (signed, in an HttpOnly cookie, see
+:mod:`voevoda.web.auth`), and revoking the row signs that browser out wherever it is.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import secrets
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass
+from datetime import datetime, timedelta
+from typing import TYPE_CHECKING
+
+from voevoda.core.errors import GameError
+from voevoda.service.access import Access, Op
+from voevoda.service.actors import Actor, Anonymous, Clock, Operator, Person, SeatToken
+from voevoda.service.errors import Conflict, Forbidden, NotFound, not_found_game
+
+if TYPE_CHECKING:
+    from argon2 import PasswordHasher
+    from sqlalchemy.orm import Session
+
+    from voevoda.store.db import Store
+    from voevoda.store.models import AccountRow
+
+TOKEN_BYTES = 24
+SESSION_DAYS = 30
+LOGIN_LINK_HOURS = 24
+MAX_ACCOUNT_NAME = 100
+MIN_PASSWORD = 8
+MAX_PASSWORD = 1024
+
+
+def new_token() -> str:
+    return secrets.token_urlsafe(TOKEN_BYTES)
+
+
+def token_hash(token: str) -> str:
+    return hashlib.sha256(token.encode("utf-8")).hexdigest()
+
+
+def _password_hasher() -> PasswordHasher:
+    from argon2 import PasswordHasher
+
+    return PasswordHasher()  # Argon2id, the library's default parameters (RFC 9106's second choice)
+
+
+@dataclass(frozen=True)
+class SessionGrant:
+    """A new session: the token for the cookie (shown once) and its CSRF token."""
+
+    token: str
+    csrf: str
+    person: Person
+
+
+@dataclass(frozen=True)
+class SessionInfo:
+    """A signed-in browser as its owner sees it on the account page."""
+
+    id: int
+    created_at: datetime
+    last_seen_at: datetime
+    user_agent: str
+    address: str
+    current: bool
+
+
+@dataclass(frozen=True)
+class SignedIn:
+    """The person behind a session token, with the session's CSRF token."""
+
+    person: Person
+    session_id: int
+    csrf: str
+
+
+@dataclass(frozen=True)
+class Seat:
+    """A player's seat as the game master's page lists it."""
+
+    player: str
+    bot: bool
+    holder: str | None
+    invited_at: datetime | None
+    """When the open invitation was made (``None``: no invitation waits to be opened)."""
+
+
+@dataclass(frozen=True)
+class Invitation:
+    """What an invitation link opens, told before it is spent."""
+
+    game: str
+    ruleset: str
+    player: str
+
+
+@dataclass(frozen=True)
+class Joined:
+    """A spent invitation: the seat taken and, for a visitor who was nobody, a new session."""
+
+    game: str
+    player: str
+    person: Person
+    grant: SessionGrant | None
+
+
+@dataclass(frozen=True)
+class ApiToken:
+    id: int
+    game: str
+    player: str
+    label: str
+    created_at: datetime
+
+
+class People:
+    """Accounts, sessions, seats and tokens; mixed into :class:`voevoda.service.Service`."""
+
+    clock: Callable[[], datetime]
+
+    @property
+    def store(self) -> Store:  # provided by the service
+        raise NotImplementedError
+
+    # -- access -----------------------------------------------------------------------------
+
+    def access(self, actor: Actor, game: str) -> Access:
+        """What ``actor`` holds in ``game`` (:mod:`voevoda.service.access`)."""
+        if isinstance(actor, Operator):
+            return Access(actor, game, owner=True)
+        from sqlalchemy import select
+
+        from voevoda.store.models import GameRow, GameSettingsRow, MemberRow
+
+        with self.store.reads() as session:
+            row = session.execute(select(GameRow.id).where(GameRow.name == game)).first()
+            if row is None:
+                raise not_found_game(game)
+            game_id = row[0]
+            public = bool(session.scalar(select(GameSettingsRow.is_public).where(GameSettingsRow.game_id == game_id)))
+            if isinstance(actor, (Anonymous, Clock)):
+                return Access(actor, game, public=public)
+            if isinstance(actor, SeatToken):
+                seats = frozenset({actor.player}) if actor.game_id == game_id else frozenset()
+                return Access(actor, game, seats=seats, public=public)
+            members = session.execute(select(MemberRow.role, MemberRow.player).where(
+                MemberRow.game_id == game_id, MemberRow.account_id == actor.account_id)).all()
+        roles = {role for role, _ in members}
+        return Access(actor, game, owner="owner" in roles, co_gm="co_gm" in roles,
+                      seats=frozenset(p for role, p in members if role == "player" and p), public=public)
+
+    def _game_id(self, session: Session, game: str) -> int:
+        from sqlalchemy import select
+
+        from voevoda.store.models import GameRow
+
+        game_id = session.scalar(select(GameRow.id).where(GameRow.name == game))
+        if game_id is None:
+            raise not_found_game(game)
+        return int(game_id)
+
+    # -- accounts and signing in -------------------------------------------------------------
+
+    def init_gm(self, name: str) -> tuple[Person, str]:
+        """The installation's game master: an account that may create games (made if it is not
+        there yet), and a one-time login link's token for it."""
+        name = _account_name(name)
+        from sqlalchemy import select
+
+        from voevoda.store.models import AccountRow
+
+        with self.store.sessions.begin() as session:
+            account = session.scalar(select(AccountRow).where(AccountRow.name_key == name.casefold()))
+            if account is None:
+                account = AccountRow(name=name, name_key=name.casefold(), can_create_games=True,
+                                     created_at=self.clock())
+                session.add(account)
+                session.flush()
+            account.can_create_games = True
+            token = self._login_link(session, account.id)
+            return _person(account), token
+
+    def login_link(self, actor: Actor, account_name: str) -> str:
+        """A new one-time login link for an account (the command line only: a game master who
+        lost their browser)."""
+        if not isinstance(actor, Operator):
+            raise Forbidden("ссылку для входа выдаёт только командная строка",
+                            "only the command line issues login links")
+        from sqlalchemy import select
+
+        from voevoda.store.models import AccountRow
+
+        with self.store.sessions.begin() as session:
+            account = session.scalar(select(AccountRow).where(AccountRow.name_key == account_name.casefold()))
+            if account is None:
+                raise NotFound(f"нет учётной записи «{account_name}»", f"no account named '{account_name}'")
+            return self._login_link(session, account.id)
+
+    def _login_link(self, session: Session, account_id: int) -> str:
+        from voevoda.store.models import LoginLinkRow
+
+        token = new_token()
+        now = self.clock()
+        session.add(LoginLinkRow(token_hash=token_hash(token), account_id=account_id, created_at=now,
+                                 expires_at=now + timedelta(hours=LOGIN_LINK_HOURS)))
+        return token
+
+    def sign_in_with_link(self, token: str, user_agent: str = "", address: str = "") -> SessionGrant:
+        """Spend a one-time login link: a new session for its account."""
+        from sqlalchemy import select
+
+        from voevoda.store.models import AccountRow, LoginLinkRow
+
+        with self.store.sessions.begin() as session:
+            link = session.scalar(select(LoginLinkRow).where(LoginLinkRow.token_hash == token_hash(token)))
+            now = self.clock()
+            if link is None or link.spent_at is not None or _aware(link.expires_at) < now:
+                raise NotFound("ссылка для входа недействительна: она уже использована, устарела или неверна",
+                               "the login link is not valid: it was used, has expired or is wrong")
+            link.spent_at = now
+            account = session.get(AccountRow, link.account_id)
+            assert account is not None
+            return self._new_session(session, account, user_agent, address)
+
+    def sign_in_with_password(self, name: str, password: str, user_agent: str = "", address: str = "") -> SessionGrant:
+        from sqlalchemy import select
+
+        from voevoda.store.models import AccountRow
+
+        wrong = GameError("неверное имя или пароль", "wrong name or password")
+        if len(password) > MAX_PASSWORD:
+            raise wrong
+        with self.store.sessions.begin() as session:
+            account = session.scalar(select(AccountRow).where(AccountRow.name_key == name.strip().casefold()))
+            hasher = _password_hasher()
+            if account is None or account.password_hash is None:
+                # the same work as a real check, so that the time tells nobody which names exist
+                _verify_quietly(hasher, _DUMMY_HASH, password)
+                raise wrong
+            if not _verify_quietly(hasher, account.password_hash, password):
+                raise wrong
+            if hasher.check_needs_rehash(account.password_hash):
+                account.password_hash = hasher.hash(password)
+            return self._new_session(session, account, user_agent, address)
+
+    def set_password(self, actor: Actor, password: str) -> None:
+        person = _person_of(actor)
+        if not MIN_PASSWORD <= len(password) <= MAX_PASSWORD:
+            raise GameError(f"пароль: от {MIN_PASSWORD} до {MAX_PASSWORD} знаков",
+                            f"password: {MIN_PASSWORD} to {MAX_PASSWORD} characters")
+        from voevoda.store.models import AccountRow
+
+        with self.store.sessions.begin() as session:
+            account = session.get(AccountRow, person.account_id)
+            if account is None:
+                raise NotFound("учётной записи больше нет", "the account no longer exists")
+            account.password_hash = _password_hasher().hash(password)
+
+    def set_language(self, actor: Actor, lang: str | None) -> None:
+        person = _person_of(actor)
+        if lang not in (None, "ru", "en"):
+            raise GameError("язык: ru или en", "language: ru or en")
+        from voevoda.store.models import AccountRow
+
+        with self.store.sessions.begin() as session:
+            account = session.get(AccountRow, person.account_id)
+            if account is not None:
+                account.lang = lang
+
+    def language(self, actor: Actor) -> str | None:
+        if not isinstance(actor, Person):
+            return None
+        from voevoda.store.models import AccountRow
+
+        with self.store.reads() as session:
+            account = session.get(AccountRow, actor.account_id)
+            return account.lang if account is not None else None
+
+    def _new_session(self, session: Session, account: AccountRow, user_agent: str, address: str) -> SessionGrant:
+        from voevoda.store.models import WebSessionRow
+
+        token, csrf = new_token(), secrets.token_hex(32)
+        now = self.clock()
+        session.add(WebSessionRow(token_hash=token_hash(token), account_id=account.id, csrf_token=csrf,
+                                  created_at=now, last_seen_at=now, expires_at=now + timedelta(days=SESSION_DAYS),
+                                  user_agent=user_agent[:300], address=address[:64]))
+        return SessionGrant(token, csrf, _person(account))
+
+    def signed_in(self, token: str) -> SignedIn | None:
+        """The person behind a session token, or ``None`` for a token unknown, expired or
+        revoked. Marks the session seen (at most once a minute, to spare the database)."""
+        from sqlalchemy import select
+
+        from voevoda.store.models import AccountRow, WebSessionRow
+
+        with self.store.reads() as session:
+            found = session.execute(select(WebSessionRow, AccountRow).join(
+                AccountRow, AccountRow.id == WebSessionRow.account_id).where(
+                WebSessionRow.token_hash == token_hash(token))).first()
+        if found is None:
+            return None
+        row, account = found
+        now = self.clock()
+        if row.revoked_at is not None or _aware(row.expires_at) < now:
+            return None
+        if (now - _aware(row.last_seen_at)).total_seconds() > 60:
+            with self.store.sessions.begin() as session:
+                fresh = session.get(WebSessionRow, row.id)
+                if fresh is not None:
+                    fresh.last_seen_at = now
+        return SignedIn(_person(account), row.id, row.csrf_token)
+
+    def sessions(self, actor: Actor, current: int | None = None) -> list[SessionInfo]:
+        person = _person_of(actor)
+        from sqlalchemy import select
+
+        from voevoda.store.models import WebSessionRow
+
+        now = self.clock()
+        with self.store.reads() as session:
+            rows = session.scalars(select(WebSessionRow).where(
+                WebSessionRow.account_id == person.account_id, WebSessionRow.revoked_at.is_(None))
+                .order_by(WebSessionRow.last_seen_at.desc())).all()
+        return [SessionInfo(r.id, _aware(r.created_at), _aware(r.last_seen_at), r.user_agent, r.address, r.id == current)
+                for r in rows if _aware(r.expires_at) >= now]
+
+    def revoke_session(self, actor: Actor, session_id: int) -> None:
+        person = _person_of(actor)
+        from voevoda.store.models import WebSessionRow
+
+        with self.store.sessions.begin() as session:
+            row = session.get(WebSessionRow, session_id)
+            if row is None or row.account_id != person.account_id:
+                raise NotFound("нет такого входа", "no such session")
+            row.revoked_at = self.clock()
+
+    def sign_out(self, token: str) -> None:
+        from sqlalchemy import select
+
+        from voevoda.store.models import WebSessionRow
+
+        with self.store.sessions.begin() as session:
+            row = session.scalar(select(WebSessionRow).where(WebSessionRow.token_hash == token_hash(token)))
+            if row is not None and row.revoked_at is None:
+                row.revoked_at = self.clock()
+
+    # -- seats and invitations ---------------------------------------------------------------
+
+    def seats(self, actor: Actor, game: str, players: Sequence[str], bots: Sequence[str]) -> list[Seat]:
+        self.access(actor, game).require(Op.MANAGE)
+        from sqlalchemy import select
+
+        from voevoda.store.models import AccountRow, InvitationRow, MemberRow
+
+        with self.store.reads() as session:
+            game_id = self._game_id(session, game)
+            holders = dict(session.execute(select(MemberRow.player, AccountRow.name).join(
+                AccountRow, AccountRow.id == MemberRow.account_id).where(
+                MemberRow.game_id == game_id, MemberRow.role == "player")).all())
+            open_invitations = dict(session.execute(select(InvitationRow.player, InvitationRow.created_at).where(
+                InvitationRow.game_id == game_id, InvitationRow.spent_at.is_(None),
+                InvitationRow.revoked_at.is_(None))).all())
+        return [Seat(p, p in bots, holders.get(p), _aware(open_invitations[p]) if p in open_invitations else None)
+                for p in players]
+
+    def invite(self, actor: Actor, game: str, player: str, players: Sequence[str]) -> str:
+        """A new secret link to ``player``'s seat (its token, shown once). An earlier invitation
+        of the seat not yet opened stops working; whoever opens the new one takes the seat, from
+        its present holder too (a replacement player)."""
+        self.access(actor, game).require(Op.MANAGE)
+        if player not in players:
+            raise NotFound(f"в игре нет игрока «{player}»", f"the game has no player '{player}'")
+        from sqlalchemy import update
+
+        from voevoda.store.models import InvitationRow
+
+        token = new_token()
+        with self.store.sessions.begin() as session:
+            game_id = self._game_id(session, game)
+            now = self.clock()
+            session.execute(update(InvitationRow).where(
+                InvitationRow.game_id == game_id, InvitationRow.player == player, InvitationRow.spent_at.is_(None),
+                InvitationRow.revoked_at.is_(None)).values(revoked_at=now))
+            session.add(InvitationRow(token_hash=token_hash(token), game_id=game_id, player=player, created_at=now))
+        return token
+
+    def revoke_invitation(self, actor: Actor, game: str, player: str) -> bool:
+        """Stop the seat's open invitation; ``False`` when none was open."""
+        self.access(actor, game).require(Op.MANAGE)
+        from sqlalchemy import update
+
+        from voevoda.store.models import InvitationRow
+
+        with self.store.sessions.begin() as session:
+            game_id = self._game_id(session, game)
+            done = session.execute(update(InvitationRow).where(
+                InvitationRow.game_id == game_id, InvitationRow.player == player, InvitationRow.spent_at.is_(None),
+                InvitationRow.revoked_at.is_(None)).values(revoked_at=self.clock()))
+            return bool(getattr(done, "rowcount", 0))
+
+    def release_seat(self, actor: Actor, game: str, player: str) -> None:
+        """Take the seat from its holder (the seat stays in the game, waiting for an invitation)."""
+        self.access(actor, game).require(Op.MANAGE)
+        from sqlalchemy import delete
+
+        from voevoda.store.models import ApiTokenRow, MemberRow
+
+        with self.store.sessions.begin() as session:
+            game_id = self._game_id(session, game)
+            session.execute(delete(MemberRow).where(MemberRow.game_id == game_id, MemberRow.player == player,
+                                                    MemberRow.role == "player"))
+            session.execute(_revoke_tokens(ApiTokenRow, game_id, player, self.clock()))
+
+    def invitation(self, token: str) -> Invitation:
+        """What an invitation opens, without spending it (a link preview must not take a seat)."""
+        from sqlalchemy import select
+
+        from voevoda.store.models import GameRow, InvitationRow
+
+        with self.store.reads() as session:
+            found = session.execute(select(InvitationRow, GameRow.name, GameRow.ruleset).join(
+                GameRow, GameRow.id == InvitationRow.game_id).where(
+                InvitationRow.token_hash == token_hash(token))).first()
+        if found is None or found[0].spent_at is not None or found[0].revoked_at is not None:
+            raise _invalid_invitation()
+        return Invitation(found[1], found[2], found[0].player)
+
+    def join(self, token: str, actor: Actor, name: str | None = None, user_agent: str = "",
+             address: str = "") -> Joined:
+        """Spend an invitation: its seat goes to the signed-in ``actor``, or to a new account
+        (named ``name``, by default after the seat) with a new session."""
+        from sqlalchemy import delete, select
+
+        from voevoda.store.models import AccountRow, ApiTokenRow, GameRow, InvitationRow, MemberRow
+
+        with self.store.sessions.begin() as session:
+            invitation = session.scalar(select(InvitationRow).where(InvitationRow.token_hash == token_hash(token)))
+            if invitation is None or invitation.spent_at is not None or invitation.revoked_at is not None:
+                raise _invalid_invitation()
+            game_name = session.scalar(select(GameRow.name).where(GameRow.id == invitation.game_id))
+            assert game_name is not None
+            grant: SessionGrant | None = None
+            if isinstance(actor, Person):
+                account = session.get(AccountRow, actor.account_id)
+                if account is None:
+                    raise NotFound("учётной записи больше нет", "the account no longer exists")
+            else:
+                account = self._new_account(session, name or invitation.player)
+                grant = self._new_session(session, account, user_agent, address)
+            now = self.clock()
+            invitation.spent_at = now
+            invitation.spent_by = account.id
+            previous = session.scalar(select(MemberRow.account_id).where(
+                MemberRow.game_id == invitation.game_id, MemberRow.player == invitation.player))
+            session.execute(delete(MemberRow).where(MemberRow.game_id == invitation.game_id,
+                                                    MemberRow.player == invitation.player))
+            if previous is not None and previous != account.id:
+                # the seat changes hands: the tokens its last holder made stop working
+                session.execute(_revoke_tokens(ApiTokenRow, invitation.game_id, invitation.player, now))
+            session.add(MemberRow(game_id=invitation.game_id, account_id=account.id, role="player",
+                                  player=invitation.player, created_at=now))
+            return Joined(game_name, invitation.player, _person(account), grant)
+
+    def _new_account(self, session: Session, wanted: str) -> AccountRow:
+        from sqlalchemy import select
+
+        from voevoda.store.models import AccountRow
+
+        base = _account_name(wanted)
+        candidate, k = base, 2
+        while session.scalar(select(AccountRow.id).where(AccountRow.name_key == candidate.casefold())) is not None:
+            candidate, k = f"{base[:MAX_ACCOUNT_NAME - 4]} ({k})", k + 1
+        account = AccountRow(name=candidate, name_key=candidate.casefold(), created_at=self.clock())
+        session.add(account)
+        session.flush()
+        return account
+
+    # -- game masters --------------------------------------------------------------------------
+
+    def add_owner(self, session: Session, game_id: int, actor: Actor) -> None:
+        """The creator of a game owns it."""
+        if isinstance(actor, Person):
+            from voevoda.store.models import MemberRow
+
+            session.add(MemberRow(game_id=game_id, account_id=actor.account_id, role="owner", created_at=self.clock()))
+
+    def game_masters(self, actor: Actor, game: str) -> list[tuple[str, str]]:
+        """``(account name, role)`` of the game's owner and co-game-masters."""
+        self.access(actor, game).require(Op.MANAGE)
+        from sqlalchemy import select
+
+        from voevoda.store.models import AccountRow, MemberRow
+
+        with self.store.reads() as session:
+            game_id = self._game_id(session, game)
+            return [(n, r) for n, r in session.execute(select(AccountRow.name, MemberRow.role).join(
+                AccountRow, AccountRow.id == MemberRow.account_id).where(
+                MemberRow.game_id == game_id, MemberRow.role.in_(("owner", "co_gm"))).order_by(MemberRow.id)).all()]
+
+    def name_co_gm(self, actor: Actor, game: str, account_name: str) -> None:
+        self.access(actor, game).require(Op.NAME_CO_GM)
+        from sqlalchemy import select
+
+        from voevoda.store.models import AccountRow, MemberRow
+
+        with self.store.sessions.begin() as session:
+            game_id = self._game_id(session, game)
+            account = session.scalar(select(AccountRow).where(AccountRow.name_key == account_name.strip().casefold()))
+            if account is None:
+                raise NotFound(f"нет учётной записи «{account_name}»", f"no account named '{account_name}'")
+            roles = set(session.scalars(select(MemberRow.role).where(MemberRow.game_id == game_id,
+                                                                     MemberRow.account_id == account.id)))
+            if roles & {"owner", "co_gm"}:
+                raise Conflict(f"«{account.name}» уже ведёт эту игру", f"'{account.name}' already runs this game")
+            session.add(MemberRow(game_id=game_id, account_id=account.id, role="co_gm", created_at=self.clock()))
+
+    def remove_co_gm(self, actor: Actor, game: str, account_name: str) -> None:
+        self.access(actor, game).require(Op.NAME_CO_GM)
+        from sqlalchemy import delete, select
+
+        from voevoda.store.models import AccountRow, MemberRow
+
+        with self.store.sessions.begin() as session:
+            game_id = self._game_id(session, game)
+            account_id = session.scalar(select(AccountRow.id).where(AccountRow.name_key == account_name.strip().casefold()))
+            session.execute(delete(MemberRow).where(MemberRow.game_id == game_id, MemberRow.account_id == account_id,
+                                                    MemberRow.role == "co_gm"))
+
+    # -- API tokens ------------------------------------------------------------------------------
+
+    def create_api_token(self, actor: Actor, game: str, player: str, label: str = "") -> str:
+        """A token for ``player``'s own program (shown once)."""
+        self.access(actor, game).require(Op.TOKEN, player)
+        from voevoda.store.models import ApiTokenRow
+
+        token = new_token()
+        with self.store.sessions.begin() as session:
+            game_id = self._game_id(session, game)
+            session.add(ApiTokenRow(token_hash=token_hash(token), game_id=game_id, player=player,
+                                    account_id=actor.account_id if isinstance(actor, Person) else None,
+                                    label=label.strip()[:100], created_at=self.clock()))
+        return token
+
+    def api_tokens(self, actor: Actor) -> list[ApiToken]:
+        person = _person_of(actor)
+        from sqlalchemy import select
+
+        from voevoda.store.models import ApiTokenRow, GameRow
+
+        with self.store.reads() as session:
+            rows = session.execute(select(ApiTokenRow, GameRow.name).join(GameRow, GameRow.id == ApiTokenRow.game_id)
+                                   .where(ApiTokenRow.account_id == person.account_id,
+                                          ApiTokenRow.revoked_at.is_(None)).order_by(ApiTokenRow.id)).all()
+        return [ApiToken(r.id, name, r.player, r.label, _aware(r.created_at)) for r, name in rows]
+
+    def revoke_api_token(self, actor: Actor, token_id: int) -> None:
+        person = _person_of(actor)
+        from voevoda.store.models import ApiTokenRow
+
+        with self.store.sessions.begin() as session:
+            row = session.get(ApiTokenRow, token_id)
+            if row is None or row.account_id != person.account_id:
+                raise NotFound("нет такого ключа", "no such token")
+            row.revoked_at = self.clock()
+
+    def token_actor(self, token: str) -> SeatToken | None:
+        """The seat behind an API token, or ``None``."""
+        from sqlalchemy import select
+
+        from voevoda.store.models import ApiTokenRow, MemberRow
+
+        with self.store.reads() as session:
+            row = session.scalar(select(ApiTokenRow).where(ApiTokenRow.token_hash == token_hash(token)))
+            if row is None or row.revoked_at is not None:
+                return None
+            if row.account_id is not None:
+                # a token made by a seat's holder works while that account holds the seat
+                holder = session.scalar(select(MemberRow.account_id).where(
+                    MemberRow.game_id == row.game_id, MemberRow.player == row.player, MemberRow.role == "player"))
+                if holder is not None and holder != row.account_id:
+                    return None
+            return SeatToken(row.id, row.game_id, row.player)
+
+    # -- settings ----------------------------------------------------------------------------
+
+    def settings(self, game: str) -> tuple[bool, str]:
+        """``(public, time zone)`` of a game (not a secret: the dashboard shows both)."""
+        from voevoda.store.models import GameSettingsRow
+
+        with self.store.reads() as session:
+            game_id = self._game_id(session, game)
+            row = session.get(GameSettingsRow, game_id)
+        return (row.is_public, row.timezone) if row is not None else (False, "UTC")
+
+    def change_settings(self, actor: Actor, game: str, *, public: bool | None = None,
+                        timezone: str | None = None) -> None:
+        self.access(actor, game).require(Op.MANAGE)
+        if timezone is not None:
+            check_timezone(timezone)
+        from voevoda.store.models import GameSettingsRow
+
+        with self.store.sessions.begin() as session:
+            game_id = self._game_id(session, game)
+            row = session.get(GameSettingsRow, game_id)
+            if row is None:
+                row = GameSettingsRow(game_id=game_id, is_public=False, timezone="UTC")
+                session.add(row)
+            if public is not None:
+                row.is_public = public
+            if timezone is not None:
+                row.timezone = timezone
+
+
+def check_timezone(name: str) -> None:
+    from zoneinfo import ZoneInfo, ZoneInfoNotFoundError
+
+    try:
+        ZoneInfo(name)
+    except (ZoneInfoNotFoundError, ValueError) as exc:
+        raise GameError(f"неизвестный часовой пояс «{name}» (например, Europe/Moscow)",
+                        f"unknown time zone '{name}' (for example Europe/Moscow)") from exc
+
+
+def _revoke_tokens(table: type, game_id: int, player: str, now: datetime):  # type: ignore[no-untyped-def]
+    from sqlalchemy import update
+
+    return update(table).where(table.game_id == game_id, table.player == player,  # type: ignore[attr-defined]
+                               table.revoked_at.is_(None)).values(revoked_at=now)  # type: ignore[attr-defined]
+
+
+def _invalid_invitation() -> NotFound:
+    return NotFound("приглашение недействительно: оно уже использовано, отозвано или неверно",
+                    "the invitation is not valid: it was used, revoked or is wrong")
+
+
+def _account_name(name: str) -> str:
+    name = " ".join(name.split())
+    if not name or len(name) > MAX_ACCOUNT_NAME or any(not c.isprintable() for c in name):
+        raise GameError(f"имя: от 1 до {MAX_ACCOUNT_NAME} печатных знаков",
+                        f"name: 1 to {MAX_ACCOUNT_NAME} printable characters")
+    return name
+
+
+def _person(account: AccountRow) -> Person:
+    return Person(account.id, account.name, account.can_create_games)
+
+
+def _person_of(actor: Actor) -> Person:
+    if not isinstance(actor, Person):
+        raise Forbidden("нужно войти", "you need to sign in")
+    return actor
+
+
+def _aware(moment: datetime) -> datetime:
+    """SQLite gives back naive datetimes for the UTC ones stored."""
+    from datetime import UTC
+
+    return moment if moment.tzinfo is not None else moment.replace(tzinfo=UTC)
+
+
+_DUMMY_HASH = ("$argon2id$v=19$m=65536,t=3,p=4$c29tZXNhbHRzb21lc2FsdA$"
+               "0mF3Cml8ZrgZ2NJ0eS6/4l1D4U2TXbN6WbY8o0Wh4aE")
+
+
+def _verify_quietly(hasher: PasswordHasher, stored: str, password: str) -> bool:
+    from argon2.exceptions import InvalidHashError, VerificationError
+
+    try:
+        return bool(hasher.verify(stored, password))
+    except (VerificationError, InvalidHashError):
+        return False
+
+
+__all__ = ["ApiToken", "Invitation", "Joined", "People", "Seat", "SessionGrant", "SessionInfo", "SignedIn",
+           "check_timezone", "new_token", "token_hash"]

@@ -1,0 +1,120 @@
+"""A game as one viewer may see it.
+
+:meth:`voevoda.service.Service.sight` decides whose eyes an actor may look through
+(:mod:`voevoda.service.access`) and hands back a :class:`Sight`: the game bound to that one
+viewer. Every output a front-end gives — status, the readable outline, the view as JSON, the
+report of any turn in any format, the map, the public export — is one of its methods, each a
+channel of :mod:`voevoda.core.outputs` called with the bound viewer. A front-end holding a
+Sight cannot ask for another viewer's output: the game itself is not handed out.
+"""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING, Any
+
+from voevoda.core import outputs
+from voevoda.core.ruleset import GM, PUBLIC, Viewer
+
+if TYPE_CHECKING:
+    from voevoda.core.engine import Game
+    from voevoda.core.standing import Standing
+    from voevoda.service.access import Access
+
+
+class Sight:
+    """The game ``game`` seen by ``viewer`` (chosen and checked by the service)."""
+
+    def __init__(self, game: Game | Standing, viewer: Viewer, access: Access, *, public: bool = False,
+                 timezone: str = "UTC") -> None:
+        self._game = game
+        self.viewer = viewer
+        self.access = access
+        self.public = public
+        self.timezone = timezone
+
+    # -- facts anybody who may look at the game may know ----------------------------------------
+
+    @property
+    def name(self) -> str:
+        return self._game.record.name
+
+    @property
+    def ruleset_id(self) -> str:
+        return self._game.record.ruleset
+
+    @property
+    def players(self) -> list[str]:
+        return list(self._game.record.players)
+
+    @property
+    def bots(self) -> list[str]:
+        return list(self._game.record.bots)
+
+    @property
+    def step_number(self) -> int:
+        return self._game.step_number
+
+    @property
+    def is_gm(self) -> bool:
+        return self.viewer == GM
+
+    def viewers(self) -> list[Viewer]:
+        """Whose eyes this actor may switch to."""
+        return self.access.viewers(self.players)
+
+    def has_map(self) -> bool:
+        """Whether the game draws maps at all."""
+        from voevoda.core.ruleset import Ruleset
+
+        return type(self._game.ruleset).map_svg is not Ruleset.map_svg
+
+    def dashboard(self) -> outputs.Dashboard:
+        return outputs.dashboard(self._game, self.viewer)
+
+    # -- the channels of core/outputs.py, for this viewer -------------------------------------
+
+    def status(self) -> str:
+        return outputs.status_text(self._game, self.viewer)
+
+    def show(self) -> str:
+        return outputs.show_text(self._game, self.viewer)
+
+    def view_json(self) -> str:
+        return outputs.show_json(self._game, self.viewer)
+
+    def turns(self) -> list[int]:
+        """The turns that have a report."""
+        return self._replayed().turns_resolved()
+
+    def report(self, turn: int | None = None, fmt: str = "text", lang: str = "ru", flavour: str | None = None) -> str:
+        return outputs.report_text(self._replayed(), self.viewer, turn, fmt, lang, flavour)
+
+    def map_svg(self, lang: str = "ru", turn: int | None = None) -> str | None:
+        return outputs.map_svg(self._replayed(), self.viewer, lang, turn)
+
+    def map_png(self, lang: str = "ru", turn: int | None = None, zoom: float = 1.0) -> bytes | None:
+        return outputs.map_png(self._replayed(), self.viewer, lang, turn, zoom)
+
+    def public_export(self) -> dict[str, Any]:
+        """The public record (what ``voevoda export`` writes without ``--full``): the same for
+        every viewer."""
+        return outputs.export_data(self._replayed(), PUBLIC)
+
+    def export_text(self) -> str:
+        """``voevoda export``'s file for this viewer: the full game for the game master, the
+        public record for everyone else."""
+        return outputs.export_text(self._replayed(), self.viewer)
+
+    def _replayed(self) -> Game:
+        from voevoda.core.engine import Game
+
+        game = self._game
+        if not isinstance(game, Game):
+            raise TypeError("this sight was read without replaying the journal: only status and show")
+        return game
+
+    def __repr__(self) -> str:
+        return f"Sight({self.name!r}, viewer={self.viewer!r})"
+
+
+__all__ = ["Sight"]

@@ -1,0 +1,277 @@
+"""The web application: ``voevoda serve``.
+
+FastAPI on uvicorn; pages rendered on the server from Jinja2 templates, readable without
+JavaScript, with htmx (vendored, ``static/vendor``) for the live echo of the order form and the
+odds calculator's progress; a JSON API under ``/api/v1`` with its OpenAPI description at
+``/api/v1/openapi.json``. Every handler reads its input, calls one operation of
+:class:`voevoda.service.Service` with the visitor's actor, and renders what comes back: no
+permission is checked and no SQL is written here.
+
+Every response carries a Content-Security-Policy that allows scripts, styles and images from
+this server only (no inline script), denies framing and sniffing, and sends no referrer (links
+carry secrets: invitations, login links). Request bodies are capped (:data:`BODY_LIMITS`).
+"""
+
+from __future__ import annotations
+
+import os
+from collections.abc import Awaitable, Callable, MutableMapping
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+from fastapi import FastAPI, Request
+from fastapi.exceptions import RequestValidationError
+from fastapi.responses import JSONResponse, Response
+from fastapi.staticfiles import StaticFiles
+from starlette.exceptions import HTTPException as StarletteHTTPException
+
+from voevoda.core.errors import DataError, GameError, OrdersRejected
+from voevoda.service import Service
+from voevoda.service.errors import Conflict, Forbidden, NotFound, RateLimited
+from voevoda.web.auth import CsrfRefused, Signer, installation_key
+
+STATIC = Path(__file__).parent / "static"
+TEMPLATES = Path(__file__).parent / "templates"
+
+KB = 1024
+BODY_LIMITS: tuple[tuple[str, int], ...] = (
+    ("/games/import", 64 * KB * KB),
+    ("/api/v1/import", 64 * KB * KB),
+    ("/games/new", 2 * KB * KB),
+    ("/api/v1/games", 2 * KB * KB),
+    ("/", 256 * KB),
+)
+"""The largest request body per path prefix (first match): an import carries a whole game, a
+new game its config and house rules; everything else — a post is at most 64 KB — fits in 256 KB."""
+
+CSP = ("default-src 'self'; script-src 'self'; style-src 'self'; img-src 'self' data:; "
+       "connect-src 'self'; form-action 'self'; frame-ancestors 'none'; base-uri 'none'; object-src 'none'")
+
+
+@dataclass
+class WebSettings:
+    """How the server runs: the database, the address printed in links, cookies over HTTPS."""
+
+    db: str | None = None
+    base_url: str = "http://127.0.0.1:8000"
+    secure_cookies: bool = False
+    throttles: dict[str, tuple[int, float]] = field(default_factory=dict)
+
+
+def create_app(settings: WebSettings | None = None, service: Service | None = None) -> FastAPI:
+    settings = settings or WebSettings()
+    service = service or Service(settings.db, throttles=settings.throttles)
+    app = FastAPI(title="voevoda", version=_version(), docs_url=None, redoc_url=None, openapi_url=None)
+    app.state.service = service
+    app.state.settings = settings
+    app.state.signer = Signer(installation_key(service))
+
+    from voevoda.web import api, pages
+
+    app.mount("/static", StaticFiles(directory=STATIC), name="static")
+    app.include_router(pages.router)
+    app.mount("/api/v1", api.create_api(app))
+    app.add_middleware(_Security)
+    app.add_middleware(_BodyLimit)
+    install_error_handlers(app)
+    return app
+
+
+def install_error_handlers(app: FastAPI) -> None:
+    """Every refusal as a page or as JSON, with the command line's words; never a traceback."""
+    app.add_exception_handler(GameError, _game_error)
+    app.add_exception_handler(DataError, _game_error)
+    app.add_exception_handler(OrdersRejected, _game_error)
+    app.add_exception_handler(StarletteHTTPException, _http_error)
+    app.add_exception_handler(RequestValidationError, _validation_error)
+    app.add_exception_handler(Exception, _unexpected)
+
+
+def from_environment() -> FastAPI:
+    """The app for ``uvicorn --factory`` with several workers: settings from the environment that
+    ``voevoda serve`` sets."""
+    return create_app(WebSettings(db=os.environ.get("VOEVODA_DATABASE_URL"),
+                                  base_url=os.environ.get("VOEVODA_BASE_URL", "http://127.0.0.1:8000"),
+                                  secure_cookies=os.environ.get("VOEVODA_SECURE_COOKIES") == "1"))
+
+
+def _version() -> str:
+    from voevoda import __version__
+
+    return __version__
+
+
+# -- errors: the same words as the command line, as a page or as JSON ------------------------------
+
+STATUS = ((RateLimited, 429), (NotFound, 404), (Forbidden, 403), (CsrfRefused, 403), (Conflict, 409))
+
+
+def status_of(exc: BaseException) -> int:
+    for kind, code in STATUS:
+        if isinstance(exc, kind):
+            return code
+    if isinstance(exc, OrdersRejected):
+        return 422
+    from voevoda.store.db import NotStored
+
+    if isinstance(exc, NotStored):
+        return 503
+    return 400
+
+
+def error_json(exc: BaseException) -> dict[str, Any]:
+    code = status_of(exc)
+    body: dict[str, Any] = {"status": code}
+    if isinstance(exc, OrdersRejected):
+        body.update(kind="rejected", message_ru="приказы не приняты", message_en="orders rejected",
+                    problems=[p.to_json() for p in exc.problems], understood=list(exc.understood))
+    elif isinstance(exc, GameError):
+        body.update(kind=type(exc).__name__, message_ru=exc.message_ru, message_en=exc.message_en)
+    else:
+        body.update(kind="invalid", message_ru=str(exc), message_en=str(exc))
+    return {"error": body}
+
+
+def _wants_json(request: Request) -> bool:
+    return request.url.path.startswith("/api/") or "application/json" in request.headers.get("accept", "")
+
+
+async def _game_error(request: Request, exc: Exception) -> Response:
+    code = status_of(exc)
+    headers = {"Retry-After": str(exc.retry_after)} if isinstance(exc, RateLimited) else None
+    if _wants_json(request):
+        return JSONResponse(error_json(exc), status_code=code, headers=headers)
+    from voevoda.web.pages import error_page
+
+    return error_page(request, exc, code, headers)
+
+
+async def _http_error(request: Request, exc: Exception) -> Response:
+    assert isinstance(exc, StarletteHTTPException)
+    if _wants_json(request):
+        return JSONResponse({"error": {"status": exc.status_code, "kind": "http", "message_ru": str(exc.detail),
+                                       "message_en": str(exc.detail)}}, status_code=exc.status_code)
+    from voevoda.web.pages import error_page
+
+    return error_page(request, GameError(str(exc.detail), str(exc.detail)), exc.status_code)
+
+
+async def _validation_error(request: Request, exc: Exception) -> Response:
+    assert isinstance(exc, RequestValidationError)
+    problems = []
+    for error in exc.errors():
+        where = ".".join(str(part) for part in error.get("loc", ()) if part not in ("body", "query", "form"))
+        problems.append(f"{where}: {error.get('msg', 'invalid')}")
+    message = "; ".join(problems) or "invalid request"
+    if _wants_json(request):
+        return JSONResponse({"error": {"status": 422, "kind": "invalid", "message_ru": "неверный запрос: " + message,
+                                       "message_en": "invalid request: " + message}}, status_code=422)
+    from voevoda.web.pages import error_page
+
+    return error_page(request, GameError("неверный запрос: " + message, "invalid request: " + message), 422)
+
+
+async def _unexpected(request: Request, exc: Exception) -> Response:
+    """A fault of ours: said plainly, never a traceback (it goes to the server's log)."""
+    import logging
+
+    logging.getLogger("voevoda.web").exception("unexpected error on %s %s", request.method, request.url.path)
+    error = GameError("внутренняя ошибка сервера; ведущий может найти её в журнале сервера",
+                      "internal server error; the game master can find it in the server's log")
+    if _wants_json(request):
+        return JSONResponse({"error": {"status": 500, "kind": "internal", "message_ru": error.message_ru,
+                                       "message_en": error.message_en}}, status_code=500)
+    from voevoda.web.pages import error_page
+
+    return error_page(request, error, 500)
+
+
+# -- middleware ---------------------------------------------------------------------------------------
+
+Scope = MutableMapping[str, Any]
+Message = MutableMapping[str, Any]
+Receive = Callable[[], Awaitable[Message]]
+Send = Callable[[Message], Awaitable[None]]
+
+
+class _Security:
+    """Security headers on every response."""
+
+    def __init__(self, app: Callable[[Scope, Receive, Send], Awaitable[None]]) -> None:
+        self.app = app
+
+    async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
+        if scope["type"] != "http":
+            await self.app(scope, receive, send)
+            return
+
+        async def with_headers(message: Message) -> None:
+            if message["type"] == "http.response.start":
+                headers = [(k, v) for k, v in message.get("headers", [])
+                           if k.lower() not in (b"content-security-policy", b"x-frame-options")]
+                headers += [(b"content-security-policy", CSP.encode()), (b"x-frame-options", b"DENY"),
+                            (b"x-content-type-options", b"nosniff"), (b"referrer-policy", b"no-referrer"),
+                            (b"cross-origin-opener-policy", b"same-origin")]
+                message["headers"] = headers
+            await send(message)
+
+        await self.app(scope, receive, with_headers)
+
+
+class _BodyLimit:
+    """Refuse a request whose body is larger than its path allows (:data:`BODY_LIMITS`), before
+    it is read into memory: by its Content-Length, or as its chunks arrive."""
+
+    def __init__(self, app: Callable[[Scope, Receive, Send], Awaitable[None]]) -> None:
+        self.app = app
+
+    async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
+        if scope["type"] != "http":
+            await self.app(scope, receive, send)
+            return
+        path = scope.get("path", "/")
+        limit = next(size for prefix, size in BODY_LIMITS if path.startswith(prefix))
+        length = dict(scope.get("headers", [])).get(b"content-length")
+        if length is not None and (not length.isdigit() or int(length) > limit):
+            await _too_large(send, limit)
+            return
+        seen = 0
+        refused = False
+
+        async def counted() -> Message:
+            nonlocal seen, refused
+            message = await receive()
+            if message["type"] == "http.request":
+                seen += len(message.get("body", b""))
+                if seen > limit:
+                    refused = True
+                    raise _TooLarge()
+            return message
+
+        try:
+            await self.app(scope, counted, send)
+        except _TooLarge:
+            if refused:
+                await _too_large(send, limit)
+
+
+class _TooLarge(Exception):
+    pass
+
+
+async def _too_large(send: Send, limit: int) -> None:
+    import json
+
+    kb = limit // KB
+    body = json.dumps({"error": {"status": 413, "kind": "too_large",
+                                 "message_ru": f"запрос больше {kb} КБ", "message_en": f"the request is over {kb} KB"}},
+                      ensure_ascii=False).encode("utf-8")
+    await send({"type": "http.response.start", "status": 413,
+                "headers": [(b"content-type", b"application/json; charset=utf-8"),
+                            (b"content-length", str(len(body)).encode())]})
+    await send({"type": "http.response.body", "body": body})
+
+
+__all__ = ["BODY_LIMITS", "CSP", "WebSettings", "create_app", "error_json", "from_environment",
+           "install_error_handlers", "status_of"]

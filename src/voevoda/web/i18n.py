@@ -1,0 +1,225 @@
+"""The web app's own words, in Russian (the default) and English.
+
+Game texts (reports, echoes, prompts) come from the engine in both languages already; these are
+the words of the pages around them. A language is chosen, in order, by the ``?lang=`` of a link
+(remembered in a cookie), the signed-in account's choice, and the browser's ``Accept-Language``;
+Russian when none says otherwise.
+"""
+
+from __future__ import annotations
+
+from datetime import datetime
+from zoneinfo import ZoneInfo
+
+LANGS = ("ru", "en")
+
+WORDS: dict[str, tuple[str, str]] = {
+    "site": ("voevoda — движок ведущего", "voevoda — the game master's engine"),
+    "my_games": ("Мои игры", "My games"),
+    "public_games": ("Открытые игры", "Public games"),
+    "no_games": ("Пока ни одной игры.", "No games yet."),
+    "sign_in": ("Войти", "Sign in"),
+    "sign_out": ("Выйти", "Sign out"),
+    "name": ("Имя", "Name"),
+    "password": ("Пароль", "Password"),
+    "account": ("Учётная запись", "Account"),
+    "new_game": ("Новая игра", "New game"),
+    "import_game": ("Загрузить игру", "Import a game"),
+    "game": ("Игра", "Game"),
+    "ruleset": ("Правила", "Rules"),
+    "turn": ("Ход", "Turn"),
+    "phase": ("Фаза", "Phase"),
+    "step_open": ("Открыт шаг", "Open step"),
+    "steps_resolved": ("Рассчитано шагов", "Steps resolved"),
+    "game_over": ("Игра окончена", "The game is over"),
+    "winners": ("Победители", "Winners"),
+    "awaited": ("ждём", "awaited"),
+    "posted": ("приказы получены", "posted"),
+    "not_awaited": ("ход не за ним", "not awaited"),
+    "bot": ("компьютер", "computer"),
+    "seats": ("Места", "Seats"),
+    "orders": ("Приказы", "Orders"),
+    "view": ("Обзор", "Overview"),
+    "reports": ("Отчёты", "Reports"),
+    "chronicle": ("Хроника", "Chronicle"),
+    "dice": ("Кости", "Dice"),
+    "manage": ("Ведущему", "Game master"),
+    "map": ("Карта", "Map"),
+    "download_png": ("Скачать PNG", "Download PNG"),
+    "download_svg": ("Скачать SVG", "Download SVG"),
+    "as_seen_by": ("Глазами", "As seen by"),
+    "public": ("все (открыто)", "everyone (public)"),
+    "gm": ("ведущий", "game master"),
+    "your_post": ("Ваш пост", "Your post"),
+    "post_hint": ("Вставьте пост так же, как написали бы его на форуме: разметка, приветствия и подписи не мешают. "
+                  "Проверка идёт по мере набора.",
+                  "Paste the post as you would write it on the forum: markup, greetings and signatures do no harm. "
+                  "It is checked as you type."),
+    "check": ("Проверить", "Check"),
+    "send": ("Отправить", "Send"),
+    "standing_post": ("Ваш пост этого шага", "Your post for this step"),
+    "standing_post_of": ("от", "of"),
+    "frozen": ("заморожен после отката: изменить его может только ведущий",
+               "frozen after a rollback: only the game master can reopen it"),
+    "no_standing_post": ("Вы ещё не прислали приказов на этот шаг.", "You have not posted for this step yet."),
+    "not_awaited_now": ("Сейчас от вас ничего не ждут.", "Nothing is awaited from you now."),
+    "echo_checked": ("Проверено: будет понято так", "Checked: it will be read as"),
+    "echo_accepted": ("Принято", "Accepted"),
+    "echo_refused": ("Не принято", "Refused"),
+    "understood": ("Понято", "Understood"),
+    "problems": ("Ошибки", "Problems"),
+    "warnings": ("Предупреждения", "Warnings"),
+    "not_read": ("Не прочитано как приказы", "Not read as orders"),
+    "not_bold": ("Не прочитано: ничего не выделено жирным", "Not read: nothing on the line is bold"),
+    "set_aside": ("Цитаты и спойлеры не читаются: строки", "Quotes and spoilers set aside: lines"),
+    "line": ("строка", "line"),
+    "status": ("Состояние", "Status"),
+    "report_of_turn": ("Отчёт за ход", "Report of turn"),
+    "no_reports": ("Ещё ни один ход не рассчитан.", "No turn has been resolved yet."),
+    "copy_as": ("Скопировать как", "Copy as"),
+    "copy": ("Копировать", "Copy"),
+    "copied": ("Скопировано", "Copied"),
+    "formats": ("Форматы", "Formats"),
+    "dice_intro": ("Каждый бросок этой игры — чистая функция опубликованного зерна шага. Эта страница пересчитывает "
+                   "броски у вас в браузере, по процедуре docs/dice.md, независимо от кода сервера.",
+                   "Every roll of this game is a pure function of the step's published seed. This page re-derives "
+                   "the rolls in your own browser, by the procedure of docs/dice.md, independently of the server's "
+                   "code."),
+    "verify": ("Проверить броски", "Verify the rolls"),
+    "verify_file": ("или проверьте выгрузку, сохранённую раньше", "or check an export you saved earlier"),
+    "last_digest": ("Последняя запись, которую вы видели в отчёте (необязательно)",
+                    "The last record you saw in a report (optional)"),
+    "commitment": ("Обязательство", "Commitment"),
+    "export_public": ("Открытая выгрузка (JSON)", "Public export (JSON)"),
+    "export_full": ("Полная выгрузка ведущего (секрет и все приказы)", "The game master's full export (secret and every post)"),
+    "needs_js": ("Для проверки в браузере нужен JavaScript; без него скачайте выгрузку и проверьте её командой "
+                 "voevoda verify.", "Checking in the browser needs JavaScript; without it, download the export and "
+                 "check it with voevoda verify."),
+    "resolve": ("Рассчитать шаг", "Resolve the step"),
+    "resolve_force": ("Рассчитать без недостающих (приказы по умолчанию)", "Resolve without the missing posts (default orders)"),
+    "rollback": ("Откатить последний шаг", "Roll back the last step"),
+    "reopen": ("Открыть замороженный приказ", "Reopen a frozen post"),
+    "edit": ("Правка состояния (JSON Patch)", "State edit (JSON Patch)"),
+    "preview": ("Предпросмотр", "Preview"),
+    "apply": ("Применить", "Apply"),
+    "reveal": ("Раскрыть секрет (после конца игры)", "Reveal the secret (after the game is over)"),
+    "delete": ("Удалить игру", "Delete the game"),
+    "delete_hint": ("Введите имя игры, чтобы удалить её навсегда", "Type the game's name to delete it for good"),
+    "reason": ("Причина (видна всем)", "Reason (shown to everyone)"),
+    "player": ("Игрок", "Player"),
+    "holder": ("Кто играет", "Played by"),
+    "invite": ("Пригласить", "Invite"),
+    "new_link": ("Новая ссылка", "New link"),
+    "revoke": ("Отозвать", "Revoke"),
+    "release": ("Освободить место", "Free the seat"),
+    "invitation_waits": ("ссылка ждёт с", "link waiting since"),
+    "nobody": ("никто", "nobody"),
+    "invite_link": ("Ссылка-приглашение (показана один раз, передайте её игроку)",
+                    "Invitation link (shown once: pass it to the player)"),
+    "co_gms": ("Ведущие", "Game masters"),
+    "add_co_gm": ("Назначить соведущего (имя учётной записи)", "Name a co-game-master (account name)"),
+    "remove": ("Убрать", "Remove"),
+    "settings": ("Настройки", "Settings"),
+    "is_public": ("Открытая игра: зрители видят общую хронику и карту", "Public game: spectators see the public chronicle and map"),
+    "timezone": ("Часовой пояс", "Time zone"),
+    "save": ("Сохранить", "Save"),
+    "players": ("Игроки (через запятую)", "Players (comma-separated)"),
+    "bots": ("Играет компьютер (через запятую)", "Played by the computer (comma-separated)"),
+    "config": ("Настройки игры (TOML, JSON или YAML)", "Game options (TOML, JSON or YAML)"),
+    "house_rules": ("Домашние правила (TOML, JSON или YAML)", "House rules (TOML, JSON or YAML)"),
+    "or_file": ("или файл", "or a file"),
+    "auto_resolve": ("Рассчитывать сразу, как все прислали приказы", "Resolve as soon as everyone awaited has posted"),
+    "create": ("Создать", "Create"),
+    "join_title": ("Приглашение в игру", "An invitation to a game"),
+    "join_text": ("Вас приглашают играть за", "You are invited to play"),
+    "join_in": ("в игре", "in the game"),
+    "join_as_name": ("Ваше имя на сайте (можно оставить)", "Your name on the site (you may keep it)"),
+    "join_button": ("Занять место", "Take the seat"),
+    "login_link_title": ("Вход по ссылке", "Sign in by link"),
+    "login_link_text": ("Нажмите, чтобы войти. Ссылка одноразовая.", "Press to sign in. The link works once."),
+    "set_password": ("Задать пароль (необязательно: можно и дальше входить по ссылке)",
+                     "Set a password (optional: you may keep signing in by link)"),
+    "language": ("Язык", "Language"),
+    "sessions": ("Где вы вошли", "Where you are signed in"),
+    "this_browser": ("этот браузер", "this browser"),
+    "api_tokens": ("Ключи API для своих программ", "API tokens for your own programs"),
+    "new_token": ("Новый ключ", "New token"),
+    "token_once": ("Ключ (показан один раз): передавайте его в заголовке Authorization: Bearer …",
+                   "Token (shown once): send it in the header Authorization: Bearer …"),
+    "label": ("Подпись", "Label"),
+    "odds": ("Шансы в битве", "Battle odds"),
+    "odds_intro": ("Вставьте файл битвы «Войны Стальной Розы» (TOML, как для voevoda odds): тысячи битв на "
+                   "пакетном симуляторе покажут шансы сторон.",
+                   "Paste a Steel Rose battle file (TOML, as for voevoda odds): thousands of battles on the batched "
+                   "simulator give each side's chances."),
+    "battles": ("Число битв", "Number of battles"),
+    "run": ("Посчитать", "Run"),
+    "working": ("Считаем…", "Working…"),
+    "compiling": ("Первый запуск после установки: симулятор компилируется", "The first run after an install: the simulator is compiling"),
+    "elapsed": ("прошло", "elapsed"),
+    "error": ("Ошибка", "Error"),
+    "back": ("Назад", "Back"),
+    "not_found": ("Не найдено", "Not found"),
+    "forbidden": ("Нет доступа", "Forbidden"),
+    "deadline": ("Срок", "Deadline"),
+    "no_deadline": ("срок не назначен", "no deadline set"),
+    "all_games": ("Все игры", "All games"),
+    "role_owner": ("создатель", "owner"),
+    "role_co_gm": ("соведущий", "co-game-master"),
+    "role_seat": ("игрок", "player"),
+    "step": ("шаг", "step"),
+    "turns": ("Ходы", "Turns"),
+    "open": ("Открыть", "Open"),
+    "file": ("Файл", "File"),
+    "full_export_file": ("Полная выгрузка (voevoda export --full)", "A full export (voevoda export --full)"),
+    "store_as": ("Сохранить под именем (необязательно)", "Store under the name (optional)"),
+    "created": ("Создана игра", "Game created"),
+    "commitment_note": ("Сохраните обязательство: по нему любой игрок проверит, что кости не подменили.",
+                        "Keep the commitment: with it any player checks that the dice were not changed."),
+    "seed": ("Зерно (для проверки и демонстраций; пусто — случайный секрет)", "Seed (for tests and demos; empty: a random secret)"),
+    "strength_chart": ("Сила сторон по ходу битвы", "Strength of the sides through the battle"),
+    "battle_reports": ("Битвы", "Battles"),
+    "done": ("Готово", "Done"),
+}
+
+
+def word(key: str, lang: str) -> str:
+    ru, en = WORDS[key]
+    return ru if lang == "ru" else en
+
+
+def pick_language(asked: str | None, cookie: str | None, account: str | None, accept: str | None) -> str:
+    """The page's language: the link's ``?lang=``, the cookie, the account's choice, the
+    browser's ``Accept-Language`` (the first of ru and en it names), else Russian."""
+    for choice in (asked, cookie, account):
+        if choice in LANGS:
+            return choice
+    for part in (accept or "").split(","):
+        tag = part.split(";")[0].strip().lower()
+        primary = tag.split("-")[0]
+        if primary in LANGS:
+            return primary
+    return "ru"
+
+
+def moment(value: str | datetime | None, timezone: str, lang: str) -> str:
+    """A time as the game's time zone shows it («06.12.2026 18:00 MSK»)."""
+    if value is None:
+        return ""
+    if isinstance(value, str):
+        try:
+            value = datetime.fromisoformat(value)
+        except ValueError:
+            return str(value)
+    try:
+        zone = ZoneInfo(timezone)
+    except (KeyError, ValueError):
+        zone = ZoneInfo("UTC")
+    if value.tzinfo is None:
+        value = value.replace(tzinfo=ZoneInfo("UTC"))
+    local = value.astimezone(zone)
+    name = local.tzname() or timezone
+    return local.strftime("%d.%m.%Y %H:%M ") + name if lang == "ru" else local.strftime("%Y-%m-%d %H:%M ") + name
+
+
+__all__ = ["LANGS", "WORDS", "moment", "pick_language", "word"]

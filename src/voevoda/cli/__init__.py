@@ -5,20 +5,36 @@ Every command that touches games takes ``--db URL`` (default ``./voevoda.db``, o
 status 1; nothing is stored when a command fails.
 """
 
-import importlib
-import json
-import os
-import pkgutil
-import sys
-from pathlib import Path
-from typing import TYPE_CHECKING, Annotated, Any
+import time
 
-import typer
+IMPORTED = time.time()
+"""When this module was imported: for ``voevoda`` run from the shell, the moment the command
+started, before anything heavy was loaded (see :func:`_started`)."""
 
-from voevoda.cli.common import DbOption, console, errors, print_text, read_text_argument, run_guarded, working
-from voevoda.core.errors import DataError, GameError
+import importlib  # noqa: E402
+import json  # noqa: E402
+import os  # noqa: E402
+import pkgutil  # noqa: E402
+import sys  # noqa: E402
+from pathlib import Path  # noqa: E402
+from typing import TYPE_CHECKING, Annotated, Any  # noqa: E402
+
+import typer  # noqa: E402
+
+from voevoda.cli.common import (  # noqa: E402
+    DbOption,
+    console,
+    errors,
+    print_text,
+    read_text_argument,
+    run_guarded,
+    working,
+)
+from voevoda.core.errors import DataError, GameError  # noqa: E402
 
 if TYPE_CHECKING:
+    from datetime import datetime
+
     from voevoda.core.engine import Game
     from voevoda.core.journal import GameRecord
     from voevoda.service import PostOutcome, Resolution, Service, Undone
@@ -59,6 +75,9 @@ def _options(
                                           help="print the version and exit / версия")] = False,
 ) -> None:
     """Referee engine for turn-based strategy games played by post. / Движок ведущего пошаговых стратегий."""
+    global _command_started, _from_shell
+    _command_started = IMPORTED if _from_shell else time.time()
+    _from_shell = False
 
 
 def _service(db: str | None) -> "Service":
@@ -68,6 +87,20 @@ def _service(db: str | None) -> "Service":
     from voevoda.service import Service
 
     return Service(db)
+
+
+_command_started = IMPORTED
+_from_shell = False
+
+
+def _started() -> "datetime":
+    """When this command started: a game master's action that names no step acts on the step as
+    it stood then, and is refused when another resolution or rollback was stored since
+    (docs/engine.md «Races»). Run from the shell, the moment the process imported the command line;
+    called again in one process (tests), the moment the call began."""
+    from datetime import UTC, datetime
+
+    return datetime.fromtimestamp(_command_started, UTC)
 
 
 def _open_step(db: str | None, name: str) -> int:
@@ -202,10 +235,11 @@ def resolve(
     The step is named before the game is locked: of two resolutions of one step racing each
     other, the second is refused with «already resolved»."""
     def action() -> "Resolution":
+        meant = step if step is not None else _open_step(db, name)
         from voevoda.service import OPERATOR
 
-        meant = step if step is not None else _open_step(db, name)
-        return _service(db).resolve(OPERATOR, name, step=meant, force=force)
+        return _service(db).resolve(OPERATOR, name, step=meant, force=force,
+                                    started=_started() if step is None else None)
 
     run_guarded(action, lambda result: print_text(result.text), busy="расчёт хода / resolving")
 
@@ -356,10 +390,11 @@ def rollback(
     Lists exactly what was undone. The step's seed is public, so its posts cannot be
     changed unless the GM reopens a named player's post (`voevoda reopen`)."""
     def action() -> "Undone":
+        meant = step if step is not None else _open_step(db, name) - 1
         from voevoda.service import OPERATOR
 
-        meant = step if step is not None else _open_step(db, name) - 1
-        return _service(db).rollback(OPERATOR, name, step=meant, reason=reason)
+        return _service(db).rollback(OPERATOR, name, step=meant, reason=reason,
+                                     started=_started() if step is None else None)
 
     run_guarded(action, lambda result: print_text(result.text), busy="откат / rolling back")
 
@@ -671,6 +706,8 @@ _register_extensions()
 
 
 def main() -> None:
+    global _from_shell
+    _from_shell = True
     app()
 
 

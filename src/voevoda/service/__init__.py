@@ -57,8 +57,42 @@ def utc_now() -> datetime:
 
 
 def stamp(moment: datetime) -> str:
-    """A journal entry's ``at``: UTC, to the second."""
-    return moment.astimezone(UTC).isoformat(timespec="seconds")
+    """A journal entry's ``at``: UTC, to the millisecond (a command that names no step is held to
+    the moment it started by it, :func:`_check_unmoved`)."""
+    return moment.astimezone(UTC).isoformat(timespec="milliseconds")
+
+
+def _check_unmoved(game: Game, started: datetime | None) -> None:
+    """A game master's action that named no step means the step as it stood when the action was
+    asked for (``started``): refuse it when a resolution or a rollback has been stored since, so
+    that of two commands started at once the second never acts on the step after («already
+    done»)."""
+    if started is None:
+        return
+    for entry in reversed(game.record.entries):
+        if entry.kind not in ("resolve", "rollback"):
+            continue
+        if entry.at is None:
+            return
+        try:
+            moment = datetime.fromisoformat(entry.at)
+        except ValueError:
+            return
+        if moment.tzinfo is None:
+            moment = moment.replace(tzinfo=UTC)
+        if moment > started:
+            if entry.kind == "resolve":
+                number = entry.step or game.step_number
+                ru, en = f"шаг {number} уже рассчитан", f"step {number} is already resolved"
+            else:
+                number = game.step_number + 1
+                ru, en = f"шаг {number} уже откатан", f"step {number} has already been rolled back"
+            raise Conflict(
+                f"{ru}: другая команда успела раньше (в {moment:%H:%M:%S} UTC), пока эта запускалась; ничего не "
+                f"сделано — посмотрите игру и повторите, если нужно (или укажите --step)",
+                f"{en}: another command got there first (at {moment:%H:%M:%S} UTC) while this one was starting; "
+                f"nothing was done — look at the game and run it again if you mean it (or give --step)")
+        return
 
 
 class GameCache:
@@ -377,22 +411,33 @@ class Service(People):
                 self.add_owner(session, game_id, actor)
                 session.add(GameSettingsRow(game_id=game_id, is_public=public, timezone=timezone))
 
-    def resolve(self, actor: Actor, name: str, *, step: int, force: bool = False) -> Resolution:
+    def resolve(self, actor: Actor, name: str, *, step: int | None, force: bool = False,
+                started: datetime | None = None) -> Resolution:
         """Resolve step ``step`` (refused as «already resolved» when another resolution got
-        there first); ``force`` gives the seats still silent their default orders."""
+        there first); ``force`` gives the seats still silent their default orders. ``started``
+        (the moment the action was asked for, when the person named no step) refuses it too
+        when a resolution or rollback was stored since; with neither, the step open inside the
+        game's lock."""
         self.access(actor, name).require(Op.RESOLVE)
         at = stamp(self.clock())
         with self._change(name) as game:
+            _check_unmoved(game, started)
+            first = len(game.record.entries)
             resolved = game.resolve(force=force, at=at, step=step)
+            self._stamp_stored(game, first)
         return Resolution(resolved, lambda: outputs.resolution_text(game, resolved))
 
-    def rollback(self, actor: Actor, name: str, *, step: int, reason: str) -> Undone:
+    def rollback(self, actor: Actor, name: str, *, step: int | None, reason: str,
+                 started: datetime | None = None) -> Undone:
         """Undo step ``step``, the last resolved; a second rollback of the same step is refused
-        («already rolled back»)."""
+        («already rolled back»). ``started`` as for :meth:`resolve`."""
         self.access(actor, name).require(Op.ROLLBACK)
         at = stamp(self.clock())
         with self._change(name) as game:
+            _check_unmoved(game, started)
+            first = len(game.record.entries)
             undone = game.rollback(reason, at=at, step=step)
+            self._stamp_stored(game, first)
         return Undone(undone, lambda: outputs.rollback_text(game, undone))
 
     def reopen(self, actor: Actor, name: str, *, step: int, player: str, reason: str) -> _Told:
@@ -496,6 +541,15 @@ class Service(People):
         return self.store.current_step(name)
 
     # -- internals -------------------------------------------------------------------------------
+
+    def _stamp_stored(self, game: Game, first: int) -> None:
+        """A resolution's or a rollback's ``at`` is when it was done, just before it is committed
+        (a resolution may take long): :func:`_check_unmoved` compares a command's start with it.
+        ``at`` is informational: replay ignores it."""
+        done = stamp(self.clock())
+        for entry in game.record.entries[first:]:
+            if entry.kind in ("resolve", "rollback"):
+                entry.at = done
 
     def _change(self, name: str):  # type: ignore[no-untyped-def]
         return _Change(self, name)

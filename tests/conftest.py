@@ -22,3 +22,7 @@ def pytest_sessionfinish(session: pytest.Session, exitstatus: int) -> None:
         if reporter:
             reporter.write_line(f"VOEVODA_NO_SKIPS=1: {skipped} skipped test(s) fail the run", red=True)
         session.exitstatus = pytest.ExitCode.TESTS_FAILED
+
+# The databases every store, service and web test runs on: SQLite always, PostgreSQL from
+# VOEVODA_TEST_POSTGRES_URL (required in CI).
+from tests.support.databases import postgres_admin_url, postgres_url, store_url  # noqa: E402,F401

@@ -160,7 +160,7 @@ class Guess(Ruleset):
     title_ru = "Угадайка"
     title_en = "Guess"
     min_players = 1
-    max_players = 16
+    max_players = 24
 
     def setup(self, players: Sequence[str], dice: Dice) -> State:
         return {"turn": 1, "phase": "guess", "scores": {p: 0 for p in players}, "winner": None}

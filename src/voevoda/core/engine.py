@@ -314,6 +314,9 @@ class Game:
         self.actions: list[Event] = []
         """Public GM actions since the last step."""
         self.gm_log: list[Event] = []
+        self.rolled_back: list[int] = []
+        """The steps rolled back, in order (a second rollback of one step is told «already
+        rolled back»)."""
         self.revealed = False
         self.store_key: tuple[str, int, str] | None = None
         """Which stored game this was read from (set by the store): a later read of the same
@@ -666,16 +669,20 @@ class Game:
         self._check_open()
         if not reason.strip():
             raise GameError("откат требует причины", "a rollback needs a reason")
-        if not self.steps:
-            raise GameError("нечего откатывать: ни один ход ещё не решён",
-                            "nothing to roll back: no step has been resolved")
         if step is not None and step != self.step_number:
-            if step > self.step_number:
+            if step > self.step_number and step in self.rolled_back:
                 raise GameError(f"шаг {step} уже откатан (последний рассчитанный — шаг {self.step_number})",
                                 f"step {step} has already been rolled back (the last resolved is step "
                                 f"{self.step_number})")
+            if step > self.step_number:
+                raise GameError(f"шаг {step} ещё не рассчитан: откатывать нечего (рассчитано шагов: "
+                                f"{self.step_number})", f"step {step} has not been resolved: nothing to roll back "
+                                f"(steps resolved: {self.step_number})")
             raise GameError(f"откатить можно только последний рассчитанный шаг, {self.step_number}, а не {step}",
                             f"only the last resolved step, {self.step_number}, can be rolled back, not {step}")
+        if not self.steps:
+            raise GameError("нечего откатывать: ни один ход ещё не решён",
+                            "nothing to roll back: no step has been resolved")
         self.record.entries.append(Entry(kind="rollback", reason=reason, source="gm", at=at))
         return self._rollback(reason)
 
@@ -840,6 +847,7 @@ class Game:
 
     def _rollback(self, reason: str) -> RollbackReport:
         step = self.steps.pop()
+        self.rolled_back = [*self.rolled_back, step.number]
         report = RollbackReport(
             step=step,
             returned=sorted(p for p, s in step.submissions.items() if s.source != "default"),

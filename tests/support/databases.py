@@ -1,4 +1,5 @@
-"""Store fixtures: every store test runs on SQLite and on a real PostgreSQL server.
+"""Database fixtures: every store, service and web test that takes `store_url` runs on SQLite and on a
+real PostgreSQL server.
 
 PostgreSQL comes from VOEVODA_TEST_POSTGRES_URL (for example
 postgresql://postgres@127.0.0.1:5432/postgres); a fresh database is created for the session

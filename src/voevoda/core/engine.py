@@ -27,7 +27,7 @@ from voevoda import __version__
 from voevoda.core import posts, registry
 from voevoda.core.bounds import plain_problem
 from voevoda.core.dice import Dice, HashChain
-from voevoda.core.errors import DataError, GameError, OrdersRejected, Problem, warning
+from voevoda.core.errors import AlreadyDone, DataError, GameError, OrdersRejected, Problem, warning
 from voevoda.core.journal import Entry, GameRecord, canonical_json
 from voevoda.core.markup import Block, BulletList, Document, Paragraph, Spoiler, render
 from voevoda.core.ruleset import (
@@ -541,7 +541,7 @@ class Game:
         for one step never lands on another."""
         current = self.step_number + 1
         if step != current:
-            raise GameError(
+            raise AlreadyDone(
                 f"сейчас открыт шаг {current}, а не {step}: игра изменилась, ничего не сделано; посмотрите "
                 f"её снова", f"step {current} is open, not {step}: the game has changed, nothing was done; "
                 f"look at it again")
@@ -578,7 +578,7 @@ class Game:
         """A post is written for a step; refuse it once that step has been resolved."""
         current = self.step_number + 1
         if step < current:
-            raise GameError(
+            raise AlreadyDone(
                 f"шаг {step} уже рассчитан: приказ не сохранён; пришлите его снова для шага {current}",
                 f"step {step} has already been resolved: the post was not stored; post again for step {current}")
         if step > current:
@@ -644,7 +644,7 @@ class Game:
         number = self.step_number + 1
         if step is not None and step != number:
             if step < number:
-                raise GameError(f"шаг {step} уже рассчитан", f"step {step} is already resolved")
+                raise AlreadyDone(f"шаг {step} уже рассчитан", f"step {step} is already resolved")
             raise GameError(f"шаг {step} ещё не наступил (сейчас шаг {number})",
                             f"step {step} has not come yet (the current step is {number})")
         if self.outcome() is not None:
@@ -671,7 +671,7 @@ class Game:
             raise GameError("откат требует причины", "a rollback needs a reason")
         if step is not None and step != self.step_number:
             if step > self.step_number and step in self.rolled_back:
-                raise GameError(f"шаг {step} уже откатан (последний рассчитанный — шаг {self.step_number})",
+                raise AlreadyDone(f"шаг {step} уже откатан (последний рассчитанный — шаг {self.step_number})",
                                 f"step {step} has already been rolled back (the last resolved is step "
                                 f"{self.step_number})")
             if step > self.step_number:

@@ -113,6 +113,11 @@ class GameError(VoevodaError):
         self.message_en = message_en
 
 
+class AlreadyDone(GameError):
+    """The action names a step that another action has resolved, rolled back or moved past
+    meanwhile: nothing was done (the web answers 409 Conflict)."""
+
+
 class DataError(VoevodaError):
     """A data, house-rules, config or save file that does not validate; the message
     names the file and the field."""

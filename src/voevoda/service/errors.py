@@ -4,7 +4,7 @@ exits with 1, the web answers 403, 404, 409 or 429 with the same words."""
 
 from __future__ import annotations
 
-from voevoda.core.errors import GameError
+from voevoda.core.errors import AlreadyDone, GameError
 
 
 class Forbidden(GameError):
@@ -16,7 +16,7 @@ class NotFound(GameError):
     «not found» for those outside it, so that its name tells nothing."""
 
 
-class Conflict(GameError):
+class Conflict(AlreadyDone):
     """Already done: the step named was resolved or rolled back meanwhile, an invitation
     already used, a name already taken."""
 

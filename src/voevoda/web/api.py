@@ -132,6 +132,17 @@ class InvitationOut(BaseModel):
     url: str
 
 
+def _who(request: Request) -> Visitor:
+    return visitor(request, request.app.state.service, request.app.state.signer)
+
+
+def _svc(request: Request) -> Service:
+    service: Service = request.app.state.service
+    return service
+
+
+Who = Annotated[Visitor, Depends(_who)]
+Svc = Annotated[Service, Depends(_svc)]
 ViewerQuery = Annotated[str | None, Query(alias="as", max_length=200, description="a player, public or gm")]
 Lang = Annotated[Literal["ru", "en"], Query()]
 
@@ -145,17 +156,6 @@ def create_api(parent: FastAPI) -> FastAPI:
     from voevoda.web.app import install_error_handlers
 
     install_error_handlers(api)
-
-    def who(request: Request) -> Visitor:
-        return visitor(request, request.app.state.service, request.app.state.signer)
-
-    Who = Annotated[Visitor, Depends(who)]
-
-    def svc(request: Request) -> Service:
-        service: Service = request.app.state.service
-        return service
-
-    Svc = Annotated[Service, Depends(svc)]
 
     def changing(request: Request, visitor_: Visitor) -> None:
         check_csrf(request, visitor_, None)

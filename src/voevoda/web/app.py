@@ -26,7 +26,7 @@ from fastapi.responses import JSONResponse, Response
 from fastapi.staticfiles import StaticFiles
 from starlette.exceptions import HTTPException as StarletteHTTPException
 
-from voevoda.core.errors import DataError, GameError, OrdersRejected
+from voevoda.core.errors import AlreadyDone, DataError, GameError, OrdersRejected
 from voevoda.service import Service
 from voevoda.service.errors import Conflict, Forbidden, NotFound, RateLimited
 from voevoda.web.auth import CsrfRefused, Signer, installation_key
@@ -104,7 +104,8 @@ def _version() -> str:
 
 # -- errors: the same words as the command line, as a page or as JSON ------------------------------
 
-STATUS = ((RateLimited, 429), (NotFound, 404), (Forbidden, 403), (CsrfRefused, 403), (Conflict, 409))
+STATUS = ((RateLimited, 429), (NotFound, 404), (Forbidden, 403), (CsrfRefused, 403), (Conflict, 409),
+          (AlreadyDone, 409))
 
 
 def status_of(exc: BaseException) -> int:

@@ -180,6 +180,7 @@ WORDS: dict[str, tuple[str, str]] = {
     "strength_chart": ("Сила сторон по ходу битвы", "Strength of the sides through the battle"),
     "battle_reports": ("Битвы", "Battles"),
     "done": ("Готово", "Done"),
+    "no_change": ("Правка ничего не меняет.", "The patch changes nothing."),
 }
 
 

@@ -72,8 +72,8 @@ def create_app(settings: WebSettings | None = None, service: Service | None = No
     app.mount("/static", StaticFiles(directory=STATIC), name="static")
     app.include_router(pages.router)
     app.mount("/api/v1", api.create_api(app))
-    app.add_middleware(_Security)
     app.add_middleware(_BodyLimit)
+    app.add_middleware(_Security)  # added last, so outermost: on every response, a 413 included
     install_error_handlers(app)
     return app
 
@@ -209,11 +209,13 @@ class _Security:
 
         async def with_headers(message: Message) -> None:
             if message["type"] == "http.response.start":
-                headers = [(k, v) for k, v in message.get("headers", [])
-                           if k.lower() not in (b"content-security-policy", b"x-frame-options")]
-                headers += [(b"content-security-policy", CSP.encode()), (b"x-frame-options", b"DENY"),
-                            (b"x-content-type-options", b"nosniff"), (b"referrer-policy", b"no-referrer"),
-                            (b"cross-origin-opener-policy", b"same-origin")]
+                headers = list(message.get("headers", []))
+                named = {k.lower() for k, _ in headers}
+                # a response with a stricter policy of its own keeps it (an SVG map: nothing runs)
+                if b"content-security-policy" not in named:
+                    headers.append((b"content-security-policy", CSP.encode()))
+                headers += [(b"x-frame-options", b"DENY"), (b"x-content-type-options", b"nosniff"),
+                            (b"referrer-policy", b"no-referrer"), (b"cross-origin-opener-policy", b"same-origin")]
                 message["headers"] = headers
             await send(message)
 

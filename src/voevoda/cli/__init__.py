@@ -167,17 +167,21 @@ def order(
                                              help="the step the post is for (default: the current one)")] = None,
     db: DbOption = None,
 ) -> None:
-    """Post orders; echoes what was understood and the poster's status, or every error (exit 1).
-    / Отдать приказы.
+    """Post orders; echoes how many were accepted, each refused line with its reason, and the
+    poster's status, or every error when nothing can stand (exit 1). / Отдать приказы.
 
-    A post is for one step: if that step is resolved before the post is stored, the post is
-    refused (nothing stored) and must be sent again for the new step."""
+    A post is for one step, the one `status` shows (--step takes that number): if that step is
+    resolved before the post is stored, the post is refused (nothing stored) and must be sent
+    again for the new step. A post that opens with «ещё», «P.S.», «also»… adds to the standing
+    post of the step instead of replacing it."""
     from voevoda.core import outputs
 
     def action() -> "tuple[Game, Receipt, int]":
         text = read_text_argument(file)
         if check:
             game = _load(db, name)
+            if step is not None:
+                game.check_step_for_post(step)
             return game, game.check_post(game.find_player(player), text), game.step_number + 1
         store = _store(db)
         meant = step if step is not None else store.current_step(name) + 1

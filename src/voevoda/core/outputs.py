@@ -38,7 +38,7 @@ from voevoda.core.errors import DataError, GameError, OrdersRejected, Problem
 from voevoda.core.markup import FLAVOURS, FORMATS, Document, check_format, render
 from voevoda.core.posts import PostLine, prose_notes
 from voevoda.core.ruleset import GM, PUBLIC, Order, Viewer
-from voevoda.core.words import count_en, count_ru
+from voevoda.core.words import count_en, count_ru, plural_ru
 
 if TYPE_CHECKING:
     from voevoda.core.standing import Standing
@@ -134,9 +134,9 @@ def status_text(game: Game | Standing, viewer: Viewer) -> str:
     view = game.view(viewer)
     ruleset = game.ruleset
     turn, phase = ruleset.progress(view)
-    lines = [f"игра / game {game.record.name} ({game.record.ruleset}), ход / turn {turn}, "
-             f"фаза / phase {phase}, шаг / step {game.step_number}"]
     result = ruleset.outcome(view)
+    lines = [f"игра / game {game.record.name} ({game.record.ruleset}), ход / turn {turn}, "
+             f"фаза / phase {phase}, {step_text(game.step_number, result is None)}"]
     if result is not None:
         lines.append(f"игра окончена / game over: {', '.join(result.winners) or '—'} "
                      f"({result.reason_ru} / {result.reason_en})")
@@ -151,6 +151,15 @@ def status_text(game: Game | Standing, viewer: Viewer) -> str:
     return "\n".join(lines)
 
 
+def step_text(resolved: int, open_: bool = True) -> str:
+    """The step as every output names it: the step that is open, the one a post goes to and
+    ``order --step`` and ``resolve --step`` take («шаг / step 3» when two are resolved); once
+    the game is over, how many were resolved."""
+    if open_:
+        return f"шаг / step {resolved + 1}"
+    return f"рассчитано шагов / steps resolved: {resolved}"
+
+
 # -- the state as the viewer sees it ----------------------------------------------------------
 
 @channel("show", "voevoda show GAME --as VIEWER")
@@ -163,7 +172,8 @@ def show_text(game: Game | Standing, viewer: Viewer) -> str:
     turn, phase = ruleset.progress(view)
     who = {GM: "ведущий / game master", PUBLIC: "все / public"}.get(viewer, viewer)
     head = (f"{ruleset.title_ru} / {ruleset.title_en}: игра / game {game.record.name}, ход / turn {turn}, "
-            f"фаза / phase {phase}, шаг / step {game.step_number} — глазами / as seen by {who}")
+            f"фаза / phase {phase}, {step_text(game.step_number, ruleset.outcome(view) is None)}"
+            f" — глазами / as seen by {who}")
     return head + "\n\n" + ruleset.summary(view, viewer) + "\n"
 
 
@@ -261,38 +271,81 @@ def export_text(game: Game, viewer: Viewer) -> str:
 
 def order_echo(game: Game, player: str, receipt: Receipt | Sequence[Order], check: bool,
                step: int | None = None) -> str:
-    """What the author of a post reads (docs/posts.md «The echo»): the orders understood (and
-    the step the post is for, when given); when it replaces an earlier post of this step, that
-    it does (its time and number of orders) — the orders listed are then the whole standing
-    set; the lines not read as orders; the lines set aside as quotes and spoilers; notes on the
-    markup and the ruleset's warnings; then, when it was stored, the author's status."""
+    """What the author of a post reads (docs/posts.md «The echo»): at the top, how many orders
+    were accepted and how many lines refused (and the step the post is for, when given); each
+    refused line with its reason; when it replaces an earlier post of this step, or adds to it
+    as a follow-up, that it does (its time and number of orders) — the orders listed are then
+    the whole standing set; the lines not read as orders; the lines set aside as quotes and
+    spoilers; notes on the markup and the reading, and the ruleset's warnings; then, when it was
+    stored, the author's status. Nothing here is shown to anyone but the author."""
     if not isinstance(receipt, Receipt):
-        receipt = Receipt(player, list(receipt))
+        receipt = Receipt(player, list(receipt), added=list(receipt))
     orders = receipt.orders
-    head = "проверено / checked" if check else "принято / accepted"
+    added = receipt.added if receipt.adds_to is not None else orders
+    refused = len(receipt.refused_lines)
     where = f", шаг / step {step}" if step is not None else ""
-    lines = [f"{head} ({len(orders)}){where}:"]
-    if receipt.replaced is not None:
+    lines = [counts_text(len(added), refused, check) + where + ("" if refused else ":")]
+    if refused:
+        lines.append("не принято / refused:")
+        lines.extend("  " + problem.both() for problem in receipt.refused)
+        lines.append("принято / accepted:" if not check else "будет принято / would be accepted:")
+    if receipt.adds_to is not None:
+        lines.append("  " + added_text(receipt.adds_to, check))
+    elif receipt.replaced is not None:
         lines.append("  " + replaced_text(receipt.replaced, check))
-    lines.extend(f"  {item.line}: {game.ruleset.describe(item, 'ru')}" for item in orders)
+    following = receipt.adds_to is not None
+    lines.extend(f"  {'+ ' if following and any(item is a for a in added) else ''}{item.line}: "
+                 f"{game.ruleset.describe(item, 'ru')}" for item in orders)
     lines.extend(post_notes(receipt.prose, receipt.hidden, [*receipt.notes, *receipt.warnings], receipt.unbold))
     if not check:
         lines.append(status_text(game, player))
     return "\n".join(lines)
 
 
-def replaced_text(earlier: Submission, check: bool) -> str:
-    """«заменяет ваш пост от 14:05 UTC, 3 приказа / replaces your post of 14:05 UTC, 3 orders»."""
+ACCEPTED_RU = ("принят", "принято", "принято")
+
+
+def counts_text(accepted: int, refused: int, check: bool) -> str:
+    """The top of the echo: «принято 3 приказа, не принято 1 / 3 orders accepted, 1 refused»;
+    when checking, «проверено: будет принято …»; without a refused line, only what was accepted."""
+    verb = plural_ru(accepted, ACCEPTED_RU)
+    ru = f"{verb} {count_ru(accepted, ORDERS_RU)}"
+    en = f"{count_en(accepted, 'order')} {'would be accepted' if check else 'accepted'}"
+    if refused:
+        ru += f", не принято {refused}"
+        en += f", {refused} refused"
+    if check:
+        ru = f"проверено: будет {ru}"
+        en = f"checked: {en}"
+    return f"{ru} / {en}"
+
+
+def added_text(earlier: Submission, check: bool) -> str:
+    """«дополняет ваш пост от 14:05 UTC (3 приказа) / adds to your post of 14:05 UTC (3 orders)»."""
     n = len(earlier.orders)
-    when_ru = when_en = ""
-    if earlier.at:
+    when_ru, when_en = _when(earlier.at)
+    verb_ru, verb_en = ("дополнит", "would add to") if check else ("дополняет", "adds to")
+    return (f"{verb_ru} ваш пост{when_ru} ({count_ru(n, ORDERS_RU)}) / "
+            f"{verb_en} your post{when_en} ({count_en(n, 'order')}); ниже — все ваши приказы этого шага, "
+            "«+» — из этого поста / below: all your orders for this step, «+» from this post")
+
+
+def _when(at: str | None) -> tuple[str, str]:
+    if at:
         try:
-            moment = datetime.fromisoformat(earlier.at)
+            moment = datetime.fromisoformat(at)
         except ValueError:
             moment = None
         if moment is not None:
             stamp = moment.strftime("%d.%m %H:%M") + (" UTC" if moment.utcoffset() is not None else "")
-            when_ru, when_en = f" от {stamp}", f" of {stamp}"
+            return f" от {stamp}", f" of {stamp}"
+    return "", ""
+
+
+def replaced_text(earlier: Submission, check: bool) -> str:
+    """«заменяет ваш пост от 14:05 UTC, 3 приказа / replaces your post of 14:05 UTC, 3 orders»."""
+    n = len(earlier.orders)
+    when_ru, when_en = _when(earlier.at)
     verb_ru, verb_en = ("заменит", "would replace") if check else ("заменяет", "replaces")
     return (f"{verb_ru} ваш пост{when_ru} ({count_ru(n, ORDERS_RU)}) / "
             f"{verb_en} your post{when_en} ({count_en(n, 'order')}); ниже — все ваши приказы этого шага / "

@@ -221,7 +221,7 @@ class NewWorlds(Ruleset):
         if player in world.state.countries:
             orders = self.annotate(world, player, orders)
         if problems:
-            raise ParseError(problems, [self.describe(o) for o in orders])
+            raise ParseError(problems, [self.describe(o) for o in orders], orders=orders)
         return orders
 
     def _plan(self, world: World, player: str, orders: Sequence[Order]) -> Plan:

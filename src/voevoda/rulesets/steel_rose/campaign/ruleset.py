@@ -159,7 +159,7 @@ class SteelRoseCampaign(Ruleset):
         if st.phase == "orders":
             reading = self.reader.orders(text, fid)
             if reading.problems:
-                raise ParseError(reading.problems, [self.describe(o) for o in reading.orders])
+                raise ParseError(reading.problems, [self.describe(o) for o in reading.orders], orders=reading.orders)
             return reading.orders
         if st.phase in ("deployment", "planning"):
             return self._parse_battle_post(st, fid, text)
@@ -177,7 +177,7 @@ class SteelRoseCampaign(Ruleset):
                     reading.problems.append(illegal(f"вашей фракции доступно: {allowed}", f"your faction may: {allowed_en}",
                                                     order.line, None, order.text))
             if reading.problems:
-                raise ParseError(reading.problems, [self.describe(o) for o in reading.orders])
+                raise ParseError(reading.problems, [self.describe(o) for o in reading.orders], orders=reading.orders)
             return reading.orders
         raise GameError("игра окончена", "the game is over")
 
@@ -222,7 +222,7 @@ class SteelRoseCampaign(Ruleset):
                                              "skip": plan.skip}, line))
         if problems:
             unique = list(dict.fromkeys(problems))  # a block for several battles is read for each
-            raise ParseError(unique, [self.describe(o) for o in orders])
+            raise ParseError(unique, [self.describe(o) for o in orders], orders=orders)
         return sorted(orders, key=lambda o: o.line)  # echoed in the post's order
 
     def validate(self, state: State, player: str, orders: Sequence[Order]) -> list[Problem]:

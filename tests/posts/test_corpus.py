@@ -56,6 +56,9 @@ def test_post_is_understood_as_written_down(ruleset: str, case: dict[str, Any]) 
         rejected = None
     except OrdersRejected as exc:
         receipt, rejected = None, exc
+    if "status" in case:
+        status = outputs.status_text(game, player)
+        assert case["status"] in status.split("\n")[0], (case["rule"], status)
     if "echo" in case:
         echo = outputs.order_reply(game, player, case["post"], check=True)[1]
         for want in case["echo"]:

@@ -638,8 +638,8 @@ class Game:
                 if problem.line not in headings:
                     headings.append(problem.line)
                 notes.append(warning(
-                    f"прочитано как заголовок, не как приказ ({problem.message_ru})",
-                    f"read as a heading, not as an order ({problem.message_en})",
+                    f"прочитано как заголовок, а не как приказ (как приказ не читается: {problem.message_ru})",
+                    f"read as a heading, not as an order (read as an order: {problem.message_en})",
                     problem.line, None, problem.order))
             else:
                 refused.append(problem)
@@ -671,7 +671,11 @@ class Game:
             notes = [n for n in notes if n.line not in headings]
             headings = []
         refused.sort(key=lambda p: p.line or 0)
-        return Verdict(read, [*base, *new], new, understood, described, refused, whole, notes, sorted(headings),
+        standing = [*base, *new]
+        if standing and not whole:
+            standing = self.ruleset.settle(self.state, player, standing)
+            new = standing[len(base):]
+        return Verdict(read, standing, new, understood, described, refused, whole, notes, sorted(headings),
                        follow_up, adds_to)
 
     @staticmethod

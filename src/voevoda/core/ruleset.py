@@ -261,6 +261,13 @@ class Ruleset(ABC):
         ``parse`` should read its order lines from (``post.orders``)."""
         return posts.read(text, self.post_options(), lambda line: self.begins_order(line, player, state))
 
+    def settle(self, state: State, player: str, orders: Sequence[Order]) -> list[Order]:
+        """The orders that stand after a post (its own and, for a follow-up, the standing post's,
+        its refused lines left out), as the game keeps them: by default as they are. A game whose
+        orders carry what the whole set decides (New Worlds' price and points left, for the echo)
+        works it out again here, over the set that stands."""
+        return list(orders)
+
     def declaration(self, order: Order) -> Hashable | None:
         """The key of a declaration (an alliance, a bid, a religion): two orders with the same
         key declare the same thing, and a post that gives it twice, or a follow-up that gives it

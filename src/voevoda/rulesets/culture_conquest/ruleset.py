@@ -9,7 +9,7 @@ from dataclasses import fields
 from typing import Any, ClassVar
 
 from voevoda.core.dice import Dice, Stream
-from voevoda.core.errors import ParseError, Problem, illegal, warning
+from voevoda.core.errors import Problem, illegal, warning
 from voevoda.core.hidden import HiddenParts
 from voevoda.core.markup import Document, render
 from voevoda.core.ruleset import (
@@ -69,11 +69,10 @@ class CultureConquest(Ruleset):
         return self.reader.begins(line, state)
 
     def parse(self, text: str, player: str, state: State) -> list[Order]:
-        orders = self.reader.parse(text, player, state)
-        _, problems = choice_from_orders(state["pending"]["kind"], orders)
-        if problems:
-            raise ParseError(problems, [o.text for o in orders], orders=orders)
-        return orders
+        """The post's lines read one by one; how they make one answer (a category named twice, a
+        post of standing choices alone) is :meth:`validate`'s, which sees a follow-up's lines with
+        the standing post's (issue 30: «P.S. потери: рабочие» adds a standing choice)."""
+        return self.reader.parse(text, player, state)
 
     def validate(self, state: State, player: str, orders: Sequence[Order]) -> list[Problem]:
         pending = state.get("pending")

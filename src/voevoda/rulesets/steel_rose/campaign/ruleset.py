@@ -388,6 +388,14 @@ class SteelRoseCampaign(Ruleset):
     def progress(self, state: State) -> tuple[int, str]:
         return int(state.get("turn", 1)), str(state.get("phase", ""))
 
+    def declaration(self, order: Order) -> tuple[str, str, str] | None:
+        """A building built or sold twice in one city is one order («в одном городе не может быть
+        две одинаковые постройки»): written twice, or again in a follow-up, it is counted once
+        (issue 30)."""
+        if order.kind in ("build", "sell"):
+            return order.kind, str(order.args.get("city")), str(order.args.get("building"))
+        return None
+
     def describe(self, order: Order, lang: str = "ru") -> str:
         from voevoda.rulesets.steel_rose.campaign.report import describe_order
 

@@ -626,7 +626,7 @@ class Game:
         understood = list(new)
         if not opaque:
             described = [self.ruleset.describe(o) for o in understood]
-        lines = {line.number: line.text for line in self._lines(player, read)}
+        lines = {line.number: line.text for line in self._lines(player, read)} if reading else {}
         refused: list[Problem] = []
         notes: list[Problem] = []
         headings: list[int] = []
@@ -665,8 +665,9 @@ class Game:
             if whole_post:
                 break
             new = [o for o in new if not any(o is d for d in dropped)]
-        if headings and not base and not new:
-            # a post of headings alone says nothing: its lines are refused, with the reader's reasons
+        if headings and not new:
+            # a post (or a follow-up) of headings alone says nothing: its lines are refused, with
+            # the reader's reasons
             refused.extend(p for p in reading if p.line in headings)
             notes = [n for n in notes if n.line not in headings]
             headings = []

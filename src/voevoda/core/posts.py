@@ -504,6 +504,7 @@ _MARKER_NOUNS = frozenset({"к", "в", "моим", "моему", "приказа
 """Words that may follow the marker only before a colon or a dash («Дополнение к приказам:»,
 «Ещё приказы —»): elsewhere they could begin an order."""
 _AFTER_MARKER = ":,.!—–-"
+_MARKER_HINT = re.compile(r"ещ[её]|дополн|забыл|p\.?\s?s|п\.?\s?с|also|addendum", re.IGNORECASE)
 
 
 def follow_up(text: str) -> str | None:
@@ -513,6 +514,8 @@ def follow_up(text: str) -> str | None:
     «ещё раз»), with what goes with it («Забыл добавить:», «Дополнение к приказам:»). Every
     other character keeps its place, so errors point where the player typed. ``None`` for any
     other post (docs/posts.md «Follow-ups»)."""
+    if _MARKER_HINT.search(text) is None:
+        return None  # most posts: no marker anywhere, nothing to read twice
     first = next(iter(read(text).lines), None)
     if first is None:
         return None

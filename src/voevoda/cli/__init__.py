@@ -201,8 +201,9 @@ def status(
     viewer: Annotated[str, typer.Option("--as", help="player name, public or gm")] = PUBLIC,
     db: DbOption = None,
 ) -> None:
-    """Turn, phase and who is awaited; a player sees his own prompt, the game master every
-    prompt. / Ход, фаза и чьих приказов ждут."""
+    """Turn, phase, the open step (the one a post goes to: the number `order --step` takes) and
+    who is awaited; a player sees his own prompt, the game master every prompt. / Ход, фаза, шаг
+    и чьих приказов ждут."""
     from voevoda.core import outputs
 
     def action() -> None:

@@ -124,7 +124,8 @@ def walk(game: Game, viewer: Viewer, posts: Sequence[str] = (), channels: Iterab
 
 @channel("status", "voevoda status GAME --as VIEWER")
 def status_text(game: Game | Standing, viewer: Viewer) -> str:
-    """Turn, phase and step; the result once the game is over; else who is awaited.
+    """Turn, phase and the open step (:func:`step_text`); the result once the game is over; else
+    who is awaited.
 
     Everything here comes from the viewer's view: ``progress``, ``outcome`` and ``awaiting``
     are asked of ``view(state, viewer)``, never of the state. A player sees his own prompt and,
@@ -469,7 +470,7 @@ def check_options(fmt: str = "text", lang: str = "ru", flavour: str | None = Non
         raise GameError(f"язык: {' или '.join(LANGS)}", f"language: {' or '.join(LANGS)}")
 
 
-__all__ = ["CHANNELS", "FORMATS", "LANGS", "Channel", "channel", "check_options", "created_text", "error_text", "export_text",
-           "games_lines", "games_text", "map_svg", "order_check_text", "order_echo", "order_reply",
-           "order_text", "reopen_text", "report_text", "resolution_text", "rollback_text", "show_json", "show_text",
-           "status_text", "walk"]
+__all__ = ["CHANNELS", "FORMATS", "LANGS", "Channel", "channel", "check_options", "counts_text", "created_text",
+           "error_text", "export_text", "games_lines", "games_text", "map_svg", "order_check_text", "order_echo",
+           "order_reply", "order_text", "reopen_text", "report_text", "resolution_text", "rollback_text", "show_json",
+           "show_text", "status_text", "step_text", "walk"]

@@ -63,7 +63,7 @@ def test_unknown_player_lists_the_real_ones_and_case_is_forgiven(db: str) -> Non
     code, out = run("order", "r", "--player", "Кощей", "-", "--db", db, input="ход 0303 0304\n")
     assert code == 1 and "игроки: Анна, Борис" in out and "приказы не приняты" not in out
     code, out = run("order", "r", "--player", "анна", "-", "--db", db, input="ход 0303 0304\n")
-    assert code == 0 and "принято / accepted (1)" in out and "✓ Анна" in out
+    assert code == 0 and "принят 1 приказ / 1 order accepted" in out and "✓ Анна" in out
     code, out = run("status", "r", "--as", "БОРИС", "--db", db)
     assert code == 0 and "Борис: Ход 1" in out
     code, out = run("status", "r", "--as", "GM", "--db", db)

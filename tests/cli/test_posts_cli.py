@@ -74,7 +74,7 @@ def test_echo_lists_orders_prose_and_quotes_verbatim(db: str) -> None:
     new_rop(db)
     code, out = run("order", "r", "--player", "Анна", "-", "--db", db, input=FORUM_POST)
     assert code == 0, out
-    assert "принято / accepted (2)" in out
+    assert "принято 2 приказа / 2 orders accepted" in out
     assert "ход 0303 → 0403" in out and "вражда: Борис" in out
     assert NOT_AN_ORDER in out
     assert "1: Всем привет [red]всем[/red] :smile: [nope]" in out  # as written: no markup, no emoji
@@ -176,3 +176,39 @@ def test_a_post_over_64_kb_is_refused_before_it_is_read_whole(db: str, tmp_path:
     assert code == 1 and "longer than 64 KB" in out
     code, out = run("status", "r", "--as", "gm", "--db", db)
     assert "… Анна" in out  # nothing was stored
+
+
+def test_a_post_with_a_bad_line_keeps_its_good_ones(db: str) -> None:
+    """Issue 30 item 1: `order` stores the good lines of a post with a bad one (exit 0), says at
+    the top «принято N приказов, не принято M» and lists the refused line with its reason; a
+    follow-up («P.S.») adds to it and the echo lists the whole set (item 3)."""
+    new_rop(db)
+    post = "Привет!\n[b]ход 0303 -> 0304[/b]\n[b]прыгать 0404[/b]\nвражда Борис\n"
+    code, out = run("order", "r", "--player", "Анна", "-", "--db", db, input=post)
+    assert code == 0, out
+    assert out.startswith("принято 2 приказа, не принято 1 / 2 orders accepted, 1 refused, шаг / step 1\n"), out
+    assert "не принято / refused:\n  строка 3:4, «прыгать 0404»" in out and "✓ Анна" in out
+    code, out = run("order", "r", "--player", "Анна", "-", "--db", db, input="P.S. налог 1\n")
+    assert code == 0, out
+    assert "дополняет ваш пост от" in out and "(2 приказа) / adds to your post" in out
+    assert "  2: ход 0303 → 0304" in out and "  + 1: перевод 1 → Казна (Налоги)" in out, out
+
+
+def test_the_step_status_prints_is_the_step_a_post_goes_to(db: str) -> None:
+    """Issue 30 item 4: «`status` prints «шаг N» meaning steps already resolved, while `order`
+    posts for step N+1 and `--step N` is then refused as «already resolved». Print the step that
+    is open (the one a post goes to), and let `--step` take that number»."""
+    new_rop(db)
+    code, out = run("status", "r", "--db", db)
+    assert code == 0 and "шаг / step 1\n" in out, out
+    assert run("order", "r", "--player", "Анна", "--step", "1", "-", "--check", "--db", db, input="вражда Борис\n")[0] == 0
+    assert run("order", "r", "--player", "Анна", "--step", "1", "-", "--db", db, input="вражда Борис\n")[0] == 0
+    assert run("resolve", "r", "--force", "--step", "1", "--db", db)[0] == 0
+    code, out = run("status", "r", "--as", "Анна", "--db", db)
+    assert code == 0 and "шаг / step 2\n" in out, out
+    code, out = run("order", "r", "--player", "Анна", "--step", "2", "-", "--db", db, input="вражда Борис\n")
+    assert code == 0 and "шаг / step 2" in out, out
+    code, out = run("order", "r", "--player", "Анна", "--step", "1", "-", "--check", "--db", db, input="вражда Борис\n")
+    assert code == 1 and "step 1 has already been resolved" in out, out
+    code, out = run("show", "r", "--as", "Анна", "--db", db)
+    assert code == 0 and "шаг / step 2 — глазами" in out.split("\n")[0], out

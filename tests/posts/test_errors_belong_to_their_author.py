@@ -32,3 +32,31 @@ def test_a_charge_at_an_empty_place_is_still_its_authors_error() -> None:
     _, problems = build_sides((ATTACKER, defender), rules)
     assert problems[1] == []
     assert any("у противника нет отряда" in p.message_ru for p in problems[0])
+
+
+def test_a_refused_line_of_a_post_that_stands_is_told_to_its_author_alone() -> None:
+    """Issue 30: a post stands with its refused lines void; the reason of a refused line goes to
+    its author only. Nothing of it reaches another player or the public in any output, before the
+    step is resolved or after (the journal keeps the text, which only the game master exports)."""
+    from voevoda.core import outputs
+    from voevoda.core.engine import Game
+    from voevoda.core.ruleset import PUBLIC
+
+    game = Game.create("ring-of-power", "own", ["Анна", "Борис"], seed="own")
+    receipt = game.post("Анна", "ход 0303 0304\nпрыгать-через-реку 0404\nналог 1")
+    assert receipt.refused_lines == [2]
+    echo = outputs.order_echo(game, "Анна", receipt, check=False)
+    assert "прыгать-через-реку" in echo and "не понимаю" in echo
+
+    def seen_by_others() -> list[str]:
+        texts = []
+        for viewer in ("Борис", PUBLIC):
+            for name, out in outputs.walk(game, viewer):
+                if isinstance(out, str) and ("прыгать-через-реку" in out or "не понимаю" in out):
+                    texts.append(f"{viewer}: {name}")
+        return texts
+
+    assert seen_by_others() == []
+    game.post("Борис", "ход 1818 1718")
+    game.resolve()
+    assert seen_by_others() == []

@@ -189,11 +189,13 @@ def order(
                                              help="the step the post is for (default: the current one)")] = None,
     db: DbOption = None,
 ) -> None:
-    """Post orders; echoes what was understood and the poster's status, or every error (exit 1).
-    / Отдать приказы.
+    """Post orders; echoes how many were accepted, each refused line with its reason, and the
+    poster's status, or every error when nothing can stand (exit 1). / Отдать приказы.
 
-    A post is for one step: if that step is resolved before the post is stored, the post is
-    refused (nothing stored) and must be sent again for the new step."""
+    A post is for one step, the one `status` shows (--step takes that number): if that step is
+    resolved before the post is stored, the post is refused (nothing stored) and must be sent
+    again for the new step. A post that opens with «ещё», «P.S.», «also»… adds to the standing
+    post of the step instead of replacing it."""
     def action() -> "PostOutcome":
         from voevoda.service import OPERATOR
 
@@ -201,7 +203,7 @@ def order(
         text = read_text_argument(file)
         service = _service(db)
         if check:
-            return service.check_post(OPERATOR, name, player, text, light=True)
+            return service.check_post(OPERATOR, name, player, text, light=True, step=step)
         return service.post(OPERATOR, name, player, text, step=meant)
 
     run_guarded(action, lambda outcome: print_text(outcome.echo), busy="приказ / the post")
@@ -213,8 +215,9 @@ def status(
     viewer: Annotated[str, typer.Option("--as", help="player name, public or gm")] = PUBLIC,
     db: DbOption = None,
 ) -> None:
-    """Turn, phase and who is awaited; a player sees his own prompt, the game master every
-    prompt. / Ход, фаза и чьих приказов ждут."""
+    """Turn, phase, the open step (the one a post goes to: the number `order --step` takes) and
+    who is awaited; a player sees his own prompt, the game master every prompt. / Ход, фаза, шаг
+    и чьих приказов ждут."""
     def action() -> None:
         from voevoda.service import OPERATOR
 

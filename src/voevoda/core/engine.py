@@ -27,7 +27,15 @@ from voevoda import __version__
 from voevoda.core import posts, registry
 from voevoda.core.bounds import plain_problem
 from voevoda.core.dice import Dice, HashChain
-from voevoda.core.errors import AlreadyDone, DataError, GameError, OrdersRejected, Problem, warning
+from voevoda.core.errors import (
+    AlreadyDone,
+    DataError,
+    GameError,
+    OrdersRejected,
+    ParseError,
+    Problem,
+    warning,
+)
 from voevoda.core.journal import Entry, GameRecord, canonical_json
 from voevoda.core.markup import Block, BulletList, Document, Paragraph, Spoiler, render
 from voevoda.core.ruleset import (
@@ -50,7 +58,8 @@ EXPORT_FORMAT = "voevoda-export/2"
 
 @dataclass
 class Submission:
-    """An accepted post waiting for the step to resolve."""
+    """An accepted post waiting for the step to resolve: for a post and its follow-ups
+    (docs/posts.md «Follow-ups»), their texts one after another and all their orders."""
 
     player: str
     text: str
@@ -62,9 +71,11 @@ class Submission:
 @dataclass
 class Receipt:
     """What an accepted (or checked) post amounts to, for its echo to its author: the orders
-    understood, the lines not read as orders, the lines set aside (quotes, spoilers), notes on
-    the markup, the ruleset's warnings (what the rules expect and the post leaves out), and the
-    earlier post of this step that it replaces."""
+    that stand (for a follow-up, the standing post's and its own), the lines refused with their
+    reasons, the lines not read as orders, the lines set aside (quotes, spoilers), notes on the
+    markup and on the reading (a heading, a repeated declaration), the ruleset's warnings (what
+    the rules expect and the post leaves out), and the earlier post of this step that it
+    replaces or adds to."""
 
     player: str
     orders: list[Order]
@@ -75,6 +86,51 @@ class Receipt:
     replaced: Submission | None = None
     unbold: list[int] = field(default_factory=list)
     """The prose lines not read because nothing on them is bold (a bold-only game)."""
+    refused: list[Problem] = field(default_factory=list)
+    """Why each refused line is refused (reading and rules alike), in the post's order: those
+    lines are void, the others stand (docs/posts.md «A post keeps its good lines»)."""
+    follow_up: bool = False
+    """The post opens as a follow-up («ещё», «P.S.», ...): it adds to the standing post, if any."""
+    adds_to: Submission | None = None
+    """The standing post of this step that the follow-up adds its orders to."""
+    added: list[Order] = field(default_factory=list)
+    """The post's own orders that stand (for a post that is not a follow-up, ``orders``)."""
+
+    @property
+    def refused_lines(self) -> list[int]:
+        """The refused lines, each once, in order."""
+        return sorted({p.line for p in self.refused if p.line is not None})
+
+
+POST_ACCEPTANCE = ("by_line", "whole")
+"""The values of the config key ``post_acceptance``: ``by_line`` (the default) voids a refused
+line and keeps the rest of the post; ``whole`` refuses a post with any refused line, as a whole
+(docs/posts.md «A post keeps its good lines»)."""
+
+
+@dataclass
+class Verdict:
+    """What the rules make of one post (:meth:`Game._judge`): a pure function of its text, the
+    state, the player's standing post and the game's config, so that replay gives it again."""
+
+    text: str
+    """The text the reader read: the post, its follow-up marker blanked out."""
+    orders: list[Order]
+    """What stands after the post: for a follow-up, the standing orders and its own."""
+    added: list[Order]
+    """The post's own orders that stand."""
+    understood: list[Order]
+    """Every order read from the post, refused or not."""
+    described: list[str]
+    """``understood`` as the echo of a refusal shows it."""
+    refused: list[Problem]
+    whole: list[Problem]
+    """Problems that refuse the post as a whole (they name no line of it)."""
+    notes: list[Problem]
+    headings: list[int]
+    """Lines that began like an order but read as a heading: echoed as not read as orders."""
+    follow_up: bool
+    adds_to: Submission | None
 
 
 @dataclass
@@ -362,6 +418,10 @@ class Game:
             raise GameError(f"неизвестные настройки: {', '.join(unknown_keys)} (есть: {listed})",
                             f"unknown config keys: {', '.join(unknown_keys)} (known: {listed})")
         read_genders((config or {}).get("genders"), players)
+        acceptance = (config or {}).get("post_acceptance", POST_ACCEPTANCE[0])
+        if acceptance not in POST_ACCEPTANCE:
+            raise GameError(f"post_acceptance: {' или '.join(POST_ACCEPTANCE)}, а не «{acceptance}»",
+                            f"post_acceptance: {' or '.join(POST_ACCEPTANCE)}, not '{acceptance}'")
         secret = _new_secret(seed)
         chain = HashChain(secret)
         record = GameRecord(
@@ -514,7 +574,13 @@ class Game:
     # -- acting ---------------------------------------------------------------------
 
     def check(self, player: str, text: str) -> list[Order]:
-        """Parse and validate a post without storing it; raises OrdersRejected."""
+        """Parse and validate a post without storing it: the orders that would stand (for a
+        follow-up, with the standing post's); raises OrdersRejected when it cannot stand."""
+        return self._verdict(player, text).orders
+
+    def _verdict(self, player: str, text: str, follow_up: bool | None = None) -> Verdict:
+        """:meth:`_judge` for a player who may post now; raises OrdersRejected when the post
+        cannot stand (see :meth:`_judge`)."""
         if player not in self.record.players:
             raise GameError(*_no_player(player, self.record.players))
         if self.outcome() is not None:
@@ -529,11 +595,151 @@ class Game:
                 f"опубликовано; изменить приказ можно, только если ведущий его откроет (voevoda reopen)",
                 f"{player}'s post for step {step} stands frozen after the rollback: the step's seed has "
                 f"been published; it can change only if the GM reopens it (voevoda reopen)")
-        orders = self.ruleset.parse(text, player, self.state)
-        problems = self.ruleset.validate(self.state, player, orders)
-        if problems:
-            raise OrdersRejected(problems, [self.ruleset.describe(o) for o in orders])
-        return orders
+        verdict = self._judge(player, text, follow_up)
+        whole_post = self.record.config.get("post_acceptance") == "whole"
+        if verdict.whole or (verdict.refused and (whole_post or not verdict.added)):
+            problems = sorted([*verdict.refused, *verdict.whole], key=lambda p: (p.line is not None, p.line or 0))
+            raise OrdersRejected(problems, list(verdict.described), orders=list(verdict.understood))
+        return verdict
+
+    def _judge(self, player: str, text: str, follow_up: bool | None = None) -> Verdict:
+        """Read and check a post line by line (docs/posts.md «A post keeps its good lines»).
+
+        A line the reader cannot read is refused; the orders of the others are checked against
+        the rules, and a line whose order breaks one is refused too, then the rest is checked
+        again (an order may have leant on a refused one) until what is left passes. Problems
+        that name no line of the post (a phase that needs one answer and got none) refuse it as
+        a whole, so does a refusal in a game that wants whole posts (``post_acceptance =
+        "whole"``, checked once, with every problem). A line that only looks like an order
+        (:func:`posts.is_heading`) is read as prose, a declaration given twice once.
+
+        ``follow_up``: ``None`` for a new post (it is a follow-up when it opens like one),
+        else what the journal recorded. A follow-up's orders are checked with the standing
+        post's and only its own lines can be refused."""
+        options = self.ruleset.post_options()
+        if follow_up is None:
+            blanked = posts.follow_up(text) if options.follow_ups else None
+            follow_up = blanked is not None
+        else:
+            blanked = posts.follow_up(text) if follow_up else None
+        read = blanked if blanked is not None else text
+        adds_to = self.pending.get(player) if follow_up else None
+        base = list(adds_to.orders) if adds_to is not None else []
+        whole: list[Problem] = []
+        reading: list[Problem] = []
+        opaque = False
+        described: list[str] = []
+        try:
+            new = list(self.ruleset.parse(read, player, self.state))
+        except ParseError as exc:
+            new, reading = list(exc.orders), list(exc.problems)
+            # a reader that names what it understood without handing the orders over: the post
+            # cannot keep them, so it is refused whole, as before
+            opaque = bool(exc.understood) and not exc.orders
+            described = list(exc.understood)
+        understood = list(new)
+        if not opaque:
+            described = [self.ruleset.describe(o) for o in understood]
+        lines = {line.number: line.text for line in self._lines(player, read)} if reading else {}
+        refused: list[Problem] = []
+        notes: list[Problem] = []
+        headings: list[int] = []
+        for problem in reading:
+            if opaque or problem.line is None:
+                whole.append(problem)
+            elif (not any(o.line == problem.line for o in new) and problem.line in lines
+                  and posts.is_heading(lines[problem.line])):
+                if problem.line not in headings:
+                    headings.append(problem.line)
+                notes.append(warning(
+                    f"прочитано как заголовок, а не как приказ (как приказ не читается: {problem.message_ru})",
+                    f"read as a heading, not as an order (read as an order: {problem.message_en})",
+                    problem.line, None, problem.order))
+            else:
+                refused.append(problem)
+        void = {p.line for p in refused}
+        new = [o for o in new if o.line not in void]
+        new, repeats = self._merge_repeats(base, new, adds_to is not None)
+        notes.extend(repeats)
+        whole_post = self.record.config.get("post_acceptance") == "whole"
+        for _ in range(len(new) + 1):
+            if not new or whole:
+                break
+            problems = self.ruleset.validate(self.state, player, [*base, *new])
+            if not problems:
+                break
+            dropped: list[Order] = []
+            for problem in problems:
+                hit = self._refused_by(problem, base, new)
+                if hit is None:
+                    whole.append(problem)
+                else:
+                    refused.append(problem)
+                    dropped.extend(o for o in hit if not any(o is d for d in dropped))
+            if whole_post:
+                break
+            new = [o for o in new if not any(o is d for d in dropped)]
+        if headings and not new:
+            # a post (or a follow-up) of headings alone says nothing: its lines are refused, with
+            # the reader's reasons
+            refused.extend(p for p in reading if p.line in headings)
+            notes = [n for n in notes if n.line not in headings]
+            headings = []
+        refused.sort(key=lambda p: p.line or 0)
+        standing = [*base, *new]
+        if standing and not whole:
+            standing = self.ruleset.settle(self.state, player, standing)
+            new = standing[len(base):]
+        return Verdict(read, standing, new, understood, described, refused, whole, notes, sorted(headings),
+                       follow_up, adds_to)
+
+    @staticmethod
+    def _refused_by(problem: Problem, base: Sequence[Order], new: Sequence[Order]) -> list[Order] | None:
+        """The orders of the post that ``problem`` refuses: those of the line it names (only the
+        order it names, when it names one of several on the line); ``None`` when it names no line
+        of the post, or an order of the standing post a follow-up adds to."""
+        if problem.line is None:
+            return None
+        mine = [o for o in new if o.line == problem.line]
+        if problem.order:
+            named = [o for o in mine if o.text == problem.order]
+            if named:
+                return named
+            if any(o.line == problem.line and o.text == problem.order for o in base):
+                return None
+        return mine or None
+
+    def _merge_repeats(self, base: Sequence[Order], new: Sequence[Order],
+                       following: bool) -> tuple[list[Order], list[Problem]]:
+        """``new`` without the declarations already given (``Ruleset.declaration``), and a note
+        for each line dropped so."""
+        seen: dict[Any, int] = {}
+        for order in base:
+            key = self.ruleset.declaration(order)
+            if key is not None:
+                seen.setdefault(key, order.line)
+        kept: list[Order] = []
+        notes: list[Problem] = []
+        for order in new:
+            key = self.ruleset.declaration(order)
+            if key is None:
+                kept.append(order)
+                continue
+            if key in seen:
+                earlier = seen[key]
+                in_base = any(self.ruleset.declaration(o) == key for o in base)
+                where_ru = f"строку {earlier} вашего поста" if following and in_base else f"строку {earlier}"
+                where_en = f"line {earlier} of your post" if following and in_base else f"line {earlier}"
+                notes.append(warning(f"повторяет {where_ru}: учтено один раз",
+                                     f"repeats {where_en}: counted once", order.line or None, None, order.text or None))
+                continue
+            seen[key] = order.line
+            kept.append(order)
+        return kept, notes
+
+    def _lines(self, player: str, text: str) -> tuple[posts.PostLine, ...]:
+        read = self._read(player, text)
+        return read.lines if read is not None else ()
 
     def check_step_open(self, step: int) -> None:
         """A game master's action names the step that is open (the one posts go to): refuse it
@@ -591,22 +797,32 @@ class Game:
         replayed is not: what was accepted once stays readable)."""
         posts.check_size(text)
         try:
-            orders = self.check(player, text)
+            verdict = self._verdict(player, text)
         except OrdersRejected as rejected:
             if not rejected.prose:
-                read = self._read(player, text)
+                blanked = posts.follow_up(text) if self.ruleset.post_options().follow_ups else None
+                read = self._read(player, text if blanked is None else blanked)
                 if read is not None:
                     rejected.prose = [f"{line.number}: {line.text}" for line in read.prose]
                     rejected.unbold = list(read.unbold)
             raise
-        post = self.ruleset.read_post(text, player, self.state)
-        warnings = self.ruleset.warnings(self.state, player, orders)
-        if not orders and post.prose:
+        return self._receipt(player, verdict)
+
+    def _receipt(self, player: str, verdict: Verdict) -> Receipt:
+        post = self.ruleset.read_post(verdict.text, player, self.state)
+        warnings = self.ruleset.warnings(self.state, player, verdict.orders)
+        if not verdict.orders and post.prose:
             warnings.insert(0, warning(
                 "в посте нет ни одного приказа: ни одна строка не начинается как приказ",
                 "the post holds no order: no line begins like an order"))
-        return Receipt(player, orders, list(post.prose), list(post.hidden), list(post.notes), warnings,
-                       self.pending.get(player), list(post.unbold))
+        prose = list(post.prose)
+        if verdict.headings:
+            prose.extend(line for line in post.orders if line.number in verdict.headings)
+            prose.sort(key=lambda line: line.number)
+        return Receipt(player, verdict.orders, prose, list(post.hidden), [*post.notes, *verdict.notes], warnings,
+                       None if verdict.follow_up and verdict.adds_to is not None else self.pending.get(player),
+                       list(post.unbold), list(verdict.refused), verdict.follow_up, verdict.adds_to,
+                       list(verdict.added))
 
     def _read(self, player: str, text: str) -> posts.Post | None:
         try:
@@ -617,21 +833,30 @@ class Game:
     def post(self, player: str, text: str, source: str = "player", at: str | None = None,
              step: int | None = None) -> Receipt:
         """Accept a post for step ``step`` (default: the current one), replacing the player's
-        earlier post of this step; the receipt says what was understood and what it replaced.
-        A post for a computer opponent's seat that does not come from the opponent itself is
-        the game master's, and is marked so."""
+        earlier post of this step, or adding to it when the post opens as a follow-up (docs/
+        posts.md «Follow-ups»); its refused lines are void, the rest stands. The receipt says
+        what was understood, what was refused and what it replaced or added to. A post for a
+        computer opponent's seat that does not come from the opponent itself is the game
+        master's, and is marked so."""
         if step is not None:
             self.check_step_for_post(step)
         if source == "player" and player in self.record.bots:
             source = "gm"
         receipt = self.check_post(player, text)
         entry = Entry(kind="submit", player=player, text=text, source=source,  # type: ignore[arg-type]
-                      at=at, step=self.step_number + 1)
+                      at=at, step=self.step_number + 1, follow_up=True if receipt.follow_up else None)
         self.record.entries.append(entry)
-        self.pending[player] = Submission(player, text, receipt.orders, source, at)
+        self.pending[player] = self._submission(player, text, receipt.orders, source, at, receipt.adds_to)
         if self.record.auto_resolve and not self.waiting_for():
             self.resolve(at=at)
         return receipt
+
+    @staticmethod
+    def _submission(player: str, text: str, orders: list[Order], source: str, at: str | None,
+                    adds_to: Submission | None) -> Submission:
+        if adds_to is not None:
+            text = adds_to.text + "\n\n" + text
+        return Submission(player, text, orders, source, at)
 
     def submit(self, player: str, text: str, source: str = "player", at: str | None = None,
                step: int | None = None) -> list[Order]:
@@ -804,8 +1029,9 @@ class Game:
                 self.bot_problems.append(
                     f"step {self.step_number + 1}: {entry.player}'s post is not what the computer opponent "
                     f"writes from its view and sealed stream")
-        orders = self.check(entry.player, entry.text)
-        self.pending[entry.player] = Submission(entry.player, entry.text, orders, entry.source, entry.at)
+        verdict = self._verdict(entry.player, entry.text, follow_up=bool(entry.follow_up))
+        self.pending[entry.player] = self._submission(entry.player, entry.text, verdict.orders, entry.source,
+                                                      entry.at, verdict.adds_to)
 
     def _resolve(self, force: bool) -> Step:
         awaited = self.awaiting()

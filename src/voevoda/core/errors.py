@@ -9,7 +9,7 @@ things (``ambiguous``). A post is parsed whole and every problem is collected.
 from __future__ import annotations
 
 from dataclasses import dataclass, field
-from typing import Literal
+from typing import Any, Literal
 
 ProblemKind = Literal["invalid", "illegal", "ambiguous", "warning"]
 """``warning`` is never a reason to refuse: something the rules expect that a post leaves out."""
@@ -94,6 +94,11 @@ class OrdersRejected(VoevodaError):
     unbold: list[int] = field(default_factory=list)
     """The numbers of those lines that were not read because nothing on them is bold (a
     bold-only game; filled in by the engine)."""
+    orders: list[Any] = field(default_factory=list)
+    """The orders (:class:`voevoda.core.ruleset.Order`) a ruleset's reader understood of the rest
+    of the post: the engine checks them against the rules too, so that a post gets its reading
+    errors and its rule errors in one answer, and keeps them when its refused lines are void
+    (docs/posts.md «A post keeps its good lines»)."""
 
     def __str__(self) -> str:
         return "\n".join(p.both() for p in self.problems)

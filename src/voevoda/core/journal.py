@@ -70,6 +70,9 @@ class Entry(BaseModel):
     step: int | None = Field(default=None, ge=1, le=MAX_CHAIN_LENGTH)
     at: str | None = Field(default=None, max_length=64,
                            description="wall-clock time, informational; replay ignores it")
+    follow_up: Literal[True] | None = Field(
+        default=None, description="a post that opened as a follow-up («ещё», «P.S.», …): replay adds its orders "
+                                  "to the standing post instead of replacing it (docs/posts.md «Follow-ups»)")
 
     @model_validator(mode="after")
     def _fields_of_its_kind(self) -> Entry:

@@ -38,7 +38,7 @@ from voevoda.core.errors import DataError, GameError, OrdersRejected, Problem
 from voevoda.core.markup import FLAVOURS, FORMATS, Document, check_format, render
 from voevoda.core.posts import PostLine, prose_notes
 from voevoda.core.ruleset import GM, PUBLIC, Order, Viewer
-from voevoda.core.words import count_en, count_ru
+from voevoda.core.words import count_en, count_ru, plural_ru
 
 if TYPE_CHECKING:
     from voevoda.core.standing import Standing
@@ -124,7 +124,8 @@ def walk(game: Game, viewer: Viewer, posts: Sequence[str] = (), channels: Iterab
 
 @channel("status", "voevoda status GAME --as VIEWER")
 def status_text(game: Game | Standing, viewer: Viewer) -> str:
-    """Turn, phase and step; the result once the game is over; else who is awaited.
+    """Turn, phase and the open step (:func:`step_text`); the result once the game is over; else
+    who is awaited.
 
     Everything here comes from the viewer's view: ``progress``, ``outcome`` and ``awaiting``
     are asked of ``view(state, viewer)``, never of the state. A player sees his own prompt and,
@@ -134,9 +135,9 @@ def status_text(game: Game | Standing, viewer: Viewer) -> str:
     view = game.view(viewer)
     ruleset = game.ruleset
     turn, phase = ruleset.progress(view)
-    lines = [f"игра / game {game.record.name} ({game.record.ruleset}), ход / turn {turn}, "
-             f"фаза / phase {phase}, шаг / step {game.step_number}"]
     result = ruleset.outcome(view)
+    lines = [f"игра / game {game.record.name} ({game.record.ruleset}), ход / turn {turn}, "
+             f"фаза / phase {phase}, {step_text(game.step_number, result is None)}"]
     if result is not None:
         lines.append(f"игра окончена / game over: {', '.join(result.winners) or '—'} "
                      f"({result.reason_ru} / {result.reason_en})")
@@ -218,6 +219,15 @@ def dashboard_json(game: Game | Standing, viewer: Viewer) -> str:
     return json.dumps(asdict(dashboard(game, viewer)), ensure_ascii=False, sort_keys=True)
 
 
+def step_text(resolved: int, open_: bool = True) -> str:
+    """The step as every output names it: the step that is open, the one a post goes to and
+    ``order --step`` and ``resolve --step`` take («шаг / step 3» when two are resolved); once
+    the game is over, how many were resolved."""
+    if open_:
+        return f"шаг / step {resolved + 1}"
+    return f"рассчитано шагов / steps resolved: {resolved}"
+
+
 # -- the state as the viewer sees it ----------------------------------------------------------
 
 @channel("show", "voevoda show GAME --as VIEWER")
@@ -230,7 +240,8 @@ def show_text(game: Game | Standing, viewer: Viewer) -> str:
     turn, phase = ruleset.progress(view)
     who = {GM: "ведущий / game master", PUBLIC: "все / public"}.get(viewer, viewer)
     head = (f"{ruleset.title_ru} / {ruleset.title_en}: игра / game {game.record.name}, ход / turn {turn}, "
-            f"фаза / phase {phase}, шаг / step {game.step_number} — глазами / as seen by {who}")
+            f"фаза / phase {phase}, {step_text(game.step_number, ruleset.outcome(view) is None)}"
+            f" — глазами / as seen by {who}")
     return head + "\n\n" + ruleset.summary(view, viewer) + "\n"
 
 
@@ -332,20 +343,31 @@ def export_text(game: Game, viewer: Viewer) -> str:
 
 def order_echo(game: Game, player: str, receipt: Receipt | Sequence[Order], check: bool,
                step: int | None = None) -> str:
-    """What the author of a post reads (docs/posts.md «The echo»): the orders understood (and
-    the step the post is for, when given); when it replaces an earlier post of this step, that
-    it does (its time and number of orders) — the orders listed are then the whole standing
-    set; the lines not read as orders; the lines set aside as quotes and spoilers; notes on the
-    markup and the ruleset's warnings; then, when it was stored, the author's status."""
+    """What the author of a post reads (docs/posts.md «The echo»): at the top, how many orders
+    were accepted and how many lines refused (and the step the post is for, when given); each
+    refused line with its reason; when it replaces an earlier post of this step, or adds to it
+    as a follow-up, that it does (its time and number of orders) — the orders listed are then
+    the whole standing set; the lines not read as orders; the lines set aside as quotes and
+    spoilers; notes on the markup and the reading, and the ruleset's warnings; then, when it was
+    stored, the author's status. Nothing here is shown to anyone but the author."""
     if not isinstance(receipt, Receipt):
-        receipt = Receipt(player, list(receipt))
+        receipt = Receipt(player, list(receipt), added=list(receipt))
     orders = receipt.orders
-    head = "проверено / checked" if check else "принято / accepted"
+    added = receipt.added if receipt.adds_to is not None else orders
+    refused = len(receipt.refused_lines)
     where = f", шаг / step {step}" if step is not None else ""
-    lines = [f"{head} ({len(orders)}){where}:"]
-    if receipt.replaced is not None:
+    lines = [counts_text(len(added), refused, check) + where + ("" if refused else ":")]
+    if refused:
+        lines.append("не принято / refused:")
+        lines.extend("  " + problem.both() for problem in receipt.refused)
+        lines.append("принято / accepted:" if not check else "будет принято / would be accepted:")
+    if receipt.adds_to is not None:
+        lines.append("  " + added_text(receipt.adds_to, check))
+    elif receipt.replaced is not None:
         lines.append("  " + replaced_text(receipt.replaced, check))
-    lines.extend(f"  {item.line}: {game.ruleset.describe(item, 'ru')}" for item in orders)
+    following = receipt.adds_to is not None
+    lines.extend(f"  {'+ ' if following and any(item is a for a in added) else ''}{item.line}: "
+                 f"{game.ruleset.describe(item, 'ru')}" for item in orders)
     lines.extend(post_notes(receipt.prose, receipt.hidden, [*receipt.notes, *receipt.warnings], receipt.unbold))
     if not check:
         lines.append(status_text(game, player))
@@ -354,11 +376,12 @@ def order_echo(game: Game, player: str, receipt: Receipt | Sequence[Order], chec
 
 @dataclass(frozen=True)
 class EchoOrder:
-    """An order understood, as the echo lists it."""
+    """An order understood, as the echo lists it; ``added``: the follow-up's own (shown «+»)."""
 
     line: int | None
     text_ru: str
     text_en: str
+    added: bool = False
 
 
 @dataclass(frozen=True)
@@ -370,34 +393,47 @@ class Echo:
     step: int | None
     check: bool
     accepted: bool
+    """Stored (or, for a check, would be): some orders stand; refused lines may be listed too."""
+    head_ru: str
+    head_en: str
+    """«принято 2 приказа, не принято 1» / «2 orders accepted, 1 refused» (for a refusal, the
+    refusal's own words)."""
     orders: list[EchoOrder]
-    """The orders understood (of a refused post: what was understood)."""
+    """The orders that stand — for a follow-up, the standing post's and its own — (of a post
+    refused whole: what was understood)."""
     problems: list[Problem]
-    """Why the post is refused (empty when accepted)."""
+    """Why each refused line is refused; for a post refused whole, why it is."""
     warnings: list[Problem]
     prose: list[tuple[int, str]]
     """The lines not read as orders, ``(line, text)``."""
     unbold: list[int]
     hidden: list[int]
     replaced: str | None
-    """«replaces your post of …», when it does."""
+    """«replaces your post of …» or «adds to your post of …», when it does."""
 
 
 def echo_data(game: Game, player: str, outcome: Receipt | OrdersRejected | GameError, check: bool,
               step: int | None = None) -> Echo:
     """:class:`Echo` of a receipt (an accepted or checked post) or of a refusal, for its author."""
     if isinstance(outcome, Receipt):
-        orders = [EchoOrder(o.line or None, game.ruleset.describe(o, "ru"), game.ruleset.describe(o, "en"))
-                  for o in outcome.orders]
-        return Echo(player, step, check, True, orders, [], [*outcome.notes, *outcome.warnings],
-                    [(line.number, line.text) for line in outcome.prose], list(outcome.unbold),
-                    list(outcome.hidden), replaced_text(outcome.replaced, check) if outcome.replaced else None)
+        added = outcome.added if outcome.adds_to is not None else outcome.orders
+        following = outcome.adds_to is not None
+        orders = [EchoOrder(o.line or None, game.ruleset.describe(o, "ru"), game.ruleset.describe(o, "en"),
+                            following and any(o is a for a in added)) for o in outcome.orders]
+        head = counts_text(len(added), len(outcome.refused_lines), check)
+        ru, _, en = head.partition(" / ")
+        earlier = (added_text(outcome.adds_to, check) if outcome.adds_to is not None
+                   else replaced_text(outcome.replaced, check) if outcome.replaced is not None else None)
+        return Echo(player, step, check, True, ru, en, orders, list(outcome.refused),
+                    [*outcome.notes, *outcome.warnings], [(line.number, line.text) for line in outcome.prose],
+                    list(outcome.unbold), list(outcome.hidden), earlier)
     if isinstance(outcome, OrdersRejected):
         prose = [(int(number), text) for number, text in (line.split(": ", 1) for line in outcome.prose)]
-        return Echo(player, step, check, False, [EchoOrder(None, u, u) for u in outcome.understood],
-                    list(outcome.problems), [], prose, list(outcome.unbold), [], None)
+        return Echo(player, step, check, False, "приказы не приняты", "orders rejected",
+                    [EchoOrder(None, u, u) for u in outcome.understood], list(outcome.problems), [], prose,
+                    list(outcome.unbold), [], None)
     problem = Problem("illegal", outcome.message_ru, outcome.message_en)
-    return Echo(player, step, check, False, [], [problem], [], [], [], [], None)
+    return Echo(player, step, check, False, "не принято", "not accepted", [], [problem], [], [], [], [], None)
 
 
 @dataclass(frozen=True)
@@ -436,18 +472,50 @@ def standing_post_text(game: Game, viewer: Viewer) -> str:
     return f"{post.at or ''}\n{post.orders}\n{post.frozen}\n{post.text}"
 
 
-def replaced_text(earlier: Submission, check: bool) -> str:
-    """«заменяет ваш пост от 14:05 UTC, 3 приказа / replaces your post of 14:05 UTC, 3 orders»."""
+ACCEPTED_RU = ("принят", "принято", "принято")
+
+
+def counts_text(accepted: int, refused: int, check: bool) -> str:
+    """The top of the echo: «принято 3 приказа, не принято 1 / 3 orders accepted, 1 refused»;
+    when checking, «проверено: будет принято …»; without a refused line, only what was accepted."""
+    verb = plural_ru(accepted, ACCEPTED_RU)
+    ru = f"{verb} {count_ru(accepted, ORDERS_RU)}"
+    en = f"{count_en(accepted, 'order')} {'would be accepted' if check else 'accepted'}"
+    if refused:
+        ru += f", не принято {refused}"
+        en += f", {refused} refused"
+    if check:
+        ru = f"проверено: будет {ru}"
+        en = f"checked: {en}"
+    return f"{ru} / {en}"
+
+
+def added_text(earlier: Submission, check: bool) -> str:
+    """«дополняет ваш пост от 14:05 UTC (3 приказа) / adds to your post of 14:05 UTC (3 orders)»."""
     n = len(earlier.orders)
-    when_ru = when_en = ""
-    if earlier.at:
+    when_ru, when_en = _when(earlier.at)
+    verb_ru, verb_en = ("дополнит", "would add to") if check else ("дополняет", "adds to")
+    return (f"{verb_ru} ваш пост{when_ru} ({count_ru(n, ORDERS_RU)}) / "
+            f"{verb_en} your post{when_en} ({count_en(n, 'order')}); ниже — все ваши приказы этого шага, "
+            "«+» — из этого поста / below: all your orders for this step, «+» from this post")
+
+
+def _when(at: str | None) -> tuple[str, str]:
+    if at:
         try:
-            moment = datetime.fromisoformat(earlier.at)
+            moment = datetime.fromisoformat(at)
         except ValueError:
             moment = None
         if moment is not None:
             stamp = moment.strftime("%d.%m %H:%M") + (" UTC" if moment.utcoffset() is not None else "")
-            when_ru, when_en = f" от {stamp}", f" of {stamp}"
+            return f" от {stamp}", f" of {stamp}"
+    return "", ""
+
+
+def replaced_text(earlier: Submission, check: bool) -> str:
+    """«заменяет ваш пост от 14:05 UTC, 3 приказа / replaces your post of 14:05 UTC, 3 orders»."""
+    n = len(earlier.orders)
+    when_ru, when_en = _when(earlier.at)
     verb_ru, verb_en = ("заменит", "would replace") if check else ("заменяет", "replaces")
     return (f"{verb_ru} ваш пост{when_ru} ({count_ru(n, ORDERS_RU)}) / "
             f"{verb_en} your post{when_en} ({count_en(n, 'order')}); ниже — все ваши приказы этого шага / "
@@ -571,7 +639,7 @@ def check_options(fmt: str = "text", lang: str = "ru", flavour: str | None = Non
         raise GameError(f"язык: {' или '.join(LANGS)}", f"language: {' or '.join(LANGS)}")
 
 
-__all__ = ["CHANNELS", "FORMATS", "LANGS", "Channel", "channel", "check_options", "created_text", "error_text", "export_text",
-           "games_lines", "games_text", "map_svg", "order_check_text", "order_echo", "order_reply",
-           "order_text", "reopen_text", "report_text", "resolution_text", "rollback_text", "show_json", "show_text",
-           "status_text", "walk"]
+__all__ = ["CHANNELS", "FORMATS", "LANGS", "Channel", "channel", "check_options", "counts_text", "created_text",
+           "error_text", "export_text", "games_lines", "games_text", "map_svg", "order_check_text", "order_echo",
+           "order_reply", "order_text", "reopen_text", "report_text", "resolution_text", "rollback_text", "show_json",
+           "show_text", "status_text", "step_text", "walk"]

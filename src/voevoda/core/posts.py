@@ -99,9 +99,13 @@ _DELIMITERS = (("||", "spoiler"), ("**", "bold"), ("__", "bold"), ("~~", "plain"
 
 @dataclass(frozen=True)
 class PostOptions:
-    """How a game reads posts. ``bold_only``: only bold text counts (New Worlds)."""
+    """How a game reads posts. ``bold_only``: only bold text counts (New Worlds).
+    ``follow_ups``: a post that opens with «ещё», «дополнение», «забыл», «P.S.», «also» or
+    «addendum» adds its orders to the player's standing post of the step instead of replacing it
+    (:func:`follow_up`); a game whose posts cannot be added to says False."""
 
     bold_only: bool = False
+    follow_ups: bool = True
 
 
 @dataclass(frozen=True)
@@ -476,6 +480,93 @@ def _bold_runs(chars: list[_Char]) -> list[_Char]:
             out.append(c)
         previous = c.run if c.bold else None
     return out
+
+
+# -- follow-ups, headings --------------------------------------------------------------------
+
+_WORD = re.compile(r"[^\W_]+(?:\.[^\W\d_](?![^\W\d_]))*\.?")
+"""A word of a line, for the follow-up marker: letters and digits, or an abbreviation with its
+dots («P.S.», «п.с.»)."""
+
+FOLLOW_UP_MARKERS = frozenset({
+    "еще", "дополнение", "дополнения", "забыл", "забыла", "забыли", "p.s.", "p.s", "ps", "п.с.", "п.с", "пс",
+    "also", "addendum"})
+"""The words a follow-up opens with, folded (docs/posts.md «Follow-ups»)."""
+_MARKER_LEADS = frozenset({"а", "и", "да", "ну", "кстати", "ой", "and", "oh", "oops"})
+"""Words a player may put before the marker («А ещё…», «Ой, забыл:»)."""
+_MARKER_VERBS = frozenset({"добавить", "дописать", "указать", "написать", "сказать", "отдать", "добавлю",
+                           "допишу", "i", "forgot", "to", "add", "mention", "еще", "also"})
+"""Words that may follow the marker and are never an order's («Забыл добавить: …», «P.S. I forgot
+to add…»)."""
+_MARKER_NOUNS = frozenset({"к", "в", "моим", "моему", "приказам", "приказу", "посту", "ходу", "сообщению",
+                           "приказ", "приказы", "по", "my", "orders", "order", "post", "to", "the", "more",
+                           "one", "thing", "one more"})
+"""Words that may follow the marker only before a colon or a dash («Дополнение к приказам:»,
+«Ещё приказы —»): elsewhere they could begin an order."""
+_AFTER_MARKER = ":,.!—–-"
+_MARKER_HINT = re.compile(r"ещ[её]|дополн|забыл|p\.?\s?s|п\.?\s?с|also|addendum", re.IGNORECASE)
+
+
+def follow_up(text: str) -> str | None:
+    """``text`` with its follow-up marker blanked out, when the post opens with one: its first
+    line that a forum shows (markup read through, quotes and spoilers aside) begins with «ещё»,
+    «дополнение», «забыл(а)», «P.S.», «also» or «addendum» (maybe after «а», «ну», «ой»; not
+    «ещё раз»), with what goes with it («Забыл добавить:», «Дополнение к приказам:»). Every
+    other character keeps its place, so errors point where the player typed. ``None`` for any
+    other post (docs/posts.md «Follow-ups»)."""
+    if _MARKER_HINT.search(text) is None:
+        return None  # most posts: no marker anywhere, nothing to read twice
+    first = next(iter(read(text).lines), None)
+    if first is None:
+        return None
+    words = [(fold(m.group(0)), m.start(), m.end()) for m in _WORD.finditer(first.text)]
+
+    def separated(index: int) -> bool:
+        """Only blanks and commas between word ``index - 1`` and word ``index``."""
+        gap = first.text[words[index - 1][2]:words[index][1]]
+        return not gap.strip(" ,")
+
+    at = 0
+    if len(words) > 1 and words[0][0] in _MARKER_LEADS and words[1][0] in FOLLOW_UP_MARKERS and separated(1):
+        at = 1
+    if at == 0 and (not words or words[0][1] != 0):
+        return None
+    if not words or words[at][0] not in FOLLOW_UP_MARKERS:
+        if not (len(words) > at + 1 and words[at][0] == "в" and words[at + 1][0] == "дополнение"):
+            return None
+        at += 1
+    if words[at][0] == "еще" and at + 1 < len(words) and words[at + 1][0] == "раз":
+        return None  # «Ещё раз всем привет»: once again, not a follow-up
+    end = words[at][2]
+    at += 1
+    while at < len(words) and (words[at][0] in _MARKER_VERBS or words[at][0] in FOLLOW_UP_MARKERS) and separated(at):
+        end = words[at][2]
+        at += 1
+    tentative = at
+    while tentative < len(words) and words[tentative][0] in _MARKER_NOUNS and separated(tentative):
+        tentative += 1
+    if tentative > at:
+        rest = first.text[words[tentative - 1][2]:].lstrip()
+        if rest[:1] in (":", "—", "–", "-"):
+            end = words[tentative - 1][2]
+    while end < len(first.text) and (first.text[end] in _AFTER_MARKER or first.text[end] == " "):
+        end += 1
+    blank = {first.column(i) for i in range(end)}
+    lines = text.split("\n")
+    original = lines[first.number - 1]
+    lines[first.number - 1] = "".join(" " if column in blank else ch for column, ch in enumerate(original, 1))
+    return "\n".join(lines)
+
+
+def is_heading(text: str) -> bool:
+    """Whether a line (markup read through) reads as a heading rather than an order: it ends with
+    a colon and nothing after it («Ставлю септу:», «Принимаем:»), or it is one word alone
+    («Принимаем», «Поход»). A game's reader refuses such a line when it begins like an order and
+    says nothing more; the engine echoes it as not read as orders (docs/posts.md)."""
+    stripped = text.strip().rstrip(STOPS + " ")
+    if stripped.endswith(":"):
+        return True
+    return re.fullmatch(r"[^\W\d_]+(?:-[^\W\d_]+)?", stripped) is not None
 
 
 # -- numbers -----------------------------------------------------------------------------------

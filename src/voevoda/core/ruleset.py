@@ -12,7 +12,7 @@ from __future__ import annotations
 
 import copy
 from abc import ABC, abstractmethod
-from collections.abc import Mapping, Sequence
+from collections.abc import Hashable, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any, ClassVar, Literal
 
@@ -38,9 +38,12 @@ GM: Viewer = "gm"
 
 ReportFormat = Literal["text", "bbcode", "markdown", "telegram"]
 
-CORE_CONFIG_KEYS = frozenset({"genders"})
+CORE_CONFIG_KEYS = frozenset({"genders", "post_acceptance"})
 """Config keys every game accepts besides its own: ``genders`` ({player: "m" | "f"}), the
-grammatical gender of players whose names do not show it (see :mod:`voevoda.core.words`)."""
+grammatical gender of players whose names do not show it (see :mod:`voevoda.core.words`), and
+``post_acceptance`` (``"by_line"``, the default, or ``"whole"``): whether a refused line of a post
+is void while the rest stands, or refuses the whole post (docs/posts.md «A post keeps its good
+lines»)."""
 
 
 @dataclass(frozen=True)
@@ -199,11 +202,16 @@ class Ruleset(ABC):
     @abstractmethod
     def parse(self, text: str, player: str, state: State) -> list[Order]:
         """Read a post. Raises :class:`voevoda.core.errors.ParseError` carrying every
-        problem (line, column, Russian and English) and the understood rest."""
+        problem (line, column, Russian and English) and the understood rest, as descriptions
+        (``understood``) and as the orders themselves (``orders=``): the engine checks those
+        against the rules too and keeps them when the refused lines are void (docs/posts.md)."""
 
     @abstractmethod
     def validate(self, state: State, player: str, orders: Sequence[Order]) -> list[Problem]:
-        """The rules each order breaks; empty when the post can be accepted."""
+        """The rules each order breaks; empty when the post can be accepted. A problem with an
+        order's line refuses that line (the others stand, and are checked again without it); a
+        problem that names no line refuses the post as a whole. Where orders share a budget,
+        take them in the post's order and refuse, by its line, each one the budget cannot pay."""
 
     @abstractmethod
     def resolve(self, state: State, orders: Mapping[str, Sequence[Order]], dice: Dice) -> Resolution:
@@ -236,7 +244,8 @@ class Ruleset(ABC):
 
     def post_options(self) -> posts.PostOptions:
         """How this game reads posts: ``PostOptions(bold_only=True)`` for a game that counts
-        only bold text (New Worlds)."""
+        only bold text (New Worlds), ``follow_ups=False`` for a game whose posts a follow-up
+        cannot add to."""
         return posts.PostOptions()
 
     def begins_order(self, line: str, player: str, state: State) -> bool:
@@ -251,6 +260,20 @@ class Ruleset(ABC):
         """A post read through the core (markup, quotes, spoilers, positions, prose): what
         ``parse`` should read its order lines from (``post.orders``)."""
         return posts.read(text, self.post_options(), lambda line: self.begins_order(line, player, state))
+
+    def settle(self, state: State, player: str, orders: Sequence[Order]) -> list[Order]:
+        """The orders that stand after a post (its own and, for a follow-up, the standing post's,
+        its refused lines left out), as the game keeps them: by default as they are. A game whose
+        orders carry what the whole set decides (New Worlds' price and points left, for the echo)
+        works it out again here, over the set that stands."""
+        return list(orders)
+
+    def declaration(self, order: Order) -> Hashable | None:
+        """The key of a declaration (an alliance, a bid, a religion): two orders with the same
+        key declare the same thing, and a post that gives it twice, or a follow-up that gives it
+        again, gives it once (the repeat is noted, not refused). ``None`` (the default) for an
+        order that is not one: two such orders are two orders."""
+        return None
 
     def warnings(self, state: State, player: str, orders: Sequence[Order]) -> list[Problem]:
         """Things the rules expect that an accepted post leaves out (a tax still owed, a squad

@@ -331,13 +331,17 @@ class Service(People):
 
     # -- posts ------------------------------------------------------------------------------------
 
-    def check_post(self, actor: Actor, name: str, player: str, text: str, *, light: bool = False) -> PostOutcome:
+    def check_post(self, actor: Actor, name: str, player: str, text: str, *, light: bool = False,
+                   step: int | None = None) -> PostOutcome:
         """Read and check a post for ``player``'s seat without storing it: the echo, or the
-        post's every problem (raised as :class:`OrdersRejected`)."""
+        post's every problem (raised as :class:`OrdersRejected`); ``step``, when given, must be
+        the open step."""
         access = self.access(actor, name)
         game = self._light_game(name) if light and isinstance(actor, Operator) else self._game(name)
         seat = game.find_player(player)
         access.require(Op.POST, seat)
+        if step is not None:
+            game.check_step_for_post(step)
         receipt = game.check_post(seat, text)
         step = game.step_number + 1
         return PostOutcome(name, seat, step, False, receipt,

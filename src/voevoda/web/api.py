@@ -110,6 +110,8 @@ class EchoOut(BaseModel):
     step: int | None
     check: bool
     accepted: bool
+    head_ru: str
+    head_en: str
     orders: list[dict[str, Any]]
     problems: list[dict[str, Any]]
     warnings: list[dict[str, Any]]
@@ -229,6 +231,7 @@ def create_api(parent: FastAPI) -> FastAPI:
 
     def echo_out(echo: outputs.Echo, text: str) -> EchoOut:
         return EchoOut(player=echo.player, step=echo.step, check=echo.check, accepted=echo.accepted,
+                       head_ru=echo.head_ru, head_en=echo.head_en,
                        orders=[asdict(o) for o in echo.orders], problems=[p.to_json() for p in echo.problems],
                        warnings=[p.to_json() for p in echo.warnings], prose=[list(p) for p in echo.prose],
                        unbold=echo.unbold, hidden=echo.hidden, replaced=echo.replaced, text=text)

@@ -189,7 +189,7 @@ class Reader:
             else:
                 problems.append(invalid("пустой ответ", "an empty answer", 1, 1))
         if problems:
-            raise ParseError(problems, [o.text for o in orders])
+            raise ParseError(problems, [o.text for o in orders], orders=orders)
         return orders
 
     # -- standing choices, in any answer (ruling 48) ----------------------------------

@@ -9,7 +9,7 @@ from dataclasses import fields
 from typing import Any, ClassVar
 
 from voevoda.core.dice import Dice, Stream
-from voevoda.core.errors import ParseError, Problem, illegal, warning
+from voevoda.core.errors import Problem, illegal, warning
 from voevoda.core.hidden import HiddenParts
 from voevoda.core.markup import Document, render
 from voevoda.core.ruleset import (
@@ -69,11 +69,10 @@ class CultureConquest(Ruleset):
         return self.reader.begins(line, state)
 
     def parse(self, text: str, player: str, state: State) -> list[Order]:
-        orders = self.reader.parse(text, player, state)
-        _, problems = choice_from_orders(state["pending"]["kind"], orders)
-        if problems:
-            raise ParseError(problems, [o.text for o in orders])
-        return orders
+        """The post's lines read one by one; how they make one answer (a category named twice, a
+        post of standing choices alone) is :meth:`validate`'s, which sees a follow-up's lines with
+        the standing post's (issue 30: «P.S. потери: рабочие» adds a standing choice)."""
+        return self.reader.parse(text, player, state)
 
     def validate(self, state: State, player: str, orders: Sequence[Order]) -> list[Problem]:
         pending = state.get("pending")
@@ -81,10 +80,32 @@ class CultureConquest(Ruleset):
             return [illegal("от вас сейчас ничего не ждут", "nothing is asked of you now")]
         if not orders:
             return []
+        short: list[Problem] = []
+        if pending["kind"] == "build":
+            orders, short = self._labour_by_line(orders, int(pending["labour"]))
         choice, problems = choice_from_orders(pending["kind"], orders)
-        line = orders[0].line
-        return problems + [illegal(ru, en, line, rule=f"culture-conquest/{pending['kind']}")
-                           for ru, en in check(state, self.tables, self.options, player, choice)]
+        # an answer is one choice: a rule it breaks refuses the answer, not one of its lines
+        return short + problems + [illegal(ru, en, rule=f"culture-conquest/{pending['kind']}")
+                                   for ru, en in check(state, self.tables, self.options, player, choice)]
+
+    @staticmethod
+    def _labour_by_line(orders: Sequence[Order], labour: int) -> tuple[list[Order], list[Problem]]:
+        """«ФАЗА СТРОИТЕЛЬСТВА»: the turn's labour is shared by the building lines, taken in the
+        post's order; a line the labour left cannot pay is refused on its line and the others
+        stand (issue 30)."""
+        left = labour
+        kept: list[Order] = []
+        short: list[Problem] = []
+        for order in orders:
+            need = int(order.args.get("labour") or 0) if order.kind == "build" and order.args.get("project") else 0
+            if need > left:
+                short.append(illegal(f"не хватает труда на эту строку: нужно {need}, осталось {left} из {labour}",
+                                     f"not enough labour for this line: {need} needed, {left} of {labour} left",
+                                     order.line, None, order.text, "culture-conquest/build"))
+                continue
+            left -= need
+            kept.append(order)
+        return kept, short
 
     def warnings(self, state: State, player: str, orders: Sequence[Order]) -> list[Problem]:
         """Labour an accepted building answer will lose, line by line, as the building phase

@@ -221,8 +221,14 @@ class NewWorlds(Ruleset):
         if player in world.state.countries:
             orders = self.annotate(world, player, orders)
         if problems:
-            raise ParseError(problems, [self.describe(o) for o in orders])
+            raise ParseError(problems, [self.describe(o) for o in orders], orders=orders)
         return orders
+
+    def settle(self, state: State, player: str, orders: Sequence[Order]) -> list[Order]:
+        """Each order's price and the points left, again over the orders that stand: without a
+        refused line, and with the standing post's orders before a follow-up's (issue 30)."""
+        world = self.world(state)
+        return self.annotate(world, player, orders) if player in world.state.countries else list(orders)
 
     def _plan(self, world: World, player: str, orders: Sequence[Order]) -> Plan:
         """The planner's walk of a post, kept for the few worlds in hand: the engine reads a

@@ -147,7 +147,7 @@ class RingOfPower(Ruleset):
         reader = PostReader(list(state["seats"]), player)
         orders, problems = reader.read(post.orders)
         if problems:
-            raise ParseError(problems, [self.describe(o) for o in orders])
+            raise ParseError(problems, [self.describe(o) for o in orders], orders=orders)
         return orders
 
     def warnings(self, state: State, player: str, orders: Sequence[Order]) -> list[Problem]:

@@ -174,7 +174,7 @@ class SteelRoseBattle(Ruleset):
             # what the reading decided (R1) is echoed with the post and printed in the report
             orders.extend(Order("note", note.to_json(), note.line) for note in dep.notes)
             if problems:
-                raise ParseError(problems, [self.describe(o) for o in orders])
+                raise ParseError(problems, [self.describe(o) for o in orders], orders=orders)
             if not orders:
                 raise ParseError([illegal("в расстановке нет ни одного отряда", "the deployment places no squad",
                                           None, None, None, "Расстановка")], [])
@@ -187,7 +187,7 @@ class SteelRoseBattle(Ruleset):
             if plan.skip:
                 orders.append(Order("skip_planning"))
             if plan.problems:
-                raise ParseError(plan.problems, [self.describe(o) for o in orders])
+                raise ParseError(plan.problems, [self.describe(o) for o in orders], orders=orders)
             return orders
         raise GameError("битва уже окончена", "the battle is over")
 

@@ -12,6 +12,7 @@ the board the table records. Each step resolves the posts :func:`.turn.awaited` 
 from __future__ import annotations
 
 import copy
+import json
 from collections.abc import Mapping, Sequence
 from functools import cached_property
 from typing import Any
@@ -59,6 +60,8 @@ from voevoda.rulesets.thrones.state import (
 from voevoda.rulesets.thrones.turn import Resolver, awaited, current_holy, dice_off
 
 RESERVED = {"public", "gm"}
+DECLARATIONS = frozenset({"alliance", "alone", "holy", "westeros", "bid", "tiebreak", "bribe"})
+"""What a phase asks of a house once (REQUIRED in plan.py): written twice alike, it is said once."""
 
 
 class Thrones(Ruleset):
@@ -186,8 +189,18 @@ class Thrones(Ruleset):
         post = self.read_post(text, player, state)
         orders, problems = read_lines(post.orders, self.lexicon(state), str(state.get("phase", "")))
         if problems:
-            raise ParseError(problems, [self.describe(o) for o in orders])
+            raise ParseError(problems, [self.describe(o) for o in orders], orders=orders)
         return orders
+
+    def declaration(self, order: Order) -> tuple[str, str] | None:
+        """«союз Ланнистер» twice (or again in a follow-up), «одиночка», «ставка 3», … said twice
+        alike are said once (issue 30); an alliance is the same whatever order its houses come in."""
+        if order.kind not in DECLARATIONS:
+            return None
+        args = dict(order.args)
+        if order.kind == "alliance":
+            args["members"] = sorted(str(m) for m in args.get("members", ()))
+        return order.kind, json.dumps(args, sort_keys=True, ensure_ascii=False)
 
     def validate(self, state: State, player: str, orders: Sequence[Order]) -> list[Problem]:
         if state.get("outcome") is not None:

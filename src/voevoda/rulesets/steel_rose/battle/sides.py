@@ -83,21 +83,25 @@ def army_faction(units: Mapping[str, int], rules: Rules) -> str:
 
 
 def check_army(squads: list[SquadInput], army: Mapping[str, int] | None, rules: Rules) -> list[Problem]:
-    """A deployment may place only the units the army has (units left out stay in reserve)."""
+    """A deployment may place only the units the army has (units left out stay in reserve). The
+    squads are taken in the post's order: a squad the army has not enough units left for is
+    refused on its line, and the units it names are not counted (issue 30: a shared budget is
+    refused line by line, the rest of the post stands)."""
     if army is None:
         return []
     placed: dict[str, int] = {}
-    for s in squads:
-        for uid, n in s.units.items():
-            placed[uid] = placed.get(uid, 0) + n
     problems = []
-    for uid, n in placed.items():
-        have = int(army.get(uid, 0))
-        if n > have:
+    for s in squads:
+        over = [(uid, placed.get(uid, 0) + n) for uid, n in s.units.items() if placed.get(uid, 0) + n > int(army.get(uid, 0))]
+        for uid, n in over:
+            have = int(army.get(uid, 0))
             unit = rules.units[uid]
             problems.append(illegal(
                 f"расставлено {n} «{unit.name_ru}», а в армии их {have}",
-                f"{n} {unit.name_en} placed, but the army has {have}", None, None, None, "Расстановка"))
+                f"{n} {unit.name_en} placed, but the army has {have}", s.line or None, None, None, "Расстановка"))
+        if not over:
+            for uid, n in s.units.items():
+                placed[uid] = placed.get(uid, 0) + n
     return problems
 
 

@@ -159,7 +159,7 @@ class SteelRoseCampaign(Ruleset):
         if st.phase == "orders":
             reading = self.reader.orders(text, fid)
             if reading.problems:
-                raise ParseError(reading.problems, [self.describe(o) for o in reading.orders])
+                raise ParseError(reading.problems, [self.describe(o) for o in reading.orders], orders=reading.orders)
             return reading.orders
         if st.phase in ("deployment", "planning"):
             return self._parse_battle_post(st, fid, text)
@@ -177,7 +177,7 @@ class SteelRoseCampaign(Ruleset):
                     reading.problems.append(illegal(f"вашей фракции доступно: {allowed}", f"your faction may: {allowed_en}",
                                                     order.line, None, order.text))
             if reading.problems:
-                raise ParseError(reading.problems, [self.describe(o) for o in reading.orders])
+                raise ParseError(reading.problems, [self.describe(o) for o in reading.orders], orders=reading.orders)
             return reading.orders
         raise GameError("игра окончена", "the game is over")
 
@@ -222,7 +222,7 @@ class SteelRoseCampaign(Ruleset):
                                              "skip": plan.skip}, line))
         if problems:
             unique = list(dict.fromkeys(problems))  # a block for several battles is read for each
-            raise ParseError(unique, [self.describe(o) for o in orders])
+            raise ParseError(unique, [self.describe(o) for o in orders], orders=orders)
         return sorted(orders, key=lambda o: o.line)  # echoed in the post's order
 
     def validate(self, state: State, player: str, orders: Sequence[Order]) -> list[Problem]:
@@ -387,6 +387,14 @@ class SteelRoseCampaign(Ruleset):
 
     def progress(self, state: State) -> tuple[int, str]:
         return int(state.get("turn", 1)), str(state.get("phase", ""))
+
+    def declaration(self, order: Order) -> tuple[str, str, str] | None:
+        """A building built or sold twice in one city is one order («в одном городе не может быть
+        две одинаковые постройки»): written twice, or again in a follow-up, it is counted once
+        (issue 30)."""
+        if order.kind in ("build", "sell"):
+            return order.kind, str(order.args.get("city")), str(order.args.get("building"))
+        return None
 
     def describe(self, order: Order, lang: str = "ru") -> str:
         from voevoda.rulesets.steel_rose.campaign.report import describe_order

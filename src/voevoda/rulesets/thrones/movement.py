@@ -78,15 +78,26 @@ def defended_against(state: Mapping[str, Any], ctx: Ctx, area: str, player: str)
     return bool(info["garrison"]) and info["house"] != player
 
 
-def empty_for_road(state: Mapping[str, Any], ctx: Ctx, area: str, player: str) -> bool:
-    """«по двум пустым клеткам»: no rival's or ally's units, no power token, no garrison; the
-    house's own units do not occupy it (ruling T15; option ``road_through_own``)."""
+def own_garrison(state: Mapping[str, Any], area: str, player: str) -> bool:
+    """Whether the garrison in ``area`` is ``player``'s own: the garrison token of its home, while
+    it holds its home (the board data: «the home house's garrison token»)."""
     info = state["board"][area]
-    if info["token"] is not None or info["garrison"]:
+    seat = state["houses"].get(player) or {}
+    return bool(info["garrison"]) and info["house"] == player and seat.get("home") == area
+
+
+def empty_for_road(state: Mapping[str, Any], ctx: Ctx, area: str, player: str) -> bool:
+    """«по двум пустым клеткам»: no rival's or ally's units, no power token, no garrison but the
+    house's own; the house's own units and its own home garrison do not occupy it — the document's
+    list is «занятые земли (союзники, жетоны власти, противники)» (ruling T15; option
+    ``road_through_own = false``: they occupy too)."""
+    info = state["board"][area]
+    own = info["house"] == player and ctx.options.road_through_own
+    if info["token"] is not None or (info["garrison"] and not (own and own_garrison(state, area, player))):
         return False
     if unit_count(info) == 0:
         return True
-    return info["house"] == player and ctx.options.road_through_own
+    return own
 
 
 def _supported_by(state: Mapping[str, Any], area: str, house: str) -> bool:

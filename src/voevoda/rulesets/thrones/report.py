@@ -18,6 +18,7 @@ from voevoda.core.markup import Document, Inline, Item, bold
 from voevoda.core.ruleset import GM, PUBLIC, Event, Order, Viewer
 from voevoda.core.words import counted, inflect_phrase, join_and
 from voevoda.rulesets.thrones.context import Ctx
+from voevoda.rulesets.thrones.economy import note_units
 from voevoda.rulesets.thrones.rules import TRACKS, UNIT_KINDS
 from voevoda.rulesets.thrones.state import castles_held
 
@@ -29,9 +30,13 @@ BASE_CARDS = {"supply": ("Снабжение", "Supply"), "clash": ("Битва 
 STATEMENT_ITEMS = {
     "crowns": ("доход с корон", "crowns"), "consolidate": ("усиление власти", "consolidate power"),
     "purchase": ("покупка войск", "troops bought"), "upgrade": ("улучшение войск", "troops upgraded"),
-    "sale": ("продажа войск", "troops sold"), "dues": ("взнос Ночному Дозору", "Night's Watch dues"),
-    "dues_troops": ("взнос войсками (номинал)", "dues in troops (nominal)"),
+    "sale": ("продажа войск", "troops sold"),
+    "dues_owed": ("взнос Ночному Дозору: к уплате", "Night's Watch dues owed:"),
+    "dues_troops": ("взнос войсками", "dues in troops"),
+    "dues": ("взнос Ночному Дозору монетами", "Night's Watch dues in coins"),
+    "dues_sold": ("продано за номинал в счёт взноса", "sold at nominal for the dues"),
     "dues_change": ("сдача с взноса войсками", "change from the dues in troops"),
+    "dues_unpaid": ("взнос не уплачен: продавать нечего", "dues unpaid: nothing left to sell"),
     "transfer_out": ("перевод", "payment"), "transfer_in": ("получено", "received"),
     "transfer_back": ("не принято (запас получателя полон)", "returned (the recipient's reserve was full)"),
     "deal_out": ("оплата сделки", "deal paid"), "bid": ("ставка в битве королей", "Clash of Kings bid"),
@@ -41,6 +46,8 @@ STATEMENT_ITEMS = {
     "board": ("на поле", "on the board"), "token": ("жетон власти на поле", "power token placed"),
     "reserve_cap": ("сверх запаса, не получено", "over the reserve, not received"),
 }
+INFO_ITEMS = frozenset({"dues_owed", "dues_troops", "dues_sold", "dues_unpaid"})
+"""Statement lines that move no token: shown with «—» in the tokens column."""
 WHY_DESTROYED = {"battle": ("остались на поле проигранной битвы", "stayed on a lost battlefield"),
                  "no_retreat": ("не смогли отступить", "could not retreat"),
                  "contested": ("пришли туда, где уже стоял другой дом", "arrived where another house stood")}
@@ -529,6 +536,17 @@ def _private(doc: Document, w: Words, events: Sequence[Event], viewer: Viewer) -
             note = line.get("note", "")
             if line["item"] == "reserve_cap":
                 rows.append([name, f"({note})"])
+                continue
+            if line["item"] in INFO_ITEMS:
+                # a line that moves no token: what was owed, which troops went, what went unpaid
+                if line["item"] in ("dues_owed", "dues_unpaid"):
+                    name = f"{name} {note}" if line["item"] == "dues_owed" else f"{name} ({note})"
+                else:
+                    area, units = note_units(note)
+                    value = sum(w.ctx.rules.units[k].sale * int(n) for k, n in units.items())
+                    name = (f"{name}: {w.area(area)} — {w.units(units)} "
+                            f"({w.t('номинал', 'nominal')} {value})")
+                rows.append([name, "—"])
                 continue
             if line["item"] in ("transfer_out", "transfer_in", "deal_out", "transfer_back") and note:
                 who, _, rest = note.partition(":")

@@ -214,12 +214,7 @@ class Thrones(Ruleset):
             due = economy.dues_each(state, self.ctx, player)
             troops = sum(int(i.info.get("value", 0)) for i in plan.items if i.order.kind == "dues" and not i.problems)
             if due > troops + plan.money:
-                out.append(warning(
-                    f"взнос Ночному Дозору {due}: после этого поста у вас {plan.money} и войсками {troops}; "
-                    "недостачу покроет продажа ваших войск за номинал (назовите их: «взнос войсками ОБЛАСТЬ: …»)",
-                    f"the Night's Watch dues are {due}: after this post you hold {plan.money} and {troops} in troops; "
-                    "the companion will sell your troops at nominal for the rest (name them: 'dues in troops AREA: …')",
-                    rule=rule("Торговые операции")))
+                out.append(self._dues_warning(due, troops, plan.money, plan.own))
         if state.get("phase") == "planning":
             supported = {str(o.args["area"]) for o in orders if o.kind == "order" and o.args.get("kind") == "support"}
             for o in orders:
@@ -228,6 +223,30 @@ class Thrones(Ruleset):
                                        "a passage without a support order in that area gives nothing",
                                        line=o.line or None, order=o.text, rule=rule("Дипломатические операции")))
         return out
+
+    def _dues_warning(self, due: int, troops: int, money: int, own: Mapping[str, Mapping[str, int]]) -> Problem:
+        """The dues a trade post leaves uncovered, and the troops the companion would sell for them
+        if the house pays nothing more (:func:`economy.settle_dues`, ruling T8)."""
+        from voevoda.rulesets.thrones.report import Words
+
+        settled = economy.settle_dues(self.ctx, due, troops, money, own)
+        said = {}
+        for lang in ("ru", "en"):
+            w = Words(self.ctx, None, lang)
+            held = w.coins(max(money, 0)) + (w.t(f" и войска на {troops}", f" and troops worth {troops}") if troops else "")
+            sold = "; ".join(f"{w.area(area)} — {w.units(units)}" for area, units in settled.sold)
+            parts = []
+            if sold:
+                parts.append(w.t(f"если больше ничего не внесёте, за номинал продадут: {sold}",
+                                 f"if you pay nothing more, the companion sells at nominal: {sold}"))
+            if settled.unpaid:
+                parts.append(w.t(f"продавать больше нечего: не уплачено {settled.unpaid}",
+                                 f"nothing more to sell: {settled.unpaid} unpaid"))
+            said[lang] = w.t(f"взнос Ночному Дозору {due}: после этого поста у вас {held}; {'; '.join(parts)} "
+                             "(другие войска назовите так: «взнос войсками ОБЛАСТЬ: …»)",
+                             f"the Night's Watch dues are {due}: after this post you hold {held}; {'; '.join(parts)} "
+                             "(name other troops: 'dues in troops AREA: …')")
+        return warning(said["ru"], said["en"], rule=rule("Торговые операции"))
 
     # -- the step ------------------------------------------------------------------------------------------
 

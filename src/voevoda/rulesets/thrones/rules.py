@@ -358,6 +358,7 @@ class Options(_Strict):
     road_destination: Literal["empty", "any"] = "empty"
     road_through_own: bool = True
     passage_to_own: bool = True
+    passage_nearest: Literal["next", "shortest"] = "next"
     siege_escort: Literal["one", "each"] = "one"
     bribe_stake: Literal["reserve", "target"] = "reserve"
 

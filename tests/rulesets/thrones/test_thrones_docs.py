@@ -59,3 +59,19 @@ def test_every_documented_order_reads(phase: str, example: str) -> None:
     except OrdersRejected as exc:
         raise AssertionError(f"{example!r} ({phase}): {[p.both() for p in exc.problems]}") from exc
     assert orders, example
+
+
+def test_every_config_example_is_a_config_the_game_takes() -> None:
+    """Each ```toml block of docs/thrones.md is valid TOML (keys in Cyrillic are quoted) and every
+    key in it is one of the game's options, with a value it accepts (issue 29, item 20)."""
+    import tomllib
+
+    from voevoda.rulesets.thrones import Thrones
+
+    blocks = re.findall(r"```toml\n(.*?)```", DOC.read_text(encoding="utf-8"), re.S)
+    assert blocks
+    for block in blocks:
+        config = tomllib.loads(block)
+        assert set(config) <= Thrones().config_keys(), set(config) - Thrones().config_keys()
+        ruleset = Thrones(config)
+        assert ruleset.seating(["Анна", "Борис", "Вера"]) == {"Анна": "lannister", "Борис": "stark", "Вера": "baratheon"}

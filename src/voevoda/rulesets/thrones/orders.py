@@ -326,8 +326,17 @@ def area_table(board: Board) -> PhraseTable:
     return _AREA_TABLES[key]
 
 
-def build_lexicon(rules: Rules, board: Board, houses: Mapping[str, str]) -> Lexicon:
-    """``houses`` maps each player to his house's id."""
+PLAYER_CASES = ("gent", "datv", "accs", "ablt", "loct")
+
+
+def build_lexicon(rules: Rules, board: Board, houses: Mapping[str, str],
+                  genders: Mapping[str, str] | None = None) -> Lexicon:
+    """``houses`` maps each player to his house's id; a player is named by his name in any case
+    («союз с Борисом», «перевод Анне»), declined with the gender ``genders`` gives or his name
+    shows."""
+    from voevoda.core.words import Names, decline_name
+
+    names = Names(genders)
     lex = Lexicon(areas=area_table(board))
     for player, hid in houses.items():
         house = rules.houses.get(hid)
@@ -336,6 +345,10 @@ def build_lexicon(rules: Rules, board: Board, houses: Mapping[str, str]) -> Lexi
                          "house " + house.name_en):
                 lex.houses.add(form, player)
         lex.houses.add(player, player)
+        for case in PLAYER_CASES:
+            declined = decline_name(player, case, names.gender(player))
+            if declined:
+                lex.houses.add(declined, player)
     for kind in UNIT_KINDS:
         stats = rules.units[kind]
         for name in stats.forms:

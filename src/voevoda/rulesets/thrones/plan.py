@@ -563,9 +563,12 @@ class _Walker:
                                   rule(LITTLEFINGER)))
             return
         if times < 6 and len(faces) != times:
-            item.problems.append((f"при ставке в {times}× номинал загадывают {times} цифр(ы), а названо {len(faces)}",
-                                  f"a stake of {times}x the nominal guesses {times} faces; {len(faces)} given",
-                                  rule(LITTLEFINGER)))
+            from voevoda.core.words import counted
+
+            item.problems.append((f"при ставке в {times}× номинал загадывают {counted(times, 'цифра')}, а у вас "
+                                  f"{counted(len(faces), 'цифра')}",
+                                  f"a stake of {times}x the nominal guesses {counted(times, 'face', 'en')}; "
+                                  f"{len(faces)} given", rule(LITTLEFINGER)))
             return
         if times == 6 and faces not in ([], [1, 2, 3, 4, 5, 6]):
             item.problems.append(("при ушестерённой ставке кубик не бросают: цифры не нужны",

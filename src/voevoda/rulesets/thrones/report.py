@@ -100,6 +100,28 @@ class Words:
         parts = [self.unit(k, int(units[k])) for k in UNIT_KINDS if units.get(k)]
         return join_and(parts, self.lang) or self.t("никого", "nobody")
 
+    def upgraded(self, kind: str, n: int) -> str:
+        """«пешего до рыцаря», «2 пеших до осадных башен»; "a footman to a knight", "2 footmen to
+        knights" (what an upgrade turns into what)."""
+        stats = self.ctx.rules.units[kind]
+        base = self.ctx.rules.units[stats.upgrade_from or "footman"]
+        if self.ru:
+            if n == 1:
+                return f"{inflect_phrase(base.name_ru, 'gent')} до {inflect_phrase(stats.name_ru, 'gent')}"
+            return f"{counted(n, base.name_ru, case='gent')} до {inflect_phrase(stats.name_ru, 'gent', plural=True)}"
+        if n == 1:
+            return f"a {base.name_en} to a {stats.name_en}"
+        return (f"{counted(n, base.name_en, 'en', plural_en_form=base.plural_en)} to "
+                f"{stats.plural_en or stats.name_en + 's'}")
+
+    def named(self, order: Order) -> None:
+        """The houses an order's echo names (:meth:`Thrones.annotate`): its author reads the house
+        as the table says it, «Ланнистер (Борис)»."""
+        for p, hid in ((order.args.get("echo") or {}).get("houses") or {}).items():
+            house = self.ctx.rules.houses.get(str(hid))
+            if house is not None:
+                self.houses[str(p)] = house.name(self.lang)
+
     def path(self, path: Sequence[str]) -> str:
         return " → ".join(self.area(a) for a in path)
 
@@ -121,28 +143,32 @@ class Words:
 def describe(order: Order, ctx: Ctx, lang: str = "ru") -> str:
     """One line echoing an understood order back to its author."""
     w = Words(ctx, None, lang)
+    w.named(order)
     a = order.args
     k = order.kind
     t = w.t
+    echo = a.get("echo") or {}
     if k == "transfer":
         reason = f" ({t('за', 'for')} {w.q(a['reason'])})" if a.get("reason") else ""
-        return f"{t('перевод', 'payment')} → {a['to']}: {w.coins(int(a['amount']))}{reason}"
+        return f"{t('перевод', 'payment')} → {w.who(a['to'])}: {w.coins(int(a['amount']))}{reason}"
     if k == "deal":
-        return f"{t('сделка', 'deal')} → {a['to']}: {w.coins(int(a['amount']))} {t('за', 'for')} {w.q(a['service'])}"
+        return (f"{t('сделка', 'deal')} → {w.who(a['to'])}: {w.coins(int(a['amount']))} {t('за', 'for')} "
+                f"{w.q(a['service'])}")
     if k in ("accept", "decline"):
         verb = t("принять сделку", "accept deal") if k == "accept" else t("отклонить сделку", "decline deal")
         return f"{verb} №{a['deal']}" if w.ru else f"{verb} #{a['deal']}"
     if k == "holy":
         return f"{t('святыня', 'holy place')} → {w.area(a['area'])}"
     if k == "alliance":
-        return f"{t('союз', 'alliance')}: {', '.join(a['members'])}"
+        return f"{t('союз', 'alliance')}: {', '.join(w.who(m) for m in a['members'])}"
     if k == "alone":
         return t("одиночка", "alone")
     if k in ("buy", "sell"):
         verb = {"buy": t("купить", "buy"), "sell": t("продать", "sell")}[k]
-        return f"{verb}: {w.unit(a['unit'], int(a['count']))}, {w.area(a['area'])}"
+        where = w.area(str(echo.get("where") or a["area"]))
+        return f"{verb}: {w.unit(a['unit'], int(a['count']))}, {where}{_price(w, echo)}"
     if k == "upgrade":
-        return f"{t('улучшить пеших', 'upgrade footmen')} → {w.unit(a['unit'], int(a['count']))}, {w.area(a['area'])}"
+        return f"{t('улучшить', 'upgrade')} {w.upgraded(a['unit'], int(a['count']))}, {w.area(a['area'])}{_price(w, echo)}"
     if k == "dues":
         return f"{t('взнос войсками', 'dues in troops')}: {w.area(a['area'])} — {w.units(a['units'])}"
     if k == "westeros":
@@ -153,7 +179,7 @@ def describe(order: Order, ctx: Ctx, lang: str = "ru") -> str:
     if k == "bid":
         return f"{t('ставка', 'bid')} {a['amount']}"
     if k == "tiebreak":
-        return f"{t('порядок', 'tie order')}: {', '.join(a['order'])}"
+        return f"{t('порядок', 'tie order')}: {', '.join(w.who(p) for p in a['order'])}"
     if k == "bribe":
         faces = ", ".join(str(f) for f in a["guesses"]) or "—"
         return f"{t('подкуп', 'bribe')}: {w.area(a['area'])}, {t('ставка', 'stake')} {a['stake']}, " \
@@ -164,7 +190,7 @@ def describe(order: Order, ctx: Ctx, lang: str = "ru") -> str:
         name = ORDER_NAMES[str(a["kind"])][0 if w.ru else 1]
         return f"{t('приказ', 'order')} «{name}»: {w.area(a['area'])}" if w.ru else f"order '{name}': {w.area(a['area'])}"
     if k == "passage":
-        return f"{t('пропуск', 'passage')}: {w.house(str(a['to']))} — {w.area(a['area'])}"
+        return f"{t('пропуск', 'passage')}: {w.who(str(a['to']))} — {w.area(a['area'])}"
     if k in ("disband", "losses", "record"):
         verb = {"disband": t("распустить", "disband"), "losses": t("потери", "losses"), "record": t("войска", "units")}[k]
         return f"{verb}: {w.area(a['area'])} — {w.units(a['units'])}"
@@ -182,6 +208,19 @@ def describe(order: Order, ctx: Ctx, lang: str = "ru") -> str:
         reason = f" ({a['reason']})" if a.get("reason") else ""
         return f"{t('власть', 'power')} {int(a['amount']):+d}{reason}"
     return order.text or k
+
+
+def _price(w: Words, echo: Mapping[str, Any]) -> str:
+    """What a purchase, an upgrade or a sale costs or brings, as its echo carries it: « — по 2, всего
+    4 монеты», « — 1 монета»."""
+    if "total" in echo:
+        if int(echo.get("count", 1)) == 1:
+            return w.t(f" — {w.coins(int(echo['total']))}", f" — {w.coins(int(echo['total']))}")
+        return w.t(f" — по {echo['price']}, всего {w.coins(int(echo['total']))}",
+                   f" — {echo['price']} each, {w.coins(int(echo['total']))} in all")
+    if "value" in echo:
+        return f" — {w.coins(int(echo['value']))}"
+    return ""
 
 
 # -- the report ------------------------------------------------------------------------------------------
@@ -280,9 +319,9 @@ def _trade(doc: Document, w: Words, events: Sequence[Event]) -> None:
                              f"{w.house(d['player'])}: bought {w.unit(d['unit'], d['count'])} → {w.area(d['area'])}, "
                              f"{d['price']} each — {w.coins(d['total'])}."))
         elif e.kind == "upgrade":
-            items.append(w.t(f"{w.house(d['player'])}: улучшение пеших → {w.unit(d['unit'], d['count'])}, {w.area(d['area'])}, "
+            items.append(w.t(f"{w.house(d['player'])}: улучшение {w.upgraded(d['unit'], d['count'])}, {w.area(d['area'])}, "
                              f"по {d['price']} — {w.coins(d['total'])}.",
-                             f"{w.house(d['player'])}: footmen upgraded → {w.unit(d['unit'], d['count'])}, "
+                             f"{w.house(d['player'])}: upgraded {w.upgraded(d['unit'], d['count'])}, "
                              f"{w.area(d['area'])}, {d['price']} each — {w.coins(d['total'])}."))
         elif e.kind == "sale":
             items.append(w.t(f"{w.house(d['player'])}: продажа — {w.unit(d['unit'], d['count'])}, {w.area(d['area'])} — "
@@ -352,11 +391,17 @@ def _clash(doc: Document, w: Words, events: Sequence[Event]) -> None:
             name = TRACK_NAMES[d["track"]][0 if w.ru else 1]
             bids = ", ".join(f"{w.house(p)} {n}" for p, n in sorted(d["bids"].items(), key=lambda x: -x[1]))
             doc.paragraph(bold(w.t(f"«{name}»: ", f"{name}: ")), w.t(f"ставки {bids}.", f"bids {bids}."))
-        elif e.kind == "tiebreak":
+        elif e.kind == "tiebreak" and d["order"]:
             doc.paragraph(w.t(f"Равные ставки расставил Железный трон ({w.house(d['player'])}): "
                               f"{', '.join(w.house(p) for p in d['order'])}.",
                               f"The Iron Throne ({w.house(d['player'])}) ordered the equal bids: "
                               f"{', '.join(w.house(p) for p in d['order'])}."))
+        elif e.kind == "tiebreak":
+            # ruling T20: the Iron Throne sent nothing; the equal bidders keep their order on the track
+            doc.paragraph(w.t(f"Железный трон ({w.house(d['player'])}) не расставил равные ставки: они остались "
+                              "в прежнем порядке трека.",
+                              f"The Iron Throne ({w.house(d['player'])}) did not order the equal bids: they keep "
+                              "their order on the track."))
         elif e.kind == "track":
             name = TRACK_NAMES[d["track"]][0 if w.ru else 1]
             doc.paragraph(w.t(f"Трек «{name}»: ", f"The {name} track: ") + ", ".join(

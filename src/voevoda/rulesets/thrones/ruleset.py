@@ -161,7 +161,7 @@ class Thrones(Ruleset):
     def _lexicon(self, houses: tuple[tuple[str, str], ...]) -> Lexicon:
         cache = self._lexicons
         if houses not in cache:
-            cache[houses] = build_lexicon(self.rules, self.board, dict(houses))
+            cache[houses] = build_lexicon(self.rules, self.board, dict(houses), self.config.get("genders"))
         return cache[houses]
 
     @cached_property
@@ -185,9 +185,41 @@ class Thrones(Ruleset):
     def parse(self, text: str, player: str, state: State) -> list[Order]:
         post = self.read_post(text, player, state)
         orders, problems = read_lines(post.orders, self.lexicon(state), str(state.get("phase", "")))
+        orders = self.annotate(state, player, orders)
         if problems:
             raise ParseError(problems, [self.describe(o) for o in orders])
         return orders
+
+    def annotate(self, state: State, player: str, orders: Sequence[Order]) -> list[Order]:
+        """Each order with what its echo says beyond the words posted (``args["echo"]``): the houses
+        of the players it names («союз: Ланнистер (Борис)»), and in the trade phase what a purchase,
+        an upgrade or a sale costs or brings as the post stands."""
+        seats = {p: seat["house"] for p, seat in state.get("houses", {}).items()}
+        costs: dict[int, dict[str, Any]] = {}
+        if state.get("phase") == "trade" and player in state.get("seats", []):
+            plan = make_plan(self.ctx, state, player, orders)
+            for i, item in enumerate(plan.items):
+                a = item.order.args
+                if item.order.kind in ("buy", "upgrade") and "price" in item.info:
+                    # the price stands even where the order breaks a rule (the supply, the hand)
+                    costs[i] = {"price": item.info["price"], "total": item.cost, "count": int(a["count"])}
+                    if item.order.kind == "buy":
+                        costs[i]["where"] = item.info["where"]
+                elif item.order.kind == "sell" and item.cost < 0:
+                    costs[i] = {"value": -item.cost}
+        out = []
+        for i, order in enumerate(orders):
+            a = order.args
+            named = [a.get("to"), *(a.get("members") or []), *(a.get("order") or [])]
+            echo: dict[str, Any] = dict(costs.get(i, {}))
+            houses = {str(p): seats[p] for p in named if isinstance(p, str) and p in seats}
+            if houses:
+                echo["houses"] = houses
+            args = {k: v for k, v in a.items() if k != "echo"}
+            if echo:
+                args["echo"] = echo
+            out.append(Order(order.kind, args, order.line, order.text))
+        return out
 
     def validate(self, state: State, player: str, orders: Sequence[Order]) -> list[Problem]:
         if state.get("outcome") is not None:

@@ -576,15 +576,20 @@ class Resolver:
         state = self.state
         limits = self.ctx.rules.supply.limits
         allowed = limits[min(int(state["supply"][player]), len(limits) - 1)]
+        gone: dict[str, dict[str, int]] = {}
         while True:
             armies = sorted(((unit_count(info), area) for area, info in state["board"].items()
                              if info["house"] == player and unit_count(info) >= 2), key=lambda x: (-x[0], x[1]))
             if fits_supply([n for n, _ in armies], allowed):
-                return
+                break
             area = armies[0][1]
             kind = economy.unit_to_give_up(self.ctx, {k: int(n) for k, n in state["board"][area]["units"].items()})
             self.remove(area, player, {kind: 1})
-            self.emit("disband", {"player": player, "area": area, "units": {kind: 1}, "why": "supply"})
+            here = gone.setdefault(area, {})
+            here[kind] = here.get(kind, 0) + 1
+        for area, units in gone.items():
+            # one line an area: «Хайгарден — 2 пеших», not a line for each footman
+            self.emit("disband", {"player": player, "area": area, "units": units, "why": "supply"})
 
     def unit_lines(self, plan: Plan) -> None:
         p = plan.player

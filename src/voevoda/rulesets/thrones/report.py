@@ -207,6 +207,23 @@ def describe(order: Order, ctx: Ctx, lang: str = "ru") -> str:
     if k == "power":
         reason = f" ({a['reason']})" if a.get("reason") else ""
         return f"{t('власть', 'power')} {int(a['amount']):+d}{reason}"
+    if k == "battle":
+        sides = []
+        for side in a["sides"]:
+            text = w.who(str(side["house"]))
+            if side.get("for"):
+                text += f" {t('за', 'for')} {w.who(str(side['for']))}"
+                if side.get("card") is not None:
+                    text += f", {t('генерал', 'general')} {side['card']}"
+            else:
+                told = []
+                if side.get("card") is not None:
+                    told.append(f"{t('карта', 'card')} {side['card']}")
+                if side.get("bonus"):
+                    told.append(f"{t('прочее', 'other')} {int(side['bonus']):+d}".replace("-", "−"))
+                text += f": {', '.join(told)}" if told else ""
+            sides.append(text)
+        return f"{t('битва', 'battle')}: {w.area(a['area'])} — {'; '.join(sides)}"
     return order.text or k
 
 
@@ -221,6 +238,87 @@ def _price(w: Words, echo: Mapping[str, Any]) -> str:
     if "value" in echo:
         return f" — {w.coins(int(echo['value']))}"
     return ""
+
+
+# -- a battle's strength (ruling T28) ---------------------------------------------------------------------
+
+def _term(w: Words, term: Mapping[str, Any], side_house: str | None) -> str:
+    kind, value = term["kind"], int(term["value"])
+    units = term.get("units") or {}
+    if kind == "army":
+        return w.t(f"войско {value} ({w.units(units)})", f"army {value} ({w.units(units)})")
+    if kind == "defenders":
+        return w.t(f"защитники {value} ({w.units(units)})", f"defenders {value} ({w.units(units)})")
+    if kind == "garrison":
+        return w.t(f"гарнизон {value}", f"garrison {value}")
+    if kind == "support":
+        whose = "" if term.get("house") == side_house else f", {w.house(term.get('house'))}"
+        return w.t(f"подмога {value} ({w.area(term['area'])}{whose}: {w.units(units)})",
+                   f"support {value} ({w.area(term['area'])}{whose}: {w.units(units)})")
+    if kind == "holy":
+        return f"{w.q(w.holy(term['holy']))} +{value} ({w.units(units)})"
+    if kind == "card":
+        return w.t(f"карта {value}", f"card {value}")
+    if kind == "general":
+        return w.t(f"генерал союзника ({w.house(term.get('house'))}) {value}",
+                   f"the ally's general ({w.house(term.get('house'))}) {value}")
+    return w.t(f"прочее {value:+d}", f"other {value:+d}").replace("-", "−")
+
+
+def battle_text(w: Words, s: Mapping[str, Any], outcome: str | None = None, *, echo: bool = False) -> str:
+    """A battle's strength as the table reads it before typing the result: «Битва за Ров Кейлин.
+    Нападает Старк — 7: войско 4 (2 пеших и 1 рыцарь), карта 3. Защищается Ланнистер — 4: …. По силе
+    побеждает Старк, 7 : 4.»; with ``outcome``, whether the result typed agrees."""
+    attacker, defender = str(s["attacker"]), s.get("defender")
+    att = "; ".join(_term(w, t, attacker) for t in s["attack_terms"])
+    dfn = "; ".join(_term(w, t, defender) for t in s["defence_terms"]) or w.t("никого", "nobody")
+    who_defends = w.house(defender) if defender is not None else w.t("нейтральная сила", "the neutral force")
+    parts = [w.t(f"Битва: {w.area(s['area'])}.", f"Battle: {w.area(s['area'])}."),
+             w.t(f"Нападает {w.house(attacker)} — {s['attack']}: {att}.",
+                 f"{w.house(attacker)} attacks — {s['attack']}: {att}."),
+             w.t(f"Защищается {who_defends} — {s['defence']}: {dfn}.",
+                 f"{who_defends[:1].upper() + who_defends[1:]} defends — {s['defence']}: {dfn}.")]
+    score = f"{s['attack']} : {s['defence']}"
+    stronger = s["stronger"]
+    winner = w.house(attacker) if stronger == "attack" else who_defends
+    if s["attack"] != s["defence"]:
+        parts.append(w.t(f"По силе побеждает {winner}, {score}.", f"By strength {winner} wins, {score}."))
+    elif stronger == "tie":
+        parts.append(w.t(f"Поровну, {score}: исход решает стол.", f"Equal, {score}: the table decides."))
+    else:
+        track = TRACK_NAMES.get(w.ctx.rules.combat.tie_track, ("", ""))
+        parts.append(w.t(f"Поровну, {score}: на треке «{track[0]}» выше {winner}, победа за ним.",
+                         f"Equal, {score}: {winner} stands higher on the {track[1]} track and wins."))
+    for t in s.get("unassigned", []):
+        house = w.house(t.get("house"))
+        parts.append(w.t(f"Не учтена подмога ({w.area(t['area'])}, {house}): не сказано, за кого — «{house} за ДОМ».",
+                         f"Not counted: the support ({w.area(t['area'])}, {house}), for nobody said — "
+                         f"'{house} for HOUSE'."))
+    typed_bonus = any(t["kind"] == "bonus" for t in [*s["attack_terms"], *s["defence_terms"]])
+    one = defender is None
+    if not s.get("cards") and not echo:
+        parts.append(w.t("Карту дома стол не записал." if one else "Карты домов стол не записал.",
+                         "The table wrote no house card." if one else "The table wrote no house cards."))
+    elif not s.get("cards"):
+        names = ", ".join(f"{w.house(p)} N" for p in (attacker, defender) if p is not None)
+        parts.append(w.t(f"{'Карта дома не названа' if one else 'Карты домов не названы'}: "
+                         f"«битва: {w.area(s['area'])} — {names}».",
+                         f"{'No house card' if one else 'No house cards'} given: "
+                         f"'battle: {w.area(s['area'])} — {names}'."))
+    elif echo and not typed_bonus:
+        parts.append(w.t(f"Бонусы жетонов приказов и тексты карт программа не знает: их пишут после карты "
+                         f"(«{w.house(attacker)} 3 +1»).",
+                         f"The companion knows neither the order tokens' bonuses nor the cards' texts: they follow "
+                         f"the card ('{w.house(attacker)} 3 +1')."))
+    if echo and outcome in ("won", "lost") and s.get("cards") and stronger != "tie" \
+            and (outcome == "won") != (stronger == "attack"):
+        typed = w.t("победа", "won") if outcome == "won" else w.t("поражение", "lost")
+        parts.append(w.t(f"Записан исход «{typed}»: он не сходится с силой — проверьте (его может объяснить текст "
+                         "карты).", f"The result typed, '{typed}', does not follow the strength — check it (a card's "
+                         "text may explain it)."))
+    if echo and any(t["kind"] == "support" for t in [*s["attack_terms"], *s["defence_terms"], *s["unassigned"]]):
+        parts.append(w.t("Подмога — как лежит до набегов этого шага.", "Supports as they lie before this step's raids."))
+    return " ".join(parts)
 
 
 # -- the report ------------------------------------------------------------------------------------------
@@ -470,6 +568,8 @@ def _action(doc: Document, w: Words, events: Sequence[Event]) -> None:
                                  f"{w.house(d['victim'])}{extra}.",
                                  f"{w.house(d['player'])}: raid {w.area(d['from'])} → {w.area(d['to'])} removes "
                                  f"{w.house(d['victim'])}'s '{name}'{extra}."))
+        elif k == "battle":
+            items.append(battle_text(w, d["strength"], d.get("outcome")))
         elif k == "march":
             how = ", ".join(TRANSITS[x][0 if w.ru else 1] for x in d.get("transits", []) if x in TRANSITS)
             how = f" ({how})" if how else ""

@@ -36,7 +36,7 @@ from voevoda.core.ruleset import (
 from voevoda.rulesets.thrones import economy
 from voevoda.rulesets.thrones import views as views_module
 from voevoda.rulesets.thrones.board import board, check_rules
-from voevoda.rulesets.thrones.context import Ctx, rule
+from voevoda.rulesets.thrones.context import Ctx, rule, ruling
 from voevoda.rulesets.thrones.orders import (
     LEADING,
     Lexicon,
@@ -210,7 +210,8 @@ class Thrones(Ruleset):
         out = []
         for i, order in enumerate(orders):
             a = order.args
-            named = [a.get("to"), *(a.get("members") or []), *(a.get("order") or [])]
+            named = [a.get("to"), *(a.get("members") or []), *(a.get("order") or []),
+                     *(x for side in a.get("sides") or [] for x in (side.get("house"), side.get("for")))]
             echo: dict[str, Any] = dict(costs.get(i, {}))
             houses = {str(p): seats[p] for p in named if isinstance(p, str) and p in seats}
             if houses:
@@ -247,6 +248,8 @@ class Thrones(Ruleset):
             troops = sum(int(i.info.get("value", 0)) for i in plan.items if i.order.kind == "dues" and not i.problems)
             if due > troops + plan.money:
                 out.append(self._dues_warning(due, troops, plan.money, plan.own))
+        if state.get("phase") == "action" and player in state["seats"]:
+            out.extend(self._battle_notes(state, player, orders))
         if state.get("phase") == "planning":
             supported = {str(o.args["area"]) for o in orders if o.kind == "order" and o.args.get("kind") == "support"}
             for o in orders:
@@ -254,6 +257,23 @@ class Thrones(Ruleset):
                     out.append(warning("пропуск без приказа подмоги в этой области ничего не даст",
                                        "a passage without a support order in that area gives nothing",
                                        line=o.line or None, order=o.text, rule=rule("Дипломатические операции")))
+        return out
+
+    def _battle_notes(self, state: State, player: str, orders: Sequence[Order]) -> list[Problem]:
+        """Each battle the post fights, added up for the table before it types the result (ruling
+        T28): what the companion knows and what the post typed («битва за …»)."""
+        from voevoda.rulesets.thrones.report import Words, battle_text
+
+        out: list[Problem] = []
+        shown: set[str] = set()
+        for item in make_plan(self.ctx, state, player, orders).items:
+            strength = item.info.get("strength")
+            if item.order.kind != "march" or not strength or item.problems or strength["area"] in shown:
+                continue
+            shown.add(strength["area"])
+            outcome = item.order.args.get("outcome")
+            ru, en = (battle_text(Words(self.ctx, state, lang), strength, outcome, echo=True) for lang in ("ru", "en"))
+            out.append(warning(ru, en, line=item.order.line or None, order=item.order.text, rule=ruling(28)))
         return out
 
     def _dues_warning(self, due: int, troops: int, money: int, own: Mapping[str, Mapping[str, int]]) -> Problem:

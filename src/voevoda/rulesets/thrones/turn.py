@@ -19,8 +19,9 @@ from typing import Any
 from voevoda.core.dice import CITED, Dice, pointer
 from voevoda.core.ruleset import Event, Order, State
 from voevoda.rulesets.thrones import economy
+from voevoda.rulesets.thrones.battle import battle_strength
 from voevoda.rulesets.thrones.context import Ctx
-from voevoda.rulesets.thrones.movement import card_in_force
+from voevoda.rulesets.thrones.movement import card_in_force, defended_against
 from voevoda.rulesets.thrones.plan import Item, Plan, make_plan
 from voevoda.rulesets.thrones.rules import TRACKS
 from voevoda.rulesets.thrones.state import (
@@ -626,8 +627,9 @@ class Resolver:
                 self.raid(p, item)
         won: dict[str, str] = {}
         for p in order:
+            typed = {str(i.order.args["area"]): list(i.order.args["sides"]) for i in self.good(by_player[p], "battle")}
             for item in self.good(by_player[p], "march"):
-                self.march(p, item, won)
+                self.march(p, item, won, typed)
         for p in order:
             for item in self.good(by_player[p], "losses"):
                 area = str(item.order.args["area"])
@@ -687,13 +689,19 @@ class Resolver:
                     mine[k] = mine.get(k, 0) + n
         return {p: u for p, u in out.items() if u}
 
-    def march(self, player: str, item: Item, won: dict[str, str]) -> None:
+    def march(self, player: str, item: Item, won: dict[str, str],
+              typed: Mapping[str, Sequence[Mapping[str, Any]]] | None = None) -> None:
         a = item.order.args
         path, outcome = [str(x) for x in a["path"]], a.get("outcome")
         units = {str(k): int(v) for k, v in (item.info.get("units") or a["units"]).items()}
         start, end = path[0], path[-1]
         data = {"player": player, "path": path, "units": units, "outcome": outcome,
                 "transits": item.info.get("transits", [])}
+        if item.info.get("battle") and defended_against(self.state, self.ctx, end, player):
+            # the strength the table added up, as the board stands after this step's raids (ruling T28)
+            strength = battle_strength(self.ctx, self.state, player, end, units, (typed or {}).get(end, ()),
+                                       {start: units})
+            self.emit("battle", {"player": player, "area": end, "outcome": outcome, "strength": strength})
         if outcome == "lost":
             # the attacker lost: its army stays where it marched from (base rules, «Отступление»)
             self.emit("march", {**data, "applied": True})

@@ -367,7 +367,8 @@ def _holy(doc: Document, w: Words, untold: Sequence[Event], events: Sequence[Eve
         if e.kind == "holy_draw":
             rolls = []
             for p, faces in d["faces"].items():
-                rolls.append(f"{w.house(p)} {' · '.join(str(f) for f in faces) or '—'}")
+                if faces:  # a lone contender takes the token without a roll (ruling T13)
+                    rolls.append(f"{w.house(p)} {' · '.join(str(f) for f in faces)}")
             how = "; ".join(rolls) if rolls else w.t("бросков не было", "no rolls")
             items.append(w.t(f"«{w.holy(d['token'])}»: d6 — {how}; жетон → {w.house(d['winner'])}."
                              if rolls else f"«{w.holy(d['token'])}»: единственный претендент — {w.house(d['winner'])}.",

@@ -165,7 +165,7 @@ def battle_strength(ctx: Ctx, state: Mapping[str, Any], attacker: str, area: str
         stronger = _tie(ctx, state, attacker, defender)
     return {"area": area, "attacker": attacker, "defender": defender, "attack": attack, "defence": defence,
             "attack_terms": sides["attack"], "defence_terms": sides["defence"], "unassigned": unassigned,
-            "stronger": stronger, "cards": cards["attack"] and cards["defence"]}
+            "stronger": stronger, "cards": cards["attack"] and cards["defence"], "typed": bool(typed)}
 
 
 def _tie(ctx: Ctx, state: Mapping[str, Any], attacker: str, defender: str | None) -> str:

@@ -260,15 +260,17 @@ class Thrones(Ruleset):
         return out
 
     def _battle_notes(self, state: State, player: str, orders: Sequence[Order]) -> list[Problem]:
-        """Each battle the post fights, added up for the table before it types the result (ruling
-        T28): what the companion knows and what the post typed («битва за …»)."""
+        """Each battle the post fights with the cards typed («битва за …»), added up in the echo
+        (ruling T28); a result typed without them was decided at the table and is not second-guessed
+        (the refusal of a march without its result always shows the sum)."""
         from voevoda.rulesets.thrones.report import Words, battle_text
 
         out: list[Problem] = []
         shown: set[str] = set()
         for item in make_plan(self.ctx, state, player, orders).items:
             strength = item.info.get("strength")
-            if item.order.kind != "march" or not strength or item.problems or strength["area"] in shown:
+            if item.order.kind != "march" or not strength or not strength.get("typed") or item.problems \
+                    or strength["area"] in shown:
                 continue
             shown.add(strength["area"])
             outcome = item.order.args.get("outcome")

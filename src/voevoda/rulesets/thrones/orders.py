@@ -310,6 +310,28 @@ class Lexicon:
     cards: PhraseTable = field(default_factory=PhraseTable)
     base_cards: PhraseTable = field(default_factory=PhraseTable)
     outcomes: PhraseTable = field(default_factory=PhraseTable)
+    players: dict[str, str | None] = field(default_factory=dict)
+    """player → the gender the config gives («m», «f») or None, for :meth:`decline_players`."""
+    declined: bool = False
+
+    def decline_players(self) -> bool:
+        """Add every player's name in every case («союз с Борисом», «перевод Анне»), once, when a post
+        names a house the table does not hold yet: the morphology dictionary costs about a second to
+        load, which a post naming houses as written never pays. Whether anything was added."""
+        if self.declined:
+            return False
+        self.declined = True
+        from voevoda.core.words import Names, decline_name
+
+        names = Names({p: g for p, g in self.players.items() if g})
+        added = False
+        for player in self.players:
+            for case in PLAYER_CASES:
+                form = decline_name(player, case, names.gender(player))
+                if form and phrase_key(form) not in self.houses.entries:
+                    self.houses.add(form, player)
+                    added = True
+        return added
 
 
 _AREA_TABLES: dict[int, PhraseTable] = {}
@@ -336,13 +358,11 @@ PLAYER_CASES = ("gent", "datv", "accs", "ablt", "loct")
 
 def build_lexicon(rules: Rules, board: Board, houses: Mapping[str, str],
                   genders: Mapping[str, str] | None = None) -> Lexicon:
-    """``houses`` maps each player to his house's id; a player is named by his name in any case
-    («союз с Борисом», «перевод Анне»), declined with the gender ``genders`` gives or his name
-    shows."""
-    from voevoda.core.words import Names, decline_name
-
-    names = Names(genders)
+    """``houses`` maps each player to his house's id; a player is named by his name, and in any
+    case («союз с Борисом», «перевод Анне») declined with the gender ``genders`` gives or his name
+    shows (:meth:`Lexicon.decline_players`, on first need)."""
     lex = Lexicon(areas=area_table(board))
+    lex.players = {p: (genders or {}).get(p) for p in houses}
     for player, hid in houses.items():
         house = rules.houses.get(hid)
         if house is not None:
@@ -350,10 +370,6 @@ def build_lexicon(rules: Rules, board: Board, houses: Mapping[str, str],
                          "house " + house.name_en):
                 lex.houses.add(form, player)
         lex.houses.add(player, player)
-        for case in PLAYER_CASES:
-            declined = decline_name(player, case, names.gender(player))
-            if declined:
-                lex.houses.add(declined, player)
     for kind in UNIT_KINDS:
         stats = rules.units[kind]
         for name in stats.forms:
@@ -600,6 +616,8 @@ class LineReader:
     def house(self) -> str:
         self._skip({"с", "со", "дому", "дом", "для", "to", "with", "house", "for", ":"})
         found = self.lex.houses.match(self.tokens, self.pos)
+        if found is None and not self._done() and self.lex.decline_players():
+            found = self.lex.houses.match(self.tokens, self.pos)
         if found is None:
             if self._done():
                 raise _Fail(self._here(), "не указан дом", "no house given")

@@ -191,7 +191,9 @@ def _names(names: Sequence[str], lang: str) -> str:
 
 def _engine_notes(events: Sequence[Event], lang: str, ruleset: Ruleset) -> list[str]:
     """The engine's notes of a report; the silent players of one step share one line («Не
-    прислали приказов: Борис, Вера и Глеб — ...»), not a line each."""
+    прислали приказов: Борис, Вера и Глеб — ...»), not a line each. Several steps of one phase
+    (Thrones' three sealed bids) share it too, each player named once: the same player silent in
+    two of them is one player, not «Дина и Дина»."""
     notes: list[str] = []
     i = 0
     while i < len(events):
@@ -202,8 +204,8 @@ def _engine_notes(events: Sequence[Event], lang: str, ruleset: Ruleset) -> list[
             while (i + len(group) < len(events) and events[i + len(group)].kind == "default_orders"
                    and (events[i + len(group)].data.get("turn"), events[i + len(group)].data.get("phase")) == key):
                 group.append(events[i + len(group)])
-        if len(group) > 1:
-            players = [str(e.data["player"]) for e in group]
+        players = list(dict.fromkeys(str(e.data["player"]) for e in group)) if event.kind == "default_orders" else []
+        if len(players) > 1:
             notes.append(f"Не прислали приказов: {join_and(players)} — применены приказы по умолчанию."
                          if lang == "ru" else f"{join_and(players, 'en')} sent no orders: default orders were applied.")
         else:

@@ -4,7 +4,9 @@ Each YAML file holds cases; each case quotes the rule of document 001 (or the ru
 docs/rulings/thrones.md) it checks, gives a position (``given``, see helpers.make_game), the posts
 of one or more steps (``steps``: each {player: text}; a house awaited and not named sends its
 default orders), and what must hold afterwards (``expect``). A case with ``refuse`` checks that a
-post is refused with the named problems instead.
+post is refused with the named problems instead. ``expect.warnings`` names what the echo of the
+first step's post warns of ({player: [text, ...]}); ``expect.report`` what the round's report for
+a viewer says in Russian Markdown ({viewer, contains: [...], absent: [...]}).
 """
 
 from __future__ import annotations
@@ -16,11 +18,13 @@ import pytest
 import yaml
 
 from tests.rulesets.thrones.helpers import area_id, make_game, play, power, problems_of, read, units_at
+from voevoda.core.markup import render
 from voevoda.rulesets.thrones.turn import awaited
 
 CASES_DIR = Path(__file__).resolve().parents[2] / "cases" / "thrones"
 EXPECT_KEYS = {"power", "units", "token", "garrison", "phase", "turn", "alliances", "tracks", "supply", "events",
-               "no_events", "event", "deals", "awaited", "card", "holy", "echo", "statement", "ledger", "outcome"}
+               "no_events", "event", "deals", "awaited", "card", "holy", "echo", "statement", "ledger", "outcome",
+               "warnings", "report"}
 
 
 def _load() -> list[Any]:
@@ -67,7 +71,19 @@ def test_case(case: dict[str, Any]) -> None:
         for player, lines in expect["echo"].items():
             orders = read(ruleset, state, player, steps[0][player])
             assert [ruleset.describe(o) for o in orders] == lines
+    for player, needles in expect.get("warnings", {}).items():
+        said = [w.message_ru for w in ruleset.warnings(state, player, read(ruleset, state, player, steps[0][player]))]
+        for needle in needles:
+            assert any(needle in w for w in said), (needle, said)
     state, events = play(ruleset, state, steps, seed=case.get("seed", case["name"]))
+    if "report" in expect:
+        viewer = expect["report"]["viewer"]
+        shown = [e for e in events if e.visible_to(viewer)]
+        text = render(ruleset.document(ruleset.view(state, viewer), shown, viewer, "ru", state["turn"]), "markdown")
+        for needle in expect["report"].get("contains", []):
+            assert needle in text, (needle, text)
+        for needle in expect["report"].get("absent", []):
+            assert needle not in text, (needle, text)
     for player, n in expect.get("power", {}).items():
         assert power(state, player) == n, (player, power(state, player), state["treasury"][player]["statement"])
     for name, spec in expect.get("units", {}).items():

@@ -59,3 +59,32 @@ def test_every_documented_order_reads(phase: str, example: str) -> None:
     except OrdersRejected as exc:
         raise AssertionError(f"{example!r} ({phase}): {[p.both() for p in exc.problems]}") from exc
     assert orders, example
+
+
+def test_every_config_example_is_a_config_the_game_takes() -> None:
+    """Each ```toml block of docs/thrones.md is valid TOML (keys in Cyrillic are quoted) and every
+    key in it is one of the game's options, with a value it accepts (issue 29, item 20)."""
+    import tomllib
+
+    from voevoda.rulesets.thrones import Thrones
+
+    blocks = re.findall(r"```toml\n(.*?)```", DOC.read_text(encoding="utf-8"), re.S)
+    assert blocks
+    for block in blocks:
+        config = tomllib.loads(block)
+        assert set(config) <= Thrones().config_keys(), set(config) - Thrones().config_keys()
+        ruleset = Thrones(config)
+        assert ruleset.seating(["Анна", "Борис", "Вера"]) == {"Анна": "lannister", "Борис": "stark", "Вера": "baratheon"}
+
+
+def test_the_battle_example_is_the_answer_given() -> None:
+    """docs/thrones.md «Battles»: the answer shown to the march without its result is the one the
+    companion gives (docs/rulings/thrones.md T28)."""
+    from tests.rulesets.thrones.helpers import problems_of
+
+    section = DOC.read_text(encoding="utf-8").split("## Battles", 1)[1].split("\n## ", 1)[0]
+    post, answer = re.findall(r"```\n(.*?)```", section, re.S)[:2]
+    ruleset, state = make_game({"turn": 2, "phase": "action", "board": {"Ров Кейлин": {"house": "Борис", "footman": 2}},
+                                "orders": {"Белая Гавань": "Анна support"}})
+    said = [p.split(" | ")[0] for p in problems_of(ruleset, state, "Анна", post)]
+    assert said == [" ".join(answer.split())]

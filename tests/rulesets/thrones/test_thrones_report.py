@@ -39,7 +39,8 @@ def scripted_round() -> tuple[Any, dict[str, Any], tuple[Event, ...]]:
         {"Анна": "ставка 1", "Борис": "ставка 0", "Вера": "ставка 3"},
         {"Анна": "подмога Белая Гавань\nусиление Винтерфелл", "Борис": "оборона Ров Кейлин",
          "Вера": "поход Королевский лес"},
-        {"Анна": "поход Винтерфелл → Ров Кейлин: 2 пеших, рыцарь победа\nпотери Ров Кейлин: пеший",
+        {"Анна": "поход Винтерфелл → Ров Кейлин: 2 пеших, рыцарь победа\nбитва за Ров Кейлин: Старк 3, Ланнистер 1 +1"
+                 "\nпотери Ров Кейлин: пеший",
          "Борис": "отступление Ров Кейлин → Сигард: пеший\nпотери Ров Кейлин: пеший",
          "Вера": "поход Королевский лес → Королевская Гавань: пеший поражение"},
     ], seed="golden")
@@ -86,3 +87,31 @@ def test_the_report_says_what_happened() -> None:
         assert needle in text, needle
     public = _report(PUBLIC, "text", "ru")
     assert "молчание" not in public and "пропуск через Ров Кейлин" not in public and "Казна" not in public
+
+
+def test_a_house_silent_in_several_steps_of_one_phase_is_named_once() -> None:
+    """The Clash of Kings is three sealed steps of one phase (001 «Модификации фазы Вестероса, 2»: one
+    bid a track): a house that bids in none of them «did not send orders» once, never «Не прислали
+    приказов: Дина и Дина» as though two players shared her name (issue 29, item 20)."""
+    from voevoda.core.engine import Game
+
+    game = Game.create("thrones", "silent", ["Анна", "Борис", "Дина"], seed="silent",
+                       config={"holy_lands": False, "genders": {"Дина": "f"}})
+    for _ in range(3):  # round 1: planning, action; round 2: diplomacy, Дина (Baratheon) first
+        game.resolve(force=True)
+    game.post("Борис", "союз Старк")
+    game.resolve()
+    game.post("Анна", "союз Ланнистер")
+    game.resolve()
+    game.resolve(force=True)  # trade: the allies pay 1 each, Дина nothing
+    game.post(game.waiting_for()[0], "вестерос: битва королей")
+    game.resolve(force=True)
+    for anna, boris in ((1, 2), (2, 1), (1, 2)):  # no bid equal to Дина's 0: no tie-break step between
+        assert game.state["phase"] == "bids"
+        game.post("Анна", f"ставка {anna}")
+        game.post("Борис", f"ставка {boris}")
+        game.resolve(force=True)
+    text = game.report("public", turn=2)
+    notes = [line for line in text.splitlines() if "прислал" in line]
+    assert "Дина не прислала приказов: применены приказы по умолчанию." in text, notes
+    assert all(line.count("Дина") <= 1 for line in notes), notes

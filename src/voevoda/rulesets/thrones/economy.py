@@ -9,10 +9,12 @@ reserve: «Жетоны власти становятся игровой вал�
 from __future__ import annotations
 
 from collections.abc import Mapping
+from dataclasses import dataclass, field
 from typing import Any
 
 from voevoda.core.ruleset import State
 from voevoda.rulesets.thrones.context import Ctx
+from voevoda.rulesets.thrones.rules import UNIT_KINDS
 from voevoda.rulesets.thrones.state import alliance_of, reserve
 
 
@@ -74,10 +76,106 @@ def dues_each(state: Mapping[str, Any], ctx: Ctx, player: str) -> int:
     return ctx.rules.dues_for(alliance_size(state, player), ctx.options.dues_growth)
 
 
+# -- troops that must go: the dues and the supply limit ------------------------------------------------
+
+def movable_towers(ctx: Ctx, units: Mapping[str, int]) -> int:
+    """The siege towers of one area that can still march: «Передвигать их можно только вместе с
+    пехотинцем в отряде» — all of them beside one footman, or one per footman under option
+    ``siege_escort = "each"`` (ruling T23)."""
+    towers, footmen = units.get("siege", 0), units.get("footman", 0)
+    if ctx.options.siege_escort == "each":
+        return min(towers, footmen)
+    return towers if footmen else 0
+
+
+def strands_tower(ctx: Ctx, units: Mapping[str, int], kind: str) -> bool:
+    """Whether taking one ``kind`` from ``units`` (one area's) leaves a siege tower that could march
+    unable to: «Одинокие башни могут только стоять»."""
+    if kind != "footman" or not units.get("siege"):
+        return False
+    after = {**units, "footman": units.get("footman", 0) - 1}
+    return movable_towers(ctx, after) < movable_towers(ctx, units)
+
+
+def unit_to_give_up(ctx: Ctx, units: Mapping[str, int]) -> str:
+    """The unit one area gives up first, as a table would: never a footman a siege tower needs while
+    the area has another unit, then the cheapest (ruling T8)."""
+    return min((k for k in UNIT_KINDS if units.get(k)),
+               key=lambda k: (strands_tower(ctx, units, k), sale_price(ctx, k), UNIT_KINDS.index(k)))
+
+
+@dataclass
+class DuesSettlement:
+    """How a house meets its Night's Watch dues (ruling T8): the troops it named first, at their
+    nominal; coins for the rest; then troops sold at the nominal."""
+
+    due: int
+    troops_value: int
+    coins: int = 0
+    sold: list[tuple[str, dict[str, int]]] = field(default_factory=list)
+    """The troops sold, area by area in the order they went, each area once."""
+    change: int = 0
+    """What comes back in coins: troops named or sold beyond the dues."""
+    unpaid: int = 0
+
+
+def settle_dues(ctx: Ctx, due: int, troops_value: int, hand: int,
+                own: Mapping[str, Mapping[str, int]]) -> DuesSettlement:
+    """«Если денег не хватает, то надо продать имеющихся воинов за номинал и набрать необходимую для
+    взноса сумму». ``own`` is the house's units (area → kind → count) left after its trade post;
+    the troops sold are chosen as a table would choose them: never a footman a siege tower needs
+    while another sale covers the dues (a tower alone «может только стоять»), then the cheapest,
+    from the largest army, areas in the order of their ids (ruling T8)."""
+    out = DuesSettlement(due, troops_value)
+    from_troops = min(troops_value, due)
+    out.change = troops_value - from_troops
+    left = due - from_troops
+    out.coins = min(left, max(hand, 0))
+    left -= out.coins
+    units = {area: {k: int(n) for k, n in here.items() if n} for area, here in own.items()}
+    sold: dict[str, dict[str, int]] = {}
+    while left > 0:
+        choices = [((strands_tower(ctx, here, kind), sale_price(ctx, kind), -sum(here.values()), area,
+                     UNIT_KINDS.index(kind)), area, kind)
+                   for area, here in units.items() for kind in UNIT_KINDS if here.get(kind)]
+        if not choices:
+            break
+        _, area, kind = min(choices)
+        units[area][kind] -= 1
+        if not units[area][kind]:
+            del units[area][kind]
+        got = sold.setdefault(area, {})
+        got[kind] = got.get(kind, 0) + 1
+        price = sale_price(ctx, kind)
+        used = min(price, left)
+        left -= used
+        out.change += price - used
+    out.sold = [(area, got) for area, got in sold.items()]
+    out.unpaid = left
+    return out
+
+
 # -- the treasury ------------------------------------------------------------------------------------
 
-def note(state: State, player: str, item: str, amount: int, text: str = "") -> None:
+def note(state: State, player: str, item: str, amount: int, text: str = "",
+         units: Mapping[str, int] | None = None) -> None:
+    """A line of ``player``'s statement; ``units`` names the troops a line is about (the dues paid
+    in troops, the troops sold for them), kept in the note after the area: «winterfell|footman:2»
+    (:func:`note_units` reads it back)."""
+    if units:
+        text += "|" + ",".join(f"{k}:{int(units[k])}" for k in UNIT_KINDS if units.get(k))
     state["treasury"][player]["statement"].append({"item": item, "amount": amount, "note": text[:500]})
+
+
+def note_units(text: str) -> tuple[str, dict[str, int]]:
+    """A statement note written with troops (:func:`note`): the area and the troops."""
+    area, _, listed = text.partition("|")
+    units: dict[str, int] = {}
+    for part in listed.split(","):
+        kind, _, n = part.partition(":")
+        if kind in UNIT_KINDS and n.isdigit():
+            units[kind] = int(n)
+    return area, units
 
 
 def credit(state: State, ctx: Ctx, player: str, amount: int, item: str, text: str = "") -> int:

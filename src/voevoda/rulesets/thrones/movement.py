@@ -78,15 +78,26 @@ def defended_against(state: Mapping[str, Any], ctx: Ctx, area: str, player: str)
     return bool(info["garrison"]) and info["house"] != player
 
 
-def empty_for_road(state: Mapping[str, Any], ctx: Ctx, area: str, player: str) -> bool:
-    """«по двум пустым клеткам»: no rival's or ally's units, no power token, no garrison; the
-    house's own units do not occupy it (ruling T15; option ``road_through_own``)."""
+def own_garrison(state: Mapping[str, Any], area: str, player: str) -> bool:
+    """Whether the garrison in ``area`` is ``player``'s own: the garrison token of its home, while
+    it holds its home (the board data: «the home house's garrison token»)."""
     info = state["board"][area]
-    if info["token"] is not None or info["garrison"]:
+    seat = state["houses"].get(player) or {}
+    return bool(info["garrison"]) and info["house"] == player and seat.get("home") == area
+
+
+def empty_for_road(state: Mapping[str, Any], ctx: Ctx, area: str, player: str) -> bool:
+    """«по двум пустым клеткам»: no rival's or ally's units, no power token, no garrison but the
+    house's own; the house's own units and its own home garrison do not occupy it — the document's
+    list is «занятые земли (союзники, жетоны власти, противники)» (ruling T15; option
+    ``road_through_own = false``: they occupy too)."""
+    info = state["board"][area]
+    own = info["house"] == player and ctx.options.road_through_own
+    if info["token"] is not None or (info["garrison"] and not (own and own_garrison(state, area, player))):
         return False
     if unit_count(info) == 0:
         return True
-    return info["house"] == player and ctx.options.road_through_own
+    return own
 
 
 def _supported_by(state: Mapping[str, Any], area: str, house: str) -> bool:
@@ -219,6 +230,14 @@ def _check_land(ctx: Ctx, state: Mapping[str, Any], player: str, path: list[str]
     for area in middle:
         info = state["board"][area]
         kind = b[area]
+        if allied_used and not (info["house"] not in (None, player) and unit_count(info)):
+            # «сквозь землю союзника, на ближайшую нейтральную или землю лорда, не состоящего в данном
+            # союзе»: out of the allies' areas, the army stops in the first one it enters (ruling T16)
+            bad((f"пройдя через союзника, войско идёт на ближайшую землю за ним («на ближайшую нейтральную или "
+                 f"землю лорда, не состоящего в данном союзе»): дальше через область {R(area)} нельзя",
+                 f"after passing through an ally the army goes to the nearest land beyond it: it cannot go on "
+                 f"through {E(area)}", rule(PASSAGE)))
+            return
         if kind.is_sea:
             if info["house"] == player and info["units"]["ship"]:
                 out.transits.append("own-ships")
@@ -257,6 +276,58 @@ def _check_land(ctx: Ctx, state: Mapping[str, Any], player: str, path: list[str]
         return
     if allied_used:
         _not_to_ally(state, ctx, player, end, out)
+        if not out.problems and ctx.options.passage_nearest == "shortest":
+            _shortest(ctx, state, player, path, out)
+
+
+def _transit(state: Mapping[str, Any], ctx: Ctx, area: str, player: str) -> str | None:
+    """How a land army may cross ``area`` on its way (``own-ships``, ``allied-ships``,
+    ``allied-land``), or None."""
+    info = state["board"][area]
+    kind = ctx.board[area]
+    if kind.is_sea and info["house"] == player and info["units"]["ship"]:
+        return "own-ships"
+    if (kind.is_sea or kind.is_land) and info["house"] not in (None, player) and unit_count(info) \
+            and _allied_transit(state, area, player, ships=kind.is_sea) is None:
+        return "allied-ships" if kind.is_sea else "allied-land"
+    return None
+
+
+def _shortest(ctx: Ctx, state: Mapping[str, Any], player: str, path: list[str], out: MarchCheck) -> None:
+    """Option ``passage_nearest = "shortest"`` (ruling T16): «на ближайшую» read as the nearest way,
+    so a passage crosses no more areas than the shortest crossing to the same destination, under
+    the same rules (own ships, then allies with a support order and consent, then the first area
+    beyond them)."""
+    start, end = path[0], path[-1]
+    frontier: list[tuple[str, bool]] = [(start, False)]
+    came: dict[tuple[str, bool], tuple[str, bool] | None] = {(start, False): None}
+    while frontier:
+        nxt: list[tuple[str, bool]] = []
+        for here, allied_used in frontier:
+            for n in ctx.board.neighbours(here):
+                if n == end:
+                    way = [end]
+                    at: tuple[str, bool] | None = (here, allied_used)
+                    while at is not None:
+                        way.append(at[0])
+                        at = came[at]
+                    way.reverse()
+                    if len(way) < len(path):
+                        names_ru = " → ".join(ctx.board[a].name_ru for a in way)
+                        names_en = " -> ".join(ctx.board[a].name_en for a in way)
+                        out.problems.append((f"путь через союзников длиннее нужного; короче: {names_ru} (настройка "
+                                             "passage_nearest = shortest)",
+                                             f"the passage through allies is longer than needed; shorter: {names_en} "
+                                             "(option passage_nearest = shortest)", ruling(16)))
+                    return
+                how = _transit(state, ctx, n, player)
+                if how is None or (allied_used and how == "own-ships"):
+                    continue
+                key = (n, allied_used or how != "own-ships")
+                if key not in came:
+                    came[key] = (here, allied_used)
+                    nxt.append(key)
+        frontier = nxt
 
 
 def _not_to_ally(state: Mapping[str, Any], ctx: Ctx, player: str, end: str, out: MarchCheck) -> None:

@@ -118,6 +118,9 @@ KEYWORDS: list[tuple[str, str]] = [
     *[(p, "token") for p in ("жетон", "жетон власти", "token", "power token")],
     *[(p, "record") for p in ("войска", "units", "forces")],
     *[(p, "power") for p in ("власть", "power")],
+    # «битва за Ров Кейлин: …», or as a ledger line «битва: Ров Кейлин — …» (never «битва королей»)
+    *[(p, "battle") for p in ("битва за", "битва в", "битва у", "битва:", "бой за", "бой в", "бой у", "бой:",
+                              "battle for", "battle at", "battle of", "battle in", "battle:")],
 ]
 DIPLOMACY_ALONE = [phrase_key(p) for p in ("пока одиночка", "пока один", "пока одна", "играю один", "играю одна",
                                             "играю в одиночку", "пока в одиночку")]
@@ -128,9 +131,9 @@ LET = "let"
 LET_PASS = {"pass", "through"}
 """«Let Lannister pass through Moat Cailin», «let Lannister through …»: consent to a passage when a
 house's name follows «let» and «pass» or «through» follows the name; «Let me…», «Let's…» are prose."""
-NOT_TYPOS = {fold(w) for w in ("let's", "lets")}
+NOT_TYPOS = {fold(w) for w in ("let's", "lets", "битва", "battle")}
 """Words one letter from an order's first word that are words of their own: «Let's talk» is prose,
-not a misspelt «let»."""
+not a misspelt «let»; «Битва королей!» is prose, not a misspelt «битва за …»."""
 PLACED: list[tuple[str, str]] = [("подмогу", "order_support"), ("оборону", "order_defense")]
 """An order's word as the object of a sentence («ставлю подмогу», «кладу оборону»): read, but
 never offered for a typo (the suggestion is the order's own word)."""
@@ -184,6 +187,8 @@ SYNTAX: dict[str, tuple[str, str]] = {
     "token": ("жетон Ров Кейлин", "token Moat Cailin"),
     "record": ("войска Сигард: 2 пеших (или: войска Сигард: нет)", "units Seagard: 2 footmen (or: units Seagard: none)"),
     "power": ("власть +2 (Игра престолов)", "power +2 (Game of Thrones)"),
+    "battle": ("битва за Ров Кейлин: Старк 3, Ланнистер 1 +1, Баратеон за Старка 2 (или: битва: Ров Кейлин — …)",
+               "battle for Moat Cailin: Stark 3, Lannister 1 +1, Baratheon for Stark 2"),
 }
 ORDER_WORDS_RU = "перевод, сделка, союз, одиночка, купить, продать, взнос, ставка, подкуп, пас, подмога, поход, потери, власть"
 ORDER_WORDS_EN = "pay, deal, alliance, alone, buy, sell, dues, bid, bribe, pass, support, march, losses, power"
@@ -305,6 +310,28 @@ class Lexicon:
     cards: PhraseTable = field(default_factory=PhraseTable)
     base_cards: PhraseTable = field(default_factory=PhraseTable)
     outcomes: PhraseTable = field(default_factory=PhraseTable)
+    players: dict[str, str | None] = field(default_factory=dict)
+    """player → the gender the config gives («m», «f») or None, for :meth:`decline_players`."""
+    declined: bool = False
+
+    def decline_players(self) -> bool:
+        """Add every player's name in every case («союз с Борисом», «перевод Анне»), once, when a post
+        names a house the table does not hold yet: the morphology dictionary costs about a second to
+        load, which a post naming houses as written never pays. Whether anything was added."""
+        if self.declined:
+            return False
+        self.declined = True
+        from voevoda.core.words import Names, decline_name
+
+        names = Names({p: g for p, g in self.players.items() if g})
+        added = False
+        for player in self.players:
+            for case in PLAYER_CASES:
+                form = decline_name(player, case, names.gender(player))
+                if form and phrase_key(form) not in self.houses.entries:
+                    self.houses.add(form, player)
+                    added = True
+        return added
 
 
 _AREA_TABLES: dict[int, PhraseTable] = {}
@@ -326,9 +353,16 @@ def area_table(board: Board) -> PhraseTable:
     return _AREA_TABLES[key]
 
 
-def build_lexicon(rules: Rules, board: Board, houses: Mapping[str, str]) -> Lexicon:
-    """``houses`` maps each player to his house's id."""
+PLAYER_CASES = ("gent", "datv", "accs", "ablt", "loct")
+
+
+def build_lexicon(rules: Rules, board: Board, houses: Mapping[str, str],
+                  genders: Mapping[str, str] | None = None) -> Lexicon:
+    """``houses`` maps each player to his house's id; a player is named by his name, and in any
+    case («союз с Борисом», «перевод Анне») declined with the gender ``genders`` gives or his name
+    shows (:meth:`Lexicon.decline_players`, on first need)."""
     lex = Lexicon(areas=area_table(board))
+    lex.players = {p: (genders or {}).get(p) for p in houses}
     for player, hid in houses.items():
         house = rules.houses.get(hid)
         if house is not None:
@@ -582,6 +616,8 @@ class LineReader:
     def house(self) -> str:
         self._skip({"с", "со", "дому", "дом", "для", "to", "with", "house", "for", ":"})
         found = self.lex.houses.match(self.tokens, self.pos)
+        if found is None and not self._done() and self.lex.decline_players():
+            found = self.lex.houses.match(self.tokens, self.pos)
         if found is None:
             if self._done():
                 raise _Fail(self._here(), "не указан дом", "no house given")
@@ -899,6 +935,31 @@ class LineReader:
     def _record(self) -> dict[str, Any]:
         area = self.area()
         return {"area": area, "units": self.units(allow_none=True)}
+
+    def _battle(self) -> dict[str, Any]:
+        """«битва за Ров Кейлин: Старк 3, Ланнистер 1 +1, Баратеон за Старка 2»: each side's house
+        card and any bonus the table adds, and whom a third house supports, with its general."""
+        area = self.area()
+        self._skip({":", "—", "–", "-"})
+        sides: list[dict[str, Any]] = []
+        while not self._done():
+            self._skip(SEPARATORS)
+            if self._done():
+                break
+            entry: dict[str, Any] = {"house": self.house()}
+            if not self._done() and self.tokens[self.pos].key in ("за", "for", "→", "->", "=>"):
+                self.pos += 1
+                entry["for"] = self.house()
+            self._skip({":", "—", "–", "карта", "card", "генерал", "general"})
+            if not self._done() and self.tokens[self.pos].key.isdigit():
+                entry["card"] = self.number(what_ru="сила карты", what_en="the card's strength")
+            tok = self.tokens[self.pos] if not self._done() else None
+            if tok is not None and (tok.key[:1] in "+-−" and tok.key[1:].isdigit() or tok.key in ("+", "-", "−")):
+                entry["bonus"] = self.number(signed=True, what_ru="прибавка", what_en="the bonus")
+            sides.append(entry)
+        if not sides:
+            raise _Fail(self._here(), "не названы карты домов", "no house cards given")
+        return {"area": area, "sides": sides}
 
     def _power(self) -> dict[str, Any]:
         amount = self.number(signed=True, what_ru="сколько", what_en="how much")

@@ -35,7 +35,8 @@ ALLOWED: dict[str, frozenset[str]] = {
     "tiebreak": frozenset({"tiebreak"}),
     "bribe": frozenset({"bribe", "pass"}) | MONEY,
     "planning": frozenset({"order", "passage", "disband", "record", "power", "pass"}) | MONEY,
-    "action": frozenset({"march", "raid", "losses", "retreat", "token", "record", "disband", "power", "pass"}) | MONEY,
+    "action": frozenset({"march", "raid", "losses", "retreat", "token", "record", "disband", "power", "pass",
+                         "battle"}) | MONEY,
 }
 REQUIRED: dict[str, frozenset[str]] = {
     "holy": frozenset({"holy"}),
@@ -46,7 +47,7 @@ REQUIRED: dict[str, frozenset[str]] = {
     "bribe": frozenset({"bribe", "pass"}),
 }
 PRIORITY = {"sell": 0, "disband": 0, "record": 1, "upgrade": 2, "buy": 3, "dues": 4, "order": 5, "passage": 5,
-            "march": 6, "raid": 7, "losses": 8, "retreat": 9, "token": 10}
+            "march": 6, "raid": 7, "battle": 7, "losses": 8, "retreat": 9, "token": 10}
 PHASE_NAMES = {
     "holy": ("святые земли", "holy lands"), "diplomacy": ("дипломатические операции", "diplomacy"),
     "trade": ("торговые операции", "trade"), "westeros": ("фаза Вестероса", "Westeros"),
@@ -65,6 +66,7 @@ KIND_NAMES = {
     "disband": ("роспуск", "disband"), "record": ("войска", "units"), "power": ("власть", "power"),
     "march": ("поход", "march"), "raid": ("набег", "raid"), "losses": ("потери", "losses"),
     "retreat": ("отступление", "retreat"), "token": ("жетон власти", "power token"),
+    "battle": ("битва", "battle"),
 }
 TRADE = "Торговые операции"
 DIPLOMACY = "Дипломатические операции"
@@ -198,6 +200,10 @@ class _Walker:
         self.seen: dict[str, int] = {}
         self.tokens: set[str] = set()
         self.marched_into: dict[str, str] = {}
+        self.battles: dict[str, list[Item]] = {}
+        """area → the post's marches that fight a battle there."""
+        self.typed: dict[str, Item] = {}
+        """area → the post's «битва за …» line: what the table typed for that battle."""
 
     # -- helpers -------------------------------------------------------------------------------------
 
@@ -563,9 +569,12 @@ class _Walker:
                                   rule(LITTLEFINGER)))
             return
         if times < 6 and len(faces) != times:
-            item.problems.append((f"при ставке в {times}× номинал загадывают {times} цифр(ы), а названо {len(faces)}",
-                                  f"a stake of {times}x the nominal guesses {times} faces; {len(faces)} given",
-                                  rule(LITTLEFINGER)))
+            from voevoda.core.words import counted
+
+            item.problems.append((f"при ставке в {times}× номинал загадывают {counted(times, 'цифра')}, а у вас "
+                                  f"{counted(len(faces), 'цифра')}",
+                                  f"a stake of {times}x the nominal guesses {counted(times, 'face', 'en')}; "
+                                  f"{len(faces)} given", rule(LITTLEFINGER)))
             return
         if times == 6 and faces not in ([], [1, 2, 3, 4, 5, 6]):
             item.problems.append(("при ушестерённой ставке кубик не бросают: цифры не нужны",
@@ -657,6 +666,10 @@ class _Walker:
             return
         check = check_march(self.ctx, self.state, self.player, path, units, a.get("outcome"))
         item.problems.extend(check.problems)
+        if check.battle:
+            # its strength is shown even while its result is still to be typed (ruling T28)
+            item.info["battle"] = True
+            self.battles.setdefault(path[-1], []).append(item)
         if check.problems:
             return
         item.info.update({"battle": check.battle, "transits": check.transits})
@@ -666,6 +679,26 @@ class _Walker:
             self.marched_into[path[-1]] = str(a.get("outcome") or "")
         else:
             self.put(path[0], units)
+
+    def battle(self, item: Item) -> None:
+        """«битва за ОБЛАСТЬ: ДОМ N, …»: what only the table knows of a battle the post's march
+        fights — the house cards, any bonus, whom a third house supports with its general (ruling
+        T28). Written by the attacker with its march."""
+        from voevoda.rulesets.thrones.battle import typed_problems
+
+        area = str(item.order.args["area"])
+        if area not in self.battles:
+            item.problems.append((f"битву записывают вместе с походом, который её ведёт: в этом посте нет похода в "
+                                  f"область {R(area)} с битвой", f"a battle is written with the march that fights it: "
+                                  f"this post has no march into {E(area)} that fights a battle", ruling(28)))
+            return
+        if not self.once(item, f"battle/{area}", f"битва в области {R(area)} уже записана",
+                         f"the battle in {E(area)} is already written", ruling(28)):
+            return
+        for ru, en in typed_problems(self.ctx, self.state, self.player, area, item.order.args["sides"]):
+            item.problems.append((ru, en, ruling(28)))
+        if not item.problems:
+            self.typed[area] = item
 
     def raid(self, item: Item) -> None:
         a = item.order.args
@@ -752,9 +785,35 @@ class _Walker:
     # -- the end ----------------------------------------------------------------------------------------------
 
     def finish(self) -> None:
-        """The supply limit after the post: a planning post must bring the house within it (after a
-        «Снабжение» card), and an action post may not march or record it beyond (base rules:
-        «Все правила снабжения ... остаются в силе»)."""
+        """The strength of each battle the post fights (ruling T28); the supply limit after the post:
+        a planning post must bring the house within it (after a «Снабжение» card), and an action
+        post may not march or record it beyond (base rules: «Все правила снабжения ... остаются в
+        силе»)."""
+        from voevoda.rulesets.thrones.battle import battle_strength
+
+        for area, marches in self.battles.items():
+            army: dict[str, int] = {}
+            starts: dict[str, dict[str, int]] = {}
+            for march in marches:
+                start = starts.setdefault(str(march.order.args["path"][0]), {})
+                for k, n in (march.info.get("units") or {}).items():
+                    army[k] = army.get(k, 0) + int(n)
+                    start[k] = start.get(k, 0) + int(n)
+            typed = self.typed.get(area)
+            strength = battle_strength(self.ctx, self.state, self.player, area, army,
+                                       typed.order.args["sides"] if typed is not None else (), starts)
+            for march in marches:
+                march.info["strength"] = strength
+                if march.order.args.get("outcome") is None:
+                    # the result is still to be typed: the refusal shows what the table adds up
+                    from voevoda.rulesets.thrones.report import Words, battle_text
+
+                    march.problems = [
+                        (f"{ru}. {battle_text(Words(self.ctx, self.state, 'ru'), strength, echo=True)}",
+                         f"{en}. {battle_text(Words(self.ctx, self.state, 'en'), strength, echo=True)}", why)
+                        if why == ruling(18) else (ru, en, why) for ru, en, why in march.problems]
+            if typed is not None:
+                typed.info["strength"] = strength
         phase = self.state["phase"]
         if phase in ("planning", "action"):
             level = int(self.state["supply"][self.player])

@@ -18,6 +18,7 @@ from voevoda.core.markup import Document, Inline, Item, bold
 from voevoda.core.ruleset import GM, PUBLIC, Event, Order, Viewer
 from voevoda.core.words import counted, inflect_phrase, join_and
 from voevoda.rulesets.thrones.context import Ctx
+from voevoda.rulesets.thrones.economy import note_units
 from voevoda.rulesets.thrones.rules import TRACKS, UNIT_KINDS
 from voevoda.rulesets.thrones.state import castles_held
 
@@ -29,9 +30,13 @@ BASE_CARDS = {"supply": ("Снабжение", "Supply"), "clash": ("Битва 
 STATEMENT_ITEMS = {
     "crowns": ("доход с корон", "crowns"), "consolidate": ("усиление власти", "consolidate power"),
     "purchase": ("покупка войск", "troops bought"), "upgrade": ("улучшение войск", "troops upgraded"),
-    "sale": ("продажа войск", "troops sold"), "dues": ("взнос Ночному Дозору", "Night's Watch dues"),
-    "dues_troops": ("взнос войсками (номинал)", "dues in troops (nominal)"),
+    "sale": ("продажа войск", "troops sold"),
+    "dues_owed": ("взнос Ночному Дозору: к уплате", "Night's Watch dues owed:"),
+    "dues_troops": ("взнос войсками", "dues in troops"),
+    "dues": ("взнос Ночному Дозору монетами", "Night's Watch dues in coins"),
+    "dues_sold": ("продано за номинал в счёт взноса", "sold at nominal for the dues"),
     "dues_change": ("сдача с взноса войсками", "change from the dues in troops"),
+    "dues_unpaid": ("взнос не уплачен: продавать нечего", "dues unpaid: nothing left to sell"),
     "transfer_out": ("перевод", "payment"), "transfer_in": ("получено", "received"),
     "transfer_back": ("не принято (запас получателя полон)", "returned (the recipient's reserve was full)"),
     "deal_out": ("оплата сделки", "deal paid"), "bid": ("ставка в битве королей", "Clash of Kings bid"),
@@ -41,6 +46,8 @@ STATEMENT_ITEMS = {
     "board": ("на поле", "on the board"), "token": ("жетон власти на поле", "power token placed"),
     "reserve_cap": ("сверх запаса, не получено", "over the reserve, not received"),
 }
+INFO_ITEMS = frozenset({"dues_owed", "dues_troops", "dues_sold", "dues_unpaid"})
+"""Statement lines that move no token: shown with «—» in the tokens column."""
 WHY_DESTROYED = {"battle": ("остались на поле проигранной битвы", "stayed on a lost battlefield"),
                  "no_retreat": ("не смогли отступить", "could not retreat"),
                  "contested": ("пришли туда, где уже стоял другой дом", "arrived where another house stood")}
@@ -93,6 +100,28 @@ class Words:
         parts = [self.unit(k, int(units[k])) for k in UNIT_KINDS if units.get(k)]
         return join_and(parts, self.lang) or self.t("никого", "nobody")
 
+    def upgraded(self, kind: str, n: int) -> str:
+        """«пешего до рыцаря», «2 пеших до осадных башен»; "a footman to a knight", "2 footmen to
+        knights" (what an upgrade turns into what)."""
+        stats = self.ctx.rules.units[kind]
+        base = self.ctx.rules.units[stats.upgrade_from or "footman"]
+        if self.ru:
+            if n == 1:
+                return f"{inflect_phrase(base.name_ru, 'gent')} до {inflect_phrase(stats.name_ru, 'gent')}"
+            return f"{counted(n, base.name_ru, case='gent')} до {inflect_phrase(stats.name_ru, 'gent', plural=True)}"
+        if n == 1:
+            return f"a {base.name_en} to a {stats.name_en}"
+        return (f"{counted(n, base.name_en, 'en', plural_en_form=base.plural_en)} to "
+                f"{stats.plural_en or stats.name_en + 's'}")
+
+    def named(self, order: Order) -> None:
+        """The houses an order's echo names (:meth:`Thrones.annotate`): its author reads the house
+        as the table says it, «Ланнистер (Борис)»."""
+        for p, hid in ((order.args.get("echo") or {}).get("houses") or {}).items():
+            house = self.ctx.rules.houses.get(str(hid))
+            if house is not None:
+                self.houses[str(p)] = house.name(self.lang)
+
     def path(self, path: Sequence[str]) -> str:
         return " → ".join(self.area(a) for a in path)
 
@@ -114,28 +143,32 @@ class Words:
 def describe(order: Order, ctx: Ctx, lang: str = "ru") -> str:
     """One line echoing an understood order back to its author."""
     w = Words(ctx, None, lang)
+    w.named(order)
     a = order.args
     k = order.kind
     t = w.t
+    echo = a.get("echo") or {}
     if k == "transfer":
         reason = f" ({t('за', 'for')} {w.q(a['reason'])})" if a.get("reason") else ""
-        return f"{t('перевод', 'payment')} → {a['to']}: {w.coins(int(a['amount']))}{reason}"
+        return f"{t('перевод', 'payment')} → {w.who(a['to'])}: {w.coins(int(a['amount']))}{reason}"
     if k == "deal":
-        return f"{t('сделка', 'deal')} → {a['to']}: {w.coins(int(a['amount']))} {t('за', 'for')} {w.q(a['service'])}"
+        return (f"{t('сделка', 'deal')} → {w.who(a['to'])}: {w.coins(int(a['amount']))} {t('за', 'for')} "
+                f"{w.q(a['service'])}")
     if k in ("accept", "decline"):
         verb = t("принять сделку", "accept deal") if k == "accept" else t("отклонить сделку", "decline deal")
         return f"{verb} №{a['deal']}" if w.ru else f"{verb} #{a['deal']}"
     if k == "holy":
         return f"{t('святыня', 'holy place')} → {w.area(a['area'])}"
     if k == "alliance":
-        return f"{t('союз', 'alliance')}: {', '.join(a['members'])}"
+        return f"{t('союз', 'alliance')}: {', '.join(w.who(m) for m in a['members'])}"
     if k == "alone":
         return t("одиночка", "alone")
     if k in ("buy", "sell"):
         verb = {"buy": t("купить", "buy"), "sell": t("продать", "sell")}[k]
-        return f"{verb}: {w.unit(a['unit'], int(a['count']))}, {w.area(a['area'])}"
+        where = w.area(str(echo.get("where") or a["area"]))
+        return f"{verb}: {w.unit(a['unit'], int(a['count']))}, {where}{_price(w, echo)}"
     if k == "upgrade":
-        return f"{t('улучшить пеших', 'upgrade footmen')} → {w.unit(a['unit'], int(a['count']))}, {w.area(a['area'])}"
+        return f"{t('улучшить', 'upgrade')} {w.upgraded(a['unit'], int(a['count']))}, {w.area(a['area'])}{_price(w, echo)}"
     if k == "dues":
         return f"{t('взнос войсками', 'dues in troops')}: {w.area(a['area'])} — {w.units(a['units'])}"
     if k == "westeros":
@@ -146,7 +179,7 @@ def describe(order: Order, ctx: Ctx, lang: str = "ru") -> str:
     if k == "bid":
         return f"{t('ставка', 'bid')} {a['amount']}"
     if k == "tiebreak":
-        return f"{t('порядок', 'tie order')}: {', '.join(a['order'])}"
+        return f"{t('порядок', 'tie order')}: {', '.join(w.who(p) for p in a['order'])}"
     if k == "bribe":
         faces = ", ".join(str(f) for f in a["guesses"]) or "—"
         return f"{t('подкуп', 'bribe')}: {w.area(a['area'])}, {t('ставка', 'stake')} {a['stake']}, " \
@@ -157,7 +190,7 @@ def describe(order: Order, ctx: Ctx, lang: str = "ru") -> str:
         name = ORDER_NAMES[str(a["kind"])][0 if w.ru else 1]
         return f"{t('приказ', 'order')} «{name}»: {w.area(a['area'])}" if w.ru else f"order '{name}': {w.area(a['area'])}"
     if k == "passage":
-        return f"{t('пропуск', 'passage')}: {w.house(str(a['to']))} — {w.area(a['area'])}"
+        return f"{t('пропуск', 'passage')}: {w.who(str(a['to']))} — {w.area(a['area'])}"
     if k in ("disband", "losses", "record"):
         verb = {"disband": t("распустить", "disband"), "losses": t("потери", "losses"), "record": t("войска", "units")}[k]
         return f"{verb}: {w.area(a['area'])} — {w.units(a['units'])}"
@@ -174,7 +207,118 @@ def describe(order: Order, ctx: Ctx, lang: str = "ru") -> str:
     if k == "power":
         reason = f" ({a['reason']})" if a.get("reason") else ""
         return f"{t('власть', 'power')} {int(a['amount']):+d}{reason}"
+    if k == "battle":
+        sides = []
+        for side in a["sides"]:
+            text = w.who(str(side["house"]))
+            if side.get("for"):
+                text += f" {t('за', 'for')} {w.who(str(side['for']))}"
+                if side.get("card") is not None:
+                    text += f", {t('генерал', 'general')} {side['card']}"
+            else:
+                told = []
+                if side.get("card") is not None:
+                    told.append(f"{t('карта', 'card')} {side['card']}")
+                if side.get("bonus"):
+                    told.append(f"{t('прочее', 'other')} {int(side['bonus']):+d}".replace("-", "−"))
+                text += f": {', '.join(told)}" if told else ""
+            sides.append(text)
+        return f"{t('битва', 'battle')}: {w.area(a['area'])} — {'; '.join(sides)}"
     return order.text or k
+
+
+def _price(w: Words, echo: Mapping[str, Any]) -> str:
+    """What a purchase, an upgrade or a sale costs or brings, as its echo carries it: « — по 2, всего
+    4 монеты», « — 1 монета»."""
+    if "total" in echo:
+        if int(echo.get("count", 1)) == 1:
+            return w.t(f" — {w.coins(int(echo['total']))}", f" — {w.coins(int(echo['total']))}")
+        return w.t(f" — по {echo['price']}, всего {w.coins(int(echo['total']))}",
+                   f" — {echo['price']} each, {w.coins(int(echo['total']))} in all")
+    if "value" in echo:
+        return f" — {w.coins(int(echo['value']))}"
+    return ""
+
+
+# -- a battle's strength (ruling T28) ---------------------------------------------------------------------
+
+def _term(w: Words, term: Mapping[str, Any], side_house: str | None) -> str:
+    kind, value = term["kind"], int(term["value"])
+    units = term.get("units") or {}
+    if kind == "army":
+        return w.t(f"войско {value} ({w.units(units)})", f"army {value} ({w.units(units)})")
+    if kind == "defenders":
+        return w.t(f"защитники {value} ({w.units(units)})", f"defenders {value} ({w.units(units)})")
+    if kind == "garrison":
+        return w.t(f"гарнизон {value}", f"garrison {value}")
+    if kind == "support":
+        whose = "" if term.get("house") == side_house else f", {w.house(term.get('house'))}"
+        return w.t(f"подмога {value} ({w.area(term['area'])}{whose}: {w.units(units)})",
+                   f"support {value} ({w.area(term['area'])}{whose}: {w.units(units)})")
+    if kind == "holy":
+        return f"{w.q(w.holy(term['holy']))} +{value} ({w.units(units)})"
+    if kind == "card":
+        return w.t(f"карта {value}", f"card {value}")
+    if kind == "general":
+        return w.t(f"генерал союзника ({w.house(term.get('house'))}) {value}",
+                   f"the ally's general ({w.house(term.get('house'))}) {value}")
+    return w.t(f"прочее {value:+d}", f"other {value:+d}").replace("-", "−")
+
+
+def battle_text(w: Words, s: Mapping[str, Any], outcome: str | None = None, *, echo: bool = False) -> str:
+    """A battle's strength as the table reads it before typing the result: «Битва за Ров Кейлин.
+    Нападает Старк — 7: войско 4 (2 пеших и 1 рыцарь), карта 3. Защищается Ланнистер — 4: …. По силе
+    побеждает Старк, 7 : 4.»; with ``outcome``, whether the result typed agrees."""
+    attacker, defender = str(s["attacker"]), s.get("defender")
+    att = "; ".join(_term(w, t, attacker) for t in s["attack_terms"])
+    dfn = "; ".join(_term(w, t, defender) for t in s["defence_terms"]) or w.t("никого", "nobody")
+    who_defends = w.house(defender) if defender is not None else w.t("нейтральная сила", "the neutral force")
+    parts = [w.t(f"Битва: {w.area(s['area'])}.", f"Battle: {w.area(s['area'])}."),
+             w.t(f"Нападает {w.house(attacker)} — {s['attack']}: {att}.",
+                 f"{w.house(attacker)} attacks — {s['attack']}: {att}."),
+             w.t(f"Защищается {who_defends} — {s['defence']}: {dfn}.",
+                 f"{who_defends[:1].upper() + who_defends[1:]} defends — {s['defence']}: {dfn}.")]
+    score = f"{s['attack']} : {s['defence']}"
+    stronger = s["stronger"]
+    winner = w.house(attacker) if stronger == "attack" else who_defends
+    if s["attack"] != s["defence"]:
+        parts.append(w.t(f"По силе побеждает {winner}, {score}.", f"By strength {winner} wins, {score}."))
+    elif stronger == "tie":
+        parts.append(w.t(f"Поровну, {score}: исход решает стол.", f"Equal, {score}: the table decides."))
+    else:
+        track = TRACK_NAMES.get(w.ctx.rules.combat.tie_track, ("", ""))
+        parts.append(w.t(f"Поровну, {score}: на треке «{track[0]}» выше {winner}, победа за ним.",
+                         f"Equal, {score}: {winner} stands higher on the {track[1]} track and wins."))
+    for t in s.get("unassigned", []):
+        house = w.house(t.get("house"))
+        parts.append(w.t(f"Не учтена подмога ({w.area(t['area'])}, {house}): не сказано, за кого — «{house} за ДОМ».",
+                         f"Not counted: the support ({w.area(t['area'])}, {house}), for nobody said — "
+                         f"'{house} for HOUSE'."))
+    typed_bonus = any(t["kind"] == "bonus" for t in [*s["attack_terms"], *s["defence_terms"]])
+    one = defender is None
+    if not s.get("cards") and not echo:
+        parts.append(w.t("Карту дома стол не записал." if one else "Карты домов стол не записал.",
+                         "The table wrote no house card." if one else "The table wrote no house cards."))
+    elif not s.get("cards"):
+        names = ", ".join(f"{w.house(p)} N" for p in (attacker, defender) if p is not None)
+        parts.append(w.t(f"{'Карта дома не названа' if one else 'Карты домов не названы'}: "
+                         f"«битва: {w.area(s['area'])} — {names}».",
+                         f"{'No house card' if one else 'No house cards'} given: "
+                         f"'battle: {w.area(s['area'])} — {names}'."))
+    elif echo and not typed_bonus:
+        parts.append(w.t(f"Бонусы жетонов приказов и тексты карт программа не знает: их пишут после карты "
+                         f"(«{w.house(attacker)} 3 +1»).",
+                         f"The companion knows neither the order tokens' bonuses nor the cards' texts: they follow "
+                         f"the card ('{w.house(attacker)} 3 +1')."))
+    if echo and outcome in ("won", "lost") and s.get("cards") and stronger != "tie" \
+            and (outcome == "won") != (stronger == "attack"):
+        typed = w.t("победа", "won") if outcome == "won" else w.t("поражение", "lost")
+        parts.append(w.t(f"Записан исход «{typed}»: он не сходится с силой — проверьте (его может объяснить текст "
+                         "карты).", f"The result typed, '{typed}', does not follow the strength — check it (a card's "
+                         "text may explain it)."))
+    if echo and any(t["kind"] == "support" for t in [*s["attack_terms"], *s["defence_terms"], *s["unassigned"]]):
+        parts.append(w.t("Подмога — как лежит до набегов этого шага.", "Supports as they lie before this step's raids."))
+    return " ".join(parts)
 
 
 # -- the report ------------------------------------------------------------------------------------------
@@ -223,7 +367,8 @@ def _holy(doc: Document, w: Words, untold: Sequence[Event], events: Sequence[Eve
         if e.kind == "holy_draw":
             rolls = []
             for p, faces in d["faces"].items():
-                rolls.append(f"{w.house(p)} {' · '.join(str(f) for f in faces) or '—'}")
+                if faces:  # a lone contender takes the token without a roll (ruling T13)
+                    rolls.append(f"{w.house(p)} {' · '.join(str(f) for f in faces)}")
             how = "; ".join(rolls) if rolls else w.t("бросков не было", "no rolls")
             items.append(w.t(f"«{w.holy(d['token'])}»: d6 — {how}; жетон → {w.house(d['winner'])}."
                              if rolls else f"«{w.holy(d['token'])}»: единственный претендент — {w.house(d['winner'])}.",
@@ -273,9 +418,9 @@ def _trade(doc: Document, w: Words, events: Sequence[Event]) -> None:
                              f"{w.house(d['player'])}: bought {w.unit(d['unit'], d['count'])} → {w.area(d['area'])}, "
                              f"{d['price']} each — {w.coins(d['total'])}."))
         elif e.kind == "upgrade":
-            items.append(w.t(f"{w.house(d['player'])}: улучшение пеших → {w.unit(d['unit'], d['count'])}, {w.area(d['area'])}, "
+            items.append(w.t(f"{w.house(d['player'])}: улучшение {w.upgraded(d['unit'], d['count'])}, {w.area(d['area'])}, "
                              f"по {d['price']} — {w.coins(d['total'])}.",
-                             f"{w.house(d['player'])}: footmen upgraded → {w.unit(d['unit'], d['count'])}, "
+                             f"{w.house(d['player'])}: upgraded {w.upgraded(d['unit'], d['count'])}, "
                              f"{w.area(d['area'])}, {d['price']} each — {w.coins(d['total'])}."))
         elif e.kind == "sale":
             items.append(w.t(f"{w.house(d['player'])}: продажа — {w.unit(d['unit'], d['count'])}, {w.area(d['area'])} — "
@@ -345,11 +490,17 @@ def _clash(doc: Document, w: Words, events: Sequence[Event]) -> None:
             name = TRACK_NAMES[d["track"]][0 if w.ru else 1]
             bids = ", ".join(f"{w.house(p)} {n}" for p, n in sorted(d["bids"].items(), key=lambda x: -x[1]))
             doc.paragraph(bold(w.t(f"«{name}»: ", f"{name}: ")), w.t(f"ставки {bids}.", f"bids {bids}."))
-        elif e.kind == "tiebreak":
+        elif e.kind == "tiebreak" and d["order"]:
             doc.paragraph(w.t(f"Равные ставки расставил Железный трон ({w.house(d['player'])}): "
                               f"{', '.join(w.house(p) for p in d['order'])}.",
                               f"The Iron Throne ({w.house(d['player'])}) ordered the equal bids: "
                               f"{', '.join(w.house(p) for p in d['order'])}."))
+        elif e.kind == "tiebreak":
+            # ruling T20: the Iron Throne sent nothing; the equal bidders keep their order on the track
+            doc.paragraph(w.t(f"Железный трон ({w.house(d['player'])}) не расставил равные ставки: они остались "
+                              "в прежнем порядке трека.",
+                              f"The Iron Throne ({w.house(d['player'])}) did not order the equal bids: they keep "
+                              "their order on the track."))
         elif e.kind == "track":
             name = TRACK_NAMES[d["track"]][0 if w.ru else 1]
             doc.paragraph(w.t(f"Трек «{name}»: ", f"The {name} track: ") + ", ".join(
@@ -418,6 +569,8 @@ def _action(doc: Document, w: Words, events: Sequence[Event]) -> None:
                                  f"{w.house(d['victim'])}{extra}.",
                                  f"{w.house(d['player'])}: raid {w.area(d['from'])} → {w.area(d['to'])} removes "
                                  f"{w.house(d['victim'])}'s '{name}'{extra}."))
+        elif k == "battle":
+            items.append(battle_text(w, d["strength"], d.get("outcome")))
         elif k == "march":
             how = ", ".join(TRANSITS[x][0 if w.ru else 1] for x in d.get("transits", []) if x in TRANSITS)
             how = f" ({how})" if how else ""
@@ -529,6 +682,17 @@ def _private(doc: Document, w: Words, events: Sequence[Event], viewer: Viewer) -
             note = line.get("note", "")
             if line["item"] == "reserve_cap":
                 rows.append([name, f"({note})"])
+                continue
+            if line["item"] in INFO_ITEMS:
+                # a line that moves no token: what was owed, which troops went, what went unpaid
+                if line["item"] in ("dues_owed", "dues_unpaid"):
+                    name = f"{name} {note}" if line["item"] == "dues_owed" else f"{name} ({note})"
+                else:
+                    area, units = note_units(note)
+                    value = sum(w.ctx.rules.units[k].sale * int(n) for k, n in units.items())
+                    name = (f"{name}: {w.area(area)} — {w.units(units)} "
+                            f"({w.t('номинал', 'nominal')} {value})")
+                rows.append([name, "—"])
                 continue
             if line["item"] in ("transfer_out", "transfer_in", "deal_out", "transfer_back") and note:
                 who, _, rest = note.partition(":")

@@ -260,6 +260,40 @@ class Deck(_Strict):
         return [*self.cards, *self.extra]
 
 
+Terrain = Literal["land", "sea", "port"]
+
+
+class Combat(_Strict):
+    """The base game's battle numbers the companion adds up (ruling T28). Neither document 001 nor
+    the board data give them: they are the table's (``data/setup.toml``), like the starting
+    position, and a table checks them against its own rulebook."""
+
+    strength: dict[str, int]
+    """Each unit's combat strength in a battle."""
+    siege_vs_castle: int = Field(ge=0, le=20)
+    """A siege tower's strength when it attacks, or supports an attack on, an area with a castle or
+    a stronghold (``strength.siege`` elsewhere)."""
+    support_reach: dict[Terrain, list[Literal["land", "sea"]]]
+    """From which kind of area a support order reaches a battle on land or at sea."""
+    tie_track: Literal["", "iron_throne", "fiefdoms", "kings_court"]
+    """The influence track whose higher house wins equal strength; "" leaves a tie to the table."""
+
+    @model_validator(mode="after")
+    def _every_unit(self) -> Combat:
+        missing = [k for k in UNIT_KINDS if k not in self.strength]
+        extra = [k for k in self.strength if k not in UNIT_KINDS]
+        if missing or extra:
+            raise ValueError(f"strength: missing {', '.join(missing) or '—'}; unknown {', '.join(extra) or '—'}")
+        if any(not 0 <= v <= 20 for v in self.strength.values()):
+            raise ValueError("strength: each unit's strength is 0 to 20")
+        return self
+
+    def unit(self, kind: str, attacking_castle: bool) -> int:
+        if kind == "siege" and attacking_castle:
+            return self.siege_vs_castle
+        return self.strength[kind]
+
+
 class Rules(_Strict):
     game: Game
     economy: Economy
@@ -270,6 +304,7 @@ class Rules(_Strict):
     setup: Setup
     holy: list[Holy]
     deck: Deck
+    combat: Combat
 
     @model_validator(mode="after")
     def _references(self) -> Rules:
@@ -358,7 +393,9 @@ class Options(_Strict):
     road_destination: Literal["empty", "any"] = "empty"
     road_through_own: bool = True
     passage_to_own: bool = True
+    passage_nearest: Literal["next", "shortest"] = "next"
     siege_escort: Literal["one", "each"] = "one"
+    holy_bonus: Literal["each", "once"] = "each"
     bribe_stake: Literal["reserve", "target"] = "reserve"
 
 

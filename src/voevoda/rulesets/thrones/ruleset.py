@@ -37,7 +37,7 @@ from voevoda.core.ruleset import (
 from voevoda.rulesets.thrones import economy
 from voevoda.rulesets.thrones import views as views_module
 from voevoda.rulesets.thrones.board import board, check_rules
-from voevoda.rulesets.thrones.context import Ctx, rule
+from voevoda.rulesets.thrones.context import Ctx, rule, ruling
 from voevoda.rulesets.thrones.orders import (
     LEADING,
     Lexicon,
@@ -164,7 +164,7 @@ class Thrones(Ruleset):
     def _lexicon(self, houses: tuple[tuple[str, str], ...]) -> Lexicon:
         cache = self._lexicons
         if houses not in cache:
-            cache[houses] = build_lexicon(self.rules, self.board, dict(houses))
+            cache[houses] = build_lexicon(self.rules, self.board, dict(houses), self.config.get("genders"))
         return cache[houses]
 
     @cached_property
@@ -188,6 +188,7 @@ class Thrones(Ruleset):
     def parse(self, text: str, player: str, state: State) -> list[Order]:
         post = self.read_post(text, player, state)
         orders, problems = read_lines(post.orders, self.lexicon(state), str(state.get("phase", "")))
+        orders = self.annotate(state, player, orders)
         if problems:
             raise ParseError(problems, [self.describe(o) for o in orders], orders=orders)
         return orders
@@ -197,10 +198,42 @@ class Thrones(Ruleset):
         alike are said once (issue 30); an alliance is the same whatever order its houses come in."""
         if order.kind not in DECLARATIONS:
             return None
-        args = dict(order.args)
+        args = {k: v for k, v in order.args.items() if k != "echo"}  # what the echo adds is not said
         if order.kind == "alliance":
             args["members"] = sorted(str(m) for m in args.get("members", ()))
         return order.kind, json.dumps(args, sort_keys=True, ensure_ascii=False)
+
+    def annotate(self, state: State, player: str, orders: Sequence[Order]) -> list[Order]:
+        """Each order with what its echo says beyond the words posted (``args["echo"]``): the houses
+        of the players it names («союз: Ланнистер (Борис)»), and in the trade phase what a purchase,
+        an upgrade or a sale costs or brings as the post stands."""
+        seats = {p: seat["house"] for p, seat in state.get("houses", {}).items()}
+        costs: dict[int, dict[str, Any]] = {}
+        if state.get("phase") == "trade" and player in state.get("seats", []):
+            plan = make_plan(self.ctx, state, player, orders)
+            for i, item in enumerate(plan.items):
+                a = item.order.args
+                if item.order.kind in ("buy", "upgrade") and "price" in item.info:
+                    # the price stands even where the order breaks a rule (the supply, the hand)
+                    costs[i] = {"price": item.info["price"], "total": item.cost, "count": int(a["count"])}
+                    if item.order.kind == "buy":
+                        costs[i]["where"] = item.info["where"]
+                elif item.order.kind == "sell" and item.cost < 0:
+                    costs[i] = {"value": -item.cost}
+        out = []
+        for i, order in enumerate(orders):
+            a = order.args
+            named = [a.get("to"), *(a.get("members") or []), *(a.get("order") or []),
+                     *(x for side in a.get("sides") or [] for x in (side.get("house"), side.get("for")))]
+            echo: dict[str, Any] = dict(costs.get(i, {}))
+            houses = {str(p): seats[p] for p in named if isinstance(p, str) and p in seats}
+            if houses:
+                echo["houses"] = houses
+            args = {k: v for k, v in a.items() if k != "echo"}
+            if echo:
+                args["echo"] = echo
+            out.append(Order(order.kind, args, order.line, order.text))
+        return out
 
     def validate(self, state: State, player: str, orders: Sequence[Order]) -> list[Problem]:
         if state.get("outcome") is not None:
@@ -227,12 +260,9 @@ class Thrones(Ruleset):
             due = economy.dues_each(state, self.ctx, player)
             troops = sum(int(i.info.get("value", 0)) for i in plan.items if i.order.kind == "dues" and not i.problems)
             if due > troops + plan.money:
-                out.append(warning(
-                    f"взнос Ночному Дозору {due}: после этого поста у вас {plan.money} и войсками {troops}; "
-                    "недостачу покроет продажа ваших войск за номинал (назовите их: «взнос войсками ОБЛАСТЬ: …»)",
-                    f"the Night's Watch dues are {due}: after this post you hold {plan.money} and {troops} in troops; "
-                    "the companion will sell your troops at nominal for the rest (name them: 'dues in troops AREA: …')",
-                    rule=rule("Торговые операции")))
+                out.append(self._dues_warning(due, troops, plan.money, plan.own))
+        if state.get("phase") == "action" and player in state["seats"]:
+            out.extend(self._battle_notes(state, player, orders))
         if state.get("phase") == "planning":
             supported = {str(o.args["area"]) for o in orders if o.kind == "order" and o.args.get("kind") == "support"}
             for o in orders:
@@ -241,6 +271,49 @@ class Thrones(Ruleset):
                                        "a passage without a support order in that area gives nothing",
                                        line=o.line or None, order=o.text, rule=rule("Дипломатические операции")))
         return out
+
+    def _battle_notes(self, state: State, player: str, orders: Sequence[Order]) -> list[Problem]:
+        """Each battle the post fights with the cards typed («битва за …»), added up in the echo
+        (ruling T28); a result typed without them was decided at the table and is not second-guessed
+        (the refusal of a march without its result always shows the sum)."""
+        from voevoda.rulesets.thrones.report import Words, battle_text
+
+        out: list[Problem] = []
+        shown: set[str] = set()
+        for item in make_plan(self.ctx, state, player, orders).items:
+            strength = item.info.get("strength")
+            if item.order.kind != "march" or not strength or not strength.get("typed") or item.problems \
+                    or strength["area"] in shown:
+                continue
+            shown.add(strength["area"])
+            outcome = item.order.args.get("outcome")
+            ru, en = (battle_text(Words(self.ctx, state, lang), strength, outcome, echo=True) for lang in ("ru", "en"))
+            out.append(warning(ru, en, line=item.order.line or None, order=item.order.text, rule=ruling(28)))
+        return out
+
+    def _dues_warning(self, due: int, troops: int, money: int, own: Mapping[str, Mapping[str, int]]) -> Problem:
+        """The dues a trade post leaves uncovered, and the troops the companion would sell for them
+        if the house pays nothing more (:func:`economy.settle_dues`, ruling T8)."""
+        from voevoda.rulesets.thrones.report import Words
+
+        settled = economy.settle_dues(self.ctx, due, troops, money, own)
+        said = {}
+        for lang in ("ru", "en"):
+            w = Words(self.ctx, None, lang)
+            held = w.coins(max(money, 0)) + (w.t(f" и войска на {troops}", f" and troops worth {troops}") if troops else "")
+            sold = "; ".join(f"{w.area(area)} — {w.units(units)}" for area, units in settled.sold)
+            parts = []
+            if sold:
+                parts.append(w.t(f"если больше ничего не внесёте, за номинал продадут: {sold}",
+                                 f"if you pay nothing more, the companion sells at nominal: {sold}"))
+            if settled.unpaid:
+                parts.append(w.t(f"продавать больше нечего: не уплачено {settled.unpaid}",
+                                 f"nothing more to sell: {settled.unpaid} unpaid"))
+            said[lang] = w.t(f"взнос Ночному Дозору {due}: после этого поста у вас {held}; {'; '.join(parts)} "
+                             "(другие войска назовите так: «взнос войсками ОБЛАСТЬ: …»)",
+                             f"the Night's Watch dues are {due}: after this post you hold {held}; {'; '.join(parts)} "
+                             "(name other troops: 'dues in troops AREA: …')")
+        return warning(said["ru"], said["en"], rule=rule("Торговые операции"))
 
     # -- the step ------------------------------------------------------------------------------------------
 

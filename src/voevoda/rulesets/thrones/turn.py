@@ -19,10 +19,11 @@ from typing import Any
 from voevoda.core.dice import CITED, Dice, pointer
 from voevoda.core.ruleset import Event, Order, State
 from voevoda.rulesets.thrones import economy
+from voevoda.rulesets.thrones.battle import battle_strength
 from voevoda.rulesets.thrones.context import Ctx
-from voevoda.rulesets.thrones.movement import card_in_force
+from voevoda.rulesets.thrones.movement import card_in_force, defended_against
 from voevoda.rulesets.thrones.plan import Item, Plan, make_plan
-from voevoda.rulesets.thrones.rules import TRACKS, UNIT_KINDS
+from voevoda.rulesets.thrones.rules import TRACKS
 from voevoda.rulesets.thrones.state import (
     alliance_of,
     castles_held,
@@ -302,7 +303,8 @@ class Resolver:
         """«Каждый член союза должен потратить некую сумму денег в конце торговой фазы ... Если
         денег не хватает, то надо продать имеющихся воинов за номинал и набрать необходимую для
         взноса сумму». Troops a house named pay at their nominal first; then coins; then the
-        companion sells the house's cheapest units, from its largest army first (ruling T8)."""
+        companion sells the house's troops as a table would (:func:`economy.settle_dues`, ruling
+        T8). The house's statement says what it owed and which troops went, named or sold."""
         state, ctx = self.state, self.ctx
         for p in iron_throne_order(state):
             due = economy.dues_each(state, ctx, p)
@@ -310,42 +312,23 @@ class Resolver:
             if not due and not given:
                 continue
             value = sum(economy.units_value(ctx, u) for _, u in given)
-            from_troops = min(value, due)
-            change = value - from_troops
-            left = due - from_troops
-            coins = min(left, int(state["treasury"][p]["power"]))
-            economy.debit(state, p, coins, "dues", "")
-            left -= coins
-            forced: list[tuple[str, dict[str, int]]] = []
-            while left > 0:
-                sale = self.cheapest_unit(p)
-                if sale is None:
-                    break
-                area, kind = sale
-                self.remove(area, p, {kind: 1})
-                price = economy.sale_price(ctx, kind)
-                forced.append((area, {kind: 1}))
-                used = min(price, left)
-                left -= used
-                change += price - used
-            if value:
-                economy.note(state, p, "dues_troops", 0, str(value))
-            if change:
-                economy.credit(state, ctx, p, change, "dues_change", "")
+            own = {area: {k: int(n) for k, n in info["units"].items() if n}
+                   for area, info in state["board"].items() if info["house"] == p and unit_count(info)}
+            settled = economy.settle_dues(ctx, due, value, int(state["treasury"][p]["power"]), own)
+            economy.note(state, p, "dues_owed", 0, str(due))
+            for area, units in given:
+                economy.note(state, p, "dues_troops", 0, area, units)
+            economy.debit(state, p, settled.coins, "dues", "")
+            for area, units in settled.sold:
+                self.remove(area, p, units)
+                economy.note(state, p, "dues_sold", 0, area, units)
+            if settled.change:
+                economy.credit(state, ctx, p, settled.change, "dues_change", "")
+            if settled.unpaid:
+                economy.note(state, p, "dues_unpaid", 0, str(settled.unpaid))
             self.emit("dues", {"player": p, "due": due, "troops": [[a, u] for a, u in given], "troops_value": value,
-                               "coins": coins, "forced": [[a, u] for a, u in forced], "unpaid": left})
-
-    def cheapest_unit(self, player: str) -> tuple[str, str] | None:
-        best: tuple[tuple[int, int, str, int], str, str] | None = None
-        for area, info in self.state["board"].items():
-            if info["house"] != player or not unit_count(info):
-                continue
-            for rank, kind in enumerate(UNIT_KINDS):
-                if info["units"][kind]:
-                    key = (economy.sale_price(self.ctx, kind), -unit_count(info), area, rank)
-                    if best is None or key < best[0]:
-                        best = (key, area, kind)
-        return None if best is None else (best[1], best[2])
+                               "coins": settled.coins, "forced": [[a, u] for a, u in settled.sold],
+                               "unpaid": settled.unpaid})
 
     # -- the board ------------------------------------------------------------------------------------------
 
@@ -589,21 +572,25 @@ class Resolver:
 
     def enforce_supply(self, player: str) -> None:
         """A house over its supply limit disbands until it fits (base rules, «Снабжение»); units
-        it did not name go cheapest first, from its largest army (ruling T8)."""
+        it did not name go from its largest army, never a footman a siege tower needs while the army
+        has another unit, then the cheapest (ruling T8)."""
         state = self.state
         limits = self.ctx.rules.supply.limits
         allowed = limits[min(int(state["supply"][player]), len(limits) - 1)]
+        gone: dict[str, dict[str, int]] = {}
         while True:
             armies = sorted(((unit_count(info), area) for area, info in state["board"].items()
                              if info["house"] == player and unit_count(info) >= 2), key=lambda x: (-x[0], x[1]))
             if fits_supply([n for n, _ in armies], allowed):
-                return
+                break
             area = armies[0][1]
-            info = state["board"][area]
-            kind = min((k for k in UNIT_KINDS if info["units"][k]),
-                       key=lambda k: (economy.sale_price(self.ctx, k), UNIT_KINDS.index(k)))
+            kind = economy.unit_to_give_up(self.ctx, {k: int(n) for k, n in state["board"][area]["units"].items()})
             self.remove(area, player, {kind: 1})
-            self.emit("disband", {"player": player, "area": area, "units": {kind: 1}, "why": "supply"})
+            here = gone.setdefault(area, {})
+            here[kind] = here.get(kind, 0) + 1
+        for area, units in gone.items():
+            # one line an area: «Хайгарден — 2 пеших», not a line for each footman
+            self.emit("disband", {"player": player, "area": area, "units": units, "why": "supply"})
 
     def unit_lines(self, plan: Plan) -> None:
         p = plan.player
@@ -640,8 +627,9 @@ class Resolver:
                 self.raid(p, item)
         won: dict[str, str] = {}
         for p in order:
+            typed = {str(i.order.args["area"]): list(i.order.args["sides"]) for i in self.good(by_player[p], "battle")}
             for item in self.good(by_player[p], "march"):
-                self.march(p, item, won)
+                self.march(p, item, won, typed)
         for p in order:
             for item in self.good(by_player[p], "losses"):
                 area = str(item.order.args["area"])
@@ -701,13 +689,19 @@ class Resolver:
                     mine[k] = mine.get(k, 0) + n
         return {p: u for p, u in out.items() if u}
 
-    def march(self, player: str, item: Item, won: dict[str, str]) -> None:
+    def march(self, player: str, item: Item, won: dict[str, str],
+              typed: Mapping[str, Sequence[Mapping[str, Any]]] | None = None) -> None:
         a = item.order.args
         path, outcome = [str(x) for x in a["path"]], a.get("outcome")
         units = {str(k): int(v) for k, v in (item.info.get("units") or a["units"]).items()}
         start, end = path[0], path[-1]
         data = {"player": player, "path": path, "units": units, "outcome": outcome,
                 "transits": item.info.get("transits", [])}
+        if item.info.get("battle") and defended_against(self.state, self.ctx, end, player):
+            # the strength the table added up, as the board stands after this step's raids (ruling T28)
+            strength = battle_strength(self.ctx, self.state, player, end, units, (typed or {}).get(end, ()),
+                                       {start: units})
+            self.emit("battle", {"player": player, "area": end, "outcome": outcome, "strength": strength})
         if outcome == "lost":
             # the attacker lost: its army stays where it marched from (base rules, «Отступление»)
             self.emit("march", {**data, "applied": True})

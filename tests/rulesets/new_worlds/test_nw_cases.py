@@ -56,6 +56,9 @@ def test_case(case: dict[str, Any]) -> None:
     assert not unknown, f"unknown keys in given: {unknown}"
     ruleset, state = make_game(**given)
     if "refuse" in case:
+        # a refusal after the turns of the case (a limit that counts what earlier turns did)
+        for posts in case.get("turns", []):
+            state, _ = play(ruleset, state, posts or {}, seed=case["name"])
         refuse = case["refuse"]
         found = problems_of(ruleset, state, refuse["player"], refuse["post"])
         assert found, f"the post was accepted: {refuse['post']!r}"

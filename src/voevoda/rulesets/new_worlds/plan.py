@@ -951,6 +951,7 @@ class Limits:
     distance: int | None
     borders: set[str]
     held: list[str]
+    taken_targets: list[str]
 
     def tile_problem(self, tile: str) -> tuple[str, str, str] | None:
         w = self.world
@@ -974,17 +975,18 @@ class Limits:
                     f"{self._type_en()}: at most {self.territories} territories (taken {len(self.held)}, "
                     f"listed {len(listed)})", "VIII. Война, 2")
         if self.targets is not None:
-            valuable = [t for t in [*self.held, *listed] if self.valuable(t)]
-            if len(valuable) > self.targets:
-                return (f"{self._type_ru()}: не более {self.targets} ресурсов/городов",
-                        f"{self._type_en()}: at most {self.targets} resources/cities", "VIII. Война, 2")
+            # «до 2 ресурсов/городов»: those the war has taken (a razed city too, ruling R7)
+            taken = self.taken_targets
+            new = [t for t in dict.fromkeys(listed) if self.valuable(t) and t not in taken]
+            if len(taken) + len(new) > self.targets:
+                return (f"{self._type_ru()}: не более {self.targets} ресурсов/городов (взято {len(taken)}"
+                        f"{': ' + ', '.join(taken) if taken else ''}, в приказе {len(new)})",
+                        f"{self._type_en()}: at most {self.targets} resources/cities (taken {len(taken)}"
+                        f"{': ' + ', '.join(taken) if taken else ''}, listed {len(new)})", "VIII. Война, 2")
         return None
 
     def valuable(self, tile: str) -> bool:
-        w = self.world
-        t = w.state.tiles.get(tile)
-        res = w.state.deposits.get(tile)
-        return (t is not None and t.city is not None) or (res is not None and w.resource_visible(res))
+        return self.world.valuable(tile)
 
     def _type_ru(self) -> str:
         return f"«{self.world.rules.war_types[self.war_type].name_ru}»"
@@ -1002,10 +1004,15 @@ def war_limits(world: World, cid: str, other: str, declared: str | None = None, 
         wtype = declared or "total"
         borders = world.land_set(cid)
         held: list[str] = []
-    else:
+    taken_targets: list[str] = []
+    if war is not None:
         wtype = upgraded or world.side_type(war, cid)
         borders = set(war.attacker_land if war.attacker == cid else war.defender_land)
         held = [t for t in war.captured.get(cid, []) if world.state.owner(t) == cid]
+        # «до 2 ресурсов/городов» (ruling R7): what the war took, whatever became of it; with
+        # grab_count = "held", the tiles taken and still held that still hold a city or a resource
+        taken_targets = (list(war.targets.get(cid, [])) if world.options.grab_count == "taken"
+                         else [t for t in held if world.valuable(t)])
         if not borders:
             borders = world.land_set(cid)
     if world.invader_war(cid, other) and war is None:
@@ -1026,7 +1033,7 @@ def war_limits(world: World, cid: str, other: str, declared: str | None = None, 
         borders = set(me.vassal_land) or borders
     return Limits(world, cid, other, wtype, kind,
                   entry.territories if entry else None, entry.targets if entry else None,
-                  entry.distance if entry else None, borders, held)
+                  entry.distance if entry else None, borders, held, taken_targets)
 
 
 def ru_with(name: str) -> str:

@@ -493,6 +493,7 @@ class Options(Strict):
     capture_order: Literal["skip", "stop"] = "skip"
     capture_reach: Literal["front", "chain"] = "front"
     contested_tiles: Literal["neighbours", "nobody"] = "neighbours"
+    grab_count: Literal["taken", "held"] = "taken"
 
 
 def load_rules(house_rules: Mapping[str, Any] | None = None) -> Rules:

@@ -185,6 +185,9 @@ def capture(world: World, taker: str, tile: str, war: War | None) -> list[Event]
     new_owner = taker
     # «Если освобождённые игроком территории принадлежали его союзнику или вассалу, то они
     # обязательно возвращаются к нему.»
+    # «до 2 ресурсов/городов» counts what the war took, whatever becomes of it (ruling R7):
+    # the city is looked at before a capture razes it
+    valuable = world.valuable(tile)
     back = t.taken_from
     if back is not None and back != taker and back in state.countries and state.countries[back].alive and (
             back in state.allies_of(taker) or state.countries[back].suzerain == taker):
@@ -195,6 +198,8 @@ def capture(world: World, taker: str, tile: str, war: War | None) -> list[Event]
     if war is not None:
         if new_owner == taker:
             war.captured.setdefault(taker, []).append(tile)
+            if valuable and tile not in war.targets.get(taker, []):
+                war.targets.setdefault(taker, []).append(tile)
         lost = war.captured.get(prev, [])
         if tile in lost:
             lost.remove(tile)

@@ -84,6 +84,13 @@ class World:
         appears = self.rules.resource_epoch(resource)
         return appears is not None and self.epoch_reached(appears)
 
+    def valuable(self, tile: str) -> bool:
+        """A tile with a city or a resource one can see now: what «до 2 ресурсов/городов»
+        counts."""
+        t = self.state.tiles.get(tile)
+        res = self.state.deposits.get(tile)
+        return (t is not None and t.city is not None) or (res is not None and self.resource_visible(res))
+
     def tile_open(self, tile: str) -> bool:
         region = self.grid.region(tile)
         return region is None or region in self.state.map.open_regions

@@ -923,17 +923,25 @@ class Planner:
             item.fail("в этой игре оборону не покупают (war_model = purchase)",
                       "this game buys no defence (war_model = purchase)", section)
             return
+        # «Атакованный игрок автоматически начинает "Оборонительную войну"»: the attacked may
+        # answer a declaration of this turn in the same turn, before the war is stored; the
+        # points come back at the fighting if no war came (ruling R45)
+        answer = self.w.options.first_turn_defence == "answer"
         other = args.get("target")
         if other is not None:
             c = self._country(item, other, section)
             if c is None:
                 return
             if not self._at_war_with(other):
-                item.fail(f"вы не воюете {ru_with(c.name)}", f"you are not at war with {c.name}", section)
-                return
+                if not answer:
+                    item.fail(f"вы не воюете {ru_with(c.name)}", f"you are not at war with {c.name}", section)
+                    return
+                item.info["unless_war"] = True
         elif not self.w.enemies(self.cid) and not self.declared:
-            item.fail("вы ни с кем не воюете", "you are at war with no one", section)
-            return
+            if not answer:
+                item.fail("вы ни с кем не воюете", "you are at war with no one", section)
+                return
+            item.info["unless_war"] = True
         item.price = int(args["points"])
 
 

@@ -56,7 +56,9 @@ REFUNDS = {
     "not_yours": ("клетка уже не ваша", "the tile is no longer yours"), "no_site": ("место занято", "the site is taken"),
     "treaty_gone": ("договора уже нет", "the treaty is gone"), "already_at_war": ("война уже идёт", "already at war"),
     "war_over": ("война окончена", "the war is over"), "not_ally": ("не союзник", "not an ally"),
-    "no_war": ("войны нет", "no war"), "pact_failed": ("пакт не заключён", "no pact was signed"),
+    "no_war": ("войны нет", "no war"),
+    "defence_no_war": ("войны не было — оборона не понадобилась", "there was no war to defend"),
+    "pact_failed": ("пакт не заключён", "no pact was signed"),
     "alliance_failed": ("союз не заключён", "no alliance was signed"),
     "pact_unanswered": ("предложение пакта без ответа", "the pact was not answered"),
     "alliance_unanswered": ("предложение союза без ответа", "the alliance was not answered"),
@@ -185,6 +187,10 @@ def describe(order: Order, rules: Rules, lang: str = "ru") -> str:
         tail = w.t(f", осталось {w.points(int(left))}", f", {w.points(int(left))} left")
         if war_price:
             tail += f", {w.war_points(int(echo.get('war_left', 0)))}"
+    if echo.get("unless_war"):
+        # ruling R45: a defence written before the war is stored
+        tail += w.t("; войны пока нет: оборона встретит войну, объявленную в этом ходу, иначе очки вернутся",
+                    "; no war yet: the defence meets a war declared this turn, else the points come back")
     return f"{what} — {cost}{tail}"
 
 

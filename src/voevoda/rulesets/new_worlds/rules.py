@@ -494,6 +494,7 @@ class Options(Strict):
     capture_reach: Literal["front", "chain"] = "front"
     contested_tiles: Literal["neighbours", "nobody"] = "neighbours"
     grab_count: Literal["taken", "held"] = "taken"
+    first_turn_defence: Literal["answer", "none"] = "answer"
 
 
 def load_rules(house_rules: Mapping[str, Any] | None = None) -> Rules:

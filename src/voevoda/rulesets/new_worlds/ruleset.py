@@ -249,6 +249,8 @@ class NewWorlds(Ruleset):
                 echo = {"problem": item.problems[0][0]}
             if "ledger" in item.info:
                 echo["ledger"] = item.info["ledger"]
+            if "unless_war" in item.info and not item.problems:
+                echo["unless_war"] = True
             args = {k: v for k, v in item.order.args.items() if k != "echo"}
             args["echo"] = echo
             out.append(Order(item.order.kind, args, item.order.line, item.order.text))

@@ -544,7 +544,13 @@ class Turn:
                 continue
             fronts.append(war_module.Front(cid, target, item.price, list(item.order.args["tiles"]), item.order.line))
         for cid, item in self.items("defend"):
-            defences[cid].append((item.order.args.get("target"), item.price))
+            target = item.order.args.get("target")
+            # a defence is spent on a war: with none (not declared this turn, or ended by peace)
+            # its points come back (ruling R45)
+            if (not self.w.at_war(cid, target)) if target is not None else not self.w.enemies(cid):
+                self.refund(cid, item.price, "defence_no_war")
+                continue
+            defences[cid].append((target, item.price))
         if fronts:
             self.events.extend(war_module.fight(self.w, fronts, defences))
         for cid, spent in sorted(defences.items()):

@@ -103,7 +103,7 @@ def gm(name: Annotated[str, typer.Argument(help="game name")],
        db: DbOption = None) -> None:
     """Correct the game: an audited edit written for you. / Правка ведущего."""
     def action() -> None:
-        from voevoda.rulesets.new_worlds.gm import gm_patch
+        from voevoda.rulesets.new_worlds.gm import gm_patch, when_it_applies
         from voevoda.rulesets.new_worlds.ruleset import NewWorlds
         from voevoda.store import Store
 
@@ -121,8 +121,13 @@ def gm(name: Annotated[str, typer.Argument(help="game name")],
             if not isinstance(game.ruleset, NewWorlds):
                 raise GameError(f"«{name}» — не игра «Новые Миры»", f"'{name}' is not a New Worlds game")
             patch = gm_patch(game.ruleset, game.state, command)
+            later = when_it_applies(game.ruleset, game.state, patch)
             game.edit(patch, reason)
-        console.print(f"правка принята / edit applied ({len(patch)}): {command}", markup=False)
+        if later is None:
+            console.print(f"правка принята / edit applied ({len(patch)}): {command}", markup=False)
+        else:
+            # a queued command changes nothing until the turn is resolved: say so
+            console.print(f"правка записана, {later[0]} / edit stored, {later[1]}: {command}", markup=False)
     run_guarded(action)
 
 

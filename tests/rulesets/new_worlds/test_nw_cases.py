@@ -96,6 +96,11 @@ def test_case(case: dict[str, Any]) -> None:
         ledgers = {d["country"]: d for d in _events_of(events, "ledger")}
         for player, n in expect["closing"].items():
             assert ledgers[player]["closing"] == n, (player, ledgers[player])
+    if "refunds" in expect:
+        ledgers = {d["country"]: d for d in _events_of(events, "ledger")}
+        for player, reasons in expect["refunds"].items():
+            got_reasons = [r["reason"] for r in ledgers[player]["refunds"]] if player in ledgers else []
+            assert got_reasons == reasons, (player, got_reasons)
     if "war_points" in expect:
         for player, n in expect["war_points"].items():
             assert state["countries"][player]["war_points"] == n, (player, state["countries"][player]["war_points"])

@@ -168,3 +168,26 @@ def test_the_end_of_a_war_counts_what_goes_back() -> None:
     text = ruleset.report(ruleset.view(state, PUBLIC), [e for e in events if e.visible_to(PUBLIC)], PUBLIC,
                           "text", "ru", turn=1)  # type: ignore[attr-defined]
     assert "Конец войны: A — B (срок вышел); A возвращает 1 клетку: B9" in text
+
+
+def test_names_of_two_words_and_players_decline_in_the_ledger() -> None:
+    """Issue 29 item 4: «война с Новой Верой», «атака на Новую Веру», «помощь Любови» — a
+    country's name of two words and players' names declined by the morphology module, never
+    «с Новаей Верой»."""
+    ruleset, state = make_game(
+        players=("Любовь", "Вера", "Илья"), epoch="antiquity",
+        land={"Любовь": "B2 C2 B3 C3", "Вера": "D2 E2 D3 E3", "Илья": "S2 S3"},
+        country_fields={"Вера": {"name": "Новая Вера"}},
+        treaties=[{"kind": "alliance", "parties": ["Любовь", "Илья"]}],
+        wars=[{"attacker": "Любовь", "defender": "Вера", "type": "total"}])
+    state, events = play(ruleset, state, {
+        "Любовь": "[b]атака на Новую Веру 5: D2[/b]",
+        "Илья": "[b]война с Новой Верой тотальная война[/b]\n[b]помощь Любови 5[/b]",
+    }, seed="names")
+    text = ruleset.report(ruleset.view(state, PUBLIC), [e for e in events if e.visible_to(PUBLIC)], PUBLIC,
+                          "text", "ru", turn=1)  # type: ignore[attr-defined]
+    ledger = text.split("Расходы")[1]
+    assert "война с Новой Верой, «Тотальная война»" in ledger
+    assert "атака на Новую Веру: D2" in ledger
+    assert "помощь Любови — 5 очков" in ledger
+    assert "Новаей" not in text and "Новаю" not in text

@@ -571,13 +571,18 @@ class Planner:
             return
         if self._has_treaty("pact", c.id):
             item.fail(f"пакт {ru_with(c.name)} уже есть", f"there is already a pact with {c.name}", section)
+        elif self._has_treaty("alliance", c.id):
+            # «Союзники не могут атаковать друг друга»: the alliance already holds what a pact gives
+            item.fail(f"у вас {ru_with(c.name)} союз: союзники и так не нападают друг на друга, пакт не нужен",
+                      f"you are allied with {c.name}: allies cannot attack each other, a pact adds nothing",
+                      "VI. Дипломатия, 2")
         elif self._at_war_with(c.id):
             item.fail(f"вы воюете {ru_with(c.name)}", f"you are at war with {c.name}", section)
         elif c.suzerain is not None:
             item.fail(f"{c.name} — вассал и не ведёт дипломатии", f"{c.name} is a vassal and has no diplomacy",
                       "VI. Дипломатия, 3")
         else:
-            item.price = self.w.rules.diplomacy.pact
+            item.price = self._proposal_price("pact", c.id, self.w.rules.diplomacy.pact, item)
 
     def _alliance(self, item: Item, args: dict) -> None:  # type: ignore[type-arg]
         section = "VI. Дипломатия, 2"
@@ -598,8 +603,19 @@ class Planner:
             item.fail(f"{c.name} — вассал и не ведёт дипломатии", f"{c.name} is a vassal and has no diplomacy",
                       "VI. Дипломатия, 3")
         else:
-            item.price = self.w.rules.diplomacy.alliance
+            item.price = self._proposal_price("alliance", c.id, self.w.rules.diplomacy.alliance, item)
             self.alliances += 1
+
+    def _proposal_price(self, kind: str, other: str, price: int, item: Item) -> int:
+        """«стоит 5 для обеих сторон», paid once: a proposal of one's own still standing from an
+        earlier turn is paid already, and writing it again costs nothing (ruling R15)."""
+        state = self.w.state
+        standing = next((o for o in state.offers if o.kind == kind and o.by == self.cid and o.to == other
+                         and o.turn < state.turn), None)
+        if standing is None:
+            return price
+        item.info["standing"] = standing.turn
+        return max(0, price - standing.held)
 
     def _trade(self, item: Item, args: dict) -> None:  # type: ignore[type-arg]
         section = "IV. Торговля, 1"
@@ -804,7 +820,9 @@ class Planner:
 
     def _research(self, item: Item, args: dict) -> None:  # type: ignore[type-arg]
         section = "IX. Исследования"
-        if not self.w.state.buildings_of(self.cid, "university"):
+        # a university of this post counts: buildings come before research in the turn
+        # (docs/new_worlds.md «The turn»)
+        if not self.w.state.buildings_of(self.cid, "university") and "university" not in self.new_buildings.values():
             item.fail("исследовать проекты можно только с университетом", "research needs a university", section)
             return
         branch = args["branch"]
@@ -860,7 +878,8 @@ class Planner:
                 item.fail(f"{t} — не ваша земля", f"{t} is not your land", section)
                 continue
             if not any(n in their for n in self.grid.neighbours(t)):
-                item.fail(f"{t} не граничит с землями {c.name}", f"{t} does not touch {c.name}'s land", section)
+                item.fail(f"{t} не граничит с землями {ru_case(c.name, 'gent')}", f"{t} does not touch {c.name}'s land",
+                          section)
                 continue
             if self.cede_count >= limit:
                 item.fail(f"не больше {limit} территорий за ход", f"at most {limit} territories a turn", section)

@@ -57,6 +57,7 @@ REFUNDS = {
     "treaty_gone": ("договора уже нет", "the treaty is gone"), "already_at_war": ("война уже идёт", "already at war"),
     "war_over": ("война окончена", "the war is over"), "not_ally": ("не союзник", "not an ally"),
     "no_war": ("войны нет", "no war"),
+    "no_university": ("университет не построен", "no university was built"),
     "defence_no_war": ("войны не было — оборона не понадобилась", "there was no war to defend"),
     "pact_failed": ("пакт не заключён", "no pact was signed"),
     "alliance_failed": ("союз не заключён", "no alliance was signed"),
@@ -187,6 +188,10 @@ def describe(order: Order, rules: Rules, lang: str = "ru") -> str:
         tail = w.t(f", осталось {w.points(int(left))}", f", {w.points(int(left))} left")
         if war_price:
             tail += f", {w.war_points(int(echo.get('war_left', 0)))}"
+    if echo.get("standing"):
+        # ruling R15: a proposal written again is paid once
+        tail += w.t(f"; ваше предложение хода {echo['standing']} ещё в силе и уже оплачено",
+                    f"; your proposal of turn {echo['standing']} still stands and is paid for")
     if echo.get("unless_war"):
         # ruling R45: a defence written before the war is stored
         tail += w.t("; войны пока нет: оборона встретит войну, объявленную в этом ходу, иначе очки вернутся",

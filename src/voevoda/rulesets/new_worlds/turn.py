@@ -326,9 +326,12 @@ class Turn:
 
     def _make_offer(self, kind: str, by: str, to: str, item: Item, **extra: object) -> None:
         state = self.state
-        state.offers = [o for o in state.offers if not (o.kind == kind and o.by == by and o.to == to
-                                                         and o.give == extra.get("give") and o.get == extra.get("get"))]
-        state.offers.append(Offer(kind=kind, by=by, to=to, turn=state.turn, held=item.price, **extra))  # type: ignore[arg-type]
+        same = [o for o in state.offers if o.kind == kind and o.by == by and o.to == to
+                and o.give == extra.get("give") and o.get == extra.get("get")]
+        # a proposal written again stands one more turn with what was paid for it (ruling R15)
+        held = item.price + sum(o.held for o in same)
+        state.offers = [o for o in state.offers if o not in same]
+        state.offers.append(Offer(kind=kind, by=by, to=to, turn=state.turn, held=held, **extra))  # type: ignore[arg-type]
         self.offered.add(id(item))
         self.events.append(Event("offer", {"kind": kind, "by": by, "to": to, **extra}, (self._player(by), self._player(to))))
 
@@ -349,14 +352,21 @@ class Turn:
                 if (b, a) not in wanted and offer is None:
                     self._make_offer(kind, a, b, item)
                     continue
+                # an answer closes the proposals between the two whatever comes of it (one's own
+                # written again included: what it holds is the treaty's price, ruling R15):
+                # signed, or not signed and paid back as such, never as «без ответа»
+                closed = [o for o in state.offers if o.kind == kind and {o.by, o.to} == {a, b}
+                          and o.turn < state.turn]
+                for o in closed:
+                    state.offers.remove(o)
                 if self.w.at_war(a, b) or state.treaty(kind, a, b) is not None or not self._may_sign(kind, a, b):
                     self.refund(a, item.price, f"{kind}_failed")
                     if (b, a) in wanted:
                         self.refund(b, wanted[(b, a)].price, f"{kind}_failed")
+                    for o in closed:
+                        self.refund(o.by, o.held, f"{kind}_failed")
                     signed.add(pair)
                     continue
-                if offer is not None:
-                    state.offers.remove(offer)
                 signed.add(pair)
                 state.treaties.append(Treaty(kind=kind, parties=sorted((a, b)), since=state.turn))
                 self.events.append(Event("treaty_signed", {"kind": kind, "parties": sorted((a, b))}))
@@ -390,12 +400,12 @@ class Turn:
                 self._make_offer("trade", a, b, item, give=give, get=get)
                 continue
             done.update({key, mirror})
+            if offer is not None:   # answered: the proposal is closed whatever comes of it
+                state.offers.remove(offer)
             if self.w.at_war(a, b) or self.w.free_units(a, give) < 1 or self.w.free_units(b, get) < 1 \
                     or not self._ports_allow(a, b):
                 self.events.append(Event("deal_failed", {"a": a, "b": b, "a_gives": give, "b_gives": get}))
                 continue
-            if offer is not None:
-                state.offers.remove(offer)
             if imposed and mirror not in wanted and offer is None:
                 state.countries[a].impositions[b] -= 1
             if offer is not None:   # the proposer first
@@ -508,6 +518,11 @@ class Turn:
     def research(self) -> None:
         for cid, item in self.items("research"):
             c = self.state.countries[cid]
+            if not self.state.buildings_of(cid, "university"):
+                # the post's university was not built after all («Университет дает возможность
+                # исследовать проекты»)
+                self.refund(cid, item.price, "no_university")
+                continue
             c.research_branch = item.order.args["branch"]
             c.research_points += item.price
             self.events.append(Event("research", {"country": cid, "branch": c.research_branch, "points": item.price}))

@@ -644,15 +644,26 @@ class Planner:
             return
         partners = self.partners | {c.id}
         ports = len(self.w.state.buildings_of(self.cid, "port"))
-        if self.w.options.trade_ports == "both" and len(partners) > ports:
+        # «Для торговли между двумя странами достаточного одного порта» (ruling R14): one side
+        # with a port for each of its partners is enough (trade_ports = "both": each side)
+        their_partners = {d.b if d.a == c.id else d.a for d in self.w.state.deals if c.id in (d.a, d.b)} | {self.cid}
+        their_ports = len(self.w.state.buildings_of(c.id, "port"))
+        theirs_enough = self.w.options.trade_ports == "either" and len(their_partners) <= their_ports
+        if len(partners) > ports and not theirs_enough:
             # a port written in the same post is built after the deals are signed (the turn's
             # order, docs/new_worlds.md «The turn»): say so rather than count it as missing
             later = (" — порт из этого поста строится после подписания сделок: торговать через него можно "
                      "со следующего хода" if ports + self.ports_ordered >= len(partners) else "")
             later_en = (" — the port of this post is built after the deals are signed: it trades from the next turn"
                         if later else "")
-            item.fail(f"торговых партнёров ({len(partners)}) не может быть больше, чем портов ({ports}){later}",
-                      f"trade partners ({len(partners)}) cannot outnumber ports ({ports}){later_en}", "III. Постройки, 2")
+            other_ru = other_en = ""
+            if self.w.options.trade_ports == "either":
+                other_ru = (f"; у {ru_case(c.name, 'gent')} тоже не хватает: партнёров {len(their_partners)}, "
+                            f"портов {their_ports}")
+                other_en = f"; {c.name} has too few as well: {len(their_partners)} partners, {their_ports} ports"
+            item.fail(f"торговых партнёров ({len(partners)}) не может быть больше, чем портов ({ports}){later}{other_ru}",
+                      f"trade partners ({len(partners)}) cannot outnumber ports ({ports}){later_en}{other_en}",
+                      "III. Постройки, 2")
             return
         self.listed[give] = offered + 1
         self.partners = partners

@@ -487,7 +487,7 @@ class Options(Strict):
     old_believers_share: Literal["sum", "last_two"] = "sum"
     reformation_waves: Literal["step", "triple"] = "step"
     khaganate_bonus_loss: Literal["cities_taken", "cities_lost"] = "cities_taken"
-    trade_ports: Literal["both", "either"] = "both"
+    trade_ports: Literal["either", "both"] = "either"
     trade_multipliers: Literal["multiply", "add"] = "multiply"
     dualism_roll_bonus: Literal["peace", "always"] = "always"
     capture_order: Literal["skip", "stop"] = "skip"

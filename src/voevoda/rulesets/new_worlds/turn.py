@@ -417,8 +417,8 @@ class Turn:
 
     def _ports_allow(self, a: str, b: str) -> bool:
         """«Для заключения договора с двумя странами - два порта… Для торговли между двумя
-        странами достаточного одного порта.» Partners may not outnumber ports (both sides,
-        or either with the option trade_ports = "either")."""
+        странами достаточного одного порта.» Partners may not outnumber ports on one side at
+        least (ruling R14; on both sides with the option trade_ports = "both")."""
         state = self.state
 
         def ok(x: str, y: str) -> bool:

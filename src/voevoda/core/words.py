@@ -230,8 +230,8 @@ def _agrees(word: str, noun: Any) -> bool:
             or {"Apro", "Poss"} & adj.tag.grammemes):
         return False
     if noun.tag.number == "plur":
-        return adj.tag.number == "plur"
-    return adj.tag.number == "sing" and adj.tag.gender == noun.tag.gender
+        return bool(adj.tag.number == "plur")
+    return bool(adj.tag.number == "sing" and adj.tag.gender == noun.tag.gender)
 
 
 def _adjective_by_rule(word: str, case: str, gender: str, plural: bool, animate: bool) -> str | None:

@@ -146,7 +146,9 @@ def test_case(case: dict[str, Any]) -> None:
             assert battle[key] == value, (key, battle)
     if "modifiers" in expect:
         for player, mods in expect["modifiers"].items():
-            got_mods = {m["key"]: m["amount"] for m in state["countries"][player]["roll"]["modifiers"]}
+            got_mods: dict[str, int] = {}
+            for m in state["countries"][player]["roll"]["modifiers"]:   # a resource's lines added up
+                got_mods[m["key"]] = got_mods.get(m["key"], 0) + m["amount"]
             assert got_mods == mods, got_mods
     if "tribute" in expect:
         for player, (out, inn) in expect["tribute"].items():
@@ -167,6 +169,14 @@ def test_case(case: dict[str, Any]) -> None:
     if "offers" in expect:
         got_offers = sorted([o["kind"], o["by"], o["to"]] for o in state["offers"])
         assert got_offers == sorted(expect["offers"]), got_offers
+    if "report" in expect:
+        # the game master's post of the last turn as a viewer reads it (plain Russian text)
+        for viewer, needles in expect["report"].items():
+            view = ruleset.view(state, viewer)
+            text = ruleset.report(view, [e for e in events if e.visible_to(viewer)], viewer,  # type: ignore[attr-defined]
+                                  "text", "ru", turn=state["turn"] - 1)
+            for needle in needles:
+                assert needle in text, (needle, text)
     if "state" in expect:
         for path, value in expect["state"].items():
             node: Any = state

@@ -674,6 +674,7 @@ class Planner:
         section = "II. Механика (шапка: занятие территорий)"
         taken: list[str] = []
         prices: list[int] = []
+        voyages: dict[str, dict[str, object]] = {}
         price = 0
         has_port = self.w.has_port(self.cid) or "port" in self.new_buildings.values()
         for tile in args["tiles"]:
@@ -694,14 +695,19 @@ class Planner:
                 item.fail(f"до {tile} не добраться ни по суше, ни по прибрежным водам",
                           f"{tile} cannot be reached by land or along the coast", "VII. Морские путешествия")
                 continue
-            sea, _ = reach
+            sea, path = reach
             base = self.w.rules.prices.dejure if self.grid.is_dejure(tile) else self.w.rules.prices.territory
             price += base + sea
             prices.append(base + sea)
             taken.append(tile)
+            # the voyage itemised, not folded into the tile's price (ruling R3)
+            voyages[tile] = {"base": base, "sea": sea,
+                             "via": [list(x) for x in self.w.voyage(self.cid, path, has_port)]}
         item.price = price
         item.info["tiles"] = taken
         item.info["prices"] = prices
+        if any(v["sea"] for v in voyages.values()):
+            item.info["voyages"] = voyages   # every tile's price, so that the sum can be checked
         if item.ok:
             for t in taken:
                 self.claimed.add(t)

@@ -250,7 +250,7 @@ class NewWorlds(Ruleset):
             if "ledger" in item.info:
                 echo["ledger"] = item.info["ledger"]
             if not item.problems:
-                for key in ("unless_war", "standing"):
+                for key in ("unless_war", "standing", "voyages"):
                     if key in item.info:
                         echo[key] = item.info[key]
             args = {k: v for k, v in item.order.args.items() if k != "echo"}

@@ -57,6 +57,12 @@ class Modifier(Model):
     amount: int
     count: int = 0
     detail: str = ""
+    # a resource's line: who sold the units (None: on one's own land), what raised their bonus
+    # (with:<resource>, factory), the multiplier and its reasons (unique, religion:<id>)
+    seller: str | None = None
+    boost: list[str] = Field(default_factory=empty_list)
+    multiplier: int = Field(default=1, ge=1, le=BIG)
+    why: list[str] = Field(default_factory=empty_list)
 
 
 class Roll(Model):

@@ -273,12 +273,15 @@ class Turn:
                      b: list(other.order.args.get("cede", [])) if other else list(offer.cede if offer else [])}
             if offer is not None:
                 state.offers.remove(offer)
+            given: dict[str, list[str]] = {}
             for giver, tiles in cedes.items():
                 taker = b if giver == a else a
                 for t in tiles:
                     if state.owner(t) == giver:
                         state.tile(t).owner = taker
-            self.events.append(Event("peace", {"parties": sorted((a, b)), "cede": cedes}))
+                        given.setdefault(giver, []).append(t)
+            # the tiles that changed hands, for every report that tells the peace
+            self.events.append(Event("peace", {"parties": sorted((a, b)), "cede": given}))
             self.events.extend(war_module.end_war(self.w, war, "peace"))
 
     # -- 4. war ------------------------------------------------------------------------------------------------
@@ -638,8 +641,11 @@ class Turn:
                     if i.price:
                         items.append({"kind": "proposal", "text": "", "price": i.price, "war_price": 0, "args": {}})
                     continue
-                items.append({"kind": i.order.kind, "text": i.order.text, "price": i.price, "war_price": i.war_price,
-                              "args": dict(i.order.args)})
+                entry = {"kind": i.order.kind, "text": i.order.text, "price": i.price, "war_price": i.war_price,
+                         "args": dict(i.order.args)}
+                if "voyages" in i.info:
+                    entry["voyages"] = i.info["voyages"]   # the sea itemised (ruling R3)
+                items.append(entry)
             if not items and not self.refunds.get(cid) and c.kind != "player":
                 continue
             self.events.append(Event("ledger", {

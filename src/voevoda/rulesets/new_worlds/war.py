@@ -34,6 +34,7 @@ class Front:
     defence_bonus: int = 0
     taken: list[str] = field(default_factory=list)
     missed: list[dict[str, object]] = field(default_factory=list)
+    voyages: dict[str, dict[str, object]] = field(default_factory=dict)
     notes: list[Event] = field(default_factory=list)
 
     @property
@@ -152,7 +153,12 @@ def _resolve_front(world: World, f: Front, land: set[str]) -> list[Event]:
         if reach is None:
             f.missed.append({"tile": tile, "why": "unreachable"})
             continue
-        price = world.capture_price(tile) + reach[0]
+        capture_price = world.capture_price(tile)
+        price = capture_price + reach[0]
+        if reach[0]:
+            # the voyage itemised beside the tile's own price (ruling R3)
+            f.voyages[tile] = {"capture": capture_price, "sea": reach[0],
+                               "via": [list(x) for x in world.voyage(f.attacker, reach[1], has_port)]}
         if price > net:
             f.missed.append({"tile": tile, "why": "strength", "price": price, "left": net})
             if stop:
@@ -167,7 +173,7 @@ def _resolve_front(world: World, f: Front, land: set[str]) -> list[Event]:
     events = [Event("battle", {
         "attacker": f.attacker, "defender": f.defender, "committed": f.committed, "attack_bonus": f.attack_bonus,
         "defence": f.defence, "defence_bonus": f.defence_bonus, "net": f.net, "taken": f.taken, "missed": f.missed,
-        "model": world.options.war_model, "unused": net})]
+        "model": world.options.war_model, "unused": net, "voyages": f.voyages})]
     events.extend(f.notes)
     return events
 

@@ -177,6 +177,19 @@ def test_case(case: dict[str, Any]) -> None:
                                   "text", "ru", turn=state["turn"] - 1)
             for needle in needles:
                 assert needle in text, (needle, text)
+    if "map" in expect:
+        # the map a viewer receives: every country named, no label over another (test_nw_map.py)
+        import re
+
+        from tests.rulesets.new_worlds.test_nw_map import collisions
+
+        for viewer, wanted in expect["map"].items():
+            svg = ruleset.map_svg(ruleset.view(state, viewer), viewer, "ru", [e for e in events if e.visible_to(viewer)])  # type: ignore[attr-defined]
+            assert collisions(svg) == []
+            named = set(re.findall(r'class="country-name" data-country="([^"]+)"', svg))
+            assert named == set(wanted["named"]), named
+            for needle in wanted.get("shows", []):
+                assert needle in svg, needle
     if "state" in expect:
         for path, value in expect["state"].items():
             node: Any = state

@@ -200,7 +200,13 @@ class Resource(Named):
     building_discount: int = Field(default=0, ge=0, le=BIG)
     on_capture_only: bool = False
     tradable: bool = True
-    letter: str = Field(min_length=1, max_length=3)
+    # the map's labels, Russian and English: two letters or more with a small letter among them,
+    # so that none reads as a column of the map («Хл», not «Х» beside column «X»)
+    letter: str = Field(min_length=2, max_length=3, pattern=r"^\w*[a-zа-яё]\w*$")
+    letter_en: str = Field(min_length=2, max_length=3, pattern=r"^\w*[a-z]\w*$")
+
+    def label(self, lang: str) -> str:
+        return self.letter if lang == "ru" else self.letter_en
 
 
 class ReligionForm(Strict):

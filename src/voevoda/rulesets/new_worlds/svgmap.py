@@ -103,6 +103,7 @@ def render(view: Mapping[str, Any], rules: Rules, lang: str = "ru", events: Sequ
     closed_marks: list[str] = []
     owner_runs: list[str] = []
     marks: list[str] = []
+    frames: list[str] = []
     boxes = labels.BoxIndex(CELL)      # every mark drawn, for the country names to keep clear of
     for y in range(height):
         py = AXIS + y * CELL
@@ -168,14 +169,16 @@ def render(view: Mapping[str, Any], rules: Rules, lang: str = "ru", events: Sequ
                 marks.append(_burst(px + bx, py + by, size))
                 boxes.add(labels.Box(px + bx - size, py + by - size, px + bx + size, py + by + size))
             elif t in settled:
-                marks.append(f'<rect x="{px + 3}" y="{py + 3}" width="{CELL - 6}" height="{CELL - 6}" fill="none" '
-                             f'stroke="{SETTLED}" stroke-width="1.5" stroke-dasharray="3 2"/>')
+                # a frame, under the tile's labels (their halo keeps them readable over it)
+                frames.append(f'<rect x="{px + 3}" y="{py + 3}" width="{CELL - 6}" height="{CELL - 6}" fill="none" '
+                              f'stroke="{SETTLED}" stroke-width="1.5" stroke-dasharray="3 2"/>')
     grid = [f"M{AXIS + x * CELL} {AXIS}v{height * CELL}" for x in range(width + 1)]
     grid += [f"M{AXIS} {AXIS + y * CELL}h{width * CELL}" for y in range(height + 1)]
     body.append(f'<path d="{"".join(grid)}" stroke="#cfc6ad" stroke-width="0.5" fill="none"/>')
     if closed_marks:
         body.append('<g font-size="11" text-anchor="middle" fill="#9a9a9a">' + "".join(closed_marks) + "</g>")
     body.extend(owner_runs)
+    body.extend(frames)
     body.extend(marks)
     body.extend(country_names(tiles, names, width, height, terrain_rows, boxes))
     legend: list[maps.LegendEntry] = []

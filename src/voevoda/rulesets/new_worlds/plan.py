@@ -240,7 +240,7 @@ class Planner:
             item.fail("это ваша собственная страна", "that is your own country", section)
             return None
         if alive and not c.alive:
-            item.fail(f"страны {c.name} больше нет", f"{c.name} is no more", section)
+            item.fail(f"страны «{c.name}» больше нет", f"{c.name} is no more", section)
             return None
         return c
 

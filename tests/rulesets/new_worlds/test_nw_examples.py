@@ -95,6 +95,10 @@ def test_the_turn_resolves_to_the_documented_ledger() -> None:
     shown = next(b for b in blocks(README) if b and b[0].startswith("Ромейская держава: было"))
     for line in shown:
         assert line.strip() in ledger, line
+    rolls = report.split("Роллы на ход 2")[1].split("Страны")[0]
+    # the tour: «a city gives +1, Northmark's fur +1, Вера's cotton +1»
+    assert all("города (1) +1" in line for line in rolls.splitlines() if line.startswith("- "))
+    assert "Northmark: " in rolls and "; мех +1 =" in rolls and "; хлопок +1 =" in rolls
     assert game.state["countries"]["Анна"]["name"] == "Ромейская держава"
     assert game.state["countries"]["Борис"]["name"] == "Northmark"
     assert game.state["tiles"]["F8"]["name"] == "Царьград"

@@ -187,6 +187,16 @@ def test_english_names() -> None:
     ("Морские Народы", "ablt", "Морскими Народами"), ("Морские Народы", "gent", "Морских Народов"),
     ("Староверы (Анна)", "datv", "Староверам (Анна)"), ("Улус Ветра", "gent", "Улуса Ветра"),
     ("Великий Каганат", "ablt", "Великим Каганатом"), ("Alice", "ablt", "Alice"), ("Борис", "nomn", "Борис"),
+    # a first word that is an adjective makes a country's name, not a person's (issue 29 item 4)
+    ("Новая Вера", "ablt", "Новой Верой"), ("Новая Вера", "gent", "Новой Веры"), ("Новая Вера", "accs", "Новую Веру"),
+    # invented feminine names in «-а», «-я», «-ия», alone or after adjectives
+    ("Ромея", "ablt", "Ромеей"), ("Новая Ромея", "gent", "Новой Ромеи"), ("Новая Ромея", "accs", "Новую Ромею"),
+    ("Тартария", "datv", "Тартарии"), ("Гиперборея", "ablt", "Гипербореей"), ("Вольха", "gent", "Вольхи"),
+    # an adjective after its noun agrees with it
+    ("Царство Польское", "gent", "Царства Польского"), ("Царство Польское", "ablt", "Царством Польским"),
+    # players' names of every kind
+    ("Любовь", "ablt", "Любовью"), ("Илья", "gent", "Ильи"), ("Никита", "datv", "Никите"), ("Саша", "ablt", "Сашей"),
+    ("Анна Петрова", "gent", "Анны Петровой"),
 ])
 def test_a_name_after_a_preposition(name: str, case: str, form: str) -> None:
     """A person's or a country's name in the case a preposition asks for («союз с Борисом»,

@@ -107,11 +107,16 @@ def gm(name: Annotated[str, typer.Argument(help="game name")],
        db: DbOption = None) -> None:
     """Correct the game: an audited edit written for you. / Правка ведущего."""
     def action() -> None:
-        from voevoda.rulesets.new_worlds.gm import gm_patch
+        from voevoda.rulesets.new_worlds.gm import gm_patch, when_it_applies
         from voevoda.service import OPERATOR, Service
 
+        later: list[tuple[str, str] | None] = [None]
+
         def write(game: Game) -> list[dict[str, Any]]:
-            return gm_patch(_new_worlds(game, name), game.state, command)
+            ruleset = _new_worlds(game, name)
+            patch = gm_patch(ruleset, game.state, command)
+            later[0] = when_it_applies(ruleset, game.state, patch)
+            return patch
 
         service = Service(db)
         if dry_run:
@@ -121,7 +126,11 @@ def gm(name: Annotated[str, typer.Argument(help="game name")],
         if not reason.strip():
             raise GameError("правка требует причины (--reason)", "an edit needs a reason (--reason)")
         patch = service.edit(OPERATOR, name, step=None, patch=write, reason=reason)
-        console.print(f"правка принята / edit applied ({len(patch)}): {command}", markup=False)
+        if later[0] is None:
+            console.print(f"правка принята / edit applied ({len(patch)}): {command}", markup=False)
+        else:
+            # a queued command changes nothing until the turn is resolved: say so
+            console.print(f"правка записана, {later[0][0]} / edit stored, {later[0][1]}: {command}", markup=False)
     run_guarded(action)
 
 

@@ -220,6 +220,20 @@ _ADJ_ENDINGS = {
 }
 
 
+def _agrees(word: str, noun: Any) -> bool:
+    """Whether ``word`` is, first of all its readings, a known nominative adjective of the
+    noun's gender and number («Польское» after «Царство»)."""
+    if not _CYRILLIC.match(word):
+        return False
+    adj = _morph().parse(word.lower())[0]
+    if (adj.tag.POS not in ("ADJF", "PRTF") or adj.tag.case != "nomn" or not adj.is_known
+            or {"Apro", "Poss"} & adj.tag.grammemes):
+        return False
+    if noun.tag.number == "plur":
+        return bool(adj.tag.number == "plur")
+    return bool(adj.tag.number == "sing" and adj.tag.gender == noun.tag.gender)
+
+
 def _adjective_by_rule(word: str, case: str, gender: str, plural: bool, animate: bool) -> str | None:
     """A full adjective in ``case`` by the spelling rules, for the few the dictionary reads as
     another lexeme («низший» as a superlative of «низкий»)."""
@@ -280,6 +294,8 @@ def inflect_phrase(phrase: str, case: str = "nomn", plural: bool = False) -> str
     words = phrase.split(" ")
     head = _head(words)
     if head is None:
+        if not plural and _unknown_feminine(words[-1]):
+            return _feminine_phrase(words, case) or phrase
         return _substantive(words, case, plural)
     noun = _nominative_parse(words[head].lower(), ("NOUN",))
     assert noun is not None
@@ -291,7 +307,10 @@ def inflect_phrase(phrase: str, case: str = "nomn", plural: bool = False) -> str
     if form is None:
         return phrase
     out[head] = _restore_case(words[head], form)
-    for i in range(head):
+    # the adjectives before the head, and one standing right after it in its gender and number
+    # («Царство Польское» → «Царства Польского»)
+    after = [head + 1] if head + 1 < len(words) and _agrees(words[head + 1], noun) else []
+    for i in [*range(head), *after]:
         adj = _nominative_parse(words[i].lower(), ("ADJF", "PRTF"))
         if adj is None:
             continue
@@ -306,17 +325,70 @@ def inflect_phrase(phrase: str, case: str = "nomn", plural: bool = False) -> str
     return " ".join(out)
 
 
+def _unknown_feminine(word: str) -> bool:
+    """An invented word ending in «-а» or «-я» that the dictionary does not know («Ромея»,
+    «Гиперборея», «Тартария»): a feminine noun, as such names are read."""
+    low = word.lower()
+    return (len(low) > 2 and low[-1] in "ая" and bool(_CYRILLIC.match(word))
+            and not any(p.is_known for p in _morph().parse(low)))
+
+
+def _regular_feminine(word: str, case: str) -> str:
+    """A feminine noun in «-а», «-я», «-ия» declined by the spelling rules («Ромея» → «Ромеи»,
+    «Ромее», «Ромеей»; «Тартария» → «Тартарии»; «Вольха» → «Вольхи»), singular."""
+    low = word.lower()
+    if low.endswith("ия"):
+        stem, endings = word[:-2], {"nomn": "ия", "gent": "ии", "datv": "ии", "accs": "ию", "ablt": "ией",
+                                    "loct": "ии"}
+    elif low.endswith("я"):
+        stem, endings = word[:-1], {"nomn": "я", "gent": "и", "datv": "е", "accs": "ю", "ablt": "ей", "loct": "е"}
+    else:
+        stem = word[:-1]
+        last = stem[-1:].lower()
+        endings = {"nomn": "а", "gent": "и" if last in "гкхжчшщ" else "ы", "datv": "е", "accs": "у",
+                   "ablt": "ей" if last in "жчшщц" else "ой", "loct": "е"}
+    return stem + endings[case]
+
+
+def _feminine_phrase(words: Sequence[str], case: str) -> str | None:
+    """Adjectives and an invented feminine noun («Новая Ромея» → «Новой Ромеи»); ``None`` when
+    a word before the noun is not an adjective."""
+    out = []
+    for word in words[:-1]:
+        adj = _nominative_parse(word.lower(), ("ADJF", "PRTF")) if _CYRILLIC.match(word) else None
+        if adj is None:
+            return None
+        wanted = {case, "sing", "femn"} | ({"inan"} if case == "accs" else set())
+        got = _inflect_adjective(word.lower(), adj, wanted, "femn", False)
+        if got is None:
+            return None
+        out.append(_restore_case(word, got))
+    out.append(_restore_case(words[-1], _regular_feminine(words[-1].lower(), case)))
+    return " ".join(out)
+
+
+def _adjective_first(words: Sequence[str]) -> bool:
+    """A name of several words whose first is an adjective, not a first name («Новая Вера»,
+    «Ромейская держава»): a country's name, never a person's."""
+    return (len(words) > 1 and bool(_CYRILLIC.match(words[0]))
+            and _nominative_parse(words[0].lower(), ("ADJF", "PRTF")) is not None
+            and _name_parse(words[0], None, ("Name",)) is None)
+
+
 @lru_cache(maxsize=1024)
 def name_in_case(name: str, case: str) -> str:
     """A name as a sentence puts it after a preposition: a person's name («с Борисом», «на
-    Анну»), a country's («с Ромейской державой»), a plural one («с Морскими Народами»). A name
-    the dictionary cannot read (Latin letters, an invented word) stays as written."""
+    Анну»), a country's («с Ромейской державой», «с Новой Верой»: a first word that is an
+    adjective makes it a country's), a plural one («с Морскими Народами»), an invented
+    feminine one («с Ромеей», «с Новой Ромеей»). A name the dictionary cannot read (Latin
+    letters, an invented word of another shape) stays as written."""
     if case == "nomn":
         return name
-    person = decline_name(name, case, guess_gender(name))
-    if person is not None:
-        return person
     words = name.split(" ")
+    if not _adjective_first(words):
+        person = decline_name(name, case, guess_gender(name))
+        if person is not None:
+            return person
     head = _head(words)
     plural = False
     if head is not None:

@@ -48,7 +48,8 @@ def make_game(players: Sequence[str] = ("A", "B"), *, config: Mapping[str, Any] 
               extra: Mapping[str, Any] | None = None) -> tuple[NewWorlds, dict[str, Any]]:
     """A game on the cases' map with exactly the given position. ``land``: player -> tiles
     ("B2 C2" or a list); ``buildings``: tile -> port | university | factory:KIND; ``wars``:
-    {attacker, defender, type, defender_type, started, last_turn, captured, defender_captured}; ``treaties``: {kind,
+    {attacker, defender, type, defender_type, started, last_turn, captured, defender_captured,
+    targets}; ``treaties``: {kind,
     parties, until}; ``deals``: {a, b, a_gives, b_gives, since}; ``vassals``: vassal ->
     suzerain."""
     cfg = {"map": MAP, **(config or {})}
@@ -116,7 +117,8 @@ def make_game(players: Sequence[str] = ("A", "B"), *, config: Mapping[str, Any] 
             started=w.get("started", turn), last_turn=w.get("last_turn", turn + 2),
             attacker_land=tiles_of(w["attacker_land"]) if "attacker_land" in w else state.land_of(attacker, state.grid()),
             defender_land=tiles_of(w["defender_land"]) if "defender_land" in w else state.land_of(defender, state.grid()),
-            captured={attacker: tiles_of(w.get("captured", "")), defender: tiles_of(w.get("defender_captured", ""))}))
+            captured={attacker: tiles_of(w.get("captured", "")), defender: tiles_of(w.get("defender_captured", ""))},
+            **({"targets": {attacker: tiles_of(w["targets"])}} if "targets" in w else {})))
     for t in treaties:
         state.treaties.append(Treaty(kind=t["kind"], parties=sorted(t["parties"]), since=t.get("since", 1),
                                      until=t.get("until")))

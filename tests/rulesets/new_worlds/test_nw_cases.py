@@ -56,6 +56,9 @@ def test_case(case: dict[str, Any]) -> None:
     assert not unknown, f"unknown keys in given: {unknown}"
     ruleset, state = make_game(**given)
     if "refuse" in case:
+        # a refusal after the turns of the case (a limit that counts what earlier turns did)
+        for posts in case.get("turns", []):
+            state, _ = play(ruleset, state, posts or {}, seed=case["name"])
         refuse = case["refuse"]
         found = problems_of(ruleset, state, refuse["player"], refuse["post"])
         assert found, f"the post was accepted: {refuse['post']!r}"
@@ -93,6 +96,11 @@ def test_case(case: dict[str, Any]) -> None:
         ledgers = {d["country"]: d for d in _events_of(events, "ledger")}
         for player, n in expect["closing"].items():
             assert ledgers[player]["closing"] == n, (player, ledgers[player])
+    if "refunds" in expect:
+        ledgers = {d["country"]: d for d in _events_of(events, "ledger")}
+        for player, reasons in expect["refunds"].items():
+            got_reasons = [r["reason"] for r in ledgers[player]["refunds"]] if player in ledgers else []
+            assert got_reasons == reasons, (player, got_reasons)
     if "war_points" in expect:
         for player, n in expect["war_points"].items():
             assert state["countries"][player]["war_points"] == n, (player, state["countries"][player]["war_points"])
@@ -138,7 +146,9 @@ def test_case(case: dict[str, Any]) -> None:
             assert battle[key] == value, (key, battle)
     if "modifiers" in expect:
         for player, mods in expect["modifiers"].items():
-            got_mods = {m["key"]: m["amount"] for m in state["countries"][player]["roll"]["modifiers"]}
+            got_mods: dict[str, int] = {}
+            for m in state["countries"][player]["roll"]["modifiers"]:   # a resource's lines added up
+                got_mods[m["key"]] = got_mods.get(m["key"], 0) + m["amount"]
             assert got_mods == mods, got_mods
     if "tribute" in expect:
         for player, (out, inn) in expect["tribute"].items():
@@ -159,6 +169,27 @@ def test_case(case: dict[str, Any]) -> None:
     if "offers" in expect:
         got_offers = sorted([o["kind"], o["by"], o["to"]] for o in state["offers"])
         assert got_offers == sorted(expect["offers"]), got_offers
+    if "report" in expect:
+        # the game master's post of the last turn as a viewer reads it (plain Russian text)
+        for viewer, needles in expect["report"].items():
+            view = ruleset.view(state, viewer)
+            text = ruleset.report(view, [e for e in events if e.visible_to(viewer)], viewer,  # type: ignore[attr-defined]
+                                  "text", "ru", turn=state["turn"] - 1)
+            for needle in needles:
+                assert needle in text, (needle, text)
+    if "map" in expect:
+        # the map a viewer receives: every country named, no label over another (test_nw_map.py)
+        import re
+
+        from tests.rulesets.new_worlds.test_nw_map import collisions
+
+        for viewer, wanted in expect["map"].items():
+            svg = ruleset.map_svg(ruleset.view(state, viewer), viewer, "ru", [e for e in events if e.visible_to(viewer)])  # type: ignore[attr-defined]
+            assert collisions(svg) == []
+            named = set(re.findall(r'class="country-name" data-country="([^"]+)"', svg))
+            assert named == set(wanted["named"]), named
+            for needle in wanted.get("shows", []):
+                assert needle in svg, needle
     if "state" in expect:
         for path, value in expect["state"].items():
             node: Any = state

@@ -230,6 +230,24 @@ def test_cli_map_tools_and_gm(tmp_path: Path) -> None:
     assert Store(db).load("g").state["countries"]["Анна"]["points"] == 40
 
 
+def test_cli_gm_epoch_says_when_it_begins(tmp_path: Path) -> None:
+    """Issue 29 item 4: the game master's «эпоха iron» is queued for the next resolution
+    (events.gm_queue; a new epoch begins with the turn after it, ruling R39): the command says
+    so instead of «правка принята», and the epoch has not changed yet."""
+    runner = CliRunner()
+    db = str(tmp_path / "nw.db")
+    assert runner.invoke(app, ["new", "new-worlds", "--game", "g", "--players", "Анна,Борис", "--seed", "s",
+                               "--db", db]).exit_code == 0
+    result = runner.invoke(app, ["nw", "gm", "g", "эпоха iron", "--reason", "ускорим игру", "--db", db])
+    assert result.exit_code == 0, result.output
+    assert "правка принята" not in result.output
+    assert "эпоха «Железный век» начнётся при расчёте хода 1, с хода 2" in result.output
+    assert "the Iron Age begins when turn 1 is resolved, with turn 2" in result.output
+    from voevoda.store import Store
+
+    assert Store(db).load("g").state["epoch"] == "bronze"
+
+
 def test_an_invader_plays_by_itself() -> None:
     """Ruling R23: the Sea Peoples attack their neighbours with their points and roll next turn."""
     ruleset, state = make_game(epoch="iron", land={"A": "B2 C2 B3 C3 B4 C4", "B": "S2"},

@@ -143,17 +143,23 @@ def test_a_battle_says_why_each_tile_was_not_taken() -> None:
 
 
 def test_a_port_by_a_city_is_drawn_beside_its_circle() -> None:
-    """A tile with a city and a port («R11: one city and one other building»): the port's letter
-    goes to the tile's top right, clear of the city's circle, and the rest of the map is drawn."""
+    """A tile with a city and a port («R11: one city and one other building»): the port's
+    symbol stands in the tile's top right corner, clear of the city's circle, with or without a
+    city (test_nw_map.py measures every label of a crowded board)."""
     import re
 
     ruleset, state = make_game(epoch="iron", land={"A": "B2 C2", "B": "S2"}, cities={"B2": 0},
                                buildings={"B2": "port", "C2": "port"}, deposits={"C2": "fur"})
     svg = ruleset.map_svg(ruleset.view(state, PUBLIC), PUBLIC)  # type: ignore[attr-defined]
-    ports = [float(m.group(1)) for m in re.finditer(r'<text[^>]*\by="([\d.]+)"[^>]*>П</text>', svg)]
+    ports = [m.group(1) for m in re.finditer(r'<polygon class="building" points="([^"]+)"[^>]*data-building="port"', svg)]
     assert len(ports) == 3             # B2, C2 and the legend's entry
-    assert ports[0] < ports[1] - 10    # B2 (a city): top right; C2 (none): bottom right, in one row
-    assert svg.count('r="7"') == 2     # B2's circle and the legend's
+    tops = [float(p.split()[0].split(",")[1]) for p in ports[:2]]
+    assert tops[0] == tops[1]          # the same corner, city or not
+    circle = re.search(r'<circle cx="([\d.]+)" cy="([\d.]+)" r="(5.5)"', svg)
+    assert circle is not None
+    port_bottom = max(float(xy.split(",")[1]) for xy in ports[0].split())
+    assert port_bottom < float(circle.group(2)) - float(circle.group(3))   # above the circle
+    assert svg.count('r="5.5"') == 1   # B2's circle
 
 
 def test_the_end_of_a_war_counts_what_goes_back() -> None:
@@ -168,3 +174,26 @@ def test_the_end_of_a_war_counts_what_goes_back() -> None:
     text = ruleset.report(ruleset.view(state, PUBLIC), [e for e in events if e.visible_to(PUBLIC)], PUBLIC,
                           "text", "ru", turn=1)  # type: ignore[attr-defined]
     assert "Конец войны: A — B (срок вышел); A возвращает 1 клетку: B9" in text
+
+
+def test_names_of_two_words_and_players_decline_in_the_ledger() -> None:
+    """Issue 29 item 4: «война с Новой Верой», «атака на Новую Веру», «помощь Любови» — a
+    country's name of two words and players' names declined by the morphology module, never
+    «с Новаей Верой»."""
+    ruleset, state = make_game(
+        players=("Любовь", "Вера", "Илья"), epoch="antiquity",
+        land={"Любовь": "B2 C2 B3 C3", "Вера": "D2 E2 D3 E3", "Илья": "S2 S3"},
+        country_fields={"Вера": {"name": "Новая Вера"}},
+        treaties=[{"kind": "alliance", "parties": ["Любовь", "Илья"]}],
+        wars=[{"attacker": "Любовь", "defender": "Вера", "type": "total"}])
+    state, events = play(ruleset, state, {
+        "Любовь": "[b]атака на Новую Веру 5: D2[/b]",
+        "Илья": "[b]война с Новой Верой тотальная война[/b]\n[b]помощь Любови 5[/b]",
+    }, seed="names")
+    text = ruleset.report(ruleset.view(state, PUBLIC), [e for e in events if e.visible_to(PUBLIC)], PUBLIC,
+                          "text", "ru", turn=1)  # type: ignore[attr-defined]
+    ledger = text.split("Расходы")[1]
+    assert "война с Новой Верой, «Тотальная война»" in ledger
+    assert "атака на Новую Веру: D2" in ledger
+    assert "помощь Любови — 5 очков" in ledger
+    assert "Новаей" not in text and "Новаю" not in text

@@ -216,6 +216,27 @@ def _build(kind: str, r: _Reader, ruleset: NewWorlds, state: Mapping[str, Any]) 
     raise _fail(f"неизвестная команда «{kind}»", f"unknown command '{kind}'")
 
 
+def when_it_applies(ruleset: NewWorlds, state: Mapping[str, Any], patch: list[dict[str, Any]]) -> tuple[str, str] | None:
+    """What a queued command waits for, to say when the edit is applied: a new epoch begins
+    with the turn after the next resolution, as an epoch opened by its conditions does
+    (ruling R39); a queued event fires at that resolution. ``None``: the edit holds at once."""
+    turn = int(state["turn"])
+    for op in patch:
+        value = str(op.get("value", ""))
+        if op.get("path") != "/events/queue/-":
+            continue
+        if value.startswith("epoch:"):
+            epoch = ruleset.rules.epoch(value.split(":", 1)[1])
+            now = ruleset.rules.epoch(str(state["epoch"]))
+            return (f"эпоха «{epoch.name_ru}» начнётся при расчёте хода {turn}, с хода {turn + 1}; посты хода {turn} "
+                    f"ещё считаются в эпохе «{now.name_ru}»",
+                    f"the {epoch.name_en} begins when turn {turn} is resolved, with turn {turn + 1}; the posts of "
+                    f"turn {turn} are still priced in the {now.name_en}")
+        return (f"событие «{value}» сработает при расчёте хода {turn}",
+                f"the event '{value}' fires when turn {turn} is resolved")
+    return None
+
+
 def schedule_patch(ruleset: NewWorlds, state: Mapping[str, Any], raw: Mapping[str, Any]) -> list[dict[str, Any]]:
     """The patch that schedules a game master's event (docs/new_worlds.md «Events») kept from
     the players: unlike the house rules, an edit's patch stays in the game master's log."""

@@ -191,13 +191,14 @@ class Lexicon:
         as written (the morphology dictionary loads only then); a form two countries share is
         left out."""
         if self._declined is None:
-            from voevoda.core.words import decline_name, guess_gender, inflect_phrase
+            from voevoda.core.words import name_in_case
 
             found: dict[str, set[str]] = {}
             for folded, shown in self.shown.items():
                 cid = self.countries[folded]
                 for case in ("gent", "datv", "accs", "ablt", "loct"):
-                    form = decline_name(shown, case, guess_gender(shown)) or inflect_phrase(shown, case)
+                    # the forms the reports write («с Новой Верой», «с Ромеей»), so a post may echo them
+                    form = name_in_case(shown, case)
                     key = fold(form)
                     if key not in self.countries:
                         found.setdefault(key, set()).add(cid)

@@ -240,7 +240,7 @@ class Planner:
             item.fail("это ваша собственная страна", "that is your own country", section)
             return None
         if alive and not c.alive:
-            item.fail(f"страны {c.name} больше нет", f"{c.name} is no more", section)
+            item.fail(f"страны «{c.name}» больше нет", f"{c.name} is no more", section)
             return None
         return c
 
@@ -571,13 +571,18 @@ class Planner:
             return
         if self._has_treaty("pact", c.id):
             item.fail(f"пакт {ru_with(c.name)} уже есть", f"there is already a pact with {c.name}", section)
+        elif self._has_treaty("alliance", c.id):
+            # «Союзники не могут атаковать друг друга»: the alliance already holds what a pact gives
+            item.fail(f"у вас {ru_with(c.name)} союз: союзники и так не нападают друг на друга, пакт не нужен",
+                      f"you are allied with {c.name}: allies cannot attack each other, a pact adds nothing",
+                      "VI. Дипломатия, 2")
         elif self._at_war_with(c.id):
             item.fail(f"вы воюете {ru_with(c.name)}", f"you are at war with {c.name}", section)
         elif c.suzerain is not None:
             item.fail(f"{c.name} — вассал и не ведёт дипломатии", f"{c.name} is a vassal and has no diplomacy",
                       "VI. Дипломатия, 3")
         else:
-            item.price = self.w.rules.diplomacy.pact
+            item.price = self._proposal_price("pact", c.id, self.w.rules.diplomacy.pact, item)
 
     def _alliance(self, item: Item, args: dict) -> None:  # type: ignore[type-arg]
         section = "VI. Дипломатия, 2"
@@ -598,8 +603,19 @@ class Planner:
             item.fail(f"{c.name} — вассал и не ведёт дипломатии", f"{c.name} is a vassal and has no diplomacy",
                       "VI. Дипломатия, 3")
         else:
-            item.price = self.w.rules.diplomacy.alliance
+            item.price = self._proposal_price("alliance", c.id, self.w.rules.diplomacy.alliance, item)
             self.alliances += 1
+
+    def _proposal_price(self, kind: str, other: str, price: int, item: Item) -> int:
+        """«стоит 5 для обеих сторон», paid once: a proposal of one's own still standing from an
+        earlier turn is paid already, and writing it again costs nothing (ruling R15)."""
+        state = self.w.state
+        standing = next((o for o in state.offers if o.kind == kind and o.by == self.cid and o.to == other
+                         and o.turn < state.turn), None)
+        if standing is None:
+            return price
+        item.info["standing"] = standing.turn
+        return max(0, price - standing.held)
 
     def _trade(self, item: Item, args: dict) -> None:  # type: ignore[type-arg]
         section = "IV. Торговля, 1"
@@ -628,15 +644,26 @@ class Planner:
             return
         partners = self.partners | {c.id}
         ports = len(self.w.state.buildings_of(self.cid, "port"))
-        if self.w.options.trade_ports == "both" and len(partners) > ports:
+        # «Для торговли между двумя странами достаточного одного порта» (ruling R14): one side
+        # with a port for each of its partners is enough (trade_ports = "both": each side)
+        their_partners = {d.b if d.a == c.id else d.a for d in self.w.state.deals if c.id in (d.a, d.b)} | {self.cid}
+        their_ports = len(self.w.state.buildings_of(c.id, "port"))
+        theirs_enough = self.w.options.trade_ports == "either" and len(their_partners) <= their_ports
+        if len(partners) > ports and not theirs_enough:
             # a port written in the same post is built after the deals are signed (the turn's
             # order, docs/new_worlds.md «The turn»): say so rather than count it as missing
             later = (" — порт из этого поста строится после подписания сделок: торговать через него можно "
                      "со следующего хода" if ports + self.ports_ordered >= len(partners) else "")
             later_en = (" — the port of this post is built after the deals are signed: it trades from the next turn"
                         if later else "")
-            item.fail(f"торговых партнёров ({len(partners)}) не может быть больше, чем портов ({ports}){later}",
-                      f"trade partners ({len(partners)}) cannot outnumber ports ({ports}){later_en}", "III. Постройки, 2")
+            other_ru = other_en = ""
+            if self.w.options.trade_ports == "either":
+                other_ru = (f"; у {ru_case(c.name, 'gent')} тоже не хватает: партнёров {len(their_partners)}, "
+                            f"портов {their_ports}")
+                other_en = f"; {c.name} has too few as well: {len(their_partners)} partners, {their_ports} ports"
+            item.fail(f"торговых партнёров ({len(partners)}) не может быть больше, чем портов ({ports}){later}{other_ru}",
+                      f"trade partners ({len(partners)}) cannot outnumber ports ({ports}){later_en}{other_en}",
+                      "III. Постройки, 2")
             return
         self.listed[give] = offered + 1
         self.partners = partners
@@ -647,6 +674,7 @@ class Planner:
         section = "II. Механика (шапка: занятие территорий)"
         taken: list[str] = []
         prices: list[int] = []
+        voyages: dict[str, dict[str, object]] = {}
         price = 0
         has_port = self.w.has_port(self.cid) or "port" in self.new_buildings.values()
         for tile in args["tiles"]:
@@ -667,14 +695,19 @@ class Planner:
                 item.fail(f"до {tile} не добраться ни по суше, ни по прибрежным водам",
                           f"{tile} cannot be reached by land or along the coast", "VII. Морские путешествия")
                 continue
-            sea, _ = reach
+            sea, path = reach
             base = self.w.rules.prices.dejure if self.grid.is_dejure(tile) else self.w.rules.prices.territory
             price += base + sea
             prices.append(base + sea)
             taken.append(tile)
+            # the voyage itemised, not folded into the tile's price (ruling R3)
+            voyages[tile] = {"base": base, "sea": sea,
+                             "via": [list(x) for x in self.w.voyage(self.cid, path, has_port)]}
         item.price = price
         item.info["tiles"] = taken
         item.info["prices"] = prices
+        if any(v["sea"] for v in voyages.values()):
+            item.info["voyages"] = voyages   # every tile's price, so that the sum can be checked
         if item.ok:
             for t in taken:
                 self.claimed.add(t)
@@ -804,7 +837,9 @@ class Planner:
 
     def _research(self, item: Item, args: dict) -> None:  # type: ignore[type-arg]
         section = "IX. Исследования"
-        if not self.w.state.buildings_of(self.cid, "university"):
+        # a university of this post counts: buildings come before research in the turn
+        # (docs/new_worlds.md «The turn»)
+        if not self.w.state.buildings_of(self.cid, "university") and "university" not in self.new_buildings.values():
             item.fail("исследовать проекты можно только с университетом", "research needs a university", section)
             return
         branch = args["branch"]
@@ -860,7 +895,8 @@ class Planner:
                 item.fail(f"{t} — не ваша земля", f"{t} is not your land", section)
                 continue
             if not any(n in their for n in self.grid.neighbours(t)):
-                item.fail(f"{t} не граничит с землями {c.name}", f"{t} does not touch {c.name}'s land", section)
+                item.fail(f"{t} не граничит с землями {ru_case(c.name, 'gent')}", f"{t} does not touch {c.name}'s land",
+                          section)
                 continue
             if self.cede_count >= limit:
                 item.fail(f"не больше {limit} территорий за ход", f"at most {limit} territories a turn", section)
@@ -923,17 +959,25 @@ class Planner:
             item.fail("в этой игре оборону не покупают (war_model = purchase)",
                       "this game buys no defence (war_model = purchase)", section)
             return
+        # «Атакованный игрок автоматически начинает "Оборонительную войну"»: the attacked may
+        # answer a declaration of this turn in the same turn, before the war is stored; the
+        # points come back at the fighting if no war came (ruling R45)
+        answer = self.w.options.first_turn_defence == "answer"
         other = args.get("target")
         if other is not None:
             c = self._country(item, other, section)
             if c is None:
                 return
             if not self._at_war_with(other):
-                item.fail(f"вы не воюете {ru_with(c.name)}", f"you are not at war with {c.name}", section)
-                return
+                if not answer:
+                    item.fail(f"вы не воюете {ru_with(c.name)}", f"you are not at war with {c.name}", section)
+                    return
+                item.info["unless_war"] = True
         elif not self.w.enemies(self.cid) and not self.declared:
-            item.fail("вы ни с кем не воюете", "you are at war with no one", section)
-            return
+            if not answer:
+                item.fail("вы ни с кем не воюете", "you are at war with no one", section)
+                return
+            item.info["unless_war"] = True
         item.price = int(args["points"])
 
 
@@ -951,6 +995,7 @@ class Limits:
     distance: int | None
     borders: set[str]
     held: list[str]
+    taken_targets: list[str]
 
     def tile_problem(self, tile: str) -> tuple[str, str, str] | None:
         w = self.world
@@ -974,17 +1019,18 @@ class Limits:
                     f"{self._type_en()}: at most {self.territories} territories (taken {len(self.held)}, "
                     f"listed {len(listed)})", "VIII. Война, 2")
         if self.targets is not None:
-            valuable = [t for t in [*self.held, *listed] if self.valuable(t)]
-            if len(valuable) > self.targets:
-                return (f"{self._type_ru()}: не более {self.targets} ресурсов/городов",
-                        f"{self._type_en()}: at most {self.targets} resources/cities", "VIII. Война, 2")
+            # «до 2 ресурсов/городов»: those the war has taken (a razed city too, ruling R7)
+            taken = self.taken_targets
+            new = [t for t in dict.fromkeys(listed) if self.valuable(t) and t not in taken]
+            if len(taken) + len(new) > self.targets:
+                return (f"{self._type_ru()}: не более {self.targets} ресурсов/городов (взято {len(taken)}"
+                        f"{': ' + ', '.join(taken) if taken else ''}, в приказе {len(new)})",
+                        f"{self._type_en()}: at most {self.targets} resources/cities (taken {len(taken)}"
+                        f"{': ' + ', '.join(taken) if taken else ''}, listed {len(new)})", "VIII. Война, 2")
         return None
 
     def valuable(self, tile: str) -> bool:
-        w = self.world
-        t = w.state.tiles.get(tile)
-        res = w.state.deposits.get(tile)
-        return (t is not None and t.city is not None) or (res is not None and w.resource_visible(res))
+        return self.world.valuable(tile)
 
     def _type_ru(self) -> str:
         return f"«{self.world.rules.war_types[self.war_type].name_ru}»"
@@ -1002,10 +1048,15 @@ def war_limits(world: World, cid: str, other: str, declared: str | None = None, 
         wtype = declared or "total"
         borders = world.land_set(cid)
         held: list[str] = []
-    else:
+    taken_targets: list[str] = []
+    if war is not None:
         wtype = upgraded or world.side_type(war, cid)
         borders = set(war.attacker_land if war.attacker == cid else war.defender_land)
         held = [t for t in war.captured.get(cid, []) if world.state.owner(t) == cid]
+        # «до 2 ресурсов/городов» (ruling R7): what the war took, whatever became of it; with
+        # grab_count = "held", the tiles taken and still held that still hold a city or a resource
+        taken_targets = (list(war.targets.get(cid, [])) if world.options.grab_count == "taken"
+                         else [t for t in held if world.valuable(t)])
         if not borders:
             borders = world.land_set(cid)
     if world.invader_war(cid, other) and war is None:
@@ -1026,7 +1077,7 @@ def war_limits(world: World, cid: str, other: str, declared: str | None = None, 
         borders = set(me.vassal_land) or borders
     return Limits(world, cid, other, wtype, kind,
                   entry.territories if entry else None, entry.targets if entry else None,
-                  entry.distance if entry else None, borders, held)
+                  entry.distance if entry else None, borders, held, taken_targets)
 
 
 def ru_with(name: str) -> str:

@@ -56,7 +56,10 @@ REFUNDS = {
     "not_yours": ("клетка уже не ваша", "the tile is no longer yours"), "no_site": ("место занято", "the site is taken"),
     "treaty_gone": ("договора уже нет", "the treaty is gone"), "already_at_war": ("война уже идёт", "already at war"),
     "war_over": ("война окончена", "the war is over"), "not_ally": ("не союзник", "not an ally"),
-    "no_war": ("войны нет", "no war"), "pact_failed": ("пакт не заключён", "no pact was signed"),
+    "no_war": ("войны нет", "no war"),
+    "no_university": ("университет не построен", "no university was built"),
+    "defence_no_war": ("войны не было — оборона не понадобилась", "there was no war to defend"),
+    "pact_failed": ("пакт не заключён", "no pact was signed"),
     "alliance_failed": ("союз не заключён", "no alliance was signed"),
     "pact_unanswered": ("предложение пакта без ответа", "the pact was not answered"),
     "alliance_unanswered": ("предложение союза без ответа", "the alliance was not answered"),
@@ -148,6 +151,26 @@ class Words:
         ru, en = ORDER_NAMES.get(kind, (kind, kind))
         return self.t(ru, en)
 
+    def voyage(self, v: Mapping[str, Any]) -> str:
+        """A voyage's price with the water it crosses (ruling R3): «плавание 9 (D4, D5, D6 по
+        3)», «плавание 6 (D4 1, E5 4, F6 1)», «плавание 3 (за поездку)»."""
+        sea = int(v["sea"])
+        via = [(str(t), int(step)) for t, step in v.get("via") or []]
+        if not via:
+            return self.t(f"плавание {sea} (за поездку)", f"voyage {sea} (per trip)")
+        steps = {step for _, step in via}
+        tiles = ", ".join(t for t, _ in via)
+        if len(steps) == 1:
+            return self.t(f"плавание {sea} ({tiles} по {via[0][1]})", f"voyage {sea} ({tiles} at {via[0][1]} each)")
+        each = ", ".join(f"{t} {step}" for t, step in via)
+        return self.t(f"плавание {sea} ({each})", f"voyage {sea} ({each})")
+
+    def settled_by_sea(self, voyages: Mapping[str, Mapping[str, Any]]) -> str:
+        """«C7: 1 + плавание 3 (D7 по 3); C8: 1»: the price of each tile settled by a post that
+        crosses water."""
+        return "; ".join(f"{tile}: {v['base']} + {self.voyage(v)}" if v.get("sea") else f"{tile}: {v['base']}"
+                         for tile, v in voyages.items())
+
 
 # -- the echo of one order --------------------------------------------------------------------------
 
@@ -179,12 +202,22 @@ def describe(order: Order, rules: Rules, lang: str = "ru") -> str:
     if war_price:
         parts.append(w.war_points(war_price))
     cost = " + ".join(parts) if parts else w.t("бесплатно", "free")
+    if echo.get("voyages"):
+        cost += f" ({w.settled_by_sea(echo['voyages'])})"
     left = echo.get("left")
     tail = ""
     if left is not None:
         tail = w.t(f", осталось {w.points(int(left))}", f", {w.points(int(left))} left")
         if war_price:
             tail += f", {w.war_points(int(echo.get('war_left', 0)))}"
+    if echo.get("standing"):
+        # ruling R15: a proposal written again is paid once
+        tail += w.t(f"; ваше предложение хода {echo['standing']} ещё в силе и уже оплачено",
+                    f"; your proposal of turn {echo['standing']} still stands and is paid for")
+    if echo.get("unless_war"):
+        # ruling R45: a defence written before the war is stored
+        tail += w.t("; войны пока нет: оборона встретит войну, объявленную в этом ходу, иначе очки вернутся",
+                    "; no war yet: the defence meets a war declared this turn, else the points come back")
     return f"{what} — {cost}{tail}"
 
 
@@ -251,15 +284,44 @@ def roll_modifiers(d: Mapping[str, Any], w: Words) -> list[str]:
     for mod in d.get("modifiers", []):
         key = str(mod["key"])
         if key.startswith("resource:"):
-            label = w.resource(key.split(":", 1)[1])
-            if mod.get("count", 0) > 1:
-                label += f" ×{mod['count']}"
+            label = resource_label(mod, w)
         else:
             label = MOD_NAMES.get(key, (key, key))[0 if w.ru else 1]
             if key in ("cities", "upgrades") and mod.get("count"):
                 label += f" ({mod['count']})"
         mods.append(f"{label} {int(mod['amount']):+d}")
     return mods
+
+
+WHY = {"unique": ("уникальный", "unique")}
+
+
+def resource_label(mod: Mapping[str, Any], w: Words) -> str:
+    """A resource's line of the roll as a game master re-checks it: how many units, what
+    raised their bonus, who sold them, the multiplier and why — «мех (2)», «хлопок (с рабами)»,
+    «вино от Бориса ×4 (уникальный, политеизм)» («Ресурсы», IV «Торговля, 2», V «Религия»)."""
+    label = w.resource(str(mod["key"]).split(":", 1)[1])
+    if mod.get("seller"):
+        label += w.t(f" от {w.country_in(str(mod['seller']), 'gent')}", f" from {w.country(str(mod['seller']))}")
+    inside = [str(mod["count"])] if int(mod.get("count", 0)) > 1 else []
+    for reason in mod.get("boost") or []:
+        if str(reason).startswith("with:"):
+            other = w.resource(str(reason).split(":", 1)[1])
+            inside.append(w.t(with_name(other), f"with {other}"))
+        elif reason == "factory":
+            inside.append(w.t("завод", "factory"))
+    if inside:
+        label += f" ({', '.join(inside)})"
+    if int(mod.get("multiplier", 1)) > 1:
+        why = []
+        for reason in mod.get("why") or []:
+            if str(reason).startswith("religion:"):
+                rel = w.rules.religions.get(str(reason).split(":", 1)[1])  # type: ignore[call-overload]
+                why.append(rel.name(w.lang).lower() if rel else str(reason))
+            else:
+                why.append(WHY.get(str(reason), (str(reason),) * 2)[0 if w.ru else 1])
+        label += f" ×{mod['multiplier']}" + (f" ({', '.join(why)})" if why else "")
+    return label
 
 
 def roll_line(e: Event, w: Words) -> Inline:
@@ -430,10 +492,11 @@ def ledger_item(e: Event, w: Words) -> Item:
             tail.append(str(left))
         if war:
             tail.append(w.war_points(war_left))
-        rows.append(w.t(f"{order_line(str(item['kind']), item.get('args') or {}, w)} — {' + '.join(cost)}, "
-                        f"осталось {', '.join(tail)}",
-                        f"{order_line(str(item['kind']), item.get('args') or {}, w)} — {' + '.join(cost)}, "
-                        f"{', '.join(tail)} left"))
+        what = order_line(str(item['kind']), item.get('args') or {}, w)
+        spent = " + ".join(cost)
+        if item.get("voyages"):
+            spent += f" ({w.settled_by_sea(item['voyages'])})"
+        rows.append(w.t(f"{what} — {spent}, осталось {', '.join(tail)}", f"{what} — {spent}, {', '.join(tail)} left"))
     for r in d.get("refunds", []):
         reason = REFUNDS.get(str(r["reason"]), (str(r["reason"]),) * 2)[0 if w.ru else 1]
         rows.append(w.t(f"возврат +{r['amount']} ({reason})", f"refund +{r['amount']} ({reason})"))
@@ -452,22 +515,30 @@ def battle_line(e: Event, w: Words) -> Inline:
                    f"{d['defence_bonus']}, перевес {d['net']}",
                    f"attack {d['committed']} + {d['attack_bonus']} against defence {d['defence']} + "
                    f"{d['defence_bonus']}, margin {d['net']}")
-    out = f"{a} → {b}: {core}; " + w.t(f"взято: {w.tiles(d['taken'])}", f"taken: {w.tiles(d['taken'])}")
+    voyages: Mapping[str, Mapping[str, Any]] = d.get("voyages") or {}
+    taken = ", ".join(f"{t} ({voyages[t]['capture']} + {w.voyage(voyages[t])})" if t in voyages else str(t)
+                      for t in d["taken"]) or "—"
+    out = f"{a} → {b}: {core}; " + w.t(f"взято: {taken}", f"taken: {taken}")
     # the tiles not taken with their reason, as a game master answers «why not?»
-    missed = _missed(d.get("missed", []), w)
+    missed = _missed(d.get("missed", []), w, voyages)
     if missed:
         out += w.t(f"; не взято: {'; '.join(missed)}", f"; not taken: {'; '.join(missed)}")
     return out
 
 
-def _missed(entries: Sequence[Mapping[str, Any]], w: Words) -> list[str]:
+def _missed(entries: Sequence[Mapping[str, Any]], w: Words,
+            voyages: Mapping[str, Mapping[str, Any]] | None = None) -> list[str]:
     """The tiles a battle did not take, those of one reason together: «M8, N8, O8 (перевеса не
     хватило: стоят 1–2, осталось 0)», «AE8 (уже взята)»; a single tile over the margin with its
-    price («E2 (стоит 7, осталось 5)»)."""
+    price («E2 (стоит 7, осталось 5)»), one across water with its voyage itemised («AF16 (стоит
+    36: захват 2 + плавание 34 (…), осталось 19)», ruling R3)."""
+    voyages = voyages or {}
     groups: dict[str, list[Mapping[str, Any]]] = {}
     for x in entries:
         why = str(x.get("why"))
-        if why in ("strength", "unreachable", "not_theirs"):
+        if why == "strength" and x.get("tile") in voyages:
+            groups.setdefault(f"sea:{x['tile']}", []).append(x)
+        elif why in ("strength", "unreachable", "not_theirs"):
             groups.setdefault(why, []).append(x)
         elif why == "limit":
             groups.setdefault(f"limit:{x.get('ru') if w.ru else x.get('en')}", []).append(x)
@@ -483,6 +554,11 @@ def _missed(entries: Sequence[Mapping[str, Any]], w: Words) -> list[str]:
                 cost = str(prices[0]) if len(prices) == 1 else f"{prices[0]}–{prices[-1]}"
                 out.append(w.t(f"{tiles} (перевеса не хватило: стоят {cost}, осталось {left})",
                                f"{tiles} (the margin fell short: they cost {cost}, {left} left)"))
+        elif why.startswith("sea:"):
+            x = xs[0]
+            v = voyages[str(x["tile"])]
+            out.append(w.t(f"{tiles} (стоит {x['price']}: захват {v['capture']} + {w.voyage(v)}, осталось {x['left']})",
+                           f"{tiles} (costs {x['price']}: capture {v['capture']} + {w.voyage(v)}, {x['left']} left)"))
         elif why == "unreachable":
             out.append(w.t(f"{tiles} (не добраться)", f"{tiles} (out of reach)"))
         elif why == "not_theirs":
@@ -664,7 +740,14 @@ def diplomacy_line(e: Event, w: Words) -> Inline | None:  # noqa: C901 - one sen
         return w.t(f"Сделка {c(d['a'])} — {c(d['b'])} не состоялась", f"The deal of {c(d['a'])} and {c(d['b'])} fell through")
     if k == "peace":
         a, b = d["parties"]
-        return w.t(f"Мир: {c(a)} и {c(b)}", f"Peace: {c(a)} and {c(b)}")
+        text = w.t(f"Мир: {c(a)} и {c(b)}", f"Peace: {c(a)} and {c(b)}")
+        # «мир X отдать C5 C6»: what each side gave up (ruling R16)
+        for giver, tiles in sorted((d.get("cede") or {}).items()):
+            if tiles:
+                taker = b if giver == a else a
+                text += w.t(f"; {c(giver)} отдаёт {w.country_in(taker, 'datv')} {w.tiles(tiles)}",
+                            f"; {c(giver)} cedes {w.tiles(tiles)} to {c(taker)}")
+        return text
     if k == "tribute_set":
         return w.t(f"{c(d['suzerain'])}: дань вассала «{c(d['vassal'])}» — {d['percent']}% ролла",
                    f"{c(d['suzerain'])}: the tribute of the vassal {c(d['vassal'])} is {d['percent']}% of its roll")
@@ -702,6 +785,9 @@ def private_line(e: Event, w: Words) -> Inline | None:
         if d["kind"] == "trade":
             extra = w.t(f": {w.resource(d['give'])} за {w.resource(d['get'])}",
                         f": {w.resource(d['give'])} for {w.resource(d['get'])}")
+        if d["kind"] == "peace" and d.get("cede"):
+            extra = w.t(f", {w.country(d['by'])} отдаёт {w.tiles(d['cede'])}",
+                        f", {w.country(d['by'])} cedes {w.tiles(d['cede'])}")
         return w.t(f"{w.country(d['by'])} → {w.country(d['to'])}: предложение — {name[0]}{extra}; ответ до конца "
                    f"следующего хода", f"{w.country(d['by'])} → {w.country(d['to'])}: an offer of {name[1]}{extra}; "
                    f"answer by the end of the next turn")

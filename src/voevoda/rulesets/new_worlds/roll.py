@@ -95,13 +95,18 @@ def modifiers(world: World, country: Country, turn: int) -> list[Modifier]:
             # «Каждое улучшение города дает ещё +1 бонус к роллу»
             mods.append(Modifier(key="upgrades", amount=rules.cities.upgrade_roll_bonus * levels, count=levels))
     holdings = world.holdings(cid)
-    by_resource: dict[str, list[int]] = {}
-    for unit in holdings.units:
+    # one line for the units of a resource that give the same and for the same reasons: those
+    # on one's land, then those bought from each seller, each with its boost and multiplier
+    # («хлопок (с рабами) +2», «вино от Бориса ×2 (уникальный) +2»), so the roll adds up by hand
+    groups: dict[tuple[str, str, tuple[str, ...], int, tuple[str, ...]], list[int]] = {}
+    order = list(rules.resources)
+    for unit in sorted(holdings.units, key=lambda u: (order.index(u.resource), u.seller is not None, u.seller or "")):
         if unit.bonus:
-            by_resource.setdefault(unit.resource, []).append(unit.bonus)
-    for res in sorted(by_resource, key=lambda r: list(rules.resources).index(r)):
-        values = by_resource[res]
-        mods.append(Modifier(key=f"resource:{res}", amount=sum(values), count=len(values)))
+            key = (unit.resource, unit.seller or "", tuple(unit.boost), unit.multiplier, tuple(unit.why))
+            groups.setdefault(key, []).append(unit.bonus)
+    for (res, seller, boost, multiplier, why), values in groups.items():
+        mods.append(Modifier(key=f"resource:{res}", amount=sum(values), count=len(values), seller=seller or None,
+                             boost=list(boost), multiplier=multiplier, why=list(why)))
     form = world.religion_form(country)
     if form is not None:
         at_war = world.in_war(cid)

@@ -200,7 +200,13 @@ class Resource(Named):
     building_discount: int = Field(default=0, ge=0, le=BIG)
     on_capture_only: bool = False
     tradable: bool = True
-    letter: str = Field(min_length=1, max_length=3)
+    # the map's labels, Russian and English: two letters or more with a small letter among them,
+    # so that none reads as a column of the map («Хл», not «Х» beside column «X»)
+    letter: str = Field(min_length=2, max_length=3, pattern=r"^\w*[a-zа-яё]\w*$")
+    letter_en: str = Field(min_length=2, max_length=3, pattern=r"^\w*[a-z]\w*$")
+
+    def label(self, lang: str) -> str:
+        return self.letter if lang == "ru" else self.letter_en
 
 
 class ReligionForm(Strict):
@@ -487,12 +493,14 @@ class Options(Strict):
     old_believers_share: Literal["sum", "last_two"] = "sum"
     reformation_waves: Literal["step", "triple"] = "step"
     khaganate_bonus_loss: Literal["cities_taken", "cities_lost"] = "cities_taken"
-    trade_ports: Literal["both", "either"] = "both"
+    trade_ports: Literal["either", "both"] = "either"
     trade_multipliers: Literal["multiply", "add"] = "multiply"
     dualism_roll_bonus: Literal["peace", "always"] = "always"
     capture_order: Literal["skip", "stop"] = "skip"
     capture_reach: Literal["front", "chain"] = "front"
     contested_tiles: Literal["neighbours", "nobody"] = "neighbours"
+    grab_count: Literal["taken", "held"] = "taken"
+    first_turn_defence: Literal["answer", "none"] = "answer"
 
 
 def load_rules(house_rules: Mapping[str, Any] | None = None) -> Rules:

@@ -255,6 +255,10 @@ class NewWorlds(Ruleset):
                 echo = {"problem": item.problems[0][0]}
             if "ledger" in item.info:
                 echo["ledger"] = item.info["ledger"]
+            if not item.problems:
+                for key in ("unless_war", "standing", "voyages"):
+                    if key in item.info:
+                        echo[key] = item.info[key]
             args = {k: v for k, v in item.order.args.items() if k != "echo"}
             args["echo"] = echo
             out.append(Order(item.order.kind, args, item.order.line, item.order.text))

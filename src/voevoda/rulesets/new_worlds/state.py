@@ -57,6 +57,12 @@ class Modifier(Model):
     amount: int
     count: int = 0
     detail: str = ""
+    # a resource's line: who sold the units (None: on one's own land), what raised their bonus
+    # (with:<resource>, factory), the multiplier and its reasons (unique, religion:<id>)
+    seller: str | None = None
+    boost: list[str] = Field(default_factory=empty_list)
+    multiplier: int = Field(default=1, ge=1, le=BIG)
+    why: list[str] = Field(default_factory=empty_list)
 
 
 class Roll(Model):
@@ -135,6 +141,9 @@ class War(Model):
     attacker_land: list[str] = Field(default_factory=empty_list)   # borders when the war began
     defender_land: list[str] = Field(default_factory=empty_list)
     captured: dict[str, list[str]] = Field(default_factory=dict)   # side -> tiles taken and held
+    # side -> the tiles with a city or a resource it took in this war, whatever became of them
+    # since (razed, lost again): «до 2 ресурсов/городов» counts what the war took (ruling R7)
+    targets: dict[str, list[str]] = Field(default_factory=dict)
     linked_to: int | None = None     # a suzerain's war for his attacked vassal
     civil: bool = False
 
@@ -365,9 +374,10 @@ def state_problems(state: NWState) -> list[str]:
         for side in (w.attacker, w.defender):
             if side not in countries:
                 problems.append(f"/wars/{i}: no country '{side}'")
-        for side in w.captured:
-            if side not in (w.attacker, w.defender):
-                problems.append(f"/wars/{i}/captured: '{side}' is not a side of this war")
+        for key in ("captured", "targets"):
+            for side in getattr(w, key):
+                if side not in (w.attacker, w.defender):
+                    problems.append(f"/wars/{i}/{key}: '{side}' is not a side of this war")
     for i, treaty in enumerate(state.treaties):
         for p in treaty.parties:
             if p not in countries:

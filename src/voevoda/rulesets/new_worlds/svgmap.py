@@ -13,7 +13,8 @@ from typing import Any
 
 from voevoda.core import maps
 from voevoda.core.ruleset import Event
-from voevoda.rulesets.new_worlds.mapdata import column_name, tile_name
+from voevoda.rulesets.new_worlds import labels
+from voevoda.rulesets.new_worlds.mapdata import column_name, split_tile, tile_name
 from voevoda.rulesets.new_worlds.rules import Rules
 from voevoda.rulesets.new_worlds.views import kinds_of
 
@@ -25,9 +26,41 @@ TERRAIN_NAMES = {
     "sea": ("прибрежное море", "coastal sea"), "ocean": ("океан", "ocean"),
     "closed": ("закрытая часть карты", "a closed part of the map"),
 }
-BUILDING_LETTERS = {"port": ("П", "P"), "university": ("У", "U"), "factory": ("З", "F")}
 BUILDING_NAMES = {"port": ("порт", "port"), "university": ("университет", "university"), "factory": ("завод", "factory")}
+BUILDING_FILL = {"port": "#1f4e79", "university": "#6c3483", "factory": "#3d3d3d"}
 SETTLED = "#2e7d32"
+SLAVES = "#7b241c"
+RESOURCE_INK = "#5b2c00"
+# Where each mark of a tile stands, from its top left corner (docs/new_worlds.md «The map»): the
+# resource's label top left, a building's symbol top right, the city's circle below the middle,
+# slaves bottom left, a battle bottom right — so that no two of them meet (tests measure it)
+RESOURCE_AT = (1.5, 8.5, 7.5)          # x, baseline, size
+BUILDING_BOX = (16.5, 2.5, 6.0)        # x, y, side
+CITY_AT = (12.0, 16.5, 5.5)            # centre x, centre y, radius
+SLAVES_AT = (3.5, 20.0, 2.2)
+BATTLE_AT = (20.8, 19.8, 3.2)
+NAME_SIZES = (11.0, 9.5, 8.0)
+SPOTS = 60
+
+
+def building_symbol(kind: str, x: float, y: float, side: float = BUILDING_BOX[2]) -> str:
+    """A building as a shape, never a letter a reader could take for a column («P», «У»): a
+    port a square, a university a triangle, a factory a diamond."""
+    fill = BUILDING_FILL.get(kind, "#3d3d3d")
+    if kind == "university":
+        points = f"{x + side / 2:g},{y:g} {x + side:g},{y + side:g} {x:g},{y + side:g}"
+    elif kind == "factory":
+        points = f"{x + side / 2:g},{y:g} {x + side:g},{y + side / 2:g} {x + side / 2:g},{y + side:g} {x:g},{y + side / 2:g}"
+    else:
+        points = f"{x:g},{y:g} {x + side:g},{y:g} {x + side:g},{y + side:g} {x:g},{y + side:g}"
+    return (f'<polygon class="building" points="{points}" fill="{fill}" stroke="#ffffff" stroke-width="0.8" '
+            f'data-building="{kind}"/>')
+
+
+def _burst(x: float, y: float, size: float) -> str:
+    """The core's battle burst (:func:`voevoda.core.maps.battle_mark`) at a tile's corner, its
+    white edge thinned so that the small mark stays red."""
+    return maps.battle_mark(x, y, size).replace('stroke-width="1"', 'stroke-width="0.5"')
 
 
 def _square(fill: str, opacity: float = 1.0, stroke: str = "#8a7f66") -> str:
@@ -70,6 +103,8 @@ def render(view: Mapping[str, Any], rules: Rules, lang: str = "ru", events: Sequ
     closed_marks: list[str] = []
     owner_runs: list[str] = []
     marks: list[str] = []
+    frames: list[str] = []
+    boxes = labels.BoxIndex(CELL)      # every mark drawn, for the country names to keep clear of
     for y in range(height):
         py = AXIS + y * CELL
         # terrain and owners in runs of equal tiles along the row: a few dozen shapes a row, not
@@ -93,44 +128,59 @@ def render(view: Mapping[str, Any], rules: Rules, lang: str = "ru", events: Sequ
             px = AXIS + x * CELL
             if terrain_rows[y][x] == "?":
                 closed_marks.append(f'<text x="{px + CELL / 2:g}" y="{py + CELL / 2 + 4:g}">?</text>')
+                boxes.add(labels.text_box(px + CELL / 2, py + CELL / 2 + 4, "?", 11, anchor="middle"))
                 continue
             info = tiles.get(t, {})
             if info.get("city") is not None:
                 cities = True
-                level = int(info["city"])
-                marks.append(f'<circle cx="{px + CELL / 2:g}" cy="{py + CELL / 2:g}" r="7" fill="#ffffff" stroke="#222" '
-                             'stroke-width="1.3"/>')
-                marks.append(maps.text(px + CELL / 2, py + CELL / 2 + 3.5, str(level + 1), size=9, weight="bold",
+                cx, cy, r = CITY_AT
+                marks.append(f'<circle cx="{px + cx:g}" cy="{py + cy:g}" r="{r:g}" fill="#ffffff" stroke="#222" '
+                             'stroke-width="1.2"/>')
+                marks.append(maps.text(px + cx, py + cy + 2.7, str(int(info["city"]) + 1), size=7.5, weight="bold",
                                        anchor="middle"))
+                boxes.add(labels.Box(px + cx - r, py + cy - r, px + cx + r, py + cy + r))
             building = info.get("building")
             if building:
                 drawn_buildings.add(str(building))
-                letter = BUILDING_LETTERS.get(str(building), ("?", "?"))[0 if ru else 1]
-                # beside a city's circle, in the top right corner; else in the bottom right
-                letter_y = py + 9 if info.get("city") is not None else py + CELL - 2
-                marks.append(maps.text(px + CELL - 2, letter_y, letter, size=9, weight="bold", anchor="end",
-                                       halo=True))
+                bx, by, side = BUILDING_BOX
+                marks.append(building_symbol(str(building), px + bx, py + by))
+                boxes.add(labels.Box(px + bx, py + by, px + bx + side, py + by + side))
             res = deposits.get(t)
             if res is not None and res in rules.resources:
                 drawn_resources.add(res)
-                letter = rules.resources[res].letter if ru else rules.resources[res].name_en[:2]
-                marks.append(maps.text(px + 2, py + 9, letter, size=8, fill="#5b2c00", halo=True,
+                label = rules.resources[res].label(lang)
+                rx, ry, size = RESOURCE_AT
+                marks.append(maps.text(px + rx, py + ry, label, size=size, fill=RESOURCE_INK, halo=True,
                                        extra=f' data-tile="{t}" data-resource="{res}"'))
+                boxes.add(labels.text_box(px + rx, py + ry, label, size))
             if info.get("slaves"):
                 slaves = True
-                marks.append(maps.text(px + 2, py + CELL - 2, "Р" if ru else "S", size=8, fill="#7b241c", halo=True))
+                sx, sy, r = SLAVES_AT
+                marks.append(f'<circle class="slaves" cx="{px + sx:g}" cy="{py + sy:g}" r="{r:g}" fill="{SLAVES}" '
+                             'stroke="#ffffff" stroke-width="0.8"/>')
+                boxes.add(labels.Box(px + sx - r, py + sy - r, px + sx + r, py + sy + r))
+                if int(info["slaves"]) > 1:
+                    marks.append(maps.text(px + sx, py + sy - r - 1.5, str(info["slaves"]), size=6, weight="bold",
+                                           fill=SLAVES, anchor="middle", halo=True))
+                    boxes.add(labels.text_box(px + sx, py + sy - r - 1.5, str(info["slaves"]), 6, bold=True,
+                                              anchor="middle"))
             if t in taken:
-                marks.append(maps.battle_mark(px + CELL - 6, py + 6, 5))
+                bx, by, size = BATTLE_AT
+                marks.append(_burst(px + bx, py + by, size))
+                boxes.add(labels.Box(px + bx - size, py + by - size, px + bx + size, py + by + size))
             elif t in settled:
-                marks.append(f'<rect x="{px + 3}" y="{py + 3}" width="{CELL - 6}" height="{CELL - 6}" fill="none" '
-                             f'stroke="{SETTLED}" stroke-width="1.5" stroke-dasharray="3 2"/>')
+                # a frame, under the tile's labels (their halo keeps them readable over it)
+                frames.append(f'<rect x="{px + 3}" y="{py + 3}" width="{CELL - 6}" height="{CELL - 6}" fill="none" '
+                              f'stroke="{SETTLED}" stroke-width="1.5" stroke-dasharray="3 2"/>')
     grid = [f"M{AXIS + x * CELL} {AXIS}v{height * CELL}" for x in range(width + 1)]
     grid += [f"M{AXIS} {AXIS + y * CELL}h{width * CELL}" for y in range(height + 1)]
     body.append(f'<path d="{"".join(grid)}" stroke="#cfc6ad" stroke-width="0.5" fill="none"/>')
     if closed_marks:
         body.append('<g font-size="11" text-anchor="middle" fill="#9a9a9a">' + "".join(closed_marks) + "</g>")
     body.extend(owner_runs)
+    body.extend(frames)
     body.extend(marks)
+    body.extend(country_names(tiles, names, width, height, terrain_rows, boxes))
     legend: list[maps.LegendEntry] = []
     for kind in ("land", "mountain", "sea", "ocean", "closed"):
         if kind in drawn_kinds:
@@ -141,15 +191,14 @@ def render(view: Mapping[str, Any], rules: Rules, lang: str = "ru", events: Sequ
                                        "город (число — его бонус к роллу)" if ru else "city (the number: its roll bonus)"))
     for kind in ("port", "university", "factory"):
         if kind in drawn_buildings:
-            letter = BUILDING_LETTERS[kind][0 if ru else 1]
-            legend.append(maps.LegendEntry(maps.legend_symbol_text(letter), BUILDING_NAMES[kind][0 if ru else 1]))
+            legend.append(maps.LegendEntry(building_symbol(kind, 5, 3, 14), BUILDING_NAMES[kind][0 if ru else 1]))
     for res in sorted(drawn_resources, key=list(rules.resources).index):
         spec = rules.resources[res]
-        letter = spec.letter if ru else spec.name_en[:2]
-        legend.append(maps.LegendEntry(maps.legend_symbol_text(letter, color="#5b2c00", size=10), spec.name(lang)))
+        legend.append(maps.LegendEntry(maps.legend_symbol_text(spec.label(lang), color=RESOURCE_INK, size=10),
+                                       spec.name(lang)))
     if slaves:
-        legend.append(maps.LegendEntry(maps.legend_symbol_text("Р" if ru else "S", color="#7b241c"),
-                                       "рабы" if ru else "slaves"))
+        legend.append(maps.LegendEntry(f'<circle cx="12" cy="10" r="4" fill="{SLAVES}" stroke="#ffffff" stroke-width="1"/>',
+                                       "рабы (число — сколько их)" if ru else "slaves (the number: how many)"))
     if taken:
         legend.append(maps.LegendEntry(maps.legend_symbol_battle(),
                                        "взято в бою в прошлый ход" if ru else "taken in battle last turn"))
@@ -173,3 +222,122 @@ def render(view: Mapping[str, Any], rules: Rules, lang: str = "ru", events: Sequ
     return maps.framed("\n".join(body), AXIS + width * CELL + 4, AXIS + height * CELL + 4, title=title,
                        subtitle=subtitle, legend=legend,
                        legend_title="Условные обозначения" if ru else "Legend")
+
+
+def country_names(tiles: Mapping[str, Any], names: Mapping[str, str], width: int, height: int,
+                  terrain: Sequence[str], boxes: labels.BoxIndex) -> list[str]:
+    """Each country's name over its land, where its box meets no other label: over its own
+    tiles first, near the middle of its largest piece of land, then a little beyond; smaller
+    sizes when the full size finds no room; a name no place fits is left to the legend."""
+    land: dict[str, set[tuple[int, int]]] = {}
+    owner_at: dict[tuple[int, int], str] = {}
+    for t, info in tiles.items():
+        owner = info.get("owner")
+        if owner:
+            x, y = split_tile(t)
+            land.setdefault(str(owner), set()).add((x, y))
+            owner_at[(x, y)] = str(owner)
+    frame = labels.Box(AXIS, AXIS, AXIS + width * CELL, AXIS + height * CELL)
+    owned_rows = _prefix_rows(set(owner_at), width, height)
+    out: list[str] = []
+    # the smallest countries first: they have the fewest places to go
+    for cid in sorted(land, key=lambda c: (len(land[c]), c)):
+        name = names.get(cid, cid)
+        piece = _largest_piece(land[cid])
+        mid_x = sum(x for x, _ in piece) / len(piece)
+        mid_y = sum(y for _, y in piece) / len(piece)
+        reach = 0 if len(piece) > 12 else 2
+        around = {(x + dx, y + dy) for x, y in piece for dx in range(-reach, reach + 1) for dy in range(-reach, reach + 1)
+                  if 0 <= x + dx < width and 0 <= y + dy < height and terrain[y + dy][x + dx] != "?"}
+        # the places nearest the middle: a large country's name fits there, and the search stays short
+        spots = sorted(around, key=lambda t: ((t[0] - mid_x) ** 2 + (t[1] - mid_y) ** 2, t))[:SPOTS]
+        own_rows = _prefix_rows({c for c, who in owner_at.items() if who == cid}, width, height)
+        placed = None
+        bold = labels.font(True)
+        for size in NAME_SIZES:
+            half_w = bold.width(name, size) / 2
+            up, down = bold.ink(name, size)
+            half_h = (up + down) / 2
+            best: tuple[tuple[bool, int, float, float], float, float, labels.Box] | None = None
+            for x, y in spots:
+                for half in (0.0, 0.5):
+                    for quarter in (1, 2, 3, 4):
+                        cx = AXIS + (x + 0.5 + half) * CELL
+                        cy = AXIS + y * CELL + quarter * CELL / 4
+                        box = labels.Box(cx - half_w, cy - half_h, cx + half_w, cy + half_h)
+                        if not box.inside(frame) or boxes.meets(box, margin=1.0):
+                            continue
+                        mine, owned = _over(box, own_rows), _over(box, owned_rows)
+                        others = owned - mine
+                        far = (cx - (AXIS + (mid_x + 0.5) * CELL)) ** 2 + (cy - (AXIS + (mid_y + 0.5) * CELL)) ** 2
+                        whole = 4 * half_w * half_h
+                        score = (others > 0, -round(8 * mine / whole), others, far)
+                        if best is None or score < best[0]:
+                            best = (score, cx, cy, box)
+                # the spots come nearest the middle first: a place wholly over one's own land
+                # found here is as good as any further out
+                if best is not None and best[0][:2] == (False, -8):
+                    break
+            if best is not None:
+                _, cx, cy, box = best
+                # the box's middle at (cx, cy): the baseline below it by half the ink's height
+                placed = (size, cx, cy + (up - down) / 2, box)
+                break
+        if placed is None:
+            continue
+        size, cx, baseline, box = placed
+        boxes.add(box)
+        out.append(maps.text(cx, baseline, name, size=size, weight="bold", anchor="middle", halo=True,
+                             extra=f' class="country-name" data-country="{escape(cid)}"'))
+    return out
+
+
+def _prefix_rows(cells: set[tuple[int, int]], width: int, height: int) -> list[list[int]]:
+    """For each row, how many of the ``cells`` lie left of each column (a prefix sum)."""
+    rows = []
+    for y in range(height):
+        acc = [0]
+        for x in range(width):
+            acc.append(acc[-1] + ((x, y) in cells))
+        rows.append(acc)
+    return rows
+
+
+def _over(box: labels.Box, rows: list[list[int]]) -> float:
+    """The area of ``box`` over the cells counted by ``rows`` (see _prefix_rows)."""
+    width = len(rows[0]) - 1
+
+    def along(acc: list[int], u: float) -> float:
+        """Cells of the row from its left edge to ``u`` (in columns), a part one in part."""
+        u = min(max(u, 0.0), float(width))
+        whole = int(u)
+        return acc[whole] + ((u - whole) * (acc[whole + 1] - acc[whole]) if whole < width else 0.0)
+
+    total = 0.0
+    u0, u1 = (box.x0 - AXIS) / CELL, (box.x1 - AXIS) / CELL
+    for y in range(max(0, int((box.y0 - AXIS) // CELL)), min(len(rows), int((box.y1 - AXIS) // CELL) + 1)):
+        top = AXIS + y * CELL
+        h = min(box.y1, top + CELL) - max(box.y0, top)
+        if h > 0:
+            total += h * CELL * (along(rows[y], u1) - along(rows[y], u0))
+    return total
+
+
+def _largest_piece(tiles: set[tuple[int, int]]) -> list[tuple[int, int]]:
+    """The largest group of the tiles touching by side or corner."""
+    left = set(tiles)
+    best: list[tuple[int, int]] = []
+    while left:
+        start = min(left)
+        left.discard(start)
+        piece, stack = [start], [start]
+        while stack:
+            x, y = stack.pop()
+            for n in [(x + dx, y + dy) for dx in (-1, 0, 1) for dy in (-1, 0, 1)]:
+                if n in left:
+                    left.discard(n)
+                    piece.append(n)
+                    stack.append(n)
+        if len(piece) > len(best):
+            best = piece
+    return best

@@ -273,12 +273,15 @@ class Turn:
                      b: list(other.order.args.get("cede", [])) if other else list(offer.cede if offer else [])}
             if offer is not None:
                 state.offers.remove(offer)
+            given: dict[str, list[str]] = {}
             for giver, tiles in cedes.items():
                 taker = b if giver == a else a
                 for t in tiles:
                     if state.owner(t) == giver:
                         state.tile(t).owner = taker
-            self.events.append(Event("peace", {"parties": sorted((a, b)), "cede": cedes}))
+                        given.setdefault(giver, []).append(t)
+            # the tiles that changed hands, for every report that tells the peace
+            self.events.append(Event("peace", {"parties": sorted((a, b)), "cede": given}))
             self.events.extend(war_module.end_war(self.w, war, "peace"))
 
     # -- 4. war ------------------------------------------------------------------------------------------------
@@ -326,9 +329,12 @@ class Turn:
 
     def _make_offer(self, kind: str, by: str, to: str, item: Item, **extra: object) -> None:
         state = self.state
-        state.offers = [o for o in state.offers if not (o.kind == kind and o.by == by and o.to == to
-                                                         and o.give == extra.get("give") and o.get == extra.get("get"))]
-        state.offers.append(Offer(kind=kind, by=by, to=to, turn=state.turn, held=item.price, **extra))  # type: ignore[arg-type]
+        same = [o for o in state.offers if o.kind == kind and o.by == by and o.to == to
+                and o.give == extra.get("give") and o.get == extra.get("get")]
+        # a proposal written again stands one more turn with what was paid for it (ruling R15)
+        held = item.price + sum(o.held for o in same)
+        state.offers = [o for o in state.offers if o not in same]
+        state.offers.append(Offer(kind=kind, by=by, to=to, turn=state.turn, held=held, **extra))  # type: ignore[arg-type]
         self.offered.add(id(item))
         self.events.append(Event("offer", {"kind": kind, "by": by, "to": to, **extra}, (self._player(by), self._player(to))))
 
@@ -349,14 +355,21 @@ class Turn:
                 if (b, a) not in wanted and offer is None:
                     self._make_offer(kind, a, b, item)
                     continue
+                # an answer closes the proposals between the two whatever comes of it (one's own
+                # written again included: what it holds is the treaty's price, ruling R15):
+                # signed, or not signed and paid back as such, never as «без ответа»
+                closed = [o for o in state.offers if o.kind == kind and {o.by, o.to} == {a, b}
+                          and o.turn < state.turn]
+                for o in closed:
+                    state.offers.remove(o)
                 if self.w.at_war(a, b) or state.treaty(kind, a, b) is not None or not self._may_sign(kind, a, b):
                     self.refund(a, item.price, f"{kind}_failed")
                     if (b, a) in wanted:
                         self.refund(b, wanted[(b, a)].price, f"{kind}_failed")
+                    for o in closed:
+                        self.refund(o.by, o.held, f"{kind}_failed")
                     signed.add(pair)
                     continue
-                if offer is not None:
-                    state.offers.remove(offer)
                 signed.add(pair)
                 state.treaties.append(Treaty(kind=kind, parties=sorted((a, b)), since=state.turn))
                 self.events.append(Event("treaty_signed", {"kind": kind, "parties": sorted((a, b))}))
@@ -390,12 +403,12 @@ class Turn:
                 self._make_offer("trade", a, b, item, give=give, get=get)
                 continue
             done.update({key, mirror})
+            if offer is not None:   # answered: the proposal is closed whatever comes of it
+                state.offers.remove(offer)
             if self.w.at_war(a, b) or self.w.free_units(a, give) < 1 or self.w.free_units(b, get) < 1 \
                     or not self._ports_allow(a, b):
                 self.events.append(Event("deal_failed", {"a": a, "b": b, "a_gives": give, "b_gives": get}))
                 continue
-            if offer is not None:
-                state.offers.remove(offer)
             if imposed and mirror not in wanted and offer is None:
                 state.countries[a].impositions[b] -= 1
             if offer is not None:   # the proposer first
@@ -407,8 +420,8 @@ class Turn:
 
     def _ports_allow(self, a: str, b: str) -> bool:
         """«Для заключения договора с двумя странами - два порта… Для торговли между двумя
-        странами достаточного одного порта.» Partners may not outnumber ports (both sides,
-        or either with the option trade_ports = "either")."""
+        странами достаточного одного порта.» Partners may not outnumber ports on one side at
+        least (ruling R14; on both sides with the option trade_ports = "both")."""
         state = self.state
 
         def ok(x: str, y: str) -> bool:
@@ -508,6 +521,11 @@ class Turn:
     def research(self) -> None:
         for cid, item in self.items("research"):
             c = self.state.countries[cid]
+            if not self.state.buildings_of(cid, "university"):
+                # the post's university was not built after all («Университет дает возможность
+                # исследовать проекты»)
+                self.refund(cid, item.price, "no_university")
+                continue
             c.research_branch = item.order.args["branch"]
             c.research_points += item.price
             self.events.append(Event("research", {"country": cid, "branch": c.research_branch, "points": item.price}))
@@ -544,7 +562,13 @@ class Turn:
                 continue
             fronts.append(war_module.Front(cid, target, item.price, list(item.order.args["tiles"]), item.order.line))
         for cid, item in self.items("defend"):
-            defences[cid].append((item.order.args.get("target"), item.price))
+            target = item.order.args.get("target")
+            # a defence is spent on a war: with none (not declared this turn, or ended by peace)
+            # its points come back (ruling R45)
+            if (not self.w.at_war(cid, target)) if target is not None else not self.w.enemies(cid):
+                self.refund(cid, item.price, "defence_no_war")
+                continue
+            defences[cid].append((target, item.price))
         if fronts:
             self.events.extend(war_module.fight(self.w, fronts, defences))
         for cid, spent in sorted(defences.items()):
@@ -617,8 +641,11 @@ class Turn:
                     if i.price:
                         items.append({"kind": "proposal", "text": "", "price": i.price, "war_price": 0, "args": {}})
                     continue
-                items.append({"kind": i.order.kind, "text": i.order.text, "price": i.price, "war_price": i.war_price,
-                              "args": dict(i.order.args)})
+                entry = {"kind": i.order.kind, "text": i.order.text, "price": i.price, "war_price": i.war_price,
+                         "args": dict(i.order.args)}
+                if "voyages" in i.info:
+                    entry["voyages"] = i.info["voyages"]   # the sea itemised (ruling R3)
+                items.append(entry)
             if not items and not self.refunds.get(cid) and c.kind != "player":
                 continue
             self.events.append(Event("ledger", {

@@ -34,6 +34,7 @@ class Front:
     defence_bonus: int = 0
     taken: list[str] = field(default_factory=list)
     missed: list[dict[str, object]] = field(default_factory=list)
+    voyages: dict[str, dict[str, object]] = field(default_factory=dict)
     notes: list[Event] = field(default_factory=list)
 
     @property
@@ -152,7 +153,12 @@ def _resolve_front(world: World, f: Front, land: set[str]) -> list[Event]:
         if reach is None:
             f.missed.append({"tile": tile, "why": "unreachable"})
             continue
-        price = world.capture_price(tile) + reach[0]
+        capture_price = world.capture_price(tile)
+        price = capture_price + reach[0]
+        if reach[0]:
+            # the voyage itemised beside the tile's own price (ruling R3)
+            f.voyages[tile] = {"capture": capture_price, "sea": reach[0],
+                               "via": [list(x) for x in world.voyage(f.attacker, reach[1], has_port)]}
         if price > net:
             f.missed.append({"tile": tile, "why": "strength", "price": price, "left": net})
             if stop:
@@ -167,7 +173,7 @@ def _resolve_front(world: World, f: Front, land: set[str]) -> list[Event]:
     events = [Event("battle", {
         "attacker": f.attacker, "defender": f.defender, "committed": f.committed, "attack_bonus": f.attack_bonus,
         "defence": f.defence, "defence_bonus": f.defence_bonus, "net": f.net, "taken": f.taken, "missed": f.missed,
-        "model": world.options.war_model, "unused": net})]
+        "model": world.options.war_model, "unused": net, "voyages": f.voyages})]
     events.extend(f.notes)
     return events
 
@@ -185,6 +191,9 @@ def capture(world: World, taker: str, tile: str, war: War | None) -> list[Event]
     new_owner = taker
     # «Если освобождённые игроком территории принадлежали его союзнику или вассалу, то они
     # обязательно возвращаются к нему.»
+    # «до 2 ресурсов/городов» counts what the war took, whatever becomes of it (ruling R7):
+    # the city is looked at before a capture razes it
+    valuable = world.valuable(tile)
     back = t.taken_from
     if back is not None and back != taker and back in state.countries and state.countries[back].alive and (
             back in state.allies_of(taker) or state.countries[back].suzerain == taker):
@@ -195,6 +204,8 @@ def capture(world: World, taker: str, tile: str, war: War | None) -> list[Event]
     if war is not None:
         if new_owner == taker:
             war.captured.setdefault(taker, []).append(tile)
+            if valuable and tile not in war.targets.get(taker, []):
+                war.targets.setdefault(taker, []).append(tile)
         lost = war.captured.get(prev, [])
         if tile in lost:
             lost.remove(tile)

@@ -16,7 +16,7 @@ from dataclasses import dataclass, field
 from typing import TypeVar
 
 from voevoda.rulesets.new_worlds.mapdata import Grid
-from voevoda.rulesets.new_worlds.rules import Epoch, Options, ReligionForm, Rules
+from voevoda.rulesets.new_worlds.rules import Boost, Epoch, Options, ReligionForm, Rules
 from voevoda.rulesets.new_worlds.state import Country, NWState, War
 
 T = TypeVar("T")
@@ -33,7 +33,9 @@ class Unit:
     bonus: int = 0
     attack: int = 0
     defense: int = 0
-    why: list[str] = field(default_factory=list)
+    why: list[str] = field(default_factory=list)        # the multipliers' reasons: unique, religion:<id>
+    multiplier: int = 1                                  # a bought unit's bonus multiplier
+    boost: list[str] = field(default_factory=list)      # what raised the roll bonus: with:<resource>, factory
 
 
 @dataclass
@@ -83,6 +85,13 @@ class World:
             return self.epoch.slaves
         appears = self.rules.resource_epoch(resource)
         return appears is not None and self.epoch_reached(appears)
+
+    def valuable(self, tile: str) -> bool:
+        """A tile with a city or a resource one can see now: what «до 2 ресурсов/городов»
+        counts."""
+        t = self.state.tiles.get(tile)
+        res = self.state.deposits.get(tile)
+        return (t is not None and t.city is not None) or (res is not None and self.resource_visible(res))
 
     def tile_open(self, tile: str) -> bool:
         region = self.grid.region(tile)
@@ -223,7 +232,8 @@ class World:
                 if boost.factory and not any(kind == spec.factory and self.grid.continent(ft) == continent
                                              for ft, kind in factories):
                     continue
-                self._apply_boost(unit, boost.bonus, boost.attack, boost.defense)
+                if self._apply_boost(unit, boost.bonus, boost.attack, boost.defense):
+                    unit.boost = self._boost_reasons(boost)
             units.append(unit)
         # «Обменивая ресурс, игрок теряет его бонус»: the units given away are those worth least.
         for res, n in given.items():
@@ -241,7 +251,8 @@ class World:
                     continue
                 if boost.with_ is not None and boost.with_ not in has:
                     continue
-                self._apply_boost(unit, boost.bonus, boost.attack, boost.defense)
+                if self._apply_boost(unit, boost.bonus, boost.attack, boost.defense):
+                    unit.boost = self._boost_reasons(boost)
             multipliers: list[int] = []
             # «Все ресурсы, кроме металлов, дают двойной бонус, если они уникальны для страны
             # игрока. Ресурс не считается уникальным, если он присутствует на территории страны
@@ -256,21 +267,29 @@ class World:
                 m = form.trade_metal_multiplier if spec.metal else form.trade_multiplier
                 if m > 1:
                     multipliers.append(m)
-                    unit.why.append("religion")
+                    unit.why.append(f"religion:{country.religion}")
             factor = self._combine(multipliers)
+            unit.multiplier = int(factor)
             unit.bonus, unit.attack, unit.defense = (int(unit.bonus * factor), int(unit.attack * factor),
                                                      int(unit.defense * factor))
             units.append(unit)
         return Holdings(units)
 
     @staticmethod
-    def _apply_boost(unit: Unit, bonus: int | None, attack: int | None, defense: int | None) -> None:
+    def _apply_boost(unit: Unit, bonus: int | None, attack: int | None, defense: int | None) -> bool:
+        """Raise the unit to the boost's values; whether its roll bonus rose."""
+        raised = bonus is not None and bonus > unit.bonus
         if bonus is not None and bonus > unit.bonus:
             unit.bonus = bonus
         if attack is not None and attack > unit.attack:
             unit.attack = attack
         if defense is not None and defense > unit.defense:
             unit.defense = defense
+        return raised
+
+    @staticmethod
+    def _boost_reasons(boost: Boost) -> list[str]:
+        return [*([f"with:{boost.with_}"] if boost.with_ else []), *(["factory"] if boost.factory else [])]
 
     def _combine(self, multipliers: list[int]) -> float:
         if not multipliers:
@@ -383,7 +402,8 @@ class World:
     def reach(self, cid: str, target: str, land: set[str], port: bool | None = None) -> tuple[int, list[str]] | None:
         """How ``target`` can be reached from the country's ``land``: (0, []) when it touches
         that land, else (the price of the cheapest voyage from a coast of it across water to a
-        water tile touching ``target``, []); ``None`` when out of reach (ruling R3)."""
+        water tile touching ``target``, the water tiles it crosses in order; none when the
+        voyage is paid per trip); ``None`` when out of reach (ruling R3)."""
         grid = self.grid
         if any(n in land for n in grid.neighbours(target)):
             return 0, []
@@ -400,19 +420,42 @@ class World:
                 return max(coastal, self.rules.sea.ocean), []
             return None
         dist = self._sea_map(land, has_port, oceans=True)
-        found = [dist[g] for g in goal if g in dist]
-        return (min(found), []) if found else None
+        found = [g for g in goal if g in dist]
+        if not found:
+            return None
+        end = min(found, key=lambda g: (dist[g], grid.index(g)))
+        came = self._sea_paths(land, has_port)
+        path = [end]
+        while path[-1] in came:
+            path.append(came[path[-1]])
+        return dist[end], path[::-1]
+
+    def voyage(self, cid: str, path: list[str], port: bool | None = None) -> list[tuple[str, int]]:
+        """Each water tile of a voyage with its price (R3: 3 a coastal tile, 1 with a port, 4
+        an ocean tile), for a ledger a game master can add up."""
+        out = []
+        for tile in path:
+            step = self.water_step(cid, tile, port)
+            out.append((tile, step if step is not None else 0))
+        return out
+
+    def _sea_paths(self, land: set[str], port: bool) -> dict[str, str]:
+        """The water tile each tile of the cheapest voyages is reached from (see _sea_map)."""
+        self._sea_map(land, port, oceans=True)
+        return self.cache[("sea-from", frozenset(land), port, True, self.state.epoch,
+                           tuple(self.state.map.open_regions))]  # type: ignore[return-value]
 
     def _sea_map(self, land: set[str], port: bool, oceans: bool) -> dict[str, int]:
         """The price of sailing from the coasts of ``land`` to every water tile it can reach
         (each tile crossed paid once, the first included), remembered for the same land, port,
-        epoch and open map."""
+        epoch and open map, with the tile each was reached from (``sea-from``)."""
         key = ("sea", frozenset(land), port, oceans, self.state.epoch, tuple(self.state.map.open_regions))
         cached = self.cache.get(key)
         if cached is not None:
             return cached  # type: ignore[return-value]
         grid = self.grid
         best: dict[str, int] = {}
+        came: dict[str, str] = {}
         frontier: list[tuple[int, int, str]] = []
 
         def step_of(tile: str) -> int | None:
@@ -443,8 +486,10 @@ class World:
                 new = cost + step
                 if new < best.get(n, new + 1):
                     best[n] = new
+                    came[n] = here
                     heapq.heappush(frontier, (new, grid.index(n), n))
         self.cache[key] = best
+        self.cache[("sea-from", *key[1:])] = came
         return best
 
     # -- counts for the epochs ------------------------------------------------------------------

@@ -183,6 +183,11 @@ def fight_all(ctx: Ctx) -> None:
                                        "defender": battle.defender.faction, "winner": "attacker", "walkover": True})
         else:
             _fight(ctx, battle)
+        if battle.winner != "attacker":
+            army = _army(ctx, battle.attacker.armies[0])
+            if army is not None and army.from_camp:
+                # the army beaten back from a city its camp alone brought it to: the camp falls (C53)
+                act.strike_camp(ctx, str(attacker), "beaten", city=battle.city)
         if battle.winner == "attacker" and capture(ctx, battle):
             taken.add(battle.city)
 
@@ -425,7 +430,14 @@ def apply_capture(ctx: Ctx, cap: Capture) -> None:
             # контроль ... В следующем ходу город дохода не принесёт.» (level 1 stays 1)
             city.buildings = []
             city.level = max(1, city.level - 1)
-            city.idle_turn = state.turn
+            if ctx.options.plunder_income == "next_turn":
+                # the literal reading: this turn's income is paid, the next turn's is not
+                if city.idle_next == state.turn:
+                    city.idle_turn = state.turn  # plundered the turn after a plunder: both idle
+                city.idle_next = state.turn + 1
+            else:
+                # ruling C16: the income paid at this turn's end is the next one the city brings
+                city.idle_turn = state.turn
             city.corruption = 0
             if fid != "empire" and city.id in ctx.campaign.model.quests:
                 city.quest_void = True

@@ -39,12 +39,15 @@ class Options:
     unassigned_units_form_army: bool = True
     garrison_dies_first: bool = True
     alliances_forbid_attacks: bool = True
+    start_powder: bool = True
+    plunder_income: str = "this_turn"
     bot_odds_battles: int = BOT_ODDS_BATTLES
 
     CHOICES = {"victory_conditions": ("all", "any"), "victory_cities": ("held", "captured"), "destroy_victory": ("last_city", "any"),
-               "midnight_tie": ("all", "none"), "gift_tie": ("each", "split", "none")}
+               "midnight_tie": ("all", "none"), "gift_tie": ("each", "split", "none"),
+               "plunder_income": ("this_turn", "next_turn")}
     FLAGS = ("sunset_void_hunger", "gift_demons_upkeep", "unassigned_units_form_army", "garrison_dies_first",
-             "alliances_forbid_attacks")
+             "alliances_forbid_attacks", "start_powder")
 
     @staticmethod
     def keys() -> frozenset[str]:

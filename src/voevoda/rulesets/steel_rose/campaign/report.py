@@ -431,6 +431,9 @@ def _faction_part(doc: Document, w: Words, view: Mapping[str, Any], events: Sequ
     doc.paragraph(w.units(own.get("units", {})))
     if own.get("gifted"):
         doc.paragraph(w.t("из них подарены Культом: ", "of them gifts of the cult: ") + w.units(own["gifted"]))
+    if own.get("camp"):
+        road = " — ".join(w.city(c) for c in own["camp"])
+        doc.paragraph(w.t(f"Лагерь: на дороге {road}", f"Camp: on the road {road}"))
     cities = view.get("own_cities") or {}
     if cities:
         doc.heading(w.t("Города", "Cities"), 3)
@@ -569,6 +572,17 @@ def _private_line(w: Words, e: Event) -> str | None:
     if k == "called_off":
         return w.t(f"Атака на {w.city(d['city'])} отменена: город парит в небе",
                    f"The attack on {w.city(d['city'])} was called off: the city floats in the sky")
+    if k == "camp":
+        road = " — ".join(w.city(c) for c in d["road"])
+        return w.t(f"Лагерь разбит на дороге {road}", f"Camp pitched on the road {road}")
+    if k == "camp_fell":
+        road = " — ".join(w.city(c) for c in d["road"])
+        why = {"beaten": w.t(f"армию отбили от города {w.city(d.get('city'))}",
+                             f"the army was beaten back from {w.city(d.get('city'))}"),
+               "no_army": w.t("в армии не осталось никого", "no unit is left to hold it"),
+               "road_gone": w.t("дороги больше нет на карте", "the road is gone from the map")}.get(
+            str(d.get("why")), str(d.get("why")))
+        return w.t(f"Лагерь на дороге {road} пал: {why}", f"The camp on the road {road} fell: {why}")
     if k == "choice_refused":
         return w.t(f"Выбор «{w.choice(d['choice'])}» вашей фракции недоступен", f"Your faction cannot {w.choice(d['choice'])}")
     return None

@@ -117,6 +117,10 @@ class SteelRoseCampaign(Ruleset):
             # ruling C2: the first turn's income is paid before the first turn
             f.gold += sum(eco.city_income(self.campaign, c, defended=False, turn=-1).total for c in state.cities_of(fid))
             f.resource += sum(a for _s, a in eco.resource_per_turn(self.campaign, state, fid))
+            if fid == "steel_rose" and self.options.start_powder:
+                # ruling C2: «Обладает превосходной обороной» from the first turn: the powder its
+                # garrisons spend in one battle each with a volley
+                f.resource += eco.garrison_powder(self.campaign, state.cities_of(fid))
             f.snapshot = {"turn": 0, "gold": f.gold, "resource": f.resource, "units": {}}
         return dump_state(state)
 

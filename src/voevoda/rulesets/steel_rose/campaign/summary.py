@@ -100,6 +100,8 @@ def _own(campaign: Campaign, w: Words, view: Mapping[str, Any], fid: str) -> lis
         target = f" {w.city(army['target'])}" if army.get("target") else ""
         when = " (прошлый ход / last turn)" if _past(view) else ""
         lines.append(f"  армия / army {army['name']}{when}: {w.units(army.get('units') or {})} — {doing}{target}")
+    if own.get("camp"):
+        lines.append("  лагерь на дороге / camp on the road: " + " — ".join(w.city(c) for c in own["camp"]))
     cities = view.get("own_cities") or {}
     if cities:
         lines.append("  города / cities:")

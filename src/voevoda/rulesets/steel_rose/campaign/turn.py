@@ -107,9 +107,15 @@ def choose_gift(ctx: Ctx, fid: str, order: Order) -> None:
 
 
 def spells_and_rituals(ctx: Ctx, fid: str, orders: Sequence[Order], rituals_done: list[str]) -> None:
+    """Spells, the cult's camp (before its rituals: an infection may reach from it), rituals, the
+    mobile city's moves."""
     for order in orders:
         if order.kind == "spell" and order.args.get("spell") != "heavenly_favour":
             act.cast(ctx, fid, order)
+    pitched: list[str] = []
+    for order in orders:
+        if order.kind == "camp":
+            act.pitch_camp(ctx, fid, order, pitched)
     for order in orders:
         if order.kind == "ritual":
             act.ritual(ctx, fid, order, rituals_done)
@@ -246,6 +252,7 @@ def end_turn(ctx: Ctx) -> None:
     income_step(ctx)
     units_step(ctx)
     upkeep_step(ctx)
+    camp_step(ctx)
     hunger_step(ctx)
     detection_step(ctx)
     snapshots(ctx)
@@ -345,6 +352,18 @@ def upkeep_step(ctx: Ctx) -> None:
                     army.units = {u: n for u, n in army.units.items() if n > 0}
             ctx.tell(fid, "deserted", {"units": left})
         ctx.book(fid, "upkeep", -gold, -meat if meat_applies else 0)
+
+
+def camp_step(ctx: Ctx) -> None:
+    """«временные лагеря»: a camp stands from turn to turn while the cult has an army to hold it
+    and its road is on the map (ruling C53)."""
+    cult = ctx.state.factions.get("void_cult")
+    if cult is None or cult.camp is None:
+        return
+    if cult.status != "playing" or not cult.units:
+        act.strike_camp(ctx, "void_cult", "no_army")
+    elif any(ctx.state.cities[c].gone for c in cult.camp):
+        act.strike_camp(ctx, "void_cult", "road_gone")
 
 
 def hunger_step(ctx: Ctx) -> None:

@@ -278,14 +278,30 @@ def describe_order(campaign: Campaign, order: Order, lang: str) -> str:
         return w.t(f"гарнизон города {w.city(str(a['city']))} — ", f"garrison of {w.city(str(a['city']))} — ") + \
             "; ".join(squad_line(campaign.rules, sq.position, sq.units, lang) for sq in squads)
     if k == "template":
-        return w.t(f"город {w.city(str(a['city']))}: уровень {a['level']}",
+        text = w.t(f"город {w.city(str(a['city']))}: уровень {a['level']}",
                    f"{w.city(str(a['city']))}: level {a['level']}")
+        if a.get("raise_from"):  # what the level written implies (ruling C18)
+            text += w.t(f" — повысить с {a['raise_from']} до {a['level']} ({w.gold(-int(a['raise_cost']), signed=True)})",
+                        f" — raise from {a['raise_from']} to {a['level']} ({w.gold(-int(a['raise_cost']), signed=True)})")
+        return text
     if k == "template_buildings":
         # the faction whose buildings these are (a «Барак» is the Empire's and the Principality's)
-        owner = next((fid for fid in FACTIONS if all(str(b) in campaign.buildings.of(fid) for b in a["buildings"])),
-                     None) if a["buildings"] else None
-        return w.t(f"город {w.city(str(a['city']))}: постройки ", f"{w.city(str(a['city']))}: buildings ") + (
+        named = [str(b) for b in a["buildings"]] + [str(x["building"]) for x in a.get("sell", [])]
+        owner = next((fid for fid in FACTIONS if all(b in campaign.buildings.of(fid) for b in named)),
+                     None) if named else None
+        text = w.t(f"город {w.city(str(a['city']))}: постройки ", f"{w.city(str(a['city']))}: buildings ") + (
             ", ".join(w.building(owner, str(b)) for b in a["buildings"]) or "—")
+        # what the list implies (ruling C18): each building built, each left out sold at half price
+        changes = []
+        if a.get("build"):
+            changes.append(w.t("построить ", "build ") + ", ".join(
+                f"{w.building_accs(owner, str(x['building']))} ({w.gold(-int(x['gold']), signed=True)})"
+                for x in a["build"]))
+        if a.get("sell"):
+            changes.append(w.t("продать ", "sell ") + ", ".join(
+                f"{w.building_accs(owner, str(x['building']))} ({w.gold(int(x['gold']), signed=True)})"
+                for x in a["sell"]))
+        return text + (" — " + "; ".join(changes) if changes else "")
     if k == "deploy":
         squads = [SquadInput.from_json(sq) for sq in a["squads"]]
         parts = [squad_line(campaign.rules, sq.position, sq.units, lang) for sq in squads]
@@ -454,7 +470,7 @@ def _faction_part(doc: Document, w: Words, view: Mapping[str, Any], events: Sequ
     if notes:
         doc.heading(w.t("Что произошло", "What happened"), 3)
         doc.bullets(notes)
-    fought = {e.data["battle"] for e in events if e.kind == "battle"}
+    fought = {e.data["battle"] for e in events if e.kind in ("battle", "battle_called_off")}
     for e in events:
         if e.kind == "deployed" and e.data["battle"] not in fought:
             # both sides' deployments, for the planning post («Вы узнаёте расстановку войск противника»)
@@ -570,8 +586,22 @@ def _private_line(w: Words, e: Event) -> str | None:
         return w.t(f"Голод пустоты переполнился: город {w.city(d['city'])} обращён в руины",
                    f"The void hunger overflowed: {w.city(d['city'])} fell to ruins")
     if k == "called_off":
-        return w.t(f"Атака на {w.city(d['city'])} отменена: город парит в небе",
-                   f"The attack on {w.city(d['city'])} was called off: the city floats in the sky")
+        # an attack the post's checks could not stop, called off when its battle's turn came
+        by = d.get("by")
+        why_ru, why_en = {
+            "floating": ("город парит в небе", "the city floats in the sky"),
+            "taken": (Words(w.c, "ru").did(by, "взял", "") + " город раньше", f"{w.the_faction(by)} took the city first"),
+            "changed": ((f"город до битвы перешёл к {w.faction_in(by, 'datv')}" if by else "у города до битвы сменился "
+                         "владелец"), f"the city passed to {w.the_faction(by)} before the battle" if by
+                        else "the city changed hands before the battle"),
+            "gone": ("города больше нет на карте", "the city is gone from the map"),
+            "no_units": ("в армии не осталось юнитов", "no unit of the army was left"),
+            "problem": (str(d.get("ru", "")), str(d.get("en", ""))),
+        }.get(str(d.get("why")), (str(d.get("why")), str(d.get("why"))))
+        army_ru = f" (армия {d['army']})" if d.get("army") else ""
+        army_en = f" (army {d['army']})" if d.get("army") else ""
+        return w.t(f"Не исполнено: {w.army_action('attack', d['city'])}{army_ru} — {why_ru}",
+                   f"Not carried out: the attack on {w.city(d['city'])}{army_en} — {why_en}")
     if k == "camp":
         road = " — ".join(w.city(c) for c in d["road"])
         return w.t(f"Лагерь разбит на дороге {road}", f"Camp pitched on the road {road}")
@@ -590,7 +620,7 @@ def _private_line(w: Words, e: Event) -> str | None:
 
 def _chronicle(doc: Document, w: Words, view: Mapping[str, Any], events: Sequence[Event], fid: Any) -> None:
     lines: list[str] = []
-    told = {e.data["battle"] for e in events if e.kind == "battle_result"}
+    told = {e.data["battle"] for e in events if e.kind in ("battle_result", "battle_called_off")}
     for e in events:
         if e.kind == "battle_announced" and e.data["battle"] in told:
             continue  # its result says who fought whom
@@ -613,6 +643,8 @@ def _public_line(w: Words, e: Event, fid: Any) -> str | None:
                 return None  # nobody's ruins: the capture line says it
             verdict = w.t("без боя", "without a fight")
         return w.did(d["attacker"], "атаковал", "attacked") + f" {w.the_city(d['city'])} ({w.faction(d.get('defender'))}): {verdict}"
+    if k == "battle_called_off":
+        return _called_off_line(w, d)
     if k == "captured":
         verbs = {"colonise": ("колонизировал", "colonised"), "plunder": ("разграбил", "plundered"),
                  "raze": ("разрушил", "razed"), "raze_abandon": ("разрушил и бросил", "razed and abandoned"),
@@ -675,6 +707,25 @@ def _public_line(w: Words, e: Event, fid: Any) -> str | None:
                    f"Battle for {w.city(d['city'])}: {w.the_faction(d['attacker'], capital=True)} against "
                    f"{w.the_faction(d['defender'])}")
     return None
+
+
+def _called_off_line(w: Words, d: Mapping[str, Any]) -> str:
+    """«Битва за Чёрную Топь (Благословлённые небом против Культа пустоты) не состоялась: Империя
+    взяла город раньше» — why, where everyone may know it (ruling C7)."""
+    sides_ru = w.faction(d["attacker"]) + (f" против {w.faction_in(d['defender'], 'gent')}" if d.get("defender") else "")
+    sides_en = w.the_faction(d["attacker"], capital=True) + (f" against {w.the_faction(d['defender'])}"
+                                                            if d.get("defender") else "")
+    by = d.get("by")
+    why_ru, why_en = {
+        "taken": (Words(w.c, "ru").did(by, "взял", "") + " город раньше", f"{w.the_faction(by)} took the city first"),
+        "changed": ((f"город перешёл к {w.faction_in(by, 'datv')}" if by else "у города сменился владелец"),
+                    f"the city passed to {w.the_faction(by)}" if by else "the city changed hands"),
+        "gone": ("города больше нет на карте", "the city is gone from the map"),
+        "attacker_out": ("атакующая фракция к тому времени выбыла из игры", "the attacker was out of the game by then"),
+    }.get(str(d.get("reason") or ""), ("", ""))
+    ru = f"Битва за {w.city_for(d['city'])} ({sides_ru}) не состоялась" + (f": {why_ru}" if why_ru else "")
+    en = f"The battle for {w.city(d['city'])} ({sides_en}) did not take place" + (f": {why_en}" if why_en else "")
+    return w.t(ru, en)
 
 
 def _map_table(doc: Document, w: Words, view: Mapping[str, Any]) -> None:

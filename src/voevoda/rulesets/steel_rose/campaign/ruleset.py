@@ -18,7 +18,7 @@ from typing import Any, ClassVar
 from pydantic import BaseModel
 
 from voevoda.core.dice import Dice, Stream
-from voevoda.core.errors import DataError, GameError, ParseError, Problem, illegal
+from voevoda.core.errors import DataError, GameError, ParseError, Problem, illegal, warning
 from voevoda.core.hidden import HiddenParts
 from voevoda.core.markup import Document
 from voevoda.core.ruleset import Event, Order, Outcome, Prompt, Resolution, Ruleset, State, StateProblem
@@ -162,6 +162,7 @@ class SteelRoseCampaign(Ruleset):
         fid = self._fid(st, player)
         if st.phase == "orders":
             reading = self.reader.orders(text, fid)
+            self._implied(st, fid, reading.orders)
             if reading.problems:
                 raise ParseError(reading.problems, [self.describe(o) for o in reading.orders])
             return reading.orders
@@ -184,6 +185,56 @@ class SteelRoseCampaign(Ruleset):
                 raise ParseError(reading.problems, [self.describe(o) for o in reading.orders])
             return reading.orders
         raise GameError("игра окончена", "the game is over")
+
+    def _implied(self, st: CampaignState, fid: str, orders: Sequence[Order]) -> None:
+        """What each city of the document's list will change, written into its order for the echo
+        (ruling C18: «The echo says exactly what will be done»): the level raise and its price, the
+        buildings built, and those present and not listed, sold at half price. Resolution works
+        the changes out again from the state (:func:`~.actions.expand_template`)."""
+        for order in orders:
+            city = st.cities.get(str(order.args.get("city", "")))
+            if city is None or city.owner != fid or city.ruins:
+                continue
+            if order.kind == "template":
+                level = int(order.args["level"])
+                if level > city.level:
+                    probe = city.model_copy()
+                    cost = 0
+                    while probe.level < level:
+                        cost += eco.raise_cost(self.campaign, probe)
+                        probe.level += 1
+                    order.args["raise_from"] = city.level
+                    order.args["raise_cost"] = cost
+            elif order.kind == "template_buildings":
+                listed = [str(b) for b in order.args["buildings"]]
+                table = self.campaign.buildings.of(fid)
+                order.args["sell"] = [{"building": b, "gold": eco.sale_price(self.campaign, table[b]).gold}
+                                      for b in city.buildings if b not in listed and b in table]
+                order.args["build"] = [{"building": b, "gold": table[b].gold} for b in listed
+                                       if b not in city.buildings and b in table]
+
+    def warnings(self, state: State, player: str, orders: Sequence[Order]) -> list[Problem]:
+        """A building the city list leaves out is sold (ruling C18): said before the step, so that
+        a player who only forgot to write it can post again."""
+        out: list[Problem] = []
+        if state.get("phase") != "orders":
+            return out
+        for order in orders:
+            if order.kind != "template_buildings" or not order.args.get("sell"):
+                continue
+            cid = str(order.args["city"])
+            fid = state["seats"].get(player)
+            ru, en = self._city_names([cid])
+            sold_ru = ", ".join(f"{self.campaign.building(str(fid), s['building']).name_ru} (+{s['gold']}з)"
+                                for s in order.args["sell"])
+            sold_en = ", ".join(f"{self.campaign.building(str(fid), s['building']).name_en} (+{s['gold']} gold)"
+                                for s in order.args["sell"])
+            out.append(warning(f"{ru[0]}: постройки, которых нет в списке, продаются за полцены: {sold_ru}; "
+                               "если это не так, впишите их в список",
+                               f"{en[0]}: the buildings left out of the list are sold at half price: {sold_en}; "
+                               "if that is not meant, add them to the list",
+                               order.line, None, order.text, "Экономика"))
+        return out
 
     def _parse_battle_post(self, st: CampaignState, fid: str, text: str) -> list[Order]:
         ctx = self.ctx(st)

@@ -12,6 +12,7 @@ and checks the result:
              some problem (Russian or English)
 ``expect``   dotted paths and their values after the last turn
 ``ledger``   {faction: [{what, gold?, resource?, ...}]}: lines of that faction's money statements
+             (and in every case, every statement's opening and lines add up to its closing)
 ``events``   [{kind, ...data}] that happened; ``no_events`` kinds that did not
 ``refused``  texts in orders refused at resolution
 ``views``    {player: {dotted path: value}} in that player's view after the last turn; ``absent: text``
@@ -82,6 +83,11 @@ def test_case(case: dict[str, Any]) -> None:
         have = game.ledger(fid)
         for want in lines:
             assert any(_matches(line, want) for line in have), (fid, want, have)
+    for e in game.events:
+        # every statement adds up: its opening and its lines give its closing (issue 29, item 11)
+        if e.kind == "ledger":
+            assert e.data["opening"] + sum(int(line["gold"]) for line in e.data["lines"]) == e.data["closing"], \
+                (e.data["faction"], e.data["turn"], e.data)
     for want in case.get("events", []):
         kind = want["kind"]
         data = {k: v for k, v in want.items() if k != "kind"}

@@ -448,6 +448,23 @@ def build(ctx: Ctx, fid: str, order: Order) -> None:
         return
     if pay(ctx, fid, order, "build", b.gold, b.resource, city=city.id, building=bid):
         city.buildings = [*city.buildings, bid]
+        if b.hunger_passive and fid == "void_cult":
+            altar_built(ctx, city, bid, b.hunger_passive)
+
+
+def altar_built(ctx: Ctx, city: City, bid: str, change: int) -> None:
+    """«Тёмный алтарь (50з) - снижает пассивный прирост ГП на 5 в ход»: built in the turn's post
+    («Постройки можно устанавливать мгновенно»), it slows the growth of this very turn, which was
+    counted at the start of the resolution (ruling C31): a line of its own in the statement, never
+    taking the turn's growth below 0 (C33). An altar sold in the post slowed the growth already."""
+    if ctx.checking:
+        return
+    counted = sum(float(line.get("resource", 0)) for line in ctx.ledger("void_cult").lines
+                  if line.get("what") in ("hunger_passive", "hunger_altar"))
+    factor = ctx.multiplier if ctx.options.sunset_void_hunger else 1
+    amount = max(change * factor, -counted)
+    if amount < 0:
+        ctx.book("void_cult", "hunger_altar", 0, float(amount), city=city.id, building=bid)
 
 
 def restore(ctx: Ctx, fid: str, order: Order, free: bool = False) -> None:

@@ -135,10 +135,13 @@ class Ctx:
              **detail: Any) -> None:
         """Move gold and the unique resource of ``fid`` and write the line in its ledger."""
         f = self.state.factions[fid]
+        # the statement opens before its first line moves the money (a gift between turns opens
+        # the next turn's statement, and is one of its lines, not part of its opening)
+        led = self.ledger(fid) if not self.checking else None
         f.gold = max(0, f.gold + gold)
         f.resource = max(0.0, round(f.resource + resource, 4))
-        if not self.checking and (gold or resource or always):
-            self.ledger(fid).lines.append({"what": what, "gold": gold, "resource": round(resource, 4), **detail})
+        if led is not None and (gold or resource or always):
+            led.lines.append({"what": what, "gold": gold, "resource": round(resource, 4), **detail})
 
     @property
     def multiplier(self) -> float:

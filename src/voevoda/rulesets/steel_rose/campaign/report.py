@@ -12,6 +12,7 @@ from voevoda.core.markup import Document, Heading, Inline, Item, Table, bold
 from voevoda.core.ruleset import GM, PUBLIC, Event, Order
 from voevoda.core.words import (
     Names,
+    counted,
     counted_list,
     inflect_phrase,
     join_and,
@@ -378,7 +379,8 @@ def _ledger_line(w: Words, fid: str, line: Mapping[str, Any]) -> str:
                 "battle_meat": "мясо павших врагов", "battle_hunger": "победа в битве", "gunpowder": "порох на битву",
                 "defended": "город отбился", "city_lost": "город потерян", "hunger_passive": "голод копится",
                 "hunger_reset": "захват города", "hunger_overflow": "голод переполнился", "raid_hunger": "набег",
-                "hire_hunger": "найм", "ogre_contract": "наёмничий договор с ограми"}
+                "hire_hunger": "найм", "ogre_contract": "наёмничий договор с ограми",
+                "hunger_altar": f"{w.building(fid, str(line.get('building')))} построен в этот ход ({city})"}
     names_en = {"income": f"income: {city}", "build": f"building: {w.building(fid, str(line.get('building')))} ({city})",
                 "sell": f"sale: {w.building(fid, str(line.get('building')))} ({city})",
                 "raise": f"level raised: {city} → {line.get('level')}", "restore": f"restoration: {city}",
@@ -395,7 +397,8 @@ def _ledger_line(w: Words, fid: str, line: Mapping[str, Any]) -> str:
                 "battle_hunger": "battle won", "gunpowder": "gunpowder spent", "defended": "city held",
                 "city_lost": "city lost", "hunger_passive": "hunger grows", "hunger_reset": "a city taken",
                 "hunger_overflow": "hunger overflowed", "raid_hunger": "raid", "hire_hunger": "hiring",
-                "ogre_contract": "the ogres' contract"}
+                "ogre_contract": "the ogres' contract",
+                "hunger_altar": f"{w.building(fid, str(line.get('building')))} built this turn ({city})"}
     text = (names_ru if w.ru else names_en).get(what, what)
     if what == "production" and line.get("sources"):  # «производство: основной прирост, Святилище природы (Эльдаран)»
         sources = []
@@ -406,6 +409,20 @@ def _ledger_line(w: Words, fid: str, line: Mapping[str, Any]) -> str:
             city, _, building = str(source).partition("/")
             sources.append(f"{w.building(fid, building)} ({w.city(city)})")
         text += ": " + ", ".join(sources)
+    if what == "hunger_passive" and "cities" in line:
+        # «голод копится: 10 + 15 × 3 города − 5 (Тёмный алтарь)»: how the line's sum is made
+        void = w.c.model.void
+        cities, altars = int(line["cities"]), int(line.get("altars") or 0)
+        parts = [w.amount(void.passive)]
+        if cities:
+            parts.append(f"+ {w.amount(void.per_city)} × " + (counted(cities, "город") if w.ru
+                                                               else counted(cities, "city", "en")))
+        altar = next(((bid, b) for bid, b in w.c.buildings.of("void_cult").items() if b.hunger_passive), None)
+        if altars and altar is not None:
+            name = w.building("void_cult", altar[0])
+            shown = name if altars == 1 else (counted(altars, name.lower()) if w.ru else f"{altars} × {name}")
+            parts.append(f"− {w.amount(-altar[1].hunger_passive * altars)} ({shown})")
+        text += ": " + " ".join(parts) + (w.t(", ×2 (Закат)", ", ×2 (Sunset)") if line.get("doubled") else "")
     if line.get("battle"):  # «честь павших (битва за Вельмар)»
         text += f" ({_battle_title(w, str(line['battle']))})"
     if what == "income":

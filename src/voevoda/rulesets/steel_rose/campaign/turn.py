@@ -61,9 +61,14 @@ def start_of_turn(ctx: Ctx) -> None:
     cult = state.factions.get("void_cult")
     if cult is not None and cult.status == "playing":
         growth = eco.hunger_passive(ctx.campaign, state)
+        doubled = ctx.options.sunset_void_hunger and ctx.multiplier != 1
         if ctx.options.sunset_void_hunger:
             growth = int(growth * ctx.multiplier)
-        ctx.book("void_cult", "hunger_passive", 0, float(growth))
+        altars = sum(1 for c in state.cities_of("void_cult") for _b, b in eco.buildings_of(ctx.campaign, c)
+                     if b.hunger_passive)
+        # why it grows as it does, for the statement: «+10 в ход и ещё +15 за каждый город», the altars
+        ctx.book("void_cult", "hunger_passive", 0, float(growth), cities=len(state.cities_of("void_cult")),
+                 altars=altars, doubled=doubled)
 
 
 def economy(ctx: Ctx, fid: str, orders: Sequence[Order]) -> None:
@@ -275,8 +280,11 @@ def end_turn(ctx: Ctx) -> None:
     new_epoch(ctx)
 
 
-def defended_cities(ctx: Ctx) -> set[str]:
-    return {a.target for a in ctx.state.armies if a.action == "defend" and a.target}
+def defended_cities(ctx: Ctx) -> set[tuple[str, str]]:
+    """(faction, city) for each city an army of that faction was ordered to defend: the penalty
+    is the defender's («при обороне армией города его доход снизится»), not a captor's that took
+    the city from it (ruling C4)."""
+    return {(a.faction, a.target) for a in ctx.state.armies if a.action == "defend" and a.target}
 
 
 def income_step(ctx: Ctx) -> None:
@@ -291,7 +299,7 @@ def income_step(ctx: Ctx) -> None:
             continue
         total = 0
         for city in state.cities_of(fid):
-            income = eco.city_income(ctx.campaign, city, defended=city.id in defended, turn=state.turn)
+            income = eco.city_income(ctx.campaign, city, defended=(fid, city.id) in defended, turn=state.turn)
             gold = int(income.total * mult)
             total += gold
             if gold or income.idle or income.defended:

@@ -13,6 +13,7 @@ from voevoda.core.markup import Document, Inline, Item, Table, bold, render
 from voevoda.core.words import Names, counted, join_and, number
 from voevoda.rulesets.steel_rose.battle import field as fld
 from voevoda.rulesets.steel_rose.battle.posts import MANOEUVRE_EN, MANOEUVRE_RU
+from voevoda.rulesets.steel_rose.battle.words import unit_counted
 from voevoda.rulesets.steel_rose.rules import Rules
 
 SOURCES = {
@@ -62,6 +63,8 @@ class Words:
                 continue
             if n == 1 and self.ru:
                 parts.append(self.unit(uid))
+            elif uid in self.rules.units:
+                parts.append(unit_counted(self.rules, uid, n, self.lang))
             else:
                 parts.append(counted(n, self.unit(uid), self.lang))
         return join_and(parts, self.lang) or (nothing if nothing is not None else self.t("никого", "nobody"))

@@ -13,7 +13,8 @@ from typing import Any
 
 from voevoda.core.dice import CITED
 from voevoda.core.ruleset import Order
-from voevoda.core.words import counted, inflect_phrase, join_and
+from voevoda.core.words import inflect_phrase, join_and
+from voevoda.rulesets.steel_rose.battle.words import unit_counted
 from voevoda.rulesets.steel_rose.campaign import economy as eco
 from voevoda.rulesets.steel_rose.campaign.context import Ctx
 from voevoda.rulesets.steel_rose.campaign.data import FACTIONS
@@ -369,7 +370,10 @@ def own_city(ctx: Ctx, fid: str, order: Order, *, ruins: bool = False) -> City |
     return city
 
 
-def pay(ctx: Ctx, fid: str, order: Order, what: str, gold: int, resource: float = 0, **detail: Any) -> bool:
+def pay(ctx: Ctx, fid: str, order: Order, what: str, gold: int, resource: float = 0, *,
+        for_what: tuple[str, str] | None = None, **detail: Any) -> bool:
+    """Take the price, or refuse the order saying what is short (and for what: ``for_what``, «нанять
+    2 целителей», when one line asks for several things)."""
     f = ctx.state.factions[fid]
     if gold > f.gold or resource > f.resource + 1e-9:
         short_ru, short_en = [], []
@@ -380,7 +384,10 @@ def pay(ctx: Ctx, fid: str, order: Order, what: str, gold: int, resource: float 
             faction = ctx.campaign.faction(fid)
             short_ru.append(f"{inflect_phrase(faction.resource_ru, 'gent')}: нужно {resource:g}, есть {f.resource:g}")
             short_en.append(f"{faction.resource_en}: {resource:g} needed, {f.resource:g} held")
-        ctx.refuse(fid, order, "не хватает " + "; ".join(short_ru), "not enough " + "; ".join(short_en))
+        ru, en = "не хватает " + "; ".join(short_ru), "not enough " + "; ".join(short_en)
+        if for_what is not None:
+            ru, en = f"{for_what[0]}: {ru}", f"{for_what[1]}: {en}"
+        ctx.refuse(fid, order, ru, en)
         return False
     ctx.book(fid, what, -gold, -resource, **detail)
     return True
@@ -392,7 +399,9 @@ def sell(ctx: Ctx, fid: str, order: Order) -> None:
         return
     bid = str(order.args["building"])
     if bid not in city.buildings:
-        ctx.refuse(fid, order, "в этом городе нет такой постройки", "the city has no such building")
+        b = ctx.campaign.buildings.of(fid).get(bid)
+        ctx.refuse(fid, order, f"в городе {name_ru(ctx, city.id)} нет постройки «{b.name_ru if b else bid}»",
+                   f"{name_en(ctx, city.id)} has no {b.name_en if b else bid}")
         return
     price = eco.sale_price(ctx.campaign, ctx.campaign.building(fid, bid))
     city.buildings = [b for b in city.buildings if b != bid]
@@ -526,7 +535,10 @@ def hire(ctx: Ctx, fid: str, order: Order) -> None:
                 # «Союзники огров получают скидку на покупку юнитов огров каждый ход»: a sum per turn
                 used = f.discount_used if f.discount_turn == ctx.state.turn else 0
                 discount = max(0, min(price.gold, ctx.campaign.epoch(ctx.state.turn).ogre_discount - used))
-            if not pay(ctx, fid, order, "mercenaries", price.gold - discount, 0, units={uid: n}, discount=discount):
+            named = (f"нанять {unit_counted(ctx.campaign.rules, uid, n, case='accs')}",
+                     f"hire {unit_counted(ctx.campaign.rules, uid, n, lang='en')}")
+            if not pay(ctx, fid, order, "mercenaries", price.gold - discount, 0, for_what=named, units={uid: n},
+                       discount=discount):
                 continue
             if discount:
                 f.discount_used = (f.discount_used if f.discount_turn == ctx.state.turn else 0) + discount
@@ -535,7 +547,10 @@ def hire(ctx: Ctx, fid: str, order: Order) -> None:
             if share and ctx.state.factions["ogres"].status in ("playing", "idle"):
                 ctx.book("ogres", "mercenary_fee", share, 0, payer=fid)
         else:
-            if not pay(ctx, fid, order, "hire", price.gold, price.resource, units={uid: n}):
+            # the unit named: two hires short of honour are two different lines of the refusal
+            named = (f"нанять {unit_counted(ctx.campaign.rules, uid, n, case='accs')}",
+                     f"hire {unit_counted(ctx.campaign.rules, uid, n, lang='en')}")
+            if not pay(ctx, fid, order, "hire", price.gold, price.resource, for_what=named, units={uid: n}):
                 continue
             if unit.void_hunger_on_hire and fid == "void_cult":
                 ctx.book(fid, "hire_hunger", 0, unit.void_hunger_on_hire * n, units={uid: n})
@@ -952,10 +967,9 @@ def form_armies(ctx: Ctx, fid: str, orders: Sequence[Order], done_rituals: list[
         short = {u: n for u, n in units.items() if n > pool.get(u, 0)}
         if short:
             uid, n = next(iter(short.items()))
-            unit = ctx.campaign.rules.units[uid]
             left = pool.get(uid, 0)
-            ctx.refuse(fid, order, f"в армии {counted(n, unit.name_ru.lower())}, а свободных у вас {left}",
-                       f"{counted(n, unit.name_en.lower(), 'en')} in the army, but only {left} free")
+            ctx.refuse(fid, order, f"в армии {unit_counted(ctx.campaign.rules, uid, n)}, а свободных у "
+                       f"вас {left}", f"{unit_counted(ctx.campaign.rules, uid, n, 'en')} in the army, but only {left} free")
             continue
         if not units:
             ctx.refuse(fid, order, "в армии нет юнитов", "the army has no units")

@@ -9,7 +9,8 @@ import math
 from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, field
 
-from voevoda.core.words import inflect_phrase, plural_en
+from voevoda.core.words import plural_en
+from voevoda.rulesets.steel_rose.battle.words import unit_plural
 from voevoda.rulesets.steel_rose.campaign.data import Building, Campaign
 from voevoda.rulesets.steel_rose.campaign.state import CampaignState, City, Faction
 
@@ -186,7 +187,7 @@ def can_hire(campaign: Campaign, state: CampaignState, fid: str, uid: str) -> tu
         if not have.intersection(needed):
             names_ru = " или ".join(f"«{campaign.building(fid, b).name_ru}»" for b in needed)
             names_en = " or ".join(campaign.building(fid, b).name_en for b in needed)
-            many_ru = inflect_phrase(unit.name_ru[:1].lower() + unit.name_ru[1:], "gent", plural=True)
+            many_ru = unit_plural(campaign.rules, uid, "gent")
             return False, f"чтобы нанимать {many_ru}, нужна постройка {names_ru}", \
                 f"hiring {plural_en(unit.name_en.lower())} needs a building: {names_en}"
         return True, "", ""

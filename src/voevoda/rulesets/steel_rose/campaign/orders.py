@@ -651,9 +651,27 @@ class PostReader:
     def _sell(self, out: Reading, line: _Line, fid: str) -> None:
         self._build_or_sell(out, line, fid, "sell")
 
+    def _city_then_list(self, fid: str, body: str) -> list[tuple[str, str]] | None:
+        """«в Морвене Убежище культистов, Тёмный алтарь и Демонический портал»: the city after «в»,
+        then the buildings it gets, listed by commas and «и» -> [(building, city), ...]; ``None``
+        unless the city and every building are read so."""
+        m = re.match(r"^(?:в|во|in|at)\s+(.+)$", body, re.IGNORECASE)
+        if not m:
+            return None
+        rest = m.group(1)
+        for cut in re.finditer(r"\s+", rest):
+            cid = self.vocab.cities.one(rest[:cut.start()].strip(" ,:"))
+            if cid is None:
+                continue
+            parts = [p.strip() for p in _LIST_SPLIT.split(rest[cut.end():]) if p.strip()]
+            bids = [self.vocab.buildings[fid].one(p) for p in parts]
+            if len(parts) >= 2 and all(bids):
+                return [(str(bid), cid) for bid in bids]
+        return None
+
     def _build_or_sell(self, out: Reading, line: _Line, fid: str, kind: str) -> None:
         body = _strip_keyword(line.text)
-        several = self._several_in(fid, body)
+        several = self._several_in(fid, body) or self._city_then_list(fid, body)
         pairs = several if several is not None else [p for p in [self._split_in(out, line, fid, body, kind)] if p]
         for bid, cid in pairs:
             out.orders.append(Order(kind, {"city": cid, "building": bid}, line.number, line.text))

@@ -13,7 +13,6 @@ from voevoda.core.ruleset import GM, PUBLIC, Event, Order
 from voevoda.core.words import (
     Names,
     counted,
-    counted_list,
     inflect_phrase,
     join_and,
     number,
@@ -22,7 +21,7 @@ from voevoda.core.words import (
 )
 from voevoda.rulesets.steel_rose.battle.model import Manoeuvre, PowderShare, SquadInput
 from voevoda.rulesets.steel_rose.battle.report import battle_document
-from voevoda.rulesets.steel_rose.battle.words import manoeuvre_text, powder_text, squad_line
+from voevoda.rulesets.steel_rose.battle.words import manoeuvre_text, powder_text, squad_line, unit_counted
 from voevoda.rulesets.steel_rose.campaign.data import FACTIONS, Campaign
 from voevoda.rulesets.steel_rose.campaign.orders import CHOICE_EN, CHOICE_RU, MOBILE_ID
 
@@ -177,9 +176,12 @@ class Words:
             return uid
         return u.name_ru.lower() if self.ru else u.name_en.lower()
 
-    def units(self, counts: Mapping[str, int]) -> str:
-        return counted_list([(self.unit(u), n) for u, n in counts.items() if n], self.lang,
-                            nothing=self.t("никого", "nobody"))
+    def units(self, counts: Mapping[str, int], case: str = "nomn") -> str:
+        """«20 копейщиков, 6 рыцарей и 2 всадника на грифонах»; after a verb (``accs``): «нанять 10
+        копейщиков и 2 лучников», «нанять 1 лучника»."""
+        parts = [unit_counted(self.c.rules, u, n, self.lang, case) if u in self.c.rules.units
+                 else counted(n, u, self.lang, case=case) for u, n in counts.items() if n]
+        return join_and(parts, self.lang) or self.t("никого", "nobody")
 
     def building(self, fid: str | None, bid: str) -> str:
         if fid is None:
@@ -238,7 +240,7 @@ def describe_order(campaign: Campaign, order: Order, lang: str) -> str:
     if k == "restore":
         return w.t("восстановить", "restore") + f" {w.city(str(a['city']))}"
     if k == "hire":
-        return w.t("нанять", "hire") + " " + w.units(dict(a["units"]))
+        return w.t("нанять", "hire") + " " + w.units(dict(a["units"]), "accs")
     if k == "cleanse":
         # «Очистить Вельмар за честь»: the payment is echoed, else a player reads it as gold
         paid = w.t(" за ресурс фракции", " for the faction's resource") if a.get("pay") == "resource" else ""

@@ -402,15 +402,12 @@ def _ledger_line(w: Words, fid: str, line: Mapping[str, Any]) -> str:
                 "ogre_contract": "the ogres' contract",
                 "hunger_altar": f"{w.building(fid, str(line.get('building')))} built this turn ({city})"}
     text = (names_ru if w.ru else names_en).get(what, what)
-    if what == "production" and line.get("sources"):  # «производство: основной прирост, Святилище природы (Эльдаран)»
-        sources = []
-        for source in line["sources"]:
-            if not source:
-                sources.append(w.t("основной прирост", "the base rate"))
-                continue
-            city, _, building = str(source).partition("/")
-            sources.append(f"{w.building(fid, building)} ({w.city(city)})")
-        text += ": " + ", ".join(sources)
+    if what == "production" and "source" in line:  # «производство: Святилище природы (Эльдаран)»
+        if not line["source"]:
+            text += ": " + w.t("основной прирост", "the base rate")
+        else:
+            city, _, building = str(line["source"]).partition("/")
+            text += f": {w.building(fid, building)} ({w.city(city)})"
     if what == "hunger_passive" and "cities" in line:
         # «голод копится: 10 + 15 × 3 города − 5 (Тёмный алтарь)»: how the line's sum is made
         void = w.c.model.void
@@ -674,9 +671,10 @@ def _public_line(w: Words, e: Event, fid: Any) -> str | None:
         ru, en = verbs.get(d["choice"], ("захватил", "took"))
         return w.did(d["by"], ru, en) + f" {w.the_city(d['city'])}"
     if k == "owner" and d.get("how") in ("cult", "betrayal"):
-        how = {"cult": w.t("силы пустоты", "the powers of the void"), "betrayal": w.t("предательство", "betrayal")}[d["how"]]
-        return w.t(f"Город {w.city(d['city'])} перешёл к фракции «{w.faction(d['to'])}» ({how})",
-                   f"{w.city(d['city'])} passed to {w.faction(d['to'])} ({how})")
+        # how the cult came by it (corruption, the deal) is its secret: the map says only that it did
+        how = w.t(" (предательство)", " (betrayal)") if d["how"] == "betrayal" else ""
+        return w.t(f"Город {w.city(d['city'])} перешёл к {w.faction_in(d['to'], 'datv')}{how}",
+                   f"{w.city(d['city'])} passed to {w.the_faction(d['to'])}{how}")
     if k == "ruins" and d.get("how") == "cult":
         return w.t(f"Город {w.city(d['city'])} обратился в руины", f"{w.city(d['city'])} fell to ruins")
     if k == "restored":

@@ -306,10 +306,11 @@ def income_step(ctx: Ctx) -> None:
                 ctx.book(fid, "income", gold, 0, always=True, city=city.id, base=income.base,
                          buildings=income.buildings, halved=income.halved, defended=income.defended, idle=income.idle)
         incomes[fid] = total
-        made = eco.resource_per_turn(ctx.campaign, state, fid)
-        amount = sum(a for _s, a in made) * mult
-        if amount:
-            ctx.book(fid, "production", 0, amount, sources=[s for s, _a in made])
+        # a line per source («основной прирост», «Святилище природы (Эльдаран)»): a statement's
+        # cell never holds a list of them
+        for source, amount in eco.resource_per_turn(ctx.campaign, state, fid):
+            if amount:
+                ctx.book(fid, "production", 0, amount * mult, source=source)
     ogres = state.factions.get("ogres")
     if ogres is not None and ogres.status == "playing":
         share = ctx.campaign.model.ogres.alliance_income_percent / 100

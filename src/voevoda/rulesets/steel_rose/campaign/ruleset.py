@@ -186,15 +186,16 @@ class SteelRoseCampaign(Ruleset):
             return reading.orders
         raise GameError("игра окончена", "the game is over")
 
-    def _implied(self, st: CampaignState, fid: str, orders: Sequence[Order]) -> None:
+    def _implied(self, st: CampaignState, fid: str, orders: list[Order]) -> None:
         """What each city of the document's list will change, written into its order for the echo
         (ruling C18: «The echo says exactly what will be done»): the level raise and its price, the
         buildings built, and those present and not listed, sold at half price. Resolution works
         the changes out again from the state (:func:`~.actions.expand_template`)."""
-        for order in orders:
+        for i, order in enumerate(orders):
             city = st.cities.get(str(order.args.get("city", "")))
             if city is None or city.owner != fid or city.ruins:
                 continue
+            implied: dict[str, Any] = {}
             if order.kind == "template":
                 level = int(order.args["level"])
                 if level > city.level:
@@ -203,15 +204,16 @@ class SteelRoseCampaign(Ruleset):
                     while probe.level < level:
                         cost += eco.raise_cost(self.campaign, probe)
                         probe.level += 1
-                    order.args["raise_from"] = city.level
-                    order.args["raise_cost"] = cost
+                    implied = {"raise_from": city.level, "raise_cost": cost}
             elif order.kind == "template_buildings":
                 listed = [str(b) for b in order.args["buildings"]]
                 table = self.campaign.buildings.of(fid)
-                order.args["sell"] = [{"building": b, "gold": eco.sale_price(self.campaign, table[b]).gold}
-                                      for b in city.buildings if b not in listed and b in table]
-                order.args["build"] = [{"building": b, "gold": table[b].gold} for b in listed
-                                       if b not in city.buildings and b in table]
+                implied = {"sell": [{"building": b, "gold": eco.sale_price(self.campaign, table[b]).gold}
+                                    for b in city.buildings if b not in listed and b in table],
+                           "build": [{"building": b, "gold": table[b].gold} for b in listed
+                                     if b not in city.buildings and b in table]}
+            if implied:
+                orders[i] = Order(order.kind, {**order.args, **implied}, order.line, order.text)
 
     def warnings(self, state: State, player: str, orders: Sequence[Order]) -> list[Problem]:
         """A building the city list leaves out is sold (ruling C18): said before the step, so that
@@ -379,11 +381,17 @@ class SteelRoseCampaign(Ruleset):
         return out
 
     def state_invariants(self, state: State) -> list[StateProblem]:
-        """What the schema cannot know without the rules: a city's buildings are its owner's
+        """What the schema cannot know without the rules: the cities are the map's, every one of
+        them; a city's buildings are its owner's
         («Для каждой фракции свои постройки»; they go when the city changes hands) and no ruin
         or ownerless city has any; armies and factions count only units the rules know."""
         problems: list[StateProblem] = []
         units = self.campaign.rules.units
+        known = set(self.campaign.map.cities) | ({MOBILE_ID} if self.campaign.map.mobile is not None else set())
+        for cid in sorted(known - set(state["cities"])):
+            problems.append(StateProblem(f"/cities/{cid}", f"нет города карты «{cid}»", f"the map's city '{cid}' is missing"))
+        for cid in sorted(set(state["cities"]) - known):
+            problems.append(StateProblem(f"/cities/{cid}", f"на карте нет города «{cid}»", f"no city '{cid}' on the map"))
         for cid, city in state["cities"].items():
             owned = self.campaign.buildings.of(city["owner"]) if city.get("owner") else {}
             for index, bid in enumerate(city["buildings"]):

@@ -47,7 +47,8 @@ from voevoda.rulesets.steel_rose.campaign.state import CampaignState, City, Fact
 
 class SteelRoseCampaign(Ruleset):
     id: ClassVar[str] = "steel-rose"
-    version: ClassVar[str] = "1.0"
+    version: ClassVar[str] = "1.1"
+    """1.1 (issue 29): the Principality's starting powder (C2), the cult's camps (C53)."""
     title_ru: ClassVar[str] = "Война Стальной Розы (кампания)"
     title_en: ClassVar[str] = "War of the Steel Rose (campaign)"
     min_players: ClassVar[int] = 2
@@ -83,9 +84,11 @@ class SteelRoseCampaign(Ruleset):
         return frozenset({"factions", "map", *Options.keys()})
 
     def recorded_config(self) -> dict[str, Any]:
-        """The config with ``bot_odds_battles`` as in effect: a game keeps the number of battles
-        its bots weigh an attack on when the installed default changes (ruling C52)."""
-        return {**super().recorded_config(), "bot_odds_battles": self.options.bot_odds_battles}
+        """The config with ``bot_odds_battles``, ``start_powder`` and ``plunder_income`` as in
+        effect: a game keeps the number of battles its bots weigh an attack on (ruling C52) and the
+        readings of C2 and C16 it was created with when the installed defaults change."""
+        return {**super().recorded_config(), "bot_odds_battles": self.options.bot_odds_battles,
+                "start_powder": self.options.start_powder, "plunder_income": self.options.plunder_income}
 
     def setup(self, players: Sequence[str], dice: Dice) -> State:
         seats = self._seats(players)

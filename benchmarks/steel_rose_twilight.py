@@ -6,8 +6,9 @@ level-1 units and the building that unlocks them, bought at real prices for ``--
 about what a first turn leaves after the buildings a faction wants); the defender is the garrison
 the document lists for a small city of level 1 («ГАРНИЗОН 1 уровень»), placed as the document's
 default (shooters in the centre rearguard, the rest in the centre vanguard), with the powder it
-needs — and, for the Principality, also with none, as on turn 1 before any workshop has made it
-(«Если вы не выделите порох юниту, который его тратит, то он не сможет сражаться»).
+needs — and, for the Principality, also with none, as on turn 1 under the option ``start_powder =
+false`` (ruling C2's first reading: «Если вы не выделите порох юниту, который его тратит, то он не
+сможет сражаться»). The attacker pays for the buildings of the units it buys, no others (ruling C50).
 
 Run: ``PYTHONPATH=src python benchmarks/steel_rose_twilight.py [--budget 600] [-n 2000]``.
 """
@@ -15,13 +16,12 @@ Run: ``PYTHONPATH=src python benchmarks/steel_rose_twilight.py [--budget 600] [-
 from __future__ import annotations
 
 import argparse
-import functools
 
 from voevoda.rulesets.steel_rose.battle.model import SideInput
 from voevoda.rulesets.steel_rose.battle.posts import default_garrison_deployment
 from voevoda.rulesets.steel_rose.campaign.data import FACTIONS, load_campaign
 from voevoda.rulesets.steel_rose.campaign.pricing import Pricing
-from voevoda.sim.balance import TEMPLATES, build_army, load_templates
+from voevoda.sim.balance import TEMPLATES, load_templates, real_army
 from voevoda.sim.odds import odds
 
 
@@ -40,10 +40,8 @@ def main(argv: list[str] | None = None) -> None:
           + " | ".join(label for label, _f, _p in defenders) + " |")
     print("|---|" + "---:|" * len(defenders))
     for attacker in FACTIONS:
-        template = templates[attacker]
-        units = [u for sq in template.squads for u in (*sq.units, *sq.fixed)]
-        army = build_army(rules, attacker, template, args.budget, price=functools.partial(pricing.unit, attacker),
-                          overhead=sum(pricing.unlocks(attacker, units).values()))
+        # the buildings of the units it buys paid first (ruling C50; issue 29, item 14)
+        army, _paid = real_army(rules, attacker, templates[attacker], args.budget, pricing)
         cells = []
         for _label, defender, powder in defenders:
             if defender == attacker:

@@ -112,7 +112,7 @@ def test_cli_writes_csv_and_svg(tmp_path: Path) -> None:
     (["--address", "ray://x:1"], "--address"),
     (["--budget", "-5"], "--budget"),
     (["--prices", "silver"], "--prices"),
-    (["--budget", "500", "--factions", "heaven"], "unlocks of 'heaven'"),
+    (["--budget", "500", "--factions", "empire"], "unlocks of 'empire'"),  # its hero costs 600
 ])
 def test_cli_refuses_bad_arguments(args: list[str], message: str) -> None:
     result = CliRunner().invoke(_app(), ["balance", *args])
@@ -145,6 +145,33 @@ def test_real_prices_count_the_resource_and_the_unlocks() -> None:
 
     assert size(gold, "empire") > size(real, "empire")
     assert size(gold, "ogres") == size(real, "ogres")
+
+
+@pytest.mark.parametrize("budget", [500, 2000, 4000, 8000])
+def test_real_prices_pay_only_for_the_buildings_of_units_bought(budget: int) -> None:
+    """Issue 29, item 14: «Price only what is bought» — the Sky-Blessed paid 800 gold for a
+    sorcerer's and a spectral beast's buildings at 2,000 gold and fielded neither. Every building
+    paid unlocks a unit the army holds, and every unit the army holds that a building unlocks has
+    one paid (ruling C50: «the cheapest for each unit»)."""
+    from voevoda.rulesets.steel_rose.campaign.data import load_campaign
+    from voevoda.rulesets.steel_rose.rules import load_rules
+
+    rules = load_rules()
+    campaign = load_campaign()
+    # at 500 gold the Empire's hero (600) and the cult's demonologist with his cult (550) are out of reach
+    factions = None if budget >= 2000 else ["steel_rose", "heaven", "ogres"]
+    sweep = bal.prepare(rules, budget, 10, "p", factions, prices="real")
+    for faction, army in sweep.armies.items():
+        bought = {u for sq in army.squads for u, n in sq.units.items() if n}
+        paid = set(sweep.overheads[faction])
+        unlocked = campaign.unlocked_by[faction]
+        for building in paid:
+            assert bought & {u for u, options in unlocked.items() if building in options}, (faction, building)
+        for uid in bought:
+            assert not unlocked.get(uid) or paid & set(unlocked[uid]), (faction, uid)
+    if budget == 2000:
+        assert not {"sorcerers_tower", "floating_monolith"} & set(sweep.overheads["heaven"])
+        assert sum(sweep.overheads["heaven"].values()) == 920
 
 
 def test_the_twilight_templates_hire_only_what_twilight_allows(rules: Rules) -> None:

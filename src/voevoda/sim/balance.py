@@ -237,11 +237,54 @@ def prepare(rules: Rules, budget: float, n: int, seed: str, factions: list[str] 
         pricing = Pricing(load_campaign(house_rules))
         armies = {}
         for f in chosen:
-            units = [u for sq in templates[f].squads for u in (*sq.units, *sq.fixed)]
-            overheads[f] = pricing.unlocks(f, units)
-            armies[f] = build_army(rules, f, templates[f], budget, price=functools.partial(pricing.unit, f),
-                                   overhead=sum(overheads[f].values()))
+            armies[f], overheads[f] = real_army(rules, f, templates[f], budget, pricing)
     return Sweep(rules, chosen, budget, n, seed, armies, prices=prices, overheads=overheads)
+
+
+def _restricted(template: ArmyTemplate, allowed: Callable[[str], bool]) -> ArmyTemplate:
+    """The template without the units ``allowed`` refuses; a squad left with none goes, and its
+    share of the budget with it (the shares are weights)."""
+    squads = []
+    for sq in template.squads:
+        units = {u: w for u, w in sq.units.items() if allowed(u)}
+        if units or sq.fixed:
+            squads.append(sq.model_copy(update={"units": units}))
+    kept = {sq.position for sq in squads}
+    return template.model_copy(update={"squads": squads, "plan": [m for m in template.plan if m.squad in kept]})
+
+
+def real_army(rules: Rules, faction: str, template: ArmyTemplate, budget: float,
+              pricing: Any) -> tuple[SideInput, dict[str, float]]:
+    """The army ``template`` buys for ``budget`` on the campaign's prices, with the buildings that
+    unlock the units it *buys* paid first (campaign/pricing.py, ruling C50) — never a building for
+    a unit it does not field. From every building the template's units need: buy, then keep only
+    the buildings of the units bought and buy again without the units left unlocked (their share
+    goes to the others), until the two agree; a budget that cannot pay for the buildings drops the
+    dearest one not needed by a fixed unit (a hero, a cannon) and its units."""
+    price = functools.partial(pricing.unit, faction)
+    fixed = [u for sq in template.squads for u in sq.fixed]
+    locked = set(pricing.unlocks(faction, fixed))
+    needed = pricing.unlocks(faction, [u for sq in template.squads for u in (*sq.units, *sq.fixed)])
+    while True:
+        def allowed(uid: str, paid: frozenset[str] = frozenset(needed)) -> bool:
+            options = pricing.campaign.unlocked_by.get(faction, {}).get(uid)
+            return not options or bool(paid.intersection(options))
+
+        try:
+            army = build_army(rules, faction, _restricted(template, allowed), budget, price=price,
+                              overhead=sum(needed.values()))
+        except DataError:
+            droppable = [b for b in needed if b not in locked]
+            if not droppable:
+                raise
+            dearest = max(droppable, key=lambda b: (needed[b], b))
+            needed = {b: v for b, v in needed.items() if b != dearest}
+            continue
+        bought = [u for sq in army.squads for u, n in sq.units.items() if n]
+        paid = pricing.unlocks(faction, bought)
+        if set(paid) == set(needed):
+            return army, needed
+        needed = paid
 
 
 def run_item(sweep: Sweep, item: WorkItem) -> tuple[int, int, int]:

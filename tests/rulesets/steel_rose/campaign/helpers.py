@@ -74,18 +74,32 @@ class Campaign:
         result = self.rs.resolve(self.state, orders, Dice.from_text(f"{self.seed}/{self.steps}"))
         self.state = result.state
         self.events.extend(result.events)
+        if hasattr(self, "turn_events"):
+            self.turn_events.extend(result.events)
         return result.events
 
     def turn(self, posts: Mapping[str, str] | None = None, later: Sequence[Mapping[str, str]] = ()) -> list[Event]:
         """Resolve a whole turn: the orders, then every battle and capture step (``later`` gives
         the posts of those steps in order; silence otherwise)."""
         start = self.state["turn"]
+        self.last_turn = start
+        self.turn_events: list[Event] = []
         events = self.step(posts)
         i = 0
         while self.state["turn"] == start and self.state["phase"] != "over":
             events += self.step(later[i] if i < len(later) else None)
             i += 1
         return events
+
+    def report(self, viewer: str, lang: str = "ru") -> str:
+        """The viewer's report of the last turn played (text), built from its view and the events
+        of that turn it may see, as the engine builds it."""
+        from voevoda.core.markup import render
+
+        events = [e for e in getattr(self, "turn_events", self.events) if e.visible_to(viewer)]
+        doc = self.rs.document(self.rs.view(self.state, viewer), events, viewer, lang,
+                               turn=getattr(self, "last_turn", None))
+        return render(doc, "text")
 
     def faction(self, fid: str) -> dict[str, Any]:
         return dict(self.state["factions"][fid])

@@ -71,6 +71,9 @@ def test_a_game_keeps_the_odds_it_was_created_with(monkeypatch: pytest.MonkeyPat
     assert game.step_number >= 2
     monkeypatch.setattr(context, "BOT_ODDS_BATTLES", BOT_ODDS_BATTLES)
     assert Game.create("steel-rose", "new", players, seed="new").record.config["bot_odds_battles"] == 200
+    # so do the readings of rulings C2 and C16 (issue 29, items 8 and 15)
+    config = Game.create("steel-rose", "new", players, seed="new", config={"start_powder": False}).record.config
+    assert config["start_powder"] is False and config["plunder_income"] == "this_turn"
     report = verify_export(game.export())
     assert report.bots_checked > 0
     assert report.replayed and not report.problems

@@ -12,12 +12,18 @@ and checks the result:
              some problem (Russian or English)
 ``expect``   dotted paths and their values after the last turn
 ``ledger``   {faction: [{what, gold?, resource?, ...}]}: lines of that faction's money statements
+             (and in every case, every statement's opening and lines add up to its closing)
 ``events``   [{kind, ...data}] that happened; ``no_events`` kinds that did not
 ``refused``  texts in orders refused at resolution
+``views``    {player: {dotted path: value}} in that player's view after the last turn; ``absent: text``
+             (or a list of texts): the view's JSON does not hold it
+``report``   {player: [text]}: texts in that player's report of the last turn (Russian); ``absent:`` in
+             it: texts that must not be there
 """
 
 from __future__ import annotations
 
+import json
 from pathlib import Path
 from typing import Any
 
@@ -77,6 +83,11 @@ def test_case(case: dict[str, Any]) -> None:
         have = game.ledger(fid)
         for want in lines:
             assert any(_matches(line, want) for line in have), (fid, want, have)
+    for e in game.events:
+        # every statement adds up: its opening and its lines give its closing (issue 29, item 11)
+        if e.kind == "ledger":
+            assert e.data["opening"] + sum(int(line["gold"]) for line in e.data["lines"]) == e.data["closing"], \
+                (e.data["faction"], e.data["turn"], e.data)
     for want in case.get("events", []):
         kind = want["kind"]
         data = {k: v for k, v in want.items() if k != "kind"}
@@ -84,6 +95,23 @@ def test_case(case: dict[str, Any]) -> None:
             (want, [(e.kind, dict(e.data)) for e in game.events if e.kind == kind])
     for kind in case.get("no_events", []):
         assert not any(e.kind == kind for e in game.events), kind
+    for player, wanted in case.get("views", {}).items():
+        view = game.rs.view(game.state, player)
+        shown = json.dumps(view, ensure_ascii=False)
+        for path, value in wanted.items():
+            if path == "absent":
+                for text in value if isinstance(value, list) else [value]:
+                    assert str(text) not in shown, (player, text)
+            else:
+                assert get_path(view, path) == value, (player, path, get_path(view, path))
+    for player, wanted in case.get("report", {}).items():
+        text = game.report(player)
+        for item in wanted:
+            if isinstance(item, dict):
+                for unwanted in item.get("absent", []):
+                    assert unwanted not in text, (player, unwanted, text)
+            else:
+                assert item in text, (player, item, text)
     refused = game.refused()
     for text in case.get("refused", []):
         assert any(text.lower() in r.lower() for r in refused), (text, refused)

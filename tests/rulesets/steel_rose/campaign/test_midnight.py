@@ -146,7 +146,7 @@ def test_sunset_doubles_gold_and_the_unique_resource() -> None:
                     assert line["gold"] == (line["base"] + extra) * times, line
                     seen[times] += 1
                 if line["what"] == "production" and e.data["faction"] == "heaven":
-                    mana = sum(MANA[source.split("/")[-1]] for source in line["sources"])
+                    mana = MANA[str(line["source"]).split("/")[-1]]
                     assert line["resource"] == mana * times, line
                     mana_seen[times] += 1
     assert seen[1] and seen[2] and mana_seen[1] and mana_seen[2]

@@ -62,7 +62,7 @@ def test_the_echo_puts_buildings_and_units_in_the_verbs_case() -> None:
     assert "4: построить Мануфактуру в городе Ормис" in echoes["Борис"]
     assert "5: построить Барак в городе Ормис" in echoes["Борис"]
     assert "2: нанять 12 огров-быков" in echoes["Дарья"]
-    assert "7: город Авенталь: постройки Барак, Часовня" in echoes["Анна"]
+    assert "7: город Авенталь: постройки Барак, Часовня — построить Барак (−150з), Часовню (−100з)" in echoes["Анна"]
 
 
 def test_battle_posts_are_echoed_squad_by_squad_on_their_lines() -> None:

@@ -78,7 +78,7 @@ def test_each_faction_sees_its_victory_conditions_and_how_far_it_has_come() -> N
     game = corpus_game()
     anna = game.report("Анна", 1, "text", "ru")
     assert "Условия победы (нужно выполнить все)" in anna
-    assert "честь: 25,9 из 60" in anna and "мана: " not in anna
+    assert "честь: 32,4 из 60" in anna and "мана: " not in anna
     assert "Условия победы" not in game.report("public", 1, "text", "ru")
     other = Game.create("steel-rose", "any", PLAYERS, seed="corpus", config={"victory_conditions": "any"})
     assert "Условия победы (достаточно одного)" in other.report("Анна", None, "text", "ru")

@@ -31,10 +31,10 @@ from dataclasses import dataclass, field
 from voevoda.core import posts
 from voevoda.core.errors import Problem, illegal, invalid
 from voevoda.core.posts import NumberError, PostLine, did_you_mean, fold, read_int, suggest, word_forms
-from voevoda.core.words import agree, counted, inflect_phrase, join_and, plural_en
+from voevoda.core.words import agree, inflect_phrase, join_and, plural_en
 from voevoda.rulesets.steel_rose.battle import field as fld
 from voevoda.rulesets.steel_rose.battle.model import Manoeuvre, Note, PowderShare, SquadInput
-from voevoda.rulesets.steel_rose.battle.words import unit_name
+from voevoda.rulesets.steel_rose.battle.words import unit_counted
 from voevoda.rulesets.steel_rose.rules import Rules
 
 RULE_DEPLOY = "Расстановка"
@@ -801,6 +801,6 @@ def write_deployment(squads: Sequence[SquadInput], rules: Rules, lang: str = "ru
             rank = fld.rank_of(s.position)
             head = fld.RANK_RU[rank].capitalize() if lang == "ru" else rank.capitalize()
             # as players write it: «10 копейщиков, 3 рыцаря» (it was «10 Копейщик, 3 Рыцарь»)
-            items = ", ".join(counted(n, unit_name(rules, u, lang), lang) for u, n in s.units.items())
+            items = ", ".join(unit_counted(rules, u, n, lang) for u, n in s.units.items())
             lines.append(f"{head} - {items}")
     return "\n".join(lines)

@@ -10,9 +10,10 @@ from typing import Any
 from xml.sax.saxutils import escape
 
 from voevoda.core.markup import Document, Inline, Item, Table, bold, render
-from voevoda.core.words import Names, counted, join_and, number
+from voevoda.core.words import Names, counted, inflect_phrase, join_and, number
 from voevoda.rulesets.steel_rose.battle import field as fld
 from voevoda.rulesets.steel_rose.battle.posts import MANOEUVRE_EN, MANOEUVRE_RU
+from voevoda.rulesets.steel_rose.battle.words import unit_counted
 from voevoda.rulesets.steel_rose.rules import Rules
 
 SOURCES = {
@@ -62,6 +63,8 @@ class Words:
                 continue
             if n == 1 and self.ru:
                 parts.append(self.unit(uid))
+            elif uid in self.rules.units:
+                parts.append(unit_counted(self.rules, uid, n, self.lang))
             else:
                 parts.append(counted(n, self.unit(uid), self.lang))
         return join_and(parts, self.lang) or (nothing if nothing is not None else self.t("никого", "nobody"))
@@ -109,12 +112,21 @@ def _specials(w: Words, event: Mapping[str, Any]) -> list[str]:
     out = []
     for side, n in enumerate(event.get("sacrifices", [0, 0])):
         if n:
-            out.append(w.t(f"культисты {w.side(side, 'gent')} принесли себя в жертву: {n}",
-                           f"{w.sides[side]}'s cultists sacrificed themselves: {n}"))
+            # «3 культиста Бориса принесли себя в жертву», «культист Бориса принёс себя в жертву»
+            k = int(n)
+            one = k % 10 == 1 and k % 100 != 11
+            who = w.unit("cultist") if k == 1 else unit_counted(w.rules, "cultist", k)
+            out.append(w.t(f"{who} {w.side(side, 'gent')} {'принёс' if one else 'принесли'} себя в жертву",
+                           f"one of {w.sides[side]}'s cultists sacrificed himself" if k == 1
+                           else f"{k} of {w.sides[side]}'s cultists sacrificed themselves"))
     for side, n in enumerate(event.get("summoned", [0, 0])):
         if n:
-            out.append(w.t(f"демонологи {w.side(side, 'gent')} призвали: {w.units({'lesser_demon': int(n)})}",
-                           f"{w.sides[side]}'s demonologists summoned {w.units({'lesser_demon': int(n)})}"))
+            # «демонологи Бориса призвали низшего демона», «… призвали 3 низших демонов»
+            k = int(n)
+            what = inflect_phrase(w.unit("lesser_demon"), "accs") if k == 1 else \
+                unit_counted(w.rules, "lesser_demon", k, case="accs")
+            out.append(w.t(f"демонологи {w.side(side, 'gent')} призвали {what}",
+                           f"{w.sides[side]}'s demonologists summoned {w.units({'lesser_demon': k})}"))
     return out
 
 

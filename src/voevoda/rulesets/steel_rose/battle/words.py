@@ -7,8 +7,9 @@ the case the verb asks («обстрел правого авангарда», «
 from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
+from functools import lru_cache
 
-from voevoda.core.words import counted, inflect_phrase, join_and, plural_en
+from voevoda.core.words import agree, counted, inflect_phrase, join_and, number, plural_en
 from voevoda.rulesets.steel_rose.battle import field as fld
 from voevoda.rulesets.steel_rose.battle.model import Manoeuvre, PowderShare
 from voevoda.rulesets.steel_rose.rules import Rules
@@ -24,14 +25,64 @@ def unit_name(rules: Rules, uid: str, lang: str = "ru") -> str:
     return name[:1].lower() + name[1:]
 
 
+def _plural_tail(rules: Rules, uid: str) -> tuple[tuple[int, str], ...]:
+    """The words after a Russian unit name's head that its plural changes too, as the unit's own
+    plural name in the data writes it: «всадник на грифоне» — «всадники на грифонах» gives
+    ((2, «грифонах»),). The morphology changes the head and the adjectives before it («тяжёлые
+    пехотинцы»); a phrase after the head («на грифоне», «пустоты») it keeps."""
+    unit = rules.units[uid]
+    return _tail_of(unit_name(rules, uid, "ru"), tuple(unit.names))
+
+
+@lru_cache(maxsize=256)
+def _tail_of(name: str, names: tuple[str, ...]) -> tuple[tuple[int, str], ...]:
+    singular = name.split(" ")
+    if len(singular) < 2:
+        return ()
+    by_rule = inflect_phrase(name, "nomn", plural=True).split(" ")
+    for other in names:
+        words = other.lower().split(" ")
+        if len(words) != len(singular) or words == singular or words[0] != by_rule[0].lower():
+            continue
+        return tuple((i, words[i]) for i in range(len(words))
+                     if by_rule[i].lower() == singular[i].lower() and words[i] != singular[i].lower())
+    return ()
+
+
+def _with_tail(rules: Rules, uid: str, phrase: str) -> str:
+    words = phrase.split(" ")
+    for i, word in _plural_tail(rules, uid):
+        if i < len(words):
+            words[i] = word
+    return " ".join(words)
+
+
+def unit_counted(rules: Rules, uid: str, n: int, lang: str = "ru", case: str = "nomn") -> str:
+    """A number of units in ``case``: «2 всадника на грифонах», «21 всадник на грифоне», «5
+    низших демонов», «нанять 2 целителей» (``accs``); "2 griffin riders"."""
+    name = unit_name(rules, uid, lang)
+    if lang != "ru":
+        return counted(n, name, lang)
+    phrase = agree(n, name, case=case)
+    one = n % 10 == 1 and n % 100 != 11
+    return f"{number(n, 'ru')} {phrase if one else _with_tail(rules, uid, phrase)}"
+
+
+def unit_plural(rules: Rules, uid: str, case: str = "nomn", lang: str = "ru") -> str:
+    """The units of a kind in the plural: «нанимать всадников на грифонах» (``gent``); "griffin riders"."""
+    name = unit_name(rules, uid, lang)
+    if lang != "ru":
+        return plural_en(name)
+    return _with_tail(rules, uid, inflect_phrase(name, case, plural=True))
+
+
 def units_text(rules: Rules, counts: Mapping[str, int], lang: str = "ru") -> str:
     """«10 копейщиков, 3 рыцаря и герой»; "10 spearmen, 3 knights and 1 hero"."""
     parts = []
     for uid, n in counts.items():
         if not n:
             continue
-        name = unit_name(rules, uid, lang)
-        parts.append(name if n == 1 and lang == "ru" else counted(n, name, lang))
+        parts.append(unit_name(rules, uid, lang) if n == 1 and lang == "ru" else unit_counted(rules, uid, n, lang))
     return join_and(parts, lang) or ("никого" if lang == "ru" else "nobody")
 
 
@@ -88,5 +139,5 @@ def powder_text(share: PowderShare, rules: Rules, lang: str = "ru") -> str:
         whom = f"на {position(share.position, lang, 'accs')}" if lang == "ru" else f"for {position(share.position, lang, 'accs')}"
     else:
         name = unit_name(rules, str(share.unit), lang)
-        whom = f"для {inflect_phrase(name, 'gent', plural=True)}" if lang == "ru" else f"for {plural_en(name)}"
+        whom = f"для {unit_plural(rules, str(share.unit), 'gent')}" if lang == "ru" else f"for {plural_en(name)}"
     return f"{'порох' if lang == 'ru' else 'gunpowder'} {whom}: {share.amount}"

@@ -13,7 +13,8 @@ from typing import Any
 
 from voevoda.core.dice import CITED
 from voevoda.core.ruleset import Order
-from voevoda.core.words import counted, inflect_phrase
+from voevoda.core.words import inflect_phrase, join_and
+from voevoda.rulesets.steel_rose.battle.words import unit_counted
 from voevoda.rulesets.steel_rose.campaign import economy as eco
 from voevoda.rulesets.steel_rose.campaign.context import Ctx
 from voevoda.rulesets.steel_rose.campaign.data import FACTIONS
@@ -68,6 +69,8 @@ def change_owner(ctx: Ctx, city: City, new_owner: str | None, how: str) -> None:
     city.buildings = []
     city.placement = []
     city.corruption = catacombs or 0
+    if old == "void_cult" and new_owner != "void_cult":
+        ctx.state.factions["void_cult"].last_city = city.id
     if new_owner != "empire" and city.id in ctx.campaign.model.quests:
         city.quest_void = True
     if new_owner is not None and old != new_owner and not city.ruins:
@@ -90,6 +93,8 @@ def make_ruins(ctx: Ctx, city: City, owner: str | None, how: str) -> None:
     city.placement = []
     city.corruption = 0
     city.owner = owner
+    if old == "void_cult" and owner != "void_cult":
+        ctx.state.factions["void_cult"].last_city = city.id
     if owner != "empire" and city.id in ctx.campaign.model.quests:
         city.quest_void = True
     # a city falling to ruins is on the map; the cult's reason (its hunger, a sacrifice) is not
@@ -118,6 +123,7 @@ def eliminate(ctx: Ctx, fid: str, reason: str, by: str | None = None) -> None:
     faction.destroyed_by = by
     faction.units = {}
     faction.gifted = {}
+    faction.camp = None
     ctx.state.armies = [a for a in ctx.state.armies if a.faction != fid]
     ctx.state.alliances = [p for p in ctx.state.alliances if fid not in p]
     for city in ctx.state.cities.values():
@@ -364,7 +370,10 @@ def own_city(ctx: Ctx, fid: str, order: Order, *, ruins: bool = False) -> City |
     return city
 
 
-def pay(ctx: Ctx, fid: str, order: Order, what: str, gold: int, resource: float = 0, **detail: Any) -> bool:
+def pay(ctx: Ctx, fid: str, order: Order, what: str, gold: int, resource: float = 0, *,
+        for_what: tuple[str, str] | None = None, **detail: Any) -> bool:
+    """Take the price, or refuse the order saying what is short (and for what: ``for_what``, «нанять
+    2 целителей», when one line asks for several things)."""
     f = ctx.state.factions[fid]
     if gold > f.gold or resource > f.resource + 1e-9:
         short_ru, short_en = [], []
@@ -375,7 +384,10 @@ def pay(ctx: Ctx, fid: str, order: Order, what: str, gold: int, resource: float 
             faction = ctx.campaign.faction(fid)
             short_ru.append(f"{inflect_phrase(faction.resource_ru, 'gent')}: нужно {resource:g}, есть {f.resource:g}")
             short_en.append(f"{faction.resource_en}: {resource:g} needed, {f.resource:g} held")
-        ctx.refuse(fid, order, "не хватает " + "; ".join(short_ru), "not enough " + "; ".join(short_en))
+        ru, en = "не хватает " + "; ".join(short_ru), "not enough " + "; ".join(short_en)
+        if for_what is not None:
+            ru, en = f"{for_what[0]}: {ru}", f"{for_what[1]}: {en}"
+        ctx.refuse(fid, order, ru, en)
         return False
     ctx.book(fid, what, -gold, -resource, **detail)
     return True
@@ -387,7 +399,9 @@ def sell(ctx: Ctx, fid: str, order: Order) -> None:
         return
     bid = str(order.args["building"])
     if bid not in city.buildings:
-        ctx.refuse(fid, order, "в этом городе нет такой постройки", "the city has no such building")
+        b = ctx.campaign.buildings.of(fid).get(bid)
+        ctx.refuse(fid, order, f"в городе {name_ru(ctx, city.id)} нет постройки «{b.name_ru if b else bid}»",
+                   f"{name_en(ctx, city.id)} has no {b.name_en if b else bid}")
         return
     price = eco.sale_price(ctx.campaign, ctx.campaign.building(fid, bid))
     city.buildings = [b for b in city.buildings if b != bid]
@@ -443,6 +457,23 @@ def build(ctx: Ctx, fid: str, order: Order) -> None:
         return
     if pay(ctx, fid, order, "build", b.gold, b.resource, city=city.id, building=bid):
         city.buildings = [*city.buildings, bid]
+        if b.hunger_passive and fid == "void_cult":
+            altar_built(ctx, city, bid, b.hunger_passive)
+
+
+def altar_built(ctx: Ctx, city: City, bid: str, change: int) -> None:
+    """«Тёмный алтарь (50з) - снижает пассивный прирост ГП на 5 в ход»: built in the turn's post
+    («Постройки можно устанавливать мгновенно»), it slows the growth of this very turn, which was
+    counted at the start of the resolution (ruling C31): a line of its own in the statement, never
+    taking the turn's growth below 0 (C33). An altar sold in the post slowed the growth already."""
+    if ctx.checking:
+        return
+    counted = sum(float(line.get("resource", 0)) for line in ctx.ledger("void_cult").lines
+                  if line.get("what") in ("hunger_passive", "hunger_altar"))
+    factor = ctx.multiplier if ctx.options.sunset_void_hunger else 1
+    amount = max(change * factor, -counted)
+    if amount < 0:
+        ctx.book("void_cult", "hunger_altar", 0, float(amount), city=city.id, building=bid)
 
 
 def restore(ctx: Ctx, fid: str, order: Order, free: bool = False) -> None:
@@ -504,7 +535,10 @@ def hire(ctx: Ctx, fid: str, order: Order) -> None:
                 # «Союзники огров получают скидку на покупку юнитов огров каждый ход»: a sum per turn
                 used = f.discount_used if f.discount_turn == ctx.state.turn else 0
                 discount = max(0, min(price.gold, ctx.campaign.epoch(ctx.state.turn).ogre_discount - used))
-            if not pay(ctx, fid, order, "mercenaries", price.gold - discount, 0, units={uid: n}, discount=discount):
+            named = (f"нанять {unit_counted(ctx.campaign.rules, uid, n, case='accs')}",
+                     f"hire {unit_counted(ctx.campaign.rules, uid, n, lang='en')}")
+            if not pay(ctx, fid, order, "mercenaries", price.gold - discount, 0, for_what=named, units={uid: n},
+                       discount=discount):
                 continue
             if discount:
                 f.discount_used = (f.discount_used if f.discount_turn == ctx.state.turn else 0) + discount
@@ -513,7 +547,10 @@ def hire(ctx: Ctx, fid: str, order: Order) -> None:
             if share and ctx.state.factions["ogres"].status in ("playing", "idle"):
                 ctx.book("ogres", "mercenary_fee", share, 0, payer=fid)
         else:
-            if not pay(ctx, fid, order, "hire", price.gold, price.resource, units={uid: n}):
+            # the unit named: two hires short of honour are two different lines of the refusal
+            named = (f"нанять {unit_counted(ctx.campaign.rules, uid, n, case='accs')}",
+                     f"hire {unit_counted(ctx.campaign.rules, uid, n, lang='en')}")
+            if not pay(ctx, fid, order, "hire", price.gold, price.resource, for_what=named, units={uid: n}):
                 continue
             if unit.void_hunger_on_hire and fid == "void_cult":
                 ctx.book(fid, "hire_hunger", 0, unit.void_hunger_on_hire * n, units={uid: n})
@@ -727,9 +764,86 @@ def infection_problem(ctx: Ctx, city: City | None) -> tuple[str, str] | None:
     if city.floating:
         return "город парит в небе: заражение не действует", "the city floats in the sky: infection cannot reach it"
     ours = {c.id for c in ctx.state.cities_of("void_cult")}
-    if not ours.intersection(ctx.campaign.neighbours.get(city.id, ())):
-        return "заразить можно только город, соседний с вашим", "only a city next to one of yours can be infected"
+    if not ours.intersection(ctx.campaign.neighbours.get(city.id, ())) and city.id not in camp_ends(ctx, "void_cult"):
+        return ("заразить можно только город, соседний с вашим (или на конце дороги вашего лагеря)",
+                "only a city next to one of yours (or at an end of your camp's road) can be infected")
     return None
+
+
+# ----------------------------------------------------------------------------- the cult's camp
+
+def camp_ends(ctx: Ctx, fid: str) -> set[str]:
+    """The two cities of the road the faction's camp stands on (the cult's; ruling C53)."""
+    camp = ctx.state.factions[fid].camp
+    return set(camp) if camp else set()
+
+
+def camp_anchors(ctx: Ctx, fid: str) -> set[str]:
+    """The cities a camp's road must start from: the cult's cities and ruins and its camp's two
+    cities (a camp moves one road a turn); with none of them, the city it lost last; with no such
+    city either (a map that gives the cult none), nothing: any road."""
+    held = {c.id for c in ctx.state.cities_of(fid, ruins=True) if c.kind != "mobile"} | camp_ends(ctx, fid)
+    last = ctx.state.factions[fid].last_city
+    if not held and last is not None and not ctx.state.cities[last].gone:
+        return {last}
+    return held
+
+
+def pitch_camp(ctx: Ctx, fid: str, order: Order, pitched: list[str]) -> None:
+    """«Ваша фракция может существовать без городов, а ваша армия может создавать временные
+    лагеря на дороге между городами» (ruling C53): the camp stands on a road from one of the
+    cult's cities or ruins, or on a road sharing a city with its camp's (one road a turn); the
+    cities at the two ends of its road are within reach of the cult's attacks and infection."""
+    if fid != "void_cult":
+        ctx.refuse(fid, order, "лагеря на дорогах разбивает армия Культа пустоты («Ваша фракция может существовать "
+                   "без городов»)", "only the Void Cult's army camps on roads")
+        return
+    if pitched:
+        ctx.refuse(fid, order, "лагерь за ход разбивают один", "one camp a turn")
+        return
+    a, b = (str(x) for x in order.args["road"])
+    if frozenset((a, b)) not in {frozenset(r) for r in ctx.campaign.map.roads}:
+        ctx.refuse(fid, order, "между этими городами нет дороги", "no road joins these cities")
+        return
+    if ctx.state.cities[a].gone or ctx.state.cities[b].gone:
+        ctx.refuse(fid, order, "дорога ведёт к городу, которого больше нет на карте", "the road leads to a city no longer on the map")
+        return
+    f = ctx.state.factions[fid]
+    road = sorted([a, b])
+    pitched.append(order.text or "camp")
+    if f.camp == road:
+        return
+    anchors = camp_anchors(ctx, fid)
+    if anchors and not anchors.intersection(road):
+        names = join_and(sorted(name_ru(ctx, c) for c in anchors))
+        ctx.refuse(fid, order, f"лагерь разбивают на дороге от вашего города, руин или прежнего лагеря (на одну дорогу "
+                   f"за ход): от городов {names}", "a camp stands on a road from a city or ruins of yours, or next to "
+                   "your last camp (one road a turn)")
+        return
+    old = f.camp
+    f.camp = road
+    ctx.tell(fid, "camp", {"road": road, "from": old})
+
+
+def reached_from_camp(ctx: Ctx, fid: str, city: City) -> bool:
+    """Whether the cult reaches ``city`` only through its camp (no city of its own next to it)."""
+    if city.id not in camp_ends(ctx, fid) and not (city.kind == "mobile" and city.road == ctx.state.factions[fid].camp):
+        return False
+    if city.kind == "mobile":
+        return True
+    ours = {c.id for c in ctx.state.cities_of(fid)}
+    return not ours.intersection(ctx.campaign.neighbours.get(city.id, ()))
+
+
+def strike_camp(ctx: Ctx, fid: str, reason: str, **detail: Any) -> None:
+    """The camp falls: its army beaten back from the city it marched on, no unit left to hold
+    it, or its road gone from the map (ruling C53)."""
+    f = ctx.state.factions[fid]
+    if f.camp is None:
+        return
+    road = f.camp
+    f.camp = None
+    ctx.tell(fid, "camp_fell", {"road": road, "why": reason, **detail})
 
 
 # ----------------------------------------------------------------------------- the mobile city
@@ -799,7 +913,8 @@ def attack_problem(ctx: Ctx, fid: str, city: City | None, teleport: bool) -> tup
         return None
     if city.kind == "mobile":
         assert city.road is not None
-        if not any(ctx.state.cities[c].owner == fid and not ctx.state.cities[c].ruins for c in city.road):
+        if not any(ctx.state.cities[c].owner == fid and not ctx.state.cities[c].ruins for c in city.road) \
+                and city.road != ctx.state.factions[fid].camp:
             return ("передвижной город огров стоит не рядом с вашим городом",
                     "the ogres' mobile city does not stand next to a city of yours")
         return None
@@ -810,9 +925,11 @@ def attack_problem(ctx: Ctx, fid: str, city: City | None, teleport: bool) -> tup
                     "the ogres attack only the cities at the ends of their mobile city's road")
         return None
     ours = {c.id for c in ctx.state.cities_of(fid)}
-    if not ours.intersection(ctx.campaign.neighbours.get(city.id, ())):
-        return ("атаковать можно только город, соединённый дорогой с вашим",
-                "you can only attack a city joined by road to one of yours")
+    if not ours.intersection(ctx.campaign.neighbours.get(city.id, ())) and city.id not in camp_ends(ctx, fid):
+        return ("атаковать можно только город, соединённый дорогой с вашим" +
+                (" (или на конце дороги вашего лагеря)" if fid == "void_cult" else ""),
+                "you can only attack a city joined by road to one of yours" +
+                (" (or at an end of your camp's road)" if fid == "void_cult" else ""))
     return None
 
 
@@ -850,10 +967,9 @@ def form_armies(ctx: Ctx, fid: str, orders: Sequence[Order], done_rituals: list[
         short = {u: n for u, n in units.items() if n > pool.get(u, 0)}
         if short:
             uid, n = next(iter(short.items()))
-            unit = ctx.campaign.rules.units[uid]
             left = pool.get(uid, 0)
-            ctx.refuse(fid, order, f"в армии {counted(n, unit.name_ru.lower())}, а свободных у вас {left}",
-                       f"{counted(n, unit.name_en.lower(), 'en')} in the army, but only {left} free")
+            ctx.refuse(fid, order, f"в армии {unit_counted(ctx.campaign.rules, uid, n)}, а свободных у "
+                       f"вас {left}", f"{unit_counted(ctx.campaign.rules, uid, n, 'en')} in the army, but only {left} free")
             continue
         if not units:
             ctx.refuse(fid, order, "в армии нет юнитов", "the army has no units")
@@ -883,6 +999,8 @@ def form_armies(ctx: Ctx, fid: str, orders: Sequence[Order], done_rituals: list[
             army.target = None
             army.teleport = False
             continue
+        if army.action == "attack" and not army.teleport and army.target:
+            army.from_camp = reached_from_camp(ctx, fid, ctx.state.cities[army.target])
         if army.teleport:
             rid = "teleport"
             r = ctx.campaign.model.void.rituals["teleport"]

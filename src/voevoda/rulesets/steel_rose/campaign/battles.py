@@ -45,7 +45,9 @@ def plan_battles(ctx: Ctx) -> None:
             continue
         problem = act.attack_problem(ctx, army.faction, city, army.teleport)
         if problem:
-            ctx.refuse(army.faction, None, *problem)
+            # what the post's checks could not know (another faction's orders of the turn)
+            ctx.tell(army.faction, "called_off", {"city": city.id, "army": army.name, "why": "problem",
+                                                  "ru": problem[0], "en": problem[1]})
             army.action, army.target = "disperse", None
             continue
         defender = city.owner
@@ -159,22 +161,23 @@ def _side_name(ctx: Ctx, fid: str | None) -> str:
 def fight_all(ctx: Ctx) -> None:
     """Every battle of the turn, in order; a city changes hands at most once a turn (ruling C7):
     once taken, the later attacks on it are called off."""
-    taken: set[str] = set()
+    taken: dict[str, str] = {}  # city -> the faction that took it this turn
     for battle in sorted(ctx.state.battles, key=lambda b: b.order):
         city = ctx.state.cities[battle.city]
-        attacker = battle.attacker.faction
-        if battle.city in taken or city.gone or (city.owner != battle.defender.faction) or \
-                ctx.state.factions[attacker].status != "playing":  # type: ignore[index]
-            battle.status = "called_off"
-            battle.reason = "taken" if battle.city in taken else "changed"
-            ctx.emit("battle_called_off", {"battle": battle.id, "city": battle.city, "attacker": attacker},
-                     ctx.audience(attacker, battle.defender.faction))
-            continue
-        if sum(army_units(ctx, battle.attacker).values()) == 0:
-            battle.status = "called_off"
-            battle.reason = "no_units"
-            ctx.emit("battle_called_off", {"battle": battle.id, "city": battle.city, "attacker": attacker},
-                     ctx.audience(attacker, battle.defender.faction))
+        attacker = str(battle.attacker.faction)
+        reason = ""
+        if battle.city in taken:
+            reason = "taken"
+        elif city.gone:
+            reason = "gone"
+        elif city.owner != battle.defender.faction:
+            reason = "changed"
+        elif ctx.state.factions[attacker].status != "playing":
+            reason = "attacker_out"
+        elif sum(army_units(ctx, battle.attacker).values()) == 0:
+            reason = "no_units"
+        if reason:
+            call_off(ctx, battle, reason, taken.get(battle.city) or city.owner)
             continue
         if battle.status == "walkover" or sum(available(ctx, battle, "defender").values()) == 0:
             battle.status = "walkover"
@@ -183,8 +186,31 @@ def fight_all(ctx: Ctx) -> None:
                                        "defender": battle.defender.faction, "winner": "attacker", "walkover": True})
         else:
             _fight(ctx, battle)
+        if battle.winner != "attacker":
+            army = _army(ctx, battle.attacker.armies[0])
+            if army is not None and army.from_camp:
+                # the army beaten back from a city its camp alone brought it to: the camp falls (C53)
+                act.strike_camp(ctx, str(attacker), "beaten", city=battle.city)
         if battle.winner == "attacker" and capture(ctx, battle):
-            taken.add(battle.city)
+            taken[battle.city] = attacker
+
+
+def call_off(ctx: Ctx, battle: Battle, reason: str, holder: str | None) -> None:
+    """A battle that cannot be fought when its turn comes (ruling C7: «A city changes hands at
+    most once a turn»): the chronicle says it did not happen and why, where everyone may know why
+    (the city taken or changed hands this turn, the attacker out of the game); the attacker's
+    report has it among «Не исполнено» (docs/steel_rose/campaign.md §2)."""
+    battle.status = "called_off"
+    battle.reason = reason
+    attacker = str(battle.attacker.faction)
+    public = reason if reason in ("taken", "changed", "gone", "attacker_out") else ""
+    ctx.emit("battle_called_off", {"battle": battle.id, "city": battle.city, "attacker": attacker,
+                                   "defender": battle.defender.faction, "reason": public,
+                                   **({"by": holder} if public in ("taken", "changed") else {})})
+    if reason != "attacker_out":
+        army = _army(ctx, battle.attacker.armies[0]) if battle.attacker.armies else None
+        ctx.tell(attacker, "called_off", {"city": battle.city, "army": army.name if army else "", "why": reason,
+                                          **({"by": holder} if reason in ("taken", "changed") else {})})
 
 
 def _fight(ctx: Ctx, battle: Battle) -> None:
@@ -425,7 +451,14 @@ def apply_capture(ctx: Ctx, cap: Capture) -> None:
             # контроль ... В следующем ходу город дохода не принесёт.» (level 1 stays 1)
             city.buildings = []
             city.level = max(1, city.level - 1)
-            city.idle_turn = state.turn
+            if ctx.options.plunder_income == "next_turn":
+                # the literal reading: this turn's income is paid, the next turn's is not
+                if city.idle_next == state.turn:
+                    city.idle_turn = state.turn  # plundered the turn after a plunder: both idle
+                city.idle_next = state.turn + 1
+            else:
+                # ruling C16: the income paid at this turn's end is the next one the city brings
+                city.idle_turn = state.turn
             city.corruption = 0
             if fid != "empire" and city.id in ctx.campaign.model.quests:
                 city.quest_void = True

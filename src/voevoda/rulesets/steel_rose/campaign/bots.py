@@ -53,10 +53,10 @@ HIRE_PLAN: dict[str, list[str]] = {
 }
 THRESHOLD = {"empire": 0.6, "steel_rose": 0.65, "heaven": 0.7, "void_cult": 0.5, "ogres": 0.55}
 SEEKS_DARK_ALLIANCE = {"steel_rose"}
-"""Who offers the cult an alliance from the first turn: the Principality, whose shooters have no
-powder before its workshops make it («Если вы не выделите порох юниту ... он не сможет
-сражаться») and whose war is long («Уязвимо против длительных войн»): the demons hold its cities
-meanwhile. The others offer it only once they have lost a city."""
+"""Who offers the cult an alliance from the first turn when it starts without its resource (option
+``start_powder = false``, ruling C2): the Principality, whose shooters then have no powder before
+its workshops make it («Если вы не выделите порох юниту ... он не сможет сражаться»); the demons
+hold its cities meanwhile. Otherwise it, like the others, offers it only once it has lost a city."""
 MARGIN = 1.15
 """How much stronger than the listed garrison a bot assumes a city to be (buildings, armies)."""
 
@@ -161,12 +161,18 @@ class Planner:
         self.buildings_bought: set[str] = set()
         self.allying: set[str] = set()
         """Factions this post offers or accepts an alliance: not to be attacked in the same post."""
+        self.camp: list[str] | None = list(own["camp"]) if own.get("camp") else None
+        self.last_city: str | None = own.get("last_city")
 
     # -- helpers ------------------------------------------------------------------------
 
     def mine(self) -> list[str]:
         return [cid for cid, c in self.cities.items() if c.get("owner") == self.fid and not c.get("ruins")
                 and not c.get("gone") and c["kind"] != "mobile"]
+
+    def within_reach(self, cid: str) -> bool:
+        """A city next to one of the faction's, or at an end of the cult's camp's road (C53)."""
+        return bool(set(self.mine()).intersection(self.c.neighbours.get(cid, ()))) or cid in (self.camp or [])
 
     def upkeep(self, units: Mapping[str, int]) -> int:
         return int(sum(self.c.rules.units[u].upkeep * n for u, n in units.items()))
@@ -198,6 +204,8 @@ class Planner:
             return "\n".join(self.lines)
         if self.fid == "ogres":
             self.move_mobile()
+        if self.fid == "void_cult":
+            self.pitch_camp()
         self.restore_ruins()
         self.raise_levels()
         self.build()
@@ -256,7 +264,7 @@ class Planner:
         if self.fid == "ogres" or cult in allies or self.view["factions"].get(cult, {}).get("status") != "playing":
             return
         start = sum(1 for c in self.c.map.cities.values() if c.owner == self.fid)
-        if len(self.mine()) < start or self.fid in SEEKS_DARK_ALLIANCE:
+        if len(self.mine()) < start or (self.fid in SEEKS_DARK_ALLIANCE and not self.options.start_powder):
             self.lines.append(f"Союз с {FACTION_CASES_RU[cult]['ablt']}")
             self.allying.add(cult)
 
@@ -383,7 +391,7 @@ class Planner:
                 continue
             if c.get("floating") or self.view["factions"].get(c.get("owner"), {}).get("status") == "won":
                 continue
-            if mine.intersection(self.c.neighbours.get(cid, ())):
+            if self.within_reach(cid):
                 candidates.append((-(int(corruption.get(cid, 0))), c["kind"] != "small", cid))
         growth = self.c.model.void.passive + self.c.model.void.per_city * len(mine)
         # over the limit at the end of the turn a city is lost («Если ГП превысит 100»): a city
@@ -406,6 +414,42 @@ class Planner:
             self.lines.append("Ритуал: Призыв")
         elif hunger + growth + 30 <= limit:
             self.lines.append("Ритуал: Проклятое золото")
+
+    def pitch_camp(self) -> None:
+        """A cult with no city left camps on a road («Ваша фракция может существовать без городов, а
+        ваша армия может создавать временные лагеря на дороге между городами», ruling C53): from
+        its ruins, its camp or the city it lost last, next to the city easiest to infect or take
+        (a small city, the weakest garrison the document lists), so that a city comes back."""
+        if self.mine():
+            return
+        held = {cid for cid, c in self.cities.items() if c.get("owner") == self.fid and c.get("ruins")
+                and not c.get("gone")} | set(self.camp or [])
+        if not held and self.last_city and not self.cities.get(self.last_city, {}).get("gone"):
+            held = {self.last_city}
+        army = self.all_units()
+        best: tuple[float, list[str]] | None = None
+        for a, b in self.c.map.roads:
+            if held and not held.intersection((a, b)):
+                continue
+            if self.cities[a].get("gone") or self.cities[b].get("gone"):
+                continue
+            value = 0.0
+            for cid in (a, b):
+                c = self.cities[cid]
+                if c.get("owner") in (None, self.fid) or c.get("ruins") or c.get("floating") or \
+                        self.view["factions"].get(c.get("owner"), {}).get("status") == "won":
+                    continue
+                garrison = garrison_of(self.c, c["owner"], c["kind"], c["level"])
+                odds = strength(self.c, army) / (1 + strength(self.c, garrison) * MARGIN ** 2)
+                value = max(value, odds + (1.0 if c["kind"] == "small" else 0.0))
+            road = sorted([a, b])
+            if road == self.camp:
+                value += 0.01  # staying costs nothing
+            if best is None or value > best[0]:
+                best = (value, road)
+        if best is not None and best[1] != self.camp:
+            self.lines.append(f"Лагерь: {_city_name(self.c, best[1][0])} — {_city_name(self.c, best[1][1])}")
+            self.camp = best[1]
 
     def move_mobile(self) -> None:
         mobile = self.cities.get(MOBILE_ID)
@@ -461,7 +505,7 @@ class Planner:
             elif cid == MOBILE_ID:
                 if not mine.intersection(c.get("road", [])):
                     continue
-            elif not mine.intersection(self.c.neighbours.get(cid, ())):
+            elif not self.within_reach(cid):
                 continue
             out.append(cid)
         return sorted(out)

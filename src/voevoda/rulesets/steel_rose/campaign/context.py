@@ -39,12 +39,15 @@ class Options:
     unassigned_units_form_army: bool = True
     garrison_dies_first: bool = True
     alliances_forbid_attacks: bool = True
+    start_powder: bool = True
+    plunder_income: str = "this_turn"
     bot_odds_battles: int = BOT_ODDS_BATTLES
 
     CHOICES = {"victory_conditions": ("all", "any"), "victory_cities": ("held", "captured"), "destroy_victory": ("last_city", "any"),
-               "midnight_tie": ("all", "none"), "gift_tie": ("each", "split", "none")}
+               "midnight_tie": ("all", "none"), "gift_tie": ("each", "split", "none"),
+               "plunder_income": ("this_turn", "next_turn")}
     FLAGS = ("sunset_void_hunger", "gift_demons_upkeep", "unassigned_units_form_army", "garrison_dies_first",
-             "alliances_forbid_attacks")
+             "alliances_forbid_attacks", "start_powder")
 
     @staticmethod
     def keys() -> frozenset[str]:
@@ -132,10 +135,13 @@ class Ctx:
              **detail: Any) -> None:
         """Move gold and the unique resource of ``fid`` and write the line in its ledger."""
         f = self.state.factions[fid]
+        # the statement opens before its first line moves the money (a gift between turns opens
+        # the next turn's statement, and is one of its lines, not part of its opening)
+        led = self.ledger(fid) if not self.checking else None
         f.gold = max(0, f.gold + gold)
         f.resource = max(0.0, round(f.resource + resource, 4))
-        if not self.checking and (gold or resource or always):
-            self.ledger(fid).lines.append({"what": what, "gold": gold, "resource": round(resource, 4), **detail})
+        if led is not None and (gold or resource or always):
+            led.lines.append({"what": what, "gold": gold, "resource": round(resource, 4), **detail})
 
     @property
     def multiplier(self) -> float:

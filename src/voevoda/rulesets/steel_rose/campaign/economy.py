@@ -9,7 +9,8 @@ import math
 from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, field
 
-from voevoda.core.words import inflect_phrase, plural_en
+from voevoda.core.words import plural_en
+from voevoda.rulesets.steel_rose.battle.words import unit_plural
 from voevoda.rulesets.steel_rose.campaign.data import Building, Campaign
 from voevoda.rulesets.steel_rose.campaign.state import CampaignState, City, Faction
 
@@ -89,9 +90,10 @@ class Income:
 def city_income(campaign: Campaign, city: City, *, defended: bool, turn: int) -> Income:
     """The city's gold this turn: the base, each building's «+N к доходу города», halved by each
     building that «уменьшает доход города вдвое» (ruling C8), less «(75*уровень города)» when an
-    army defended it; nothing in the turn after a plunder or a restoration (ruling C16)."""
+    army defended it; nothing in the turn of a plunder or a restoration (ruling C16; the turn after
+    a plunder under the option ``plunder_income = "next_turn"``)."""
     out = Income(city.id, base=base_income(campaign, city))
-    if city.idle_turn == turn:
+    if turn in (city.idle_turn, city.idle_next):
         out.idle = True
         return out
     amount = out.base
@@ -123,6 +125,17 @@ def garrison(campaign: Campaign, city: City) -> dict[str, int]:
     for _bid, b in buildings_of(campaign, city):
         add_units(units, b.garrison, factor)
     return sorted_units(units, campaign)
+
+
+def garrison_powder(campaign: Campaign, cities: Iterable[City]) -> int:
+    """The gunpowder the garrisons of ``cities`` spend in one battle each with a volley («В
+    описании указывается трата пороха за 1 бой ... Расход пороха для отряда удваивается, если вы
+    отдаете приказ 'обстрел'»): the Principality's stock at the start (ruling C2)."""
+    per_battle = 0
+    for city in cities:
+        for uid, n in garrison(campaign, city).items():
+            per_battle += campaign.rules.units[uid].gunpowder * n
+    return int(math.ceil(per_battle * campaign.rules.battle.volley_gunpowder_multiplier))
 
 
 def garrison_shots_percent(campaign: Campaign, city: City) -> float:
@@ -174,7 +187,7 @@ def can_hire(campaign: Campaign, state: CampaignState, fid: str, uid: str) -> tu
         if not have.intersection(needed):
             names_ru = " или ".join(f"«{campaign.building(fid, b).name_ru}»" for b in needed)
             names_en = " or ".join(campaign.building(fid, b).name_en for b in needed)
-            many_ru = inflect_phrase(unit.name_ru[:1].lower() + unit.name_ru[1:], "gent", plural=True)
+            many_ru = unit_plural(campaign.rules, uid, "gent")
             return False, f"чтобы нанимать {many_ru}, нужна постройка {names_ru}", \
                 f"hiring {plural_en(unit.name_en.lower())} needs a building: {names_en}"
         return True, "", ""

@@ -137,8 +137,15 @@ class SteelRoseCampaignHidden(HiddenParts):
                 if rnd.random() < 0.7:
                     s["proposals"].append({"by": a, "to": b, "turn": s["turn"]})
 
+        def camp(s: State) -> None:
+            # the cult's camp is where its army stands (ruling C53)
+            if "void_cult" in rivals:
+                a, b = rnd.choice(c.map.roads)
+                s["factions"]["void_cult"]["camp"] = sorted([a, b])
+                s["factions"]["void_cult"]["last_city"] = rnd.choice(sorted(c.map.cities))
+
         out = [Variation("treasury", treasury), Variation("armies", armies), Variation("buildings", buildings),
-               Variation("deployment", deployment), Variation("proposals", proposals)]
+               Variation("deployment", deployment), Variation("proposals", proposals), Variation("camp", camp)]
         if mine != "void_cult":
             out.append(Variation("corruption", corruption))
         return out

@@ -18,6 +18,7 @@ examples is in docs/steel_rose/campaign.md)::
     Предать Империю: Вельмар              Betray the Empire: Velmar
     Демоны: 5 заразителей                 Demons: 5 infectors
     Передвижной город: Тарнбург — Вельмар Mobile city: Tarnburg - Velmar
+    Лагерь: Морвен — Вельмар              Camp: Morven - Velmar
     Гарнизон Авенталя:                    Garrison of Aventhal:
     <a deployment in the battle template>
 
@@ -99,6 +100,9 @@ _KEYWORDS: dict[str, str] = {
     "предать": "betray", "предательство": "betray", "betray": "betray", "betrayal": "betray",
     "демоны": "demons", "демонов": "demons", "demons": "demons",
     "передвижной": "mobile", "mobile": "mobile",
+    # the cult's camp on a road («армия может создавать временные лагеря на дороге между городами»)
+    "лагерь": "camp", "разбить": "camp", "разбиваю": "camp", "разбиваем": "camp", "camp": "camp",
+    "encamp": "camp", "pitch": "camp",
     "гарнизон": "garrison", "garrison": "garrison",
 }
 _TEMPLATE_SKIP = re.compile(
@@ -490,10 +494,10 @@ class PostReader:
                 self._bad(out, line, line.text,
                           "не понимаю строку: приказ начинается со слова «Построить», «Продать», «Повысить», "
                           "«Восстановить», «Нанять», «Очистить», «Армия», «Заклинание», «Ритуал», «Союз», "
-                          "«Разорвать», «Предать», «Демоны», «Передвижной город», «Гарнизон» или с города из "
+                          "«Разорвать», «Предать», «Демоны», «Передвижной город», «Лагерь», «Гарнизон» или с города из "
                           "списка «Название (1 ур.)»",
                           "cannot read this line: an order starts with Build, Sell, Raise, Restore, Hire, Cleanse, "
-                          "Army, Spell, Ritual, Alliance, Break, Betray, Demons, Mobile city, Garrison, or a city "
+                          "Army, Spell, Ritual, Alliance, Break, Betray, Demons, Mobile city, Camp, Garrison, or a city "
                           "line 'Name (level 1)'")
                 continue
             if kind != "garrison":
@@ -647,9 +651,27 @@ class PostReader:
     def _sell(self, out: Reading, line: _Line, fid: str) -> None:
         self._build_or_sell(out, line, fid, "sell")
 
+    def _city_then_list(self, fid: str, body: str) -> list[tuple[str, str]] | None:
+        """«в Морвене Убежище культистов, Тёмный алтарь и Демонический портал»: the city after «в»,
+        then the buildings it gets, listed by commas and «и» -> [(building, city), ...]; ``None``
+        unless the city and every building are read so."""
+        m = re.match(r"^(?:в|во|in|at)\s+(.+)$", body, re.IGNORECASE)
+        if not m:
+            return None
+        rest = m.group(1)
+        for cut in re.finditer(r"\s+", rest):
+            cid = self.vocab.cities.one(rest[:cut.start()].strip(" ,:"))
+            if cid is None:
+                continue
+            parts = [p.strip() for p in _LIST_SPLIT.split(rest[cut.end():]) if p.strip()]
+            bids = [self.vocab.buildings[fid].one(p) for p in parts]
+            if len(parts) >= 2 and all(bids):
+                return [(str(bid), cid) for bid in bids]
+        return None
+
     def _build_or_sell(self, out: Reading, line: _Line, fid: str, kind: str) -> None:
         body = _strip_keyword(line.text)
-        several = self._several_in(fid, body)
+        several = self._several_in(fid, body) or self._city_then_list(fid, body)
         pairs = several if several is not None else [p for p in [self._split_in(out, line, fid, body, kind)] if p]
         for bid, cid in pairs:
             out.orders.append(Order(kind, {"city": cid, "building": bid}, line.number, line.text))
@@ -890,16 +912,33 @@ class PostReader:
 
     def _mobile(self, out: Reading, line: _Line, fid: str) -> None:
         body = re.sub(r"^(?:передвижной город|mobile city)\s*[:\-–—]?\s*", "", line.text, flags=re.IGNORECASE)
-        body = re.sub(r"^(?:на дорогу|на|to the road|to)\s+", "", body, flags=re.IGNORECASE)
+        road = self._road(out, line, body, "ожидаю «Передвижной город: Тарнбург — Вельмар» (дорога между двумя городами)",
+                          "expected 'Mobile city: Tarnburg - Velmar' (the road between two cities)")
+        if road:
+            out.orders.append(Order("mobile", {"road": road}, line.number, line.text))
+
+    def _camp(self, out: Reading, line: _Line, fid: str) -> None:
+        """«Лагерь: Морвен — Вельмар», «Разбить лагерь на дороге Морвен — Вельмар», "Camp: Morven -
+        Velmar" (ruling C53)."""
+        body = re.sub(r"^(?:(?:разбить|разбиваю|разбиваем|pitch|pitch a|make)\s+)?(?:лагерь|лагеря|a camp|camp|encamp)"
+                      r"\s*[:\-–—]?\s*", "", line.text, flags=re.IGNORECASE)
+        body = re.sub(r"^(?:на дороге|на дорогу|дорога|on the road|the road)\s*[:\-–—]?\s*", "", body,
+                      flags=re.IGNORECASE)
+        road = self._road(out, line, body, "ожидаю «Лагерь: Морвен — Вельмар» (дорога между двумя городами)",
+                          "expected 'Camp: Morven - Velmar' (the road between two cities)")
+        if road:
+            out.orders.append(Order("camp", {"road": road}, line.number, line.text))
+
+    def _road(self, out: Reading, line: _Line, body: str, ru: str, en: str) -> list[str] | None:
+        """A road written as its two cities: «Тарнбург — Вельмар», «между Морвеном и Вельмаром»."""
+        body = re.sub(r"^(?:на дорогу|на|to the road|to|между|between)\s+", "", body, flags=re.IGNORECASE)
         parts = [p for p in re.split(r"\s+[—–-]+\s+|\s*[—–]\s*|\s*→\s*|\s*->\s*|\s+(?:и|and)\s+|\s*,\s*", body) if p.strip()]
         if len(parts) != 2:
-            self._bad(out, line, body, "ожидаю «Передвижной город: Тарнбург — Вельмар» (дорога между двумя городами)",
-                      "expected 'Mobile city: Tarnburg - Velmar' (the road between two cities)")
-            return
+            self._bad(out, line, body, ru, en)
+            return None
         a = self.city(out, line, parts[0])
         b = self.city(out, line, parts[1])
-        if a and b:
-            out.orders.append(Order("mobile", {"road": [a, b]}, line.number, line.text))
+        return [a, b] if a and b else None
 
     # -- battle posts and capture choices ---------------------------------------------------
 

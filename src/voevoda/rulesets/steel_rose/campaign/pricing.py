@@ -6,7 +6,8 @@ makes some cost void hunger when hired («+2 ГП при найме») and makes
 spend gunpowder in each battle («1 порох»; «Расход пороха для отряда удваивается, если вы
 отдаете приказ 'обстрел'»). The exchange rates are in ``campaign.toml`` ``[exchange]`` (ruling
 C50). A unit a building «позволяет обучать» needs that building first: its price (the cheapest
-of the buildings that unlock it) is paid once for the army.
+of the buildings that unlock it) is paid once for the army, for the units the army buys only
+(:func:`voevoda.sim.balance.real_army`; issue 29, item 14).
 """
 
 from __future__ import annotations

@@ -12,7 +12,7 @@ from voevoda.core.markup import Document, Heading, Inline, Item, Table, bold
 from voevoda.core.ruleset import GM, PUBLIC, Event, Order
 from voevoda.core.words import (
     Names,
-    counted_list,
+    counted,
     inflect_phrase,
     join_and,
     number,
@@ -21,7 +21,7 @@ from voevoda.core.words import (
 )
 from voevoda.rulesets.steel_rose.battle.model import Manoeuvre, PowderShare, SquadInput
 from voevoda.rulesets.steel_rose.battle.report import battle_document
-from voevoda.rulesets.steel_rose.battle.words import manoeuvre_text, powder_text, squad_line
+from voevoda.rulesets.steel_rose.battle.words import manoeuvre_text, powder_text, squad_line, unit_counted
 from voevoda.rulesets.steel_rose.campaign.data import FACTIONS, Campaign
 from voevoda.rulesets.steel_rose.campaign.orders import CHOICE_EN, CHOICE_RU, MOBILE_ID
 
@@ -176,9 +176,12 @@ class Words:
             return uid
         return u.name_ru.lower() if self.ru else u.name_en.lower()
 
-    def units(self, counts: Mapping[str, int]) -> str:
-        return counted_list([(self.unit(u), n) for u, n in counts.items() if n], self.lang,
-                            nothing=self.t("никого", "nobody"))
+    def units(self, counts: Mapping[str, int], case: str = "nomn") -> str:
+        """«20 копейщиков, 6 рыцарей и 2 всадника на грифонах»; after a verb (``accs``): «нанять 10
+        копейщиков и 2 лучников», «нанять 1 лучника»."""
+        parts = [unit_counted(self.c.rules, u, n, self.lang, case) if u in self.c.rules.units
+                 else counted(n, u, self.lang, case=case) for u, n in counts.items() if n]
+        return join_and(parts, self.lang) or self.t("никого", "nobody")
 
     def building(self, fid: str | None, bid: str) -> str:
         if fid is None:
@@ -237,7 +240,7 @@ def describe_order(campaign: Campaign, order: Order, lang: str) -> str:
     if k == "restore":
         return w.t("восстановить", "restore") + f" {w.city(str(a['city']))}"
     if k == "hire":
-        return w.t("нанять", "hire") + " " + w.units(dict(a["units"]))
+        return w.t("нанять", "hire") + " " + w.units(dict(a["units"]), "accs")
     if k == "cleanse":
         # «Очистить Вельмар за честь»: the payment is echoed, else a player reads it as gold
         paid = w.t(" за ресурс фракции", " for the faction's resource") if a.get("pay") == "resource" else ""
@@ -278,14 +281,30 @@ def describe_order(campaign: Campaign, order: Order, lang: str) -> str:
         return w.t(f"гарнизон города {w.city(str(a['city']))} — ", f"garrison of {w.city(str(a['city']))} — ") + \
             "; ".join(squad_line(campaign.rules, sq.position, sq.units, lang) for sq in squads)
     if k == "template":
-        return w.t(f"город {w.city(str(a['city']))}: уровень {a['level']}",
+        text = w.t(f"город {w.city(str(a['city']))}: уровень {a['level']}",
                    f"{w.city(str(a['city']))}: level {a['level']}")
+        if a.get("raise_from"):  # what the level written implies (ruling C18)
+            text += w.t(f" — повысить с {a['raise_from']} до {a['level']} ({w.gold(-int(a['raise_cost']), signed=True)})",
+                        f" — raise from {a['raise_from']} to {a['level']} ({w.gold(-int(a['raise_cost']), signed=True)})")
+        return text
     if k == "template_buildings":
         # the faction whose buildings these are (a «Барак» is the Empire's and the Principality's)
-        owner = next((fid for fid in FACTIONS if all(str(b) in campaign.buildings.of(fid) for b in a["buildings"])),
-                     None) if a["buildings"] else None
-        return w.t(f"город {w.city(str(a['city']))}: постройки ", f"{w.city(str(a['city']))}: buildings ") + (
+        named = [str(b) for b in a["buildings"]] + [str(x["building"]) for x in a.get("sell", [])]
+        owner = next((fid for fid in FACTIONS if all(b in campaign.buildings.of(fid) for b in named)),
+                     None) if named else None
+        text = w.t(f"город {w.city(str(a['city']))}: постройки ", f"{w.city(str(a['city']))}: buildings ") + (
             ", ".join(w.building(owner, str(b)) for b in a["buildings"]) or "—")
+        # what the list implies (ruling C18): each building built, each left out sold at half price
+        changes = []
+        if a.get("build"):
+            changes.append(w.t("построить ", "build ") + ", ".join(
+                f"{w.building_accs(owner, str(x['building']))} ({w.gold(-int(x['gold']), signed=True)})"
+                for x in a["build"]))
+        if a.get("sell"):
+            changes.append(w.t("продать ", "sell ") + ", ".join(
+                f"{w.building_accs(owner, str(x['building']))} ({w.gold(int(x['gold']), signed=True)})"
+                for x in a["sell"]))
+        return text + (" — " + "; ".join(changes) if changes else "")
     if k == "deploy":
         squads = [SquadInput.from_json(sq) for sq in a["squads"]]
         parts = [squad_line(campaign.rules, sq.position, sq.units, lang) for sq in squads]
@@ -362,7 +381,8 @@ def _ledger_line(w: Words, fid: str, line: Mapping[str, Any]) -> str:
                 "battle_meat": "мясо павших врагов", "battle_hunger": "победа в битве", "gunpowder": "порох на битву",
                 "defended": "город отбился", "city_lost": "город потерян", "hunger_passive": "голод копится",
                 "hunger_reset": "захват города", "hunger_overflow": "голод переполнился", "raid_hunger": "набег",
-                "hire_hunger": "найм", "ogre_contract": "наёмничий договор с ограми"}
+                "hire_hunger": "найм", "ogre_contract": "наёмничий договор с ограми",
+                "hunger_altar": f"{w.building(fid, str(line.get('building')))} построен в этот ход ({city})"}
     names_en = {"income": f"income: {city}", "build": f"building: {w.building(fid, str(line.get('building')))} ({city})",
                 "sell": f"sale: {w.building(fid, str(line.get('building')))} ({city})",
                 "raise": f"level raised: {city} → {line.get('level')}", "restore": f"restoration: {city}",
@@ -379,17 +399,29 @@ def _ledger_line(w: Words, fid: str, line: Mapping[str, Any]) -> str:
                 "battle_hunger": "battle won", "gunpowder": "gunpowder spent", "defended": "city held",
                 "city_lost": "city lost", "hunger_passive": "hunger grows", "hunger_reset": "a city taken",
                 "hunger_overflow": "hunger overflowed", "raid_hunger": "raid", "hire_hunger": "hiring",
-                "ogre_contract": "the ogres' contract"}
+                "ogre_contract": "the ogres' contract",
+                "hunger_altar": f"{w.building(fid, str(line.get('building')))} built this turn ({city})"}
     text = (names_ru if w.ru else names_en).get(what, what)
-    if what == "production" and line.get("sources"):  # «производство: основной прирост, Святилище природы (Эльдаран)»
-        sources = []
-        for source in line["sources"]:
-            if not source:
-                sources.append(w.t("основной прирост", "the base rate"))
-                continue
-            city, _, building = str(source).partition("/")
-            sources.append(f"{w.building(fid, building)} ({w.city(city)})")
-        text += ": " + ", ".join(sources)
+    if what == "production" and "source" in line:  # «производство: Святилище природы (Эльдаран)»
+        if not line["source"]:
+            text += ": " + w.t("основной прирост", "the base rate")
+        else:
+            city, _, building = str(line["source"]).partition("/")
+            text += f": {w.building(fid, building)} ({w.city(city)})"
+    if what == "hunger_passive" and "cities" in line:
+        # «голод копится: 10 + 15 × 3 города − 5 (Тёмный алтарь)»: how the line's sum is made
+        void = w.c.model.void
+        cities, altars = int(line["cities"]), int(line.get("altars") or 0)
+        parts = [w.amount(void.passive)]
+        if cities:
+            parts.append(f"+ {w.amount(void.per_city)} × " + (counted(cities, "город") if w.ru
+                                                               else counted(cities, "city", "en")))
+        altar = next(((bid, b) for bid, b in w.c.buildings.of("void_cult").items() if b.hunger_passive), None)
+        if altars and altar is not None:
+            name = w.building("void_cult", altar[0])
+            shown = name if altars == 1 else (counted(altars, name.lower()) if w.ru else f"{altars} × {name}")
+            parts.append(f"− {w.amount(-altar[1].hunger_passive * altars)} ({shown})")
+        text += ": " + " ".join(parts) + (w.t(", ×2 (Закат)", ", ×2 (Sunset)") if line.get("doubled") else "")
     if line.get("battle"):  # «честь павших (битва за Вельмар)»
         text += f" ({_battle_title(w, str(line['battle']))})"
     if what == "income":
@@ -431,6 +463,9 @@ def _faction_part(doc: Document, w: Words, view: Mapping[str, Any], events: Sequ
     doc.paragraph(w.units(own.get("units", {})))
     if own.get("gifted"):
         doc.paragraph(w.t("из них подарены Культом: ", "of them gifts of the cult: ") + w.units(own["gifted"]))
+    if own.get("camp"):
+        road = " — ".join(w.city(c) for c in own["camp"])
+        doc.paragraph(w.t(f"Лагерь: на дороге {road}", f"Camp: on the road {road}"))
     cities = view.get("own_cities") or {}
     if cities:
         doc.heading(w.t("Города", "Cities"), 3)
@@ -451,7 +486,7 @@ def _faction_part(doc: Document, w: Words, view: Mapping[str, Any], events: Sequ
     if notes:
         doc.heading(w.t("Что произошло", "What happened"), 3)
         doc.bullets(notes)
-    fought = {e.data["battle"] for e in events if e.kind == "battle"}
+    fought = {e.data["battle"] for e in events if e.kind in ("battle", "battle_called_off")}
     for e in events:
         if e.kind == "deployed" and e.data["battle"] not in fought:
             # both sides' deployments, for the planning post («Вы узнаёте расстановку войск противника»)
@@ -567,8 +602,33 @@ def _private_line(w: Words, e: Event) -> str | None:
         return w.t(f"Голод пустоты переполнился: город {w.city(d['city'])} обращён в руины",
                    f"The void hunger overflowed: {w.city(d['city'])} fell to ruins")
     if k == "called_off":
-        return w.t(f"Атака на {w.city(d['city'])} отменена: город парит в небе",
-                   f"The attack on {w.city(d['city'])} was called off: the city floats in the sky")
+        # an attack the post's checks could not stop, called off when its battle's turn came
+        by = d.get("by")
+        why_ru, why_en = {
+            "floating": ("город парит в небе", "the city floats in the sky"),
+            "taken": (Words(w.c, "ru").did(by, "взял", "") + " город раньше", f"{w.the_faction(by)} took the city first"),
+            "changed": ((f"город до битвы перешёл к {w.faction_in(by, 'datv')}" if by else "у города до битвы сменился "
+                         "владелец"), f"the city passed to {w.the_faction(by)} before the battle" if by
+                        else "the city changed hands before the battle"),
+            "gone": ("города больше нет на карте", "the city is gone from the map"),
+            "no_units": ("в армии не осталось юнитов", "no unit of the army was left"),
+            "problem": (str(d.get("ru", "")), str(d.get("en", ""))),
+        }.get(str(d.get("why")), (str(d.get("why")), str(d.get("why"))))
+        army_ru = f" (армия {d['army']})" if d.get("army") else ""
+        army_en = f" (army {d['army']})" if d.get("army") else ""
+        return w.t(f"Не исполнено: {w.army_action('attack', d['city'])}{army_ru} — {why_ru}",
+                   f"Not carried out: the attack on {w.city(d['city'])}{army_en} — {why_en}")
+    if k == "camp":
+        road = " — ".join(w.city(c) for c in d["road"])
+        return w.t(f"Лагерь разбит на дороге {road}", f"Camp pitched on the road {road}")
+    if k == "camp_fell":
+        road = " — ".join(w.city(c) for c in d["road"])
+        why = {"beaten": w.t(f"армию отбили от города {w.city(d.get('city'))}",
+                             f"the army was beaten back from {w.city(d.get('city'))}"),
+               "no_army": w.t("в армии не осталось никого", "no unit is left to hold it"),
+               "road_gone": w.t("дороги больше нет на карте", "the road is gone from the map")}.get(
+            str(d.get("why")), str(d.get("why")))
+        return w.t(f"Лагерь на дороге {road} пал: {why}", f"The camp on the road {road} fell: {why}")
     if k == "choice_refused":
         return w.t(f"Выбор «{w.choice(d['choice'])}» вашей фракции недоступен", f"Your faction cannot {w.choice(d['choice'])}")
     return None
@@ -576,7 +636,7 @@ def _private_line(w: Words, e: Event) -> str | None:
 
 def _chronicle(doc: Document, w: Words, view: Mapping[str, Any], events: Sequence[Event], fid: Any) -> None:
     lines: list[str] = []
-    told = {e.data["battle"] for e in events if e.kind == "battle_result"}
+    told = {e.data["battle"] for e in events if e.kind in ("battle_result", "battle_called_off")}
     for e in events:
         if e.kind == "battle_announced" and e.data["battle"] in told:
             continue  # its result says who fought whom
@@ -599,6 +659,8 @@ def _public_line(w: Words, e: Event, fid: Any) -> str | None:
                 return None  # nobody's ruins: the capture line says it
             verdict = w.t("без боя", "without a fight")
         return w.did(d["attacker"], "атаковал", "attacked") + f" {w.the_city(d['city'])} ({w.faction(d.get('defender'))}): {verdict}"
+    if k == "battle_called_off":
+        return _called_off_line(w, d)
     if k == "captured":
         verbs = {"colonise": ("колонизировал", "colonised"), "plunder": ("разграбил", "plundered"),
                  "raze": ("разрушил", "razed"), "raze_abandon": ("разрушил и бросил", "razed and abandoned"),
@@ -609,9 +671,10 @@ def _public_line(w: Words, e: Event, fid: Any) -> str | None:
         ru, en = verbs.get(d["choice"], ("захватил", "took"))
         return w.did(d["by"], ru, en) + f" {w.the_city(d['city'])}"
     if k == "owner" and d.get("how") in ("cult", "betrayal"):
-        how = {"cult": w.t("силы пустоты", "the powers of the void"), "betrayal": w.t("предательство", "betrayal")}[d["how"]]
-        return w.t(f"Город {w.city(d['city'])} перешёл к фракции «{w.faction(d['to'])}» ({how})",
-                   f"{w.city(d['city'])} passed to {w.faction(d['to'])} ({how})")
+        # how the cult came by it (corruption, the deal) is its secret: the map says only that it did
+        how = w.t(" (предательство)", " (betrayal)") if d["how"] == "betrayal" else ""
+        return w.t(f"Город {w.city(d['city'])} перешёл к {w.faction_in(d['to'], 'datv')}{how}",
+                   f"{w.city(d['city'])} passed to {w.the_faction(d['to'])}{how}")
     if k == "ruins" and d.get("how") == "cult":
         return w.t(f"Город {w.city(d['city'])} обратился в руины", f"{w.city(d['city'])} fell to ruins")
     if k == "restored":
@@ -661,6 +724,25 @@ def _public_line(w: Words, e: Event, fid: Any) -> str | None:
                    f"Battle for {w.city(d['city'])}: {w.the_faction(d['attacker'], capital=True)} against "
                    f"{w.the_faction(d['defender'])}")
     return None
+
+
+def _called_off_line(w: Words, d: Mapping[str, Any]) -> str:
+    """«Битва за Чёрную Топь (Благословлённые небом против Культа пустоты) не состоялась: Империя
+    взяла город раньше» — why, where everyone may know it (ruling C7)."""
+    sides_ru = w.faction(d["attacker"]) + (f" против {w.faction_in(d['defender'], 'gent')}" if d.get("defender") else "")
+    sides_en = w.the_faction(d["attacker"], capital=True) + (f" against {w.the_faction(d['defender'])}"
+                                                            if d.get("defender") else "")
+    by = d.get("by")
+    why_ru, why_en = {
+        "taken": (Words(w.c, "ru").did(by, "взял", "") + " город раньше", f"{w.the_faction(by)} took the city first"),
+        "changed": ((f"город перешёл к {w.faction_in(by, 'datv')}" if by else "у города сменился владелец"),
+                    f"the city passed to {w.the_faction(by)}" if by else "the city changed hands"),
+        "gone": ("города больше нет на карте", "the city is gone from the map"),
+        "attacker_out": ("атакующая фракция к тому времени выбыла из игры", "the attacker was out of the game by then"),
+    }.get(str(d.get("reason") or ""), ("", ""))
+    ru = f"Битва за {w.city_for(d['city'])} ({sides_ru}) не состоялась" + (f": {why_ru}" if why_ru else "")
+    en = f"The battle for {w.city(d['city'])} ({sides_en}) did not take place" + (f": {why_en}" if why_en else "")
+    return w.t(ru, en)
 
 
 def _map_table(doc: Document, w: Words, view: Mapping[str, Any]) -> None:

@@ -18,7 +18,7 @@ from typing import Any, ClassVar
 from pydantic import BaseModel
 
 from voevoda.core.dice import Dice, Stream
-from voevoda.core.errors import DataError, GameError, ParseError, Problem, illegal
+from voevoda.core.errors import DataError, GameError, ParseError, Problem, illegal, warning
 from voevoda.core.hidden import HiddenParts
 from voevoda.core.markup import Document
 from voevoda.core.ruleset import Event, Order, Outcome, Prompt, Resolution, Ruleset, State, StateProblem
@@ -47,7 +47,8 @@ from voevoda.rulesets.steel_rose.campaign.state import CampaignState, City, Fact
 
 class SteelRoseCampaign(Ruleset):
     id: ClassVar[str] = "steel-rose"
-    version: ClassVar[str] = "1.0"
+    version: ClassVar[str] = "1.1"
+    """1.1 (issue 29): the Principality's starting powder (C2), the cult's camps (C53)."""
     title_ru: ClassVar[str] = "Война Стальной Розы (кампания)"
     title_en: ClassVar[str] = "War of the Steel Rose (campaign)"
     min_players: ClassVar[int] = 2
@@ -83,9 +84,11 @@ class SteelRoseCampaign(Ruleset):
         return frozenset({"factions", "map", *Options.keys()})
 
     def recorded_config(self) -> dict[str, Any]:
-        """The config with ``bot_odds_battles`` as in effect: a game keeps the number of battles
-        its bots weigh an attack on when the installed default changes (ruling C52)."""
-        return {**super().recorded_config(), "bot_odds_battles": self.options.bot_odds_battles}
+        """The config with ``bot_odds_battles``, ``start_powder`` and ``plunder_income`` as in
+        effect: a game keeps the number of battles its bots weigh an attack on (ruling C52) and the
+        readings of C2 and C16 it was created with when the installed defaults change."""
+        return {**super().recorded_config(), "bot_odds_battles": self.options.bot_odds_battles,
+                "start_powder": self.options.start_powder, "plunder_income": self.options.plunder_income}
 
     def setup(self, players: Sequence[str], dice: Dice) -> State:
         seats = self._seats(players)
@@ -117,6 +120,10 @@ class SteelRoseCampaign(Ruleset):
             # ruling C2: the first turn's income is paid before the first turn
             f.gold += sum(eco.city_income(self.campaign, c, defended=False, turn=-1).total for c in state.cities_of(fid))
             f.resource += sum(a for _s, a in eco.resource_per_turn(self.campaign, state, fid))
+            if fid == "steel_rose" and self.options.start_powder:
+                # ruling C2: «Обладает превосходной обороной» from the first turn: the powder its
+                # garrisons spend in one battle each with a volley
+                f.resource += eco.garrison_powder(self.campaign, state.cities_of(fid))
             f.snapshot = {"turn": 0, "gold": f.gold, "resource": f.resource, "units": {}}
         return dump_state(state)
 
@@ -158,6 +165,7 @@ class SteelRoseCampaign(Ruleset):
         fid = self._fid(st, player)
         if st.phase == "orders":
             reading = self.reader.orders(text, fid)
+            self._implied(st, fid, reading.orders)
             if reading.problems:
                 raise ParseError(reading.problems, [self.describe(o) for o in reading.orders], orders=reading.orders)
             return reading.orders
@@ -180,6 +188,58 @@ class SteelRoseCampaign(Ruleset):
                 raise ParseError(reading.problems, [self.describe(o) for o in reading.orders], orders=reading.orders)
             return reading.orders
         raise GameError("игра окончена", "the game is over")
+
+    def _implied(self, st: CampaignState, fid: str, orders: list[Order]) -> None:
+        """What each city of the document's list will change, written into its order for the echo
+        (ruling C18: «The echo says exactly what will be done»): the level raise and its price, the
+        buildings built, and those present and not listed, sold at half price. Resolution works
+        the changes out again from the state (:func:`~.actions.expand_template`)."""
+        for i, order in enumerate(orders):
+            city = st.cities.get(str(order.args.get("city", "")))
+            if city is None or city.owner != fid or city.ruins:
+                continue
+            implied: dict[str, Any] = {}
+            if order.kind == "template":
+                level = int(order.args["level"])
+                if level > city.level:
+                    probe = city.model_copy()
+                    cost = 0
+                    while probe.level < level:
+                        cost += eco.raise_cost(self.campaign, probe)
+                        probe.level += 1
+                    implied = {"raise_from": city.level, "raise_cost": cost}
+            elif order.kind == "template_buildings":
+                listed = [str(b) for b in order.args["buildings"]]
+                table = self.campaign.buildings.of(fid)
+                implied = {"sell": [{"building": b, "gold": eco.sale_price(self.campaign, table[b]).gold}
+                                    for b in city.buildings if b not in listed and b in table],
+                           "build": [{"building": b, "gold": table[b].gold} for b in listed
+                                     if b not in city.buildings and b in table]}
+            if implied:
+                orders[i] = Order(order.kind, {**order.args, **implied}, order.line, order.text)
+
+    def warnings(self, state: State, player: str, orders: Sequence[Order]) -> list[Problem]:
+        """A building the city list leaves out is sold (ruling C18): said before the step, so that
+        a player who only forgot to write it can post again."""
+        out: list[Problem] = []
+        if state.get("phase") != "orders":
+            return out
+        for order in orders:
+            if order.kind != "template_buildings" or not order.args.get("sell"):
+                continue
+            cid = str(order.args["city"])
+            fid = state["seats"].get(player)
+            ru, en = self._city_names([cid])
+            sold_ru = ", ".join(f"{self.campaign.building(str(fid), s['building']).name_ru} (+{s['gold']}з)"
+                                for s in order.args["sell"])
+            sold_en = ", ".join(f"{self.campaign.building(str(fid), s['building']).name_en} (+{s['gold']} gold)"
+                                for s in order.args["sell"])
+            out.append(warning(f"{ru[0]}: постройки, которых нет в списке, продаются за полцены: {sold_ru}; "
+                               "если это не так, впишите их в список",
+                               f"{en[0]}: the buildings left out of the list are sold at half price: {sold_en}; "
+                               "if that is not meant, add them to the list",
+                               order.line, None, order.text, "Экономика"))
+        return out
 
     def _parse_battle_post(self, st: CampaignState, fid: str, text: str) -> list[Order]:
         ctx = self.ctx(st)
@@ -324,11 +384,17 @@ class SteelRoseCampaign(Ruleset):
         return out
 
     def state_invariants(self, state: State) -> list[StateProblem]:
-        """What the schema cannot know without the rules: a city's buildings are its owner's
+        """What the schema cannot know without the rules: the cities are the map's, every one of
+        them; a city's buildings are its owner's
         («Для каждой фракции свои постройки»; they go when the city changes hands) and no ruin
         or ownerless city has any; armies and factions count only units the rules know."""
         problems: list[StateProblem] = []
         units = self.campaign.rules.units
+        known = set(self.campaign.map.cities) | ({MOBILE_ID} if self.campaign.map.mobile is not None else set())
+        for cid in sorted(known - set(state["cities"])):
+            problems.append(StateProblem(f"/cities/{cid}", f"нет города карты «{cid}»", f"the map's city '{cid}' is missing"))
+        for cid in sorted(set(state["cities"]) - known):
+            problems.append(StateProblem(f"/cities/{cid}", f"на карте нет города «{cid}»", f"no city '{cid}' on the map"))
         for cid, city in state["cities"].items():
             owned = self.campaign.buildings.of(city["owner"]) if city.get("owner") else {}
             for index, bid in enumerate(city["buildings"]):

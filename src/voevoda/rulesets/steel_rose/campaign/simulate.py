@@ -48,11 +48,21 @@ def play(index: int, seed: str, players: int = 5, config: Mapping[str, Any] | No
                        house_rules=dict(house_rules or {}), seed=text, auto_resolve=True)
     state = game.state
     ending = str(state.get("result_reason") or "") if state["phase"] == "over" else "unfinished"
+    first_lost: dict[str, int] = {}
+    for step in game.steps:
+        for e in step.events:
+            # a city of the faction passed to another or fell to ruins, or the mobile city was
+            # destroyed (a plunder leaves the city its owner's)
+            lost = e.data.get("from")
+            passed = e.kind in ("owner", "ruins") or (e.kind == "captured" and e.data.get("choice") == "destroyed")
+            if passed and lost and e.data.get("to") != lost:
+                first_lost.setdefault(str(lost), int(e.data["turn"]))
     factions = {}
     for fid, f in state["factions"].items():
         cities = sum(1 for c in state["cities"].values() if c["owner"] == fid and not c["ruins"] and not c["gone"])
         factions[fid] = {"player": f["player"], "status": f["status"], "reason": f["end_reason"],
-                         "turn": f["ended_turn"], "cities": cities, "gold": f["gold"], "resource": f["resource"]}
+                         "turn": f["ended_turn"], "cities": cities, "gold": f["gold"], "resource": f["resource"],
+                         "first_city_lost": first_lost.get(fid, 0)}
     return GameResult(index, text, int(state["turn"]), len(game.steps), ending, list(state["winners"]), factions)
 
 

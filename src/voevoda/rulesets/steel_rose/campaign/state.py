@@ -82,6 +82,10 @@ class City(_Model):
     corruption: int = Field(default=0, ge=0, le=1000)
     floating: bool = False
     idle_turn: int = Field(default=0, ge=0, le=MAX)
+    """The turn whose income the city does not bring (a restoration's, a plunder's: ruling C16)."""
+    idle_next: int = Field(default=0, ge=0, le=MAX)
+    """The turn after a plunder, under the option ``plunder_income = "next_turn"`` (C16's literal
+    reading: «В следующем ходу город дохода не принесёт»)."""
     quest_void: bool = False
     placement: list[dict[str, Any]] = Field(default_factory=list, max_length=6)
     road: list[str] | None = Field(default=None, min_length=2, max_length=2)
@@ -109,6 +113,8 @@ class Army(_Model):
     teleport: bool = False
     favoured: bool = False
     choice: CaptureChoice | None = None
+    from_camp: bool = False
+    """An attack the cult's camp alone brings within reach (ruling C53): beaten back, the camp falls."""
     line: int = 0
 
     @model_validator(mode="after")
@@ -186,6 +192,11 @@ class Faction(_Model):
     discount_used: int = Field(default=0, ge=0, le=MAX)
     snapshot: dict[str, Any] = Field(default_factory=dict)
     intel: list[Intel] = Field(default_factory=list, max_length=10_000)
+    camp: list[str] | None = Field(default=None, min_length=2, max_length=2)
+    """The Void Cult's camp: the road its army stands on («ваша армия может создавать временные
+    лагеря на дороге между городами», ruling C53), sorted; secret like the army itself."""
+    last_city: str | None = None
+    """The city the cult lost last: where a cult with no city, ruins or camp left pitches its camp."""
 
     @model_validator(mode="after")
     def _check(self) -> Faction:
@@ -255,6 +266,10 @@ class CampaignState(_Model):
             seen.add(army.id)
             if army.target is not None and army.target not in self.cities:
                 raise ValueError(f"armies.{army.id}.target: no city '{army.target}'")
+        for fid, faction in self.factions.items():
+            for cid in [*(faction.camp or []), *([faction.last_city] if faction.last_city else [])]:
+                if cid not in self.cities:
+                    raise ValueError(f"factions.{fid}: no city '{cid}' (camp, last_city)")
         for battle in self.battles:
             if battle.city not in self.cities:
                 raise ValueError(f"battles.{battle.id}.city: no city '{battle.city}'")

@@ -59,7 +59,8 @@ def summary(campaign: Campaign, view: Mapping[str, Any], viewer: Viewer) -> str:
             outcome = {"attacker": "город взят / taken", "defender": "город отбился / held",
                        "none": "ничья / a draw"}.get(str(b.get("winner")), "")
             state = outcome if b.get("status") == "fought" else {"pending": "впереди / to come",
-                                                                  "walkover": "без боя / no fight"}.get(
+                                                                  "walkover": "без боя / no fight",
+                                                                  "called_off": "не состоялась / called off"}.get(
                 str(b.get("status")), str(b.get("status")))
             defender = w.faction_in(b.get("defender"), "gent") if b.get("defender") else "—"
             lines.append(f"  битва за {city_accusative(w.city(b['city']))}: {w.faction(b['attacker'])} против "
@@ -100,6 +101,8 @@ def _own(campaign: Campaign, w: Words, view: Mapping[str, Any], fid: str) -> lis
         target = f" {w.city(army['target'])}" if army.get("target") else ""
         when = " (прошлый ход / last turn)" if _past(view) else ""
         lines.append(f"  армия / army {army['name']}{when}: {w.units(army.get('units') or {})} — {doing}{target}")
+    if own.get("camp"):
+        lines.append("  лагерь на дороге / camp on the road: " + " — ".join(w.city(c) for c in own["camp"]))
     cities = view.get("own_cities") or {}
     if cities:
         lines.append("  города / cities:")

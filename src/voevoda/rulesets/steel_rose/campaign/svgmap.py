@@ -55,7 +55,10 @@ def map_svg(campaign: Campaign, view: Mapping[str, Any], lang: str = "ru", event
         if intel.get("kind") == "corruption":
             corruption[str(intel["about"])] = int(intel["data"]["level"])
     fought = [e.data for e in events if e.kind == "battle_result"]
-    battles = {str(b["city"]) for b in fought} | {str(b["city"]) for b in view.get("battles", [])}
+    # a burst where a battle was fought: not for an attack called off or ruins taken without a fight
+    battles = {str(b["city"]) for b in fought if not b.get("walkover")} | \
+        {str(b["city"]) for b in view.get("battles", []) if b.get("status") == "fought"}
+    camp = (view.get("own") or {}).get("camp")
 
     def pos(cid: str) -> tuple[float, float]:
         if cid == MOBILE_ID:
@@ -75,18 +78,53 @@ def map_svg(campaign: Campaign, view: Mapping[str, Any], lang: str = "ru", event
         dash = ' stroke-dasharray="4 6" opacity="0.35"' if gone else ""
         body.append(f'<line x1="{x1:.0f}" y1="{y1:.0f}" x2="{x2:.0f}" y2="{y2:.0f}" stroke="{ROAD}" '
                     f'stroke-width="3"{dash}/>')
+    def camp_pos() -> tuple[float, float]:
+        """The cult's tent on its road, beside the mobile city when both stand there."""
+        assert camp is not None
+        (x1, y1), (x2, y2) = pos(camp[0]), pos(camp[1])
+        mobile_road = (cities.get(MOBILE_ID) or {}).get("road")
+        t = 0.3 if mobile_road and sorted(mobile_road) == sorted(camp) else 0.5
+        return x1 + (x2 - x1) * t, y1 + (y2 - y1) * t
+
+    segments: list[tuple[float, float, float, float]] = []
+    for a, b in gmap.roads:
+        (x1, y1), (x2, y2) = pos(a), pos(b)
+        segments.append((x1, y1, x2, y2))
     for fight in fought:
         attacker, city = fight.get("attacker"), str(fight["city"])
         if attacker is None or city not in cities:
             continue
         source = _nearest_own(campaign, cities, str(attacker), city)
-        if source is None:
+        if source is None and camp and attacker == me and city in camp:
+            (x1, y1), (x2, y2) = camp_pos(), pos(city)
+        elif source is None:
             continue
-        (x1, y1), (x2, y2) = pos(source), pos(city)
+        else:
+            (x1, y1), (x2, y2) = pos(source), pos(city)
+        segments.append((x1, y1, x2, y2))
         dx, dy = x2 - x1, y2 - y1
         length = math.hypot(dx, dy) or 1
         body.append(maps.arrow(x1 + dx * 24 / length, y1 + dy * 24 / length, x2 - dx * 26 / length,
                                y2 - dy * 26 / length, COLOURS.get(str(attacker), maps.INK)))
+    obstacles: list[tuple[float, float, float, float]] = []  # boxes: cities, signs, labels placed
+    for cid in gmap.cities:
+        if cid in cities:
+            x, y = pos(cid)
+            r = 20.0 if cities[cid]["kind"] == "large" else 14.0
+            obstacles.append((x - r - 2, y - r - 2, x + r + 2, y + r + 2))
+            if cid in battles:
+                obstacles.append((x + r * 0.8 - 9, y - r * 0.8 - 9, x + r * 0.8 + 9, y - r * 0.8 + 9))
+            if cid in own and own[cid].get("buildings"):
+                obstacles.append((x + r + 2, y - r - 8, x + r + 24, y - r + 6))  # ◆
+            if corruption.get(cid):
+                obstacles.append((x - r - 32, y - r - 8, x - r - 2, y - r + 6))  # ☠
+    mobile_now = cities.get(MOBILE_ID)
+    if mobile_now is not None and mobile_now.get("road") and not mobile_now.get("gone"):
+        x, y = pos(MOBILE_ID)
+        obstacles.append((x - 17, y - 17, x + 17, y + 17))
+    if camp:
+        x, y = camp_pos()
+        obstacles.append((x - 12, y - 12, x + 12, y + 12))
     for cid in gmap.cities:
         c = cities.get(cid)
         if c is None:
@@ -104,7 +142,10 @@ def map_svg(campaign: Campaign, view: Mapping[str, Any], lang: str = "ru", event
         body.append(maps.text(x, y + 5, "×" if c.get("ruins") else str(c["level"]), size=14, weight="bold",
                               anchor="middle", fill="#ffffff"))
         name = gmap.cities[cid].name_ru if lang == "ru" else gmap.cities[cid].name_en
-        body.append(maps.text(x, y + r + 16, name, size=13, anchor="middle", halo=True))
+        lines, anchor, box = place_label(name, x, y, r, segments, obstacles, gmap.width + 2 * MARGIN,
+                                         gmap.height + 2 * MARGIN)
+        obstacles.append(box)
+        body.extend(maps.text(lx, ly, part, size=LABEL_SIZE, anchor=anchor, halo=True) for lx, ly, part in lines)
         if cid in own and own[cid].get("buildings"):
             body.append(maps.text(x + r + 4, y - r + 4, f"◆{len(own[cid]['buildings'])}", size=11, halo=True))
         if corruption.get(cid):
@@ -120,6 +161,9 @@ def map_svg(campaign: Campaign, view: Mapping[str, Any], lang: str = "ru", event
                               fill="#ffffff"))
         if MOBILE_ID in battles:
             body.append(maps.battle_mark(x + 12, y - 12, 8))
+    if camp:
+        x, y = camp_pos()
+        body.append(_tent(x, y, 10, COLOURS["void_cult"]))
     shown = turn if turn is not None else int(view.get("turn", 1))
     phase = str(view.get("phase", ""))
     viewer = str(view.get("viewer", "public"))
@@ -137,6 +181,85 @@ def map_svg(campaign: Campaign, view: Mapping[str, Any], lang: str = "ru", event
                        subtitle=subtitle, legend=legend(campaign, view, lang, me,
                                                         fought_turn if fought and fought_turn != shown else None),
                        legend_title=_t(lang, "Условные обозначения", "Legend"))
+
+
+def _tent(x: float, y: float, r: float, fill: str) -> str:
+    """The Void Cult's camp (ruling C53): a tent on its road."""
+    return (f'<polygon points="{x:.1f},{y - r:.1f} {x + r:.1f},{y + r * 0.8:.1f} {x - r:.1f},{y + r * 0.8:.1f}" '
+            f'fill="{fill}" stroke="{maps.INK}" stroke-width="1.5" data-camp="1"/>')
+
+
+LABEL_SIZE = 13
+CHAR_WIDTH = 0.62 * LABEL_SIZE
+"""About the width of a letter of the map's font (DejaVu Sans) at the labels' size."""
+
+
+def _crosses(seg: tuple[float, float, float, float], box: tuple[float, float, float, float]) -> bool:
+    """Whether the segment passes through the box (Liang–Barsky clipping)."""
+    x1, y1, x2, y2 = seg
+    left, top, right, bottom = box
+    dx, dy = x2 - x1, y2 - y1
+    lo, hi = 0.0, 1.0
+    for p, q in ((-dx, x1 - left), (dx, right - x1), (-dy, y1 - top), (dy, bottom - y1)):
+        if p == 0:
+            if q < 0:
+                return False
+            continue
+        t = q / p
+        if p < 0:
+            lo = max(lo, t)
+        else:
+            hi = min(hi, t)
+        if lo > hi:
+            return False
+    return True
+
+
+def _overlaps(a: tuple[float, float, float, float], b: tuple[float, float, float, float]) -> bool:
+    return a[0] < b[2] and b[0] < a[2] and a[1] < b[3] and b[1] < a[3]
+
+
+def place_label(name: str, x: float, y: float, r: float, segments: Sequence[tuple[float, float, float, float]],
+                obstacles: Sequence[tuple[float, float, float, float]], width_of_map: float = math.inf,
+                height_of_map: float = math.inf) -> tuple[list[tuple[float, float, str]], str,
+                                                          tuple[float, float, float, float]]:
+    """Where a city's name goes: below the city unless a road, a city, a sign or another name is
+    there, else above, to the right, to the left or at a corner, on one line or (a name of two
+    words) on two — the first place nothing crosses and the map's edge does not cut, or the one
+    the fewest things cross. Returns the lines (x, y, text), their anchor and the name's box."""
+    words = name.split(" ")
+    layouts = [[name]]
+    if len(words) > 1:
+        cut = max(range(1, len(words)), key=lambda i: -abs(len(" ".join(words[:i])) - len(" ".join(words[i:]))))
+        layouts.append([" ".join(words[:cut]), " ".join(words[cut:])])
+    gap, line = 6.0, LABEL_SIZE + 2
+    best: tuple[int, int, tuple[list[tuple[float, float, str]], str, tuple[float, float, float, float]]] | None = None
+    order = 0
+    for lines in layouts:
+        width = CHAR_WIDTH * max(len(t) for t in lines)
+        # the first line's baseline for each place around the city
+        places = [(x, y + r + 16, "middle"), (x, y - r - 7 - line * (len(lines) - 1), "middle"),
+                  (x + r + gap, y + 5 - line * (len(lines) - 1) / 2, "start"),
+                  (x - r - gap, y + 5 - line * (len(lines) - 1) / 2, "end"),
+                  (x + r * 0.7 + gap, y + r + 14, "start"), (x - r * 0.7 - gap, y + r + 14, "end"),
+                  (x + r * 0.7 + gap, y - r - 5 - line * (len(lines) - 1), "start"),
+                  (x - r * 0.7 - gap, y - r - 5 - line * (len(lines) - 1), "end"),
+                  (x, y + r + 30, "middle"), (x, y - r - 21 - line * (len(lines) - 1), "middle")]
+        for lx, ly, anchor in places:
+            left = lx - width / 2 if anchor == "middle" else lx if anchor == "start" else lx - width
+            # from the cap height of the first line to the descenders of the last
+            box = (left - 2, ly - LABEL_SIZE + 1, left + width + 2, ly + 4 + line * (len(lines) - 1))
+            hits = sum(1 for seg in segments if _crosses(seg, box)) + sum(1 for o in obstacles if _overlaps(o, box))
+            if box[0] < 0 or box[1] < 0 or box[2] > width_of_map or box[3] > height_of_map:
+                hits += 100  # cut by the map's edge
+            placed = [(lx, ly + i * line, t) for i, t in enumerate(lines)]
+            if best is None or (hits, order) < best[:2]:
+                best = (hits, order, (placed, anchor, box))
+            if hits == 0:
+                return best[2]
+            order += 1
+    assert best is not None
+    return best[2]
 
 
 def _nearest_own(campaign: Campaign, cities: Mapping[str, Mapping[str, Any]], fid: str, target: str) -> str | None:
@@ -186,6 +309,15 @@ def legend(campaign: Campaign, view: Mapping[str, Any], lang: str, me: Any,
                                                                 f"an attack {when_en} (the attacker's colour)")),
         maps.LegendEntry(maps.legend_symbol_battle(), _t(lang, f"битва {when_ru}", f"a battle {when_en}")),
     ])
+    cities = view.get("cities", {})
+    if any(c.get("gone") for cid, c in cities.items() if cid != MOBILE_ID):
+        # the cities of a winner who left the map («прямиком в ад», «поднимаются в небо»), drawn faded
+        entries.append(maps.LegendEntry(_circle(12, 10, 8, NOBODY, 1.5, 0.3, ""),
+                                        _t(lang, "бледные: города, ушедшие с карты с победителем",
+                                           "faded: cities gone from the map with their winner")))
+    if (view.get("own") or {}).get("camp"):
+        entries.append(maps.LegendEntry(_tent(12, 10, 8, COLOURS["void_cult"]),
+                                        _t(lang, "ваш лагерь на дороге", "your camp on the road")))
     if me:
         entries.append(maps.LegendEntry(_circle(12, 10, 8, "#ffffff", 3.5, 1, ""),
                                         _t(lang, "ваши города (толстая обводка)", "your cities (thick border)")))

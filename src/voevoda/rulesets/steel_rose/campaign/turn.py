@@ -61,9 +61,14 @@ def start_of_turn(ctx: Ctx) -> None:
     cult = state.factions.get("void_cult")
     if cult is not None and cult.status == "playing":
         growth = eco.hunger_passive(ctx.campaign, state)
+        doubled = ctx.options.sunset_void_hunger and ctx.multiplier != 1
         if ctx.options.sunset_void_hunger:
             growth = int(growth * ctx.multiplier)
-        ctx.book("void_cult", "hunger_passive", 0, float(growth))
+        altars = sum(1 for c in state.cities_of("void_cult") for _b, b in eco.buildings_of(ctx.campaign, c)
+                     if b.hunger_passive)
+        # why it grows as it does, for the statement: «+10 в ход и ещё +15 за каждый город», the altars
+        ctx.book("void_cult", "hunger_passive", 0, float(growth), cities=len(state.cities_of("void_cult")),
+                 altars=altars, doubled=doubled)
 
 
 def economy(ctx: Ctx, fid: str, orders: Sequence[Order]) -> None:
@@ -107,9 +112,15 @@ def choose_gift(ctx: Ctx, fid: str, order: Order) -> None:
 
 
 def spells_and_rituals(ctx: Ctx, fid: str, orders: Sequence[Order], rituals_done: list[str]) -> None:
+    """Spells, the cult's camp (before its rituals: an infection may reach from it), rituals, the
+    mobile city's moves."""
     for order in orders:
         if order.kind == "spell" and order.args.get("spell") != "heavenly_favour":
             act.cast(ctx, fid, order)
+    pitched: list[str] = []
+    for order in orders:
+        if order.kind == "camp":
+            act.pitch_camp(ctx, fid, order, pitched)
     for order in orders:
         if order.kind == "ritual":
             act.ritual(ctx, fid, order, rituals_done)
@@ -246,6 +257,7 @@ def end_turn(ctx: Ctx) -> None:
     income_step(ctx)
     units_step(ctx)
     upkeep_step(ctx)
+    camp_step(ctx)
     hunger_step(ctx)
     detection_step(ctx)
     snapshots(ctx)
@@ -268,8 +280,11 @@ def end_turn(ctx: Ctx) -> None:
     new_epoch(ctx)
 
 
-def defended_cities(ctx: Ctx) -> set[str]:
-    return {a.target for a in ctx.state.armies if a.action == "defend" and a.target}
+def defended_cities(ctx: Ctx) -> set[tuple[str, str]]:
+    """(faction, city) for each city an army of that faction was ordered to defend: the penalty
+    is the defender's («при обороне армией города его доход снизится»), not a captor's that took
+    the city from it (ruling C4)."""
+    return {(a.faction, a.target) for a in ctx.state.armies if a.action == "defend" and a.target}
 
 
 def income_step(ctx: Ctx) -> None:
@@ -284,17 +299,18 @@ def income_step(ctx: Ctx) -> None:
             continue
         total = 0
         for city in state.cities_of(fid):
-            income = eco.city_income(ctx.campaign, city, defended=city.id in defended, turn=state.turn)
+            income = eco.city_income(ctx.campaign, city, defended=(fid, city.id) in defended, turn=state.turn)
             gold = int(income.total * mult)
             total += gold
             if gold or income.idle or income.defended:
                 ctx.book(fid, "income", gold, 0, always=True, city=city.id, base=income.base,
                          buildings=income.buildings, halved=income.halved, defended=income.defended, idle=income.idle)
         incomes[fid] = total
-        made = eco.resource_per_turn(ctx.campaign, state, fid)
-        amount = sum(a for _s, a in made) * mult
-        if amount:
-            ctx.book(fid, "production", 0, amount, sources=[s for s, _a in made])
+        # a line per source («основной прирост», «Святилище природы (Эльдаран)»): a statement's
+        # cell never holds a list of them
+        for source, amount in eco.resource_per_turn(ctx.campaign, state, fid):
+            if amount:
+                ctx.book(fid, "production", 0, amount * mult, source=source)
     ogres = state.factions.get("ogres")
     if ogres is not None and ogres.status == "playing":
         share = ctx.campaign.model.ogres.alliance_income_percent / 100
@@ -345,6 +361,18 @@ def upkeep_step(ctx: Ctx) -> None:
                     army.units = {u: n for u, n in army.units.items() if n > 0}
             ctx.tell(fid, "deserted", {"units": left})
         ctx.book(fid, "upkeep", -gold, -meat if meat_applies else 0)
+
+
+def camp_step(ctx: Ctx) -> None:
+    """«временные лагеря»: a camp stands from turn to turn while the cult has an army to hold it
+    and its road is on the map (ruling C53)."""
+    cult = ctx.state.factions.get("void_cult")
+    if cult is None or cult.camp is None:
+        return
+    if cult.status != "playing" or not cult.units:
+        act.strike_camp(ctx, "void_cult", "no_army")
+    elif any(ctx.state.cities[c].gone for c in cult.camp):
+        act.strike_camp(ctx, "void_cult", "road_gone")
 
 
 def hunger_step(ctx: Ctx) -> None:

@@ -9,7 +9,7 @@
   who fights it and who won, captures and their choices;
 * a player: the public part, plus its own faction whole (treasury, resource, units, armies,
   buildings, standing garrison placements, its ledger, what it learnt: divinations and
-  detections), its proposals, and in its own battles its side, and the enemy's deployment once
+  detections; the cult its camp, ruling C53), its proposals, and in its own battles its side, and the enemy's deployment once
   both have deployed. The Void Cult sees the corruption it spread; any other faction sees
   corruption only where its detection found it («Никакие фракции не знают о том, что их города
   подверглись порче, если не построят специальные постройки»);
@@ -67,7 +67,8 @@ def own_faction(f: Faction) -> dict[str, Any]:
             "cursed_gold_uses": f.cursed_gold_uses, "last_summoning": f.last_summoning,
             "float_streak": f.float_streak, "float_last_turn": f.float_last_turn, "raids": f.raids,
             "captured": f.captured, "demon_choice": f.demon_choice,
-            "intel": [i.model_dump(mode="json") for i in f.intel]}
+            "intel": [i.model_dump(mode="json") for i in f.intel],
+            **({"camp": list(f.camp)} if f.camp else {}), **({"last_city": f.last_city} if f.last_city else {})}
 
 
 def _battle_for(campaign: Campaign, state: CampaignState, battle: Battle, fid: str) -> dict[str, Any] | None:
@@ -102,7 +103,7 @@ def player_view(campaign: Campaign, state: CampaignState, player: str,
     out["victory"] = [g.to_json() for g in vic.goals(campaign, opts, state, fid)]
     out["victory_needs"] = opts.victory_conditions
     out["own_cities"] = {c.id: {"buildings": list(c.buildings), "placement": list(c.placement),
-                                "idle_turn": c.idle_turn}
+                                "idle_turn": c.idle_turn, "idle_next": c.idle_next}
                          for c in state.cities.values() if c.owner == fid}
     out["armies"] = [a.model_dump(mode="json") for a in state.armies if a.faction == fid]
     out["proposals"] = [[p.by, p.to] for p in state.proposals if fid in (p.by, p.to)]
@@ -144,6 +145,10 @@ def hidden_markers(campaign: Campaign, state: CampaignState, viewer: str) -> lis
     for army in state.armies:
         if army.faction != fid:
             markers.append('"id": ' + json.dumps(army.id, ensure_ascii=False))
+    for other, f in state.factions.items():
+        if other != fid and f.camp:
+            # where the cult's army camps is the army's place («расположение армий противника»)
+            markers.append('"camp": ' + json.dumps(list(f.camp), ensure_ascii=False))
     if fid != "void_cult":
         known = {i.about for i in state.factions[fid].intel if i.kind == "corruption"} if fid else set()
         for city in state.cities.values():

@@ -17,7 +17,7 @@ from typing import Any
 
 import pytest
 
-from tests.core.docs_verifier import canonical, public_form, verify
+from tests.core.docs_verifier import digest_of, verify
 from voevoda.core import registry
 from voevoda.core.engine import Game
 from voevoda.core.ruleset import Ruleset
@@ -52,11 +52,9 @@ def exported(ruleset_id: str, public: bool = True) -> dict[str, Any]:
 
 def redigest(export: dict[str, Any]) -> None:
     """A forger's last move: every digest recomputed (§6), so only the dice can give him away."""
-    import hashlib
-
     previous = ""
     for record in [export["setup"], *export["steps"]]:
-        record["digest"] = hashlib.sha256(canonical(public_form(record, previous))).hexdigest()
+        record["digest"] = digest_of(record, previous, export["game"].get("procedure", 1))
         previous = record["digest"]
 
 
@@ -110,8 +108,11 @@ def test_forged_exports_fail(ruleset_id: str) -> None:
         assert expected in verify(full)
 
     export = copy.deepcopy(honest)
+    export["steps"][0]["link"] = "ab" * 32
+    assert "step 1: its link does not hash to the link before" in verify(export)
+    export = copy.deepcopy(honest)
     export["steps"][0]["seed"] = "ab" * 32
-    assert "step 1: its seed does not hash to the seed before" in verify(export)
+    assert "step 1: its seed is not what its link and inputs give" in verify(export)
 
     if len(honest["steps"]) > 1:
         export = copy.deepcopy(honest)

@@ -326,9 +326,14 @@ class SteelRoseCampaign(Ruleset):
     def state_invariants(self, state: State) -> list[StateProblem]:
         """What the schema cannot know without the rules: a city's buildings are its owner's
         («Для каждой фракции свои постройки»; they go when the city changes hands) and no ruin
-        or ownerless city has any; armies and factions count only units the rules know."""
+        or ownerless city has any; armies and factions count only units the rules know; every city
+        of the map stays in the state (a ruin is a city with no owner, not a missing one)."""
         problems: list[StateProblem] = []
         units = self.campaign.rules.units
+        for cid in self.campaign.map.cities:  # the map's roads lead to every one of them
+            if cid not in state["cities"]:
+                problems.append(StateProblem(f"/cities/{cid}", "город карты не может исчезнуть из игры",
+                                             "a city of the map cannot leave the game"))
         for cid, city in state["cities"].items():
             owned = self.campaign.buildings.of(city["owner"]) if city.get("owner") else {}
             for index, bid in enumerate(city["buildings"]):

@@ -32,11 +32,11 @@ def mac(key: bytes, *parts: bytes) -> bytes:
 
 
 def js_number(value: float) -> str:
-    """§6 «Canonical JSON»: «an integral float without a fraction, any other float with the fewest
-    digits that read back to the same double, in plain notation from 10^-6 up to 10^21 and as
-    1.5e-7, 1e+21 outside». Python's repr gives those fewest digits."""
-    if value.is_integer() and abs(value) < 1e21:
-        return str(int(value))
+    """§6 «Canonical JSON»: «every float with the fewest significant digits that read back to the
+    same double ... in plain notation from 10^-6 up to 10^21, without a fraction when it has none,
+    and as 1.5e-7, 1e+21 outside». Python's repr gives those fewest digits."""
+    if value == 0:
+        return "0"
     digits_text, _, exponent_text = repr(abs(value)).partition("e")
     whole, _, fraction = digits_text.partition(".")
     exponent = int(exponent_text or 0) + len(whole)  # the point after `exponent` digits of whole+fraction

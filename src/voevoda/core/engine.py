@@ -542,8 +542,8 @@ class Game:
                     lines.append(f"шаг {step.number}: зерно {step.seed}, запись {step.digest}" if ru
                                  else f"step {step.number}: seed {step.seed}, record {step.digest}")
                 else:
-                    lines.append(f"шаг {step.number}: звено {step.link}, зерно {step.seed}, запись {step.digest}"
-                                 if ru else f"step {step.number}: link {step.link}, seed {step.seed}, "
+                    lines.append(f"шаг {step.number}: зерно {step.seed}, звено {step.link}, запись {step.digest}"
+                                 if ru else f"step {step.number}: seed {step.seed}, link {step.link}, "
                                             f"record {step.digest}")
                 salt = self.post_salt(step, viewer) if viewer not in (GM, PUBLIC) else None
                 if salt is not None and step.inputs is not None:

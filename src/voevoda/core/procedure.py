@@ -83,14 +83,16 @@ def es_number(value: float) -> str:
 
 
 def _integral_floats(value: Any) -> tuple[Any, bool]:
-    """``value`` with every integral float written as an int (``240.0`` -> ``240``, as ECMAScript
-    writes it), and whether a float is left whose repr is not its ECMAScript form (below 1e-4:
-    Python writes ``1e-05``, ECMAScript ``0.00001``). Python's repr of any other non-integral float
-    is the shortest round-trip form in fixed notation, which is ECMAScript's."""
+    """``value`` with every integral float below 2**53 written as an int (``240.0`` -> ``240``, as
+    ECMAScript writes it: such an int is its shortest round-trip form), and whether a float is left
+    whose repr is not its ECMAScript form: below 1e-4 (Python writes ``1e-05``, ECMAScript
+    ``0.00001``) or from 2**53 (``8.351232063689739e+18``, ECMAScript ``8351232063689739000``).
+    Python's repr of any other float is the shortest round-trip form in fixed notation, which is
+    ECMAScript's."""
     if isinstance(value, float):
         if value.is_integer() and abs(value) < 2**53:
             return int(value), False
-        return value, abs(value) < 1e-4
+        return value, abs(value) < 1e-4 or abs(value) >= 2**53
     if isinstance(value, dict):
         pairs = [(key, _integral_floats(item)) for key, item in value.items()]
         return {key: item for key, (item, _) in pairs}, any(odd for _, (_, odd) in pairs)

@@ -402,5 +402,5 @@ def test_a_leak_through_the_dice_is_still_caught(monkeypatch: pytest.MonkeyPatch
         return result
 
     monkeypatch.setattr(Thrones, "resolve", counting)
-    with pytest.raises(AssertionError, match="export"):
+    with pytest.raises(AssertionError, match="step 1 resolved: Анна can tell the games apart:\nexport --public"):
         ni.play_pair("thrones", payment_pair())

@@ -432,7 +432,7 @@ class Game:
         """What a procedure 2 setup record covers: the header's players, computer opponents, public
         config, house rules, chain length and procedure, with a commitment to the whole config
         (its hidden parts included; docs/dice.md «The setup covers the game»)."""
-        header = self.record.model_dump(mode="json")
+        header = self.record.model_dump(mode="json", include=set(procedure.SETUP_KEYS))
         game = {key: header[key] for key in procedure.SETUP_KEYS}
         game["config"] = self.ruleset.public_config()
         game["config_commitment"] = procedure.config_commitment(self.chain.secret, self.record.config)

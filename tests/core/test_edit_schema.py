@@ -82,6 +82,9 @@ EXAMPLES = {
         ([{"op": "add", "path": "/players/Анна/prefs/losses", "value": ["priests"]}], "/players/Анна/prefs/losses"),
         ([{"op": "add", "path": "/players/Анна/prefs/battle", "value": ["army", "army"]}],
          "/players/Анна/prefs/battle: a category is named twice"),
+        # a wonder under way that is no wonder broke the next default allocation with a KeyError
+        ([{"op": "replace", "path": "/players/Вера/projects/0/target", "value": "culture-conquest"}],
+         "/players/Вера/projects/0/target: no wonder 'culture-conquest'"),
     ],
     "steel-rose-battle": [
         ([{"op": "replace", "path": "/sides/Анна/army/knight", "value": 2**63}], "/sides/Анна/army/knight"),

@@ -1,8 +1,8 @@
 """docs/dice.md is enough to check a game: the verifier of tests/core/docs_verifier.py, written
 from the document alone with nothing but hashlib, hmac and json, passes the public and full
 exports of every installed game and fails forged ones; the document's own «Checking a game
-yourself» script passes a real export and fails a forged one (issue 16, «A verifier written from
-docs/dice.md alone»)."""
+yourself» script passes a real export of either procedure and fails a forged one (issue 16, «A
+verifier written from docs/dice.md alone»; issue 28)."""
 
 from __future__ import annotations
 
@@ -143,8 +143,10 @@ def test_the_documents_own_script_checks_an_export(tmp_path: Path) -> None:
                        re.DOTALL)
     assert script is not None
     (tmp_path / "check.py").write_text(script.group(1), encoding="utf-8")
-    for ruleset_id in ("steel-rose-battle", "culture-conquest"):
-        (tmp_path / "game.json").write_text(json.dumps(exported(ruleset_id), ensure_ascii=False), encoding="utf-8")
+    old = Path(__file__).parent / "data" / "procedure1" / "steel-rose-battle.json"  # a game of procedure 1
+    for export in (exported("steel-rose-battle"), exported("culture-conquest"),
+                   json.loads(old.read_text(encoding="utf-8"))):
+        (tmp_path / "game.json").write_text(json.dumps(export, ensure_ascii=False), encoding="utf-8")
         done = subprocess.run([sys.executable, "check.py"], cwd=tmp_path, capture_output=True, text=True, timeout=60)
         assert done.returncode == 0 and "all public rolls check out" in done.stdout, done.stderr
     forged = exported("culture-conquest")

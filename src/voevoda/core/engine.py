@@ -868,7 +868,7 @@ class Game:
     def _step_seeds(self, number: int, digest: bytes | None) -> tuple[bytes, bytes]:
         """The public and the sealed seed of step ``number``: the chain's link and the sealed seed
         of procedure 1, or in procedure 2 both derived from the link (the secret) and the digest
-        of the step's inputs (docs/dice.md «Procedure 2»)."""
+        of the step's inputs (docs/dice.md §3)."""
         link = self.chain.seed(number)
         if digest is None:
             return link, self.chain.sealed_seed(number)

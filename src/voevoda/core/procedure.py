@@ -13,7 +13,8 @@ The salts are derived from the game's secret, so the commitments hide short post
 once the secret is revealed anyone opens every commitment. The setup's digest covers the game's
 setup (players, computer opponents, public config, a commitment to the whole config, house
 rules), and the digests are SHA-256 of a canonical JSON a browser's ``JSON.stringify`` writes
-too. ``docs/dice.md`` «Procedure 2» specifies every byte; this module is that text in code.
+too. ``docs/dice.md`` (§3, §6, «Test vectors») specifies every byte; this module is that text in
+code.
 """
 
 from __future__ import annotations

@@ -5,6 +5,7 @@ named by number, and output after a commit that can never fail the command."""
 from __future__ import annotations
 
 import json
+import re
 from pathlib import Path
 
 import pytest
@@ -135,7 +136,8 @@ def test_reveal_after_the_end_makes_the_export_whole(db: str, tmp_path: Path) ->
     code, out = run("reveal", "g", "--db", db)
     assert code == 0 and "secret:" in out
     export = tmp_path / "g.json"
-    run("export", "g", "-o", str(export), "--db", db)
+    code, out = run("export", "g", "-o", str(export), "--db", db)
+    assert code == 0 and "the whole game: the secret is revealed" in out and "public record" not in out
     assert "secret" in json.loads(export.read_text(encoding="utf-8"))["game"]
     code, out = run("verify", str(export))
     assert code == 0 and "journal replayed" in out
@@ -181,3 +183,47 @@ def test_a_player_whose_name_holds_markup_can_post(db: str) -> None:
     code, out = run("order", "g", "--player", "[/b]Аня", "-", "--db", db, input="guess 3\n")
     assert code == 0
     assert "[/b]Аня" in Store(db).load("g").pending
+
+
+def test_verify_a_stored_game_by_name(db: str, tmp_path: Path) -> None:
+    """Issue 30 item 11: `verify` takes `--db` like every command — `voevoda verify GAME --db URL`
+    checks the stored game's full export (every commitment opened, the journal replayed); without
+    --db an argument that is no file names a game of the default database."""
+    new_guess(db)
+    run("order", "g", "--player", "Анна", "-", "--db", db, input="guess 3\n")
+    run("resolve", "g", "--force", "--db", db)
+    code, out = run("verify", "g", "--db", db)
+    assert code == 0, out
+    assert "game g: полная выгрузка из базы / the full export from the database" in out and "journal replayed" in out
+    assert "commitments opened with the secret: 2" in out and "everything matches" in out
+    code, out = run("verify", "nothing-here", "--db", db)
+    assert code == 1 and "nothing-here" in out
+    export = tmp_path / "g.json"
+    run("export", "g", "-o", str(export), "--db", db)
+    code, out = run("verify", str(export))
+    assert code == 0 and "the full export from the database" not in out and "everything matches" in out
+
+
+def test_verify_says_how_far_the_export_proves_the_game(db: str, tmp_path: Path) -> None:
+    """Issue 28 «A public record that proves its own end»: with the digest at the foot of the last
+    report a player saw, `verify --last-digest` says how many steps the export proves; an export cut
+    short before it fails."""
+    new_guess(db)
+    for _ in range(3):
+        run("resolve", "g", "--force", "--db", db)
+    code, report = run("report", "g", "--as", "public", "--turn", "2", "--db", db)
+    seen = re.findall(r"шаг 2: зерно [0-9a-f]{64}, звено [0-9a-f]{64}, запись ([0-9a-f]{64})", report)
+    assert code == 0 and len(seen) == 1, report
+    export = tmp_path / "g.json"
+    run("export", "g", "-o", str(export), "--db", db)
+    code, out = run("verify", str(export), "--last-digest", seen[0])
+    assert code == 0, out
+    assert "вы видели запись шага 2: выгрузка доказывает настройку и 2 шага до неё, после неё ещё 1 шаг" in out
+    assert "the export proves the setup and 2 steps up to it, and 1 step more after it" in out
+    data = json.loads(export.read_text(encoding="utf-8"))
+    del data["steps"][1:]
+    export.write_text(json.dumps(data, ensure_ascii=False), encoding="utf-8")
+    code, out = run("verify", str(export), "--last-digest", seen[0])
+    assert code == 1 and "the export is cut short before it, or its records were rewritten" in out
+    code, out = run("verify", str(export), "--last-digest", "12")
+    assert code == 1 and "--last-digest: 64 hexadecimal digits" in out

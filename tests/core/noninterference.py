@@ -9,6 +9,15 @@ viewer can reach (``voevoda.core.outputs.walk``) must then be byte-identical in 
 Through a resolution the two games may legitimately come apart (a hidden army marches into
 view); they are compared again wherever the viewer's view and visible events are still the
 same, since every output must be built from those alone.
+
+Dice procedure 2 derives a step's seeds from salted commitments to its posts (docs/dice.md §3),
+so two games that differ in a hidden post draw other dice, by design: the second game of every
+comparison through a resolution draws each step's dice from the first game's seeds
+(:func:`pin_dice`), so that what the hidden difference itself does is compared exactly as before.
+What is then allowed to differ, and nothing else, are the opaque values that commit to what the
+viewer may not see — another seat's post commitment, the setup's commitment to the config — and
+the record digests that cover them (:func:`opaque`); each is replaced by the name of its role in
+both games' outputs before they are compared (:func:`masks`).
 """
 
 from __future__ import annotations
@@ -73,6 +82,62 @@ def everything(game: Game, viewer: Viewer, posts: list[str], past: bool = True) 
             found[f"error {len(found)}"] = outputs.error_text(exc)
             continue
         found[label] = out
+
+
+HEX64 = re.compile(r"(?<![0-9a-f])[0-9a-f]{64}(?![0-9a-f])")
+
+
+def pin_dice(b: Game, a: Game) -> None:
+    """Let ``b`` draw the dice of each step it resolves from ``a``'s seeds of that step (``a``
+    resolves it first): the games differ in hidden posts, whose commitments enter the seeds."""
+    def seeds(number: int, digest: bytes | None) -> tuple[bytes, bytes]:
+        step = a.steps[number - 1]
+        return a._step_seeds(number, bytes.fromhex(step.inputs_digest) if step.inputs_digest else None)
+
+    b._step_seeds = seeds  # type: ignore[method-assign]
+
+
+def opaque(game: Game, viewer: Viewer) -> dict[str, str]:
+    """The values that may differ between two games that differ only in what ``viewer`` may not
+    see, by role: the commitments to other seats' posts (docs/dice.md §3), the setup's commitment
+    to the whole config (§6) and the digests of the records that cover them. The viewer's own
+    post's commitment is not among them: it is the same in both games."""
+    values = {"setup digest": game.setup.digest}
+    if game.setup.game is not None:
+        values["config commitment"] = game.setup.game["config_commitment"]
+    for step in game.steps:
+        values[f"step {step.number} digest"] = step.digest
+        for player, seat in (step.inputs or {}).get("posts", {}).items():
+            if player != viewer and "commitment" in seat:
+                values[f"step {step.number} commitment of {player}"] = seat["commitment"]
+    return values
+
+
+def masks(a: Game, b: Game, viewer: Viewer) -> tuple[dict[str, str], dict[str, str]]:
+    """For each opaque role whose values differ between ``a`` and ``b``: each game's value mapped
+    to the same token (the role's name)."""
+    ours, theirs = opaque(a, viewer), opaque(b, viewer)
+    mask_a: dict[str, str] = {}
+    mask_b: dict[str, str] = {}
+    for role in sorted(ours.keys() & theirs.keys()):
+        if ours[role] != theirs[role]:
+            mask_a[ours[role]] = mask_b[theirs[role]] = f"<{role}>"
+    return mask_a, mask_b
+
+
+def masked(outputs: dict[str, str | bytes | None], mask: dict[str, str]) -> dict[str, str | bytes | None]:
+    """``outputs`` with every value of ``mask`` replaced by its token."""
+    if not mask:
+        return outputs
+    return {label: HEX64.sub(lambda m: mask.get(m.group(), m.group()), out) if isinstance(out, str) else out
+            for label, out in outputs.items()}
+
+
+def apart(a: Game, b: Game, viewer: Viewer, ours: dict[str, str | bytes | None],
+          theirs: dict[str, str | bytes | None]) -> str | None:
+    """:func:`difference` of the two games' outputs once their opaque values are masked."""
+    mask_a, mask_b = masks(a, b, viewer)
+    return difference(masked(ours, mask_a), masked(theirs, mask_b))
 
 
 def difference(a: dict[str, str | bytes | None], b: dict[str, str | bytes | None]) -> str | None:
@@ -191,29 +256,32 @@ def compare_now(a: Game, b: Game, viewer: Viewer, why: str, tries: list[str] | N
     if tries is None:
         tries = probes(a, viewer, random.Random(why))
     mine = base if base is not None else everything(a, viewer, tries, past)
-    problem = difference(mine, everything(b, viewer, tries, past))
+    problem = apart(a, b, viewer, mine, everything(b, viewer, tries, past))
     assert problem is None, f"{why}: {viewer} can tell the games apart:\n{problem}"
     if viewer != PUBLIC and viewer in a.waiting_for() and tries:
         replies = [outputs.order_reply(fork(g), viewer, tries[0])[1] for g in (a, b)]
         assert replies[0] == replies[1], f"{why}: the echo of {viewer}'s post differs"
 
 
-def resolved(game: Game) -> Game:
-    """A copy of ``game`` with its step resolved (missing posts defaulted)."""
+def resolved(game: Game, like: Game | None = None) -> Game:
+    """A copy of ``game`` with its step resolved (missing posts defaulted); with ``like``, on the
+    dice ``like`` drew for that step (:func:`pin_dice`)."""
     copy_ = fork(game)
+    if like is not None:
+        pin_dice(copy_, like)
     if copy_.outcome() is None:
         copy_.resolve(force=True)
     return copy_
 
 
 def compare_later(a: Game, b: Game, viewer: Viewer, result: Sweep, why: str) -> None:
-    """``a`` already resolved, ``b`` not yet: resolve it; where ``viewer`` still sees the same
-    view and events, every output must still agree."""
-    b = resolved(b)
+    """``a`` already resolved, ``b`` not yet: resolve it on ``a``'s dice; where ``viewer`` still
+    sees the same view and events, every output must still agree."""
+    b = resolved(b, like=a)
     if seen_by(a, viewer) != seen_by(b, viewer):
         result.declassified += 1
         return
-    problem = difference(everything(a, viewer, []), everything(b, viewer, []))
+    problem = apart(a, b, viewer, everything(a, viewer, []), everything(b, viewer, []))
     assert problem is None, f"{why}, after the step is resolved: {viewer} can tell the games apart:\n{problem}"
     result.later += 1
 
@@ -264,9 +332,10 @@ def sweep(ruleset_id: str, seed: str, states: int = 2) -> Sweep:
 
 def lockstep(a: Game, b: Game, viewer: Viewer, rnd: random.Random, why: str, steps: int = 4) -> None:
     """Two games that differ only in what ``viewer`` may not see, played side by side: the viewer
-    posts the same in both (from the same view), the others post from their own views. Compared
-    at creation and after every post; after every resolution for as long as the viewer's view
-    and events stay the same."""
+    posts the same in both (from the same view), the others post from their own views; ``b``
+    draws ``a``'s dice (:func:`pin_dice`). Compared at creation and after every post; after every
+    resolution for as long as the viewer's view and events stay the same."""
+    pin_dice(b, a)
     compare_now(a, b, viewer, f"{why}, at creation")
     for step in range(1, steps + 1):
         if a.outcome() is not None or b.outcome() is not None:
@@ -286,7 +355,7 @@ def lockstep(a: Game, b: Game, viewer: Viewer, rnd: random.Random, why: str, ste
             game.resolve(force=True)
         if seen_by(a, viewer) != seen_by(b, viewer):
             return
-        problem = difference(everything(a, viewer, []), everything(b, viewer, []))
+        problem = apart(a, b, viewer, everything(a, viewer, []), everything(b, viewer, []))
         assert problem is None, f"{why}, step {step} resolved: {viewer} can tell the games apart:\n{problem}"
 
 
@@ -301,6 +370,7 @@ def play_pair(ruleset_id: str, pair: Pair) -> tuple[Game, Game]:
         game.state = pair.prepare(game.state, which)
         games[which] = game
     a, b = games["a"], games["b"]
+    pin_dice(b, a)
     viewer = pair.viewer
     compare_now(a, b, viewer, f"{pair.name}, at the start")
     for step, (posts_a, posts_b) in enumerate(zip(pair.posts_a, pair.posts_b, strict=True), start=1):
@@ -320,7 +390,7 @@ def play_pair(ruleset_id: str, pair: Pair) -> tuple[Game, Game]:
             continue
         for game in (a, b):
             game.resolve(force=True)
-        problem = difference(everything(a, viewer, []), everything(b, viewer, []))
+        problem = apart(a, b, viewer, everything(a, viewer, []), everything(b, viewer, []))
         assert problem is None, f"{pair.name}, step {step} resolved: {viewer} can tell the games apart:\n{problem}"
     return a, b
 

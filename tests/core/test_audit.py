@@ -99,7 +99,7 @@ def test_a_dropped_step_is_caught() -> None:
     del export["steps"][2]
     problems = problems_of(export)
     assert any("steps must run 1, 2" in p for p in problems)
-    assert any("seed does not hash" in p for p in problems)
+    assert any("link does not hash" in p for p in problems)
 
 
 def test_the_last_step_dropped_is_caught_by_the_published_digest() -> None:
@@ -123,7 +123,7 @@ def test_two_swapped_steps_are_caught() -> None:
     steps = renumbered["steps"]
     steps[1], steps[2] = steps[2], steps[1]
     steps[1]["number"], steps[2]["number"] = 2, 3
-    assert any("seed does not hash" in p for p in problems_of(renumbered))
+    assert any("link does not hash" in p for p in problems_of(renumbered))
 
 
 def test_deleted_records_are_caught() -> None:
@@ -158,7 +158,7 @@ def test_an_event_contradicting_its_dice_is_caught() -> None:
     event["data"]["omen"] = event["data"]["omen"] % 6 + 1
     previous = export["steps"][0]["digest"]
     for step in export["steps"][1:]:  # a forger recomputes every digest from here on
-        step["digest"] = record_digest(_public_record(step), previous)
+        step["digest"] = record_digest(_public_record(step), previous, 2)
         previous = step["digest"]
     problems = problems_of(export)
     assert problems == [f"step 2: event 'played' quotes [{event['data']['omen']}] at /omen; "
@@ -172,16 +172,21 @@ def test_a_citation_of_missing_draws_is_caught() -> None:
     assert any("cites draws 5..5" in p for p in problems_of(export))
 
 
-def test_every_seed_hashes_back_to_the_commitment() -> None:
-    """docs/dice.md §1: sha256(s_k) == s_(k-1) and s_0 is the commitment."""
+def test_every_link_hashes_back_to_the_commitment() -> None:
+    """docs/dice.md §1: sha256(s_k) == s_(k-1) and s_0 is the commitment; §3: the seed is the one the
+    link and the step's inputs give, so a seed from elsewhere fails even with a true link."""
     game = play(new_game(), 4)
-    link = bytes.fromhex(game.steps[-1].seed)
+    link = bytes.fromhex(game.steps[-1].link)
     for _ in range(game.step_number):
         link = hashlib.sha256(link).digest()
     assert link.hex() == game.record.commitment
     export = exported(game)
-    export["steps"][3]["seed"] = HashChain(b"\x09" * 32).seed(4).hex()
-    assert any("step 4: seed does not hash to the seed of step 3" in p for p in problems_of(export))
+    export["steps"][3]["link"] = HashChain(b"\x09" * 32).seed(4).hex()
+    assert any("step 4: link does not hash to the link of step 3" in p for p in problems_of(export))
+    export = exported(game)
+    export["steps"][3]["seed"] = export["steps"][3]["link"]  # the seed of procedure 1
+    assert "step 4: its seed is not the one its link and its inputs give (the commitments to its posts and " \
+           "edits)" in problems_of(export)
 
 
 # -- the game master's export and replay --check -------------------------------------------------
@@ -437,7 +442,7 @@ def test_every_quoted_die_of_culture_and_conquest_is_cited_and_a_forged_one_caug
     event["data"]["faces"] = [event["data"]["faces"][0] % event["data"]["die"] + 1]
     previous = export["setup"]["digest"]
     for step in export["steps"]:
-        step["digest"] = record_digest(_public_record(step), previous)
+        step["digest"] = record_digest(_public_record(step), previous, 2)
         previous = step["digest"]
     problems = problems_of(export)
     assert len(problems) == 1 and problems[0].startswith(f"step {number}: event 'resources' quotes")

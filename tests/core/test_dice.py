@@ -118,7 +118,7 @@ def test_the_snippet_in_the_docs_runs(tmp_path: Path, monkeypatch: pytest.Monkey
     import json
 
     (tmp_path / "game.json").write_text(json.dumps(game.export(public=True)), encoding="utf-8")
-    snippet = re.search(r"```python\n(.*?)```", DOCS.read_text(encoding="utf-8"), re.S)
+    snippet = re.search(r"## Checking a game yourself.*?```python\n(.*?)```", DOCS.read_text(encoding="utf-8"), re.S)
     assert snippet is not None
     monkeypatch.chdir(tmp_path)
     exec(compile(snippet.group(1), "docs/dice.md", "exec"), {})
@@ -162,7 +162,7 @@ def test_the_docs_snippet_checks_compact_records(tmp_path: Path, monkeypatch: py
             "actions": [], "events": [], "dice": dice.records()}
     step["digest"] = record_digest(step, str(setup["digest"]))
     export = {"game": {"commitment": chain.commitment}, "setup": setup, "steps": [step]}
-    snippet = re.search(r"```python\n(.*?)```", DOCS.read_text(encoding="utf-8"), re.S)
+    snippet = re.search(r"## Checking a game yourself.*?```python\n(.*?)```", DOCS.read_text(encoding="utf-8"), re.S)
     assert snippet is not None
     code = compile(snippet.group(1), "docs/dice.md", "exec")
     monkeypatch.chdir(tmp_path)
@@ -182,7 +182,7 @@ def test_the_docs_snippet_catches_a_forged_game(tmp_path: Path, monkeypatch: pyt
     from tests.core.test_engine import played_game
 
     game = played_game()
-    snippet = re.search(r"```python\n(.*?)```", DOCS.read_text(encoding="utf-8"), re.S)
+    snippet = re.search(r"## Checking a game yourself.*?```python\n(.*?)```", DOCS.read_text(encoding="utf-8"), re.S)
     assert snippet is not None
     code = compile(snippet.group(1), "docs/dice.md", "exec")
     monkeypatch.chdir(tmp_path)

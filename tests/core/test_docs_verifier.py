@@ -1,8 +1,8 @@
 """docs/dice.md is enough to check a game: the verifier of tests/core/docs_verifier.py, written
 from the document alone with nothing but hashlib, hmac and json, passes the public and full
 exports of every installed game and fails forged ones; the document's own «Checking a game
-yourself» script passes a real export and fails a forged one (issue 16, «A verifier written from
-docs/dice.md alone»)."""
+yourself» script passes a real export of either procedure and fails a forged one (issue 16, «A
+verifier written from docs/dice.md alone»; issue 28)."""
 
 from __future__ import annotations
 
@@ -17,7 +17,7 @@ from typing import Any
 
 import pytest
 
-from tests.core.docs_verifier import canonical, public_form, verify
+from tests.core.docs_verifier import digest_of, verify
 from voevoda.core import registry
 from voevoda.core.engine import Game
 from voevoda.core.ruleset import Ruleset
@@ -52,11 +52,9 @@ def exported(ruleset_id: str, public: bool = True) -> dict[str, Any]:
 
 def redigest(export: dict[str, Any]) -> None:
     """A forger's last move: every digest recomputed (§6), so only the dice can give him away."""
-    import hashlib
-
     previous = ""
     for record in [export["setup"], *export["steps"]]:
-        record["digest"] = hashlib.sha256(canonical(public_form(record, previous))).hexdigest()
+        record["digest"] = digest_of(record, previous, export["game"].get("procedure", 1))
         previous = record["digest"]
 
 
@@ -110,8 +108,11 @@ def test_forged_exports_fail(ruleset_id: str) -> None:
         assert expected in verify(full)
 
     export = copy.deepcopy(honest)
+    export["steps"][0]["link"] = "ab" * 32
+    assert "step 1: its link does not hash to the link before" in verify(export)
+    export = copy.deepcopy(honest)
     export["steps"][0]["seed"] = "ab" * 32
-    assert "step 1: its seed does not hash to the seed before" in verify(export)
+    assert "step 1: its seed is not what its link and inputs give" in verify(export)
 
     if len(honest["steps"]) > 1:
         export = copy.deepcopy(honest)
@@ -142,8 +143,10 @@ def test_the_documents_own_script_checks_an_export(tmp_path: Path) -> None:
                        re.DOTALL)
     assert script is not None
     (tmp_path / "check.py").write_text(script.group(1), encoding="utf-8")
-    for ruleset_id in ("steel-rose-battle", "culture-conquest"):
-        (tmp_path / "game.json").write_text(json.dumps(exported(ruleset_id), ensure_ascii=False), encoding="utf-8")
+    old = Path(__file__).parent / "data" / "procedure1" / "steel-rose-battle.json"  # a game of procedure 1
+    for export in (exported("steel-rose-battle"), exported("culture-conquest"),
+                   json.loads(old.read_text(encoding="utf-8"))):
+        (tmp_path / "game.json").write_text(json.dumps(export, ensure_ascii=False), encoding="utf-8")
         done = subprocess.run([sys.executable, "check.py"], cwd=tmp_path, capture_output=True, text=True, timeout=60)
         assert done.returncode == 0 and "all public rolls check out" in done.stdout, done.stderr
     forged = exported("culture-conquest")

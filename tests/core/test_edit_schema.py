@@ -82,6 +82,9 @@ EXAMPLES = {
         ([{"op": "add", "path": "/players/Анна/prefs/losses", "value": ["priests"]}], "/players/Анна/prefs/losses"),
         ([{"op": "add", "path": "/players/Анна/prefs/battle", "value": ["army", "army"]}],
          "/players/Анна/prefs/battle: a category is named twice"),
+        # a wonder under way that is no wonder broke the next default allocation with a KeyError
+        ([{"op": "replace", "path": "/players/Вера/projects/0/target", "value": "culture-conquest"}],
+         "/players/Вера/projects/0/target: no wonder 'culture-conquest'"),
     ],
     "steel-rose-battle": [
         ([{"op": "replace", "path": "/sides/Анна/army/knight", "value": 2**63}], "/sides/Анна/army/knight"),
@@ -98,6 +101,8 @@ EXAMPLES = {
         ([{"op": "replace", "path": "/cities/ormis/buildings", "value": ["castle_in_sky"]}],
          "/cities/ormis/buildings/0: the city's owner has no building 'castle_in_sky'"),
         ([{"op": "add", "path": "/armies/0/units/dragon", "value": 3}], "/armies/0/units/dragon: no unit 'dragon'"),
+        # a detection building next to a removed city looked it up at the next turn's end (KeyError)
+        ([{"op": "remove", "path": "/cities/silvanija"}], "/cities/silvanija: a city of the map cannot leave the game"),
     ],
     "new-worlds": [
         ([{"op": "replace", "path": "/countries/Анна/points", "value": "26"}], "/countries/Анна/points"),

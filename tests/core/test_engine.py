@@ -197,6 +197,9 @@ def test_export_verifies_and_tampering_is_caught() -> None:
     assert any("step 1" in p for p in verify_export(export).problems)
     export = game.export()
     export["steps"][1]["seed"] = "00" * 32
+    assert any("its seed is not the one its link and its inputs give" in p for p in verify_export(export).problems)
+    export = game.export()
+    export["steps"][1]["link"] = "00" * 32
     assert any("does not hash" in p for p in verify_export(export).problems)
     export = game.export()
     export["state"]["piles"][game.record.players[0]] += 1

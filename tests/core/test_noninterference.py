@@ -14,6 +14,7 @@ The machinery is in ``tests/core/noninterference.py``.
 from __future__ import annotations
 
 import functools
+import hashlib
 import random
 import re
 
@@ -23,9 +24,10 @@ from hypothesis import strategies as st
 
 from tests.core import noninterference as ni
 from tests.core.toy import GUESS_TABLE, TwentyHidden
-from voevoda.core import outputs, registry, words
+from voevoda.core import outputs, procedure, registry, words
 from voevoda.core.engine import Game
 from voevoda.core.hidden import POSTS
+from voevoda.core.markup import Block, Paragraph, Spoiler
 from voevoda.core.ruleset import PUBLIC
 
 ALL = sorted(registry.available())
@@ -339,3 +341,66 @@ def test_a_revealed_pair_catches_a_rivals_pending_post_in_the_status(
     assert pair.revealed
     with pytest.raises(AssertionError, match="status"):
         ni.play_pair(ruleset_id, pair)
+
+
+# -- seeds that depend on the posts (dice procedure 2) ---------------------------------------------
+
+def payment_pair() -> ni.Pair:
+    """Thrones: Борис pays Вера in one game and posts nothing in the other; Анна may not tell."""
+    return next(p for p in ni.spec_of("thrones").pairs() if p.name == "a payment between two other houses")
+
+
+def test_a_hidden_post_changes_only_its_commitment_and_the_digests() -> None:
+    """docs/engine.md «Seeds that depend on posts» (docs/dice.md §3): Борис's post differs between
+    the two games, so do his commitment and the step's honest seed; the second game draws the
+    first's dice, and then the only values of Анна's outputs that differ are the ones the machinery
+    masks (Борис's commitment and the digests covering it): the games still look the same to her."""
+    a, b = ni.play_pair("thrones", payment_pair())
+    first, second = a.steps[0], b.steps[0]
+    assert first.inputs is not None and second.inputs is not None
+    assert first.inputs["posts"]["Борис"]["commitment"] != second.inputs["posts"]["Борис"]["commitment"]
+    assert first.inputs["posts"]["Анна"] == second.inputs["posts"]["Анна"]
+    honest = procedure.step_seed(bytes.fromhex(second.link), bytes.fromhex(second.inputs_digest)).hex()
+    assert honest != first.seed and second.seed == first.seed, "the second game draws the first game's dice"
+    mask_a, mask_b = ni.masks(a, b, "Анна")
+    assert sorted(mask_a.values()) == sorted(mask_b.values()) == ["<step 1 commitment of Борис>", "<step 1 digest>"]
+    ours, theirs = ni.everything(a, "Анна", []), ni.everything(b, "Анна", [])
+    assert ni.difference(ours, theirs) is not None, "unmasked, the export shows the differing commitment"
+    assert ni.apart(a, b, "Анна", ours, theirs) is None
+
+
+def test_a_plain_hash_of_a_post_beside_the_commitments_is_caught(monkeypatch: pytest.MonkeyPatch) -> None:
+    """The masking lets nothing but the named opaque values through: a report that also printed a
+    plain SHA-256 of every post (which gives a short post away to anyone who hashes the few texts
+    it can be: docs/dice.md §3, «Salted commitments, not hashes») is a leak the test finds."""
+    trail = Game.dice_trail
+
+    def leaky(self: Game, turn: int | None, lang: str = "ru", viewer: str = PUBLIC) -> Block:
+        block = trail(self, turn, lang, viewer)
+        assert isinstance(block, Spoiler)
+        block.blocks.append(Paragraph(" ".join(hashlib.sha256(s.text.encode()).hexdigest()
+                                               for step in self.steps for s in step.submissions.values())))
+        return block
+
+    monkeypatch.setattr(Game, "dice_trail", leaky)
+    with pytest.raises(AssertionError, match="step 1 resolved: Анна can tell the games apart:\nreport"):
+        ni.play_pair("thrones", payment_pair())
+
+
+def test_a_leak_through_the_dice_is_still_caught(monkeypatch: pytest.MonkeyPatch) -> None:
+    """With the second game on the first game's dice, what the hidden difference does to the dice is
+    compared as before: a ruleset that drew one more public die for each of Борис's transfers (its
+    count a hidden post's) would show it in the public export's records."""
+    from voevoda.rulesets.thrones.ruleset import Thrones
+
+    resolve = Thrones.resolve
+
+    def counting(self: Thrones, state: dict, orders: dict, dice: object) -> object:
+        result = resolve(self, state, orders, dice)
+        for _ in orders.get("Борис", []):
+            dice.stream("tell").roll(6)  # type: ignore[attr-defined]
+        return result
+
+    monkeypatch.setattr(Thrones, "resolve", counting)
+    with pytest.raises(AssertionError, match="step 1 resolved: Анна can tell the games apart:\nexport --public"):
+        ni.play_pair("thrones", payment_pair())

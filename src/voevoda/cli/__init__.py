@@ -516,21 +516,30 @@ def export(
     """Export a game: the public record by default, the GM's backup with --full. / Выгрузить игру.
 
     The public export (setup record, step seeds, public rolls and events, GM actions) is what
-    any player may hold and check with `voevoda verify`. After `voevoda reveal` it is the
-    whole game."""
-    def action() -> None:
+    any player may hold and check with `voevoda verify`. After `voevoda reveal` the secret is
+    public and the export is the whole game, which the command says."""
+    def action() -> bool:
         from voevoda.service import OPERATOR
 
         if full and public:
             raise GameError("--full или --public, не оба", "--full or --public, not both")
-        _write_file(output, _service(db).sight(OPERATOR, name, GM if full else PUBLIC).export_text())
+        sight = _service(db).sight(OPERATOR, name, GM if full else PUBLIC)
+        _write_file(output, sight.export_text())
+        return sight.revealed
 
-    def show(_: None) -> None:
-        if full:
+    def show(revealed: bool) -> None:
+        if revealed:
+            what = ("вся игра: секрет раскрыт, выгрузка содержит секрет, все приказы, скрытые события и закрытые "
+                    "броски / the whole game: the secret is revealed, and the export holds it, every post, hidden "
+                    "events and sealed rolls")
+        elif full:
             errors.print("внимание / note: полная выгрузка содержит секрет игры, все приказы, скрытые события и "
                          "закрытые броски — только для ведущего / the full export holds the game's secret, every "
                          "post, hidden events and sealed rolls: for the game master only", markup=False)
-        print_text(f"выгружено / exported ({'полная / full' if full else 'открытая / public'}): {output}")
+            what = "полная / full"
+        else:
+            what = "открытая запись / the public record"
+        print_text(f"выгружено / exported ({what}): {output}")
     run_guarded(action, show, busy="выгрузка / exporting")
 
 
@@ -583,25 +592,57 @@ def replay(
 
 @app.command()
 def verify(
-    file: Annotated[Path, typer.Argument(help="an export made by `voevoda export`")],
+    target: Annotated[str, typer.Argument(metavar="FILE|GAME",
+                                          help="an export made by `voevoda export`, or with --db the name of a "
+                                               "stored game")],
     commitment: Annotated[str | None, typer.Option("--commitment", help="the commitment you saved when the game "
                                                                         "was created (hex)")] = None,
+    last_digest: Annotated[str | None, typer.Option("--last-digest", help="the record digest at the foot of the last "
+                                                                          "report you saw (hex)")] = None,
+    db: DbOption = None,
 ) -> None:
-    """Check an exported game end to end: seeds, rolls, records, replay. / Проверить игру."""
+    """Check a game end to end: seeds, rolls, records, replay. / Проверить игру.
+
+    `voevoda verify FILE` checks an export; `voevoda verify GAME --db URL` checks a stored game (its
+    full export, made on the spot: every sealed roll and the journal replayed). Without --db an
+    argument that is not an existing file names a game in the default database. With
+    --last-digest it says how many steps the export proves up to the report you saw."""
     def action() -> None:
         from voevoda.core.verify import verify_export
 
-        if commitment is not None and not _is_hex64(commitment.strip().lower()):
-            raise DataError("--commitment: 64 hexadecimal digits expected")
+        for option, value in (("--commitment", commitment), ("--last-digest", last_digest)):
+            if value is not None and not _is_hex64(value.strip().lower()):
+                raise DataError(f"{option}: 64 hexadecimal digits expected")
+        path = Path(target)
+        stored = db is not None or not path.is_file()
         with working("проверка игры / checking the game"):
-            result = verify_export(_read_json(file), commitment)
+            if stored:
+                from voevoda.service import OPERATOR
+
+                export = _service(db).export(OPERATOR, target, full=True)
+            else:
+                export = _read_json(path)
+            result = verify_export(export, commitment, last_digest)
         if result.malformed:
-            raise DataError(f"{file}: " + "; ".join(p.removeprefix("malformed export: ") for p in result.problems))
-        lines = [f"шагов / steps: {result.steps}; бросков проверено / rolls checked: {result.rolls}; "
-                 f"ссылок на кости / dice citations: {result.citations}"]
+            raise DataError(f"{target}: " + "; ".join(p.removeprefix("malformed export: ") for p in result.problems))
+        lines = []
+        if stored:
+            lines.append(f"игра / game {target}: полная выгрузка из базы / the full export from the database")
+        lines.append(f"шагов / steps: {result.steps}; бросков проверено / rolls checked: {result.rolls}; "
+                     f"ссылок на кости / dice citations: {result.citations}")
         if result.reruns:
             lines.append(f"исходов пересчитано по костям (битвы…) / outcomes re-run from the dice (battles…): "
                          f"{result.reruns}")
+        if result.procedure >= 2:
+            lines.append("зёрна выведены из звеньев цепочки и приказов шагов; настройка игры покрыта записью / "
+                         "seeds derived from the chain's links and the steps' posts; the game's setup covered by "
+                         "its record (procedure 2)")
+        else:
+            lines.append("процедура 1 (игра создана до процедуры 2): зёрна — звенья цепочки, запись настройки не "
+                         "покрывает игроков и настройки / procedure 1 (a game created before procedure 2): the "
+                         "seeds are the chain's links, the setup record does not cover players and config")
+        if result.commitments:
+            lines.append(f"отпечатков открыто секретом / commitments opened with the secret: {result.commitments}")
         if result.sealed_unchecked:
             lines.append(f"скрытых бросков, ждущих секрета / sealed rolls awaiting the secret: "
                          f"{result.sealed_unchecked}")
@@ -610,8 +651,12 @@ def verify(
         if result.replayed:
             lines.append(f"журнал переигран, постов ботов проверено / journal replayed, bot posts checked: "
                          f"{result.bots_checked}")
-        lines.append(f"последняя запись / last record: {result.last_digest} (сравните с последним отчётом / "
-                     f"compare it with the last report)")
+        lines.append(f"последняя запись / last record: {result.last_digest}")
+        if last_digest is None:
+            lines.append("сравните её с последним отчётом или проверьте с --last-digest / compare it with the last "
+                         "report, or check with --last-digest")
+        elif result.reached is not None:
+            lines.append(_reached_text(result.reached, result.steps))
         lines.extend("✗ " + problem for problem in result.problems)
         if result.ok:
             lines.append("всё сходится / everything matches")
@@ -619,6 +664,24 @@ def verify(
         if not result.ok:
             raise typer.Exit(1)
     run_guarded(action)
+
+
+def _reached_text(reached: int, steps: int) -> str:
+    """How far an export proves the game to a player who saw the digest of step ``reached``."""
+    from voevoda.core.words import count_en, count_ru
+
+    if reached == 0:
+        ru, en = ("вы видели запись настройки (шаг 0): выгрузка доказывает настройку игры",
+                  "the record you saw is the setup's (step 0): the export proves the game's setup")
+    else:
+        ru = (f"вы видели запись шага {reached}: выгрузка доказывает настройку и "
+              f"{count_ru(reached, ('шаг', 'шага', 'шагов'))} до неё")
+        en = f"the record you saw is step {reached}'s: the export proves the setup and {count_en(reached, 'step')} up to it"
+    after = steps - reached
+    if after:
+        ru += f", после неё ещё {count_ru(after, ('шаг', 'шага', 'шагов'))}"
+        en += f", and {count_en(after, 'step')} more after it"
+    return f"{ru} / {en}"
 
 
 @app.command(context_settings={"ignore_unknown_options": True})

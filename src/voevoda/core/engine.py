@@ -6,12 +6,15 @@ frozen post, edit the state with a reason, reveal the secret when the game is ov
 action first appends to the journal and then applies the same code that replay uses, so a
 stored game and its replay cannot diverge.
 
-A step is one call of the ruleset's ``resolve``. Step ``k`` (from 1) draws its dice
-from link ``k`` of the hash chain; re-resolving a step after a rollback therefore rolls
-the very same dice, so a game master cannot re-roll a turn he did not like. Since the
-seed of a rolled-back step has been published, the posts of that step stand frozen after
-the rollback: only the game master can reopen a named player's post, with a reason that
-the public chronicle shows (docs/dice.md «Rollbacks»).
+A step is one call of the ruleset's ``resolve``. Step ``k`` (from 1) draws its dice from
+link ``k`` of the hash chain and, in a game of procedure 2 (every new game), from the step's
+inputs: a salted commitment to each seat's post, the seats defaulted, the game master's edits
+in effect (:mod:`voevoda.core.procedure`), so that nobody knows a roll before the last post is
+in. Re-resolving a step after a rollback with the same posts therefore rolls the very same
+dice, so a game master cannot re-roll a turn he did not like. Since the seed of a rolled-back
+step has been published, the posts of that step stand frozen after the rollback: only the game
+master can reopen a named player's post, with a reason that the public chronicle shows
+(docs/dice.md «Rollbacks»).
 """
 
 from __future__ import annotations
@@ -24,7 +27,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from voevoda import __version__
-from voevoda.core import posts, registry
+from voevoda.core import posts, procedure, registry
 from voevoda.core.bounds import plain_problem
 from voevoda.core.dice import Dice, HashChain
 from voevoda.core.errors import (
@@ -66,6 +69,18 @@ class Submission:
     orders: list[Order]
     source: str = "player"
     at: str | None = None
+    attempt: int = 0
+    """How many times the step had been rolled back when the post came (procedure 2: its salt)."""
+
+
+@dataclass
+class PendingEdit:
+    """A game master's edit in effect for the coming step: its patch (hidden), its public reason,
+    and how many times the step had been rolled back when it was made (procedure 2: its salt)."""
+
+    patch: list[dict[str, Any]]
+    reason: str
+    attempt: int = 0
 
 
 @dataclass
@@ -141,6 +156,12 @@ class Step:
     the step before; ``digest`` chains the step's public record to the one before
     (docs/dice.md §6). Sealed records are in ``dice`` but not in the public record: even a
     keyed digest of them would differ between two games that differ only in hidden things.
+
+    In a game of procedure 2, ``link`` is the chain's link ``s_k``, ``inputs`` the step's public
+    inputs (a commitment to each seat's post or the fact it was defaulted, a commitment to each
+    edit in effect), ``inputs_digest`` their SHA-256, and ``seed`` is derived from the link and
+    that digest; in procedure 1 the seed is the link and there are no inputs. What a
+    notification of the step must carry is :meth:`notice`.
     """
 
     number: int
@@ -154,16 +175,35 @@ class Step:
     state_before: State = field(repr=False)
     actions: list[Event] = field(default_factory=list)
     digest: str = ""
+    link: str = ""
+    inputs: dict[str, Any] | None = None
+    inputs_digest: str = ""
+    edits: list[PendingEdit] = field(default_factory=list)
+
+    def notice(self) -> dict[str, Any]:
+        """What goes out with the step's notification (docs/dice.md «A public record that proves its
+        end»): the step, its turn and phase, the link, the inputs' digest (procedure 2), the seed
+        and the record's digest. Everything in it is public."""
+        notice: dict[str, Any] = {"step": self.number, "turn": self.turn, "phase": self.phase}
+        if self.inputs is not None:
+            notice["link"] = self.link
+            notice["inputs"] = self.inputs_digest
+        notice["seed"] = self.seed
+        notice["digest"] = self.digest
+        return notice
 
 
 @dataclass
 class SetupRecord:
     """The rolls of ``setup`` (seating, starting positions, cultures): drawn from the
-    commitment ``s_0`` itself and recorded as "step 0" of the game."""
+    commitment ``s_0`` itself and recorded as "step 0" of the game; in procedure 2 its ``game``
+    is the setup it covers (players, computer opponents, public config, the commitment to the
+    whole config, house rules, the chain's length, the procedure)."""
 
     seed: str
     dice: list[dict[str, Any]]
     digest: str
+    game: dict[str, Any] | None = None
 
 
 @dataclass
@@ -333,12 +373,11 @@ def _new_secret(seed_text: str | None) -> bytes:
     return hashlib.sha256(("voevoda-secret:" + seed_text).encode("utf-8")).digest()
 
 
-def record_digest(public_record: Mapping[str, Any], previous: str) -> str:
+def record_digest(public_record: Mapping[str, Any], previous: str, version: int = procedure.PROCEDURE_1) -> str:
     """SHA-256 of the canonical JSON of a step's public record (without ``digest``), with
-    ``previous`` set to the digest of the record before (docs/dice.md §6)."""
-    body = {k: v for k, v in public_record.items() if k != "digest"}
-    body["previous"] = previous
-    return hashlib.sha256(canonical_json(body).encode("utf-8")).hexdigest()
+    ``previous`` set to the digest of the record before, in the canonical JSON of procedure
+    ``version`` (docs/dice.md §6)."""
+    return procedure.record_digest(public_record, previous, version)
 
 
 def public_events(events: Sequence[Event]) -> list[dict[str, Any]]:
@@ -353,24 +392,31 @@ class Game:
     """A game rebuilt from its journal, with the actions that extend the journal.
 
     With ``check_bots`` replay also re-runs every computer opponent's post from the seat's
-    view and sealed stream and lists each post that differs in ``bot_problems``.
+    view and bot stream and lists each post that differs in ``bot_problems`` (the list given as
+    ``problems``, so that a caller keeps what was found before a journal that stops replaying).
     """
 
-    def __init__(self, record: GameRecord, *, check_bots: bool = False) -> None:
+    def __init__(self, record: GameRecord, *, check_bots: bool = False, problems: list[str] | None = None) -> None:
         self.record = record
         self.ruleset: Ruleset = registry.configure(record.ruleset, record.config, record.house_rules)
         self.chain = HashChain(bytes.fromhex(record.secret), record.chain_length)
         if self.chain.commitment != record.commitment:
             raise GameError("обязательство игры не совпадает с её секретом",
                             "the game's commitment does not match its secret")
+        self.procedure: int = record.procedure or procedure.PROCEDURE_1
+        """The dice procedure of the game (docs/dice.md): 1 for a game created before procedure 2."""
         self.check_bots = check_bots
-        self.bot_problems: list[str] = []
+        self.bot_problems: list[str] = problems if problems is not None else []
         self.steps: list[Step] = []
         self.pending: dict[str, Submission] = {}
         self.frozen: dict[str, int] = {}
         """Players whose post for a rolled-back step stands frozen: player → step."""
         self.actions: list[Event] = []
         """Public GM actions since the last step."""
+        self.edits: list[PendingEdit] = []
+        """The game master's edits in effect for the coming step (made since the last step)."""
+        self.rollbacks: dict[int, int] = {}
+        """How many times each step has been rolled back, over the whole game."""
         self.gm_log: list[Event] = []
         self.rolled_back: list[int] = []
         """The steps rolled back, in order (a second rollback of one step is told «already
@@ -396,7 +442,11 @@ class Game:
     def create(cls, ruleset_id: str, name: str, players: Sequence[str], *,
                bots: Sequence[str] = (), config: Mapping[str, Any] | None = None,
                house_rules: Mapping[str, Any] | None = None, seed: str | None = None,
-               auto_resolve: bool = False) -> Game:
+               auto_resolve: bool = False, dice_procedure: int = procedure.CURRENT) -> Game:
+        """A new game; ``dice_procedure`` is the dice procedure it follows (the current one; an
+        older one only to test how games created before it still replay and verify)."""
+        if dice_procedure not in procedure.PROCEDURES:
+            raise GameError(f"нет процедуры костей {dice_procedure}", f"no dice procedure {dice_procedure}")
         ruleset_cls = registry.get(ruleset_id)
         for what, given in (("config", config), ("house rules", house_rules)):
             problem = plain_problem(dict(given or {}))
@@ -431,6 +481,7 @@ class Game:
             config=ruleset.recorded_config(), house_rules=dict(house_rules or {}), players=players,
             bots=list(bots), auto_resolve=auto_resolve, secret=secret.hex(),
             chain_length=chain.length, commitment=chain.commitment,
+            procedure=None if dice_procedure == procedure.PROCEDURE_1 else dice_procedure,
         )
         game = cls(record)
         game.play_bots()
@@ -440,9 +491,20 @@ class Game:
         dice = Dice(self.chain.seed(0), self.chain.sealed_seed(0))
         state = self.ruleset.setup(self.record.players, dice)
         records = dice.records()
-        body: dict[str, Any] = {"number": 0, "seed": dice.seed.hex(), "dice": public_dice(records)}
-        self.setup = SetupRecord(dice.seed.hex(), records, record_digest(body, ""))
+        game = self.setup_game() if self.procedure >= procedure.PROCEDURE_2 else None
+        self.setup = SetupRecord(dice.seed.hex(), records, "", game)
+        self.setup.digest = record_digest(self.setup_json(public=True), "", self.procedure)
         return state
+
+    def setup_game(self) -> dict[str, Any]:
+        """What a procedure 2 setup record covers: the header's players, computer opponents, public
+        config, house rules, chain length and procedure, with a commitment to the whole config
+        (its hidden parts included; docs/dice.md «The setup covers the game»)."""
+        header = self.record.model_dump(mode="json", include=set(procedure.SETUP_KEYS))
+        game = {key: header[key] for key in procedure.SETUP_KEYS}
+        game["config"] = self.ruleset.public_config()
+        game["config_commitment"] = procedure.config_commitment(self.chain.secret, self.record.config)
+        return game
 
     # -- reading ------------------------------------------------------------------
 
@@ -528,13 +590,14 @@ class Game:
         if notes:
             doc.blocks.append(BulletList(list(notes)))
         doc.blocks.extend(body.blocks)
-        doc.blocks.append(self.dice_trail(turn, lang))
+        doc.blocks.append(self.dice_trail(turn, lang, viewer))
         return doc
 
-    def dice_trail(self, turn: int | None, lang: str = "ru") -> Block:
+    def dice_trail(self, turn: int | None, lang: str = "ru", viewer: Viewer = PUBLIC) -> Block:
         """The foot of a report: the commitment, the setup record (in the first report) and
-        each covered step's seed and record digest, which a player keeps to check a later
-        export against (docs/dice.md §6)."""
+        each covered step's seed (with its chain link, procedure 2) and record digest, which a
+        player keeps to check a later export against (docs/dice.md §6); for a player, the salt
+        and the commitment of his own post in each step, which only he is told."""
         ru = lang == "ru"
         dice: list[Block] = [Paragraph(("обязательство: " if ru else "commitment: ") + self.record.commitment)]
         lines: list[str] = []
@@ -543,8 +606,18 @@ class Game:
             lines.append(("настройка (шаг 0), запись " if ru else "setup (step 0), record ") + self.setup.digest)
         for step in self.steps:
             if turn is None or step.turn == turn or any(_turn_of(e, step) == turn for e in step.events):
-                lines.append(f"шаг {step.number}: зерно {step.seed}, запись {step.digest}" if ru
-                             else f"step {step.number}: seed {step.seed}, record {step.digest}")
+                if step.inputs is None:
+                    lines.append(f"шаг {step.number}: зерно {step.seed}, запись {step.digest}" if ru
+                                 else f"step {step.number}: seed {step.seed}, record {step.digest}")
+                else:
+                    lines.append(f"шаг {step.number}: зерно {step.seed}, звено {step.link}, запись {step.digest}"
+                                 if ru else f"step {step.number}: seed {step.seed}, link {step.link}, "
+                                            f"record {step.digest}")
+                salt = self.post_salt(step, viewer) if viewer not in (GM, PUBLIC) else None
+                if salt is not None and step.inputs is not None:
+                    commitment = step.inputs["posts"][viewer]["commitment"]
+                    lines.append(f"ваш приказ шага {step.number}: соль {salt}, отпечаток {commitment}" if ru
+                                 else f"your post of step {step.number}: salt {salt}, commitment {commitment}")
         dice.append(BulletList(list(lines)))
         return Spoiler("Кости (проверяемые)" if ru else "Dice (verifiable)", dice)
 
@@ -848,17 +921,18 @@ class Game:
         entry = Entry(kind="submit", player=player, text=text, source=source,  # type: ignore[arg-type]
                       at=at, step=self.step_number + 1, follow_up=True if receipt.follow_up else None)
         self.record.entries.append(entry)
-        self.pending[player] = self._submission(player, text, receipt.orders, source, at, receipt.adds_to)
+        self.pending[player] = self._submission(player, text, receipt.orders, source, at, receipt.adds_to,
+                                                self._attempt())
         if self.record.auto_resolve and not self.waiting_for():
             self.resolve(at=at)
         return receipt
 
     @staticmethod
     def _submission(player: str, text: str, orders: list[Order], source: str, at: str | None,
-                    adds_to: Submission | None) -> Submission:
+                    adds_to: Submission | None, attempt: int) -> Submission:
         if adds_to is not None:
             text = adds_to.text + "\n\n" + text
-        return Submission(player, text, orders, source, at)
+        return Submission(player, text, orders, source, at, attempt)
 
     def submit(self, player: str, text: str, source: str = "player", at: str | None = None,
                step: int | None = None) -> list[Order]:
@@ -960,8 +1034,12 @@ class Game:
 
     def bot_post(self, player: str) -> str:
         """What the computer opponent in ``player``'s seat writes now: from that seat's view
-        and the sealed stream ``bot/<player>`` of the coming step, nothing else."""
-        stream = Dice(self.chain.sealed_seed(self.step_number + 1)).stream(f"bot/{player}")
+        and the sealed stream ``bot/<player>`` of the coming step, nothing else (procedure 2: of
+        the step's bot seed, which the step's inputs, still to come, cannot enter)."""
+        number = self.step_number + 1
+        seed = (procedure.bot_seed(self.chain.secret, number) if self.procedure >= procedure.PROCEDURE_2
+                else self.chain.sealed_seed(number))
+        stream = Dice(seed).stream(f"bot/{player}")
         text = self.ruleset.bot(self.view(player), player, stream)
         if text is None:
             raise GameError(f"у правил «{self.record.ruleset}» нет компьютерного игрока",
@@ -1033,7 +1111,7 @@ class Game:
                     f"writes from its view and sealed stream")
         verdict = self._verdict(entry.player, entry.text, follow_up=bool(entry.follow_up))
         self.pending[entry.player] = self._submission(entry.player, entry.text, verdict.orders, entry.source,
-                                                      entry.at, verdict.adds_to)
+                                                      entry.at, verdict.adds_to, self._attempt())
 
     def _resolve(self, force: bool) -> Step:
         awaited = self.awaiting()
@@ -1049,7 +1127,10 @@ class Game:
             else:
                 raise GameError(f"нет приказов игрока «{player}»", f"no orders from '{player}'")
         number = self.step_number + 1
-        dice = Dice(self.chain.seed(number), self.chain.sealed_seed(number))
+        inputs = self._inputs(number, submissions) if self.procedure >= procedure.PROCEDURE_2 else None
+        digest = procedure.inputs_digest(inputs) if inputs is not None else None
+        seed, sealed = self._step_seeds(number, digest)
+        dice = Dice(seed, sealed)
         turn, phase = self.ruleset.progress(self.state)
         before = self.state
         resolution = self.ruleset.resolve(copy.deepcopy(before), {p: s.orders for p, s in submissions.items()}, dice)
@@ -1064,14 +1145,59 @@ class Game:
         canonical_json(resolution.state)
         records = dice.records()
         step = Step(number, turn, phase, dice.seed.hex(), submissions, defaulted, events, records, before,
-                    actions=self.actions)
-        step.digest = record_digest(self.step_json(step, public=True), self.last_digest)
+                    actions=self.actions, link=self.chain.seed(number).hex(), inputs=inputs,
+                    inputs_digest=digest.hex() if digest is not None else "", edits=self.edits)
+        step.digest = record_digest(self.step_json(step, public=True), self.last_digest, self.procedure)
         self.steps.append(step)
         self.state = resolution.state
         self.pending = {}
         self.frozen = {}
         self.actions = []
+        self.edits = []
         return step
+
+    def _attempt(self) -> int:
+        """How many times the coming step has been rolled back so far."""
+        return self.rollbacks.get(self.step_number + 1, 0)
+
+    def _step_seeds(self, number: int, digest: bytes | None) -> tuple[bytes, bytes]:
+        """The public and the sealed seed of step ``number``: the chain's link and the sealed seed
+        of procedure 1, or in procedure 2 both derived from the link (the secret) and the digest
+        of the step's inputs (docs/dice.md §3)."""
+        link = self.chain.seed(number)
+        if digest is None:
+            return link, self.chain.sealed_seed(number)
+        return procedure.step_seed(link, digest), procedure.sealed_seed(self.chain.secret, number, digest)
+
+    def _inputs(self, number: int, submissions: Mapping[str, Submission]) -> dict[str, Any]:
+        """A procedure 2 step's public inputs: each resolved seat's post as a salted commitment (or
+        the fact that it was defaulted), and a commitment to each of the game master's edits in
+        effect (docs/dice.md «The step's inputs»)."""
+        secret = self.chain.secret
+        seats: dict[str, Any] = {}
+        for player, submission in submissions.items():
+            if submission.source == "default":
+                seats[player] = {"source": procedure.DEFAULT_SOURCE}
+                continue
+            salt = procedure.post_salt(secret, number, submission.attempt, player)
+            seats[player] = {"source": submission.source, "commitment": procedure.commit_post(salt, submission.text)}
+            if submission.attempt:
+                seats[player]["attempt"] = submission.attempt
+        edits: list[dict[str, Any]] = []
+        for index, edit in enumerate(self.edits):
+            salt = procedure.edit_salt(secret, number, edit.attempt, index)
+            edits.append({"commitment": procedure.commit_patch(salt, edit.patch)})
+            if edit.attempt:
+                edits[-1]["attempt"] = edit.attempt
+        return {"posts": seats, "edits": edits}
+
+    def post_salt(self, step: Step, player: str) -> str | None:
+        """The salt of ``player``'s post in ``step`` (procedure 2), which only that player is told:
+        with it and the text he sent he checks his post's commitment in the public record."""
+        submission = step.submissions.get(player)
+        if step.inputs is None or submission is None or submission.source == "default":
+            return None
+        return procedure.post_salt(self.chain.secret, step.number, submission.attempt, player).hex()
 
     def _rollback(self, reason: str) -> RollbackReport:
         step = self.steps.pop()
@@ -1086,6 +1212,8 @@ class Game:
         self.state = step.state_before
         self.pending = {p: s for p, s in step.submissions.items() if s.source != "default"}
         self.frozen = {p: step.number for p in step.submissions}
+        self.edits = list(step.edits)
+        self.rollbacks[step.number] = self.rollbacks.get(step.number, 0) + 1
         event = Event("rollback", {"step": step.number, "turn": step.turn, "reason": reason,
                                    "returned": report.returned, "defaulted": report.defaulted,
                                    "discarded_posts": report.discarded_posts,
@@ -1119,6 +1247,7 @@ class Game:
                 "the edit leaves a state the rules cannot resolve, nothing changed: "
                 + "; ".join(p.format("en") for p in shown) + more)
         self.state = new_state
+        self.edits.append(PendingEdit(copy.deepcopy(patch), reason, self._attempt()))
         turn = self.ruleset.progress(new_state)[0]
         self.actions.append(Event("gm_edit", {"step": self.step_number, "turn": turn, "reason": reason}))
         self.gm_log.append(Event("gm_patch", {"patch": patch, "reason": reason, "step": self.step_number}, ()))
@@ -1137,13 +1266,24 @@ class Game:
         body: dict[str, Any] = {"number": step.number, "turn": step.turn, "phase": step.phase, "seed": step.seed,
                                 "defaulted": list(step.defaulted), "actions": actions, "events": events,
                                 "dice": dice}
+        if step.inputs is not None:
+            body["link"] = step.link
+            body["inputs"] = copy.deepcopy(step.inputs)
+            if not public:
+                body["opened"] = {"posts": {p: s.text for p, s in step.submissions.items() if s.source != "default"},
+                                  "edits": [copy.deepcopy(edit.patch) for edit in step.edits]}
         if step.digest:
             body["digest"] = step.digest
         return body
 
     def setup_json(self, public: bool) -> dict[str, Any]:
         dice = public_dice(self.setup.dice) if public else [dict(d) for d in self.setup.dice]
-        return {"number": 0, "seed": self.setup.seed, "dice": dice, "digest": self.setup.digest}
+        body: dict[str, Any] = {"number": 0, "seed": self.setup.seed, "dice": dice}
+        if self.setup.game is not None:
+            body["game"] = copy.deepcopy(self.setup.game)
+        if self.setup.digest:
+            body["digest"] = self.setup.digest
+        return body
 
     def export(self, public: bool = False) -> dict[str, Any]:
         """The journal plus what replay derives from it, for ``verify`` and ``replay --check``.

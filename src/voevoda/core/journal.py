@@ -98,6 +98,9 @@ class GameRecord(BaseModel):
     secret: str = Field(pattern=HEX64, description="hex; known to the game master only")
     chain_length: int = Field(default=DEFAULT_CHAIN_LENGTH, ge=1, le=MAX_CHAIN_LENGTH)
     commitment: str = Field(pattern=HEX64)
+    procedure: int | None = Field(default=None, ge=2, le=2,
+                                  description="the dice procedure (docs/dice.md); left out: procedure 1, the "
+                                              "procedure of every game created before procedure 2")
     entries: list[Entry] = Field(default_factory=list, max_length=MAX_ENTRIES)
 
     @field_validator("format")

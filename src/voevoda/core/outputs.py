@@ -590,10 +590,13 @@ def order_text(game: Game, viewer: Viewer, text: str) -> str:
 # -- the game master's commands ----------------------------------------------------------------
 
 def resolution_text(game: Game, step: Step) -> str:
-    """What ``resolve`` prints for the game master: the step, its seed, who got default orders,
-    then the game master's status."""
-    lines = [f"шаг / step {step.number} (ход / turn {step.turn}) seed {step.seed}",
-             f"запись / record {step.digest}"]
+    """What ``resolve`` prints for the game master: the step, its seed (with its chain link and the
+    digest of its inputs, procedure 2: what the step's notification carries, ``Step.notice``), its
+    record's digest, who got default orders, then the game master's status."""
+    lines = [f"шаг / step {step.number} (ход / turn {step.turn}) seed {step.seed}"]
+    if step.inputs is not None:
+        lines.append(f"звено / link {step.link}, приказы / inputs {step.inputs_digest}")
+    lines.append(f"запись / record {step.digest}")
     if step.defaulted:
         lines.append(f"приказы по умолчанию / default orders: {', '.join(step.defaulted)}")
     lines.append(status_text(game, GM))

@@ -5,8 +5,10 @@ A player holding a public export checks, each reported separately (docs/dice.md 
 1. the export is well formed and within bounds (a malformed file is refused with the field
    named, before anything is computed);
 2. the setup record uses the commitment as its seed, steps run 1, 2, …, n without a gap, and
-   each step's seed hashes with SHA-256 to the seed of the step before (step 1's to the
-   commitment), so every seed is link ``k`` of the committed chain;
+   each step's chain link (its seed in procedure 1) hashes with SHA-256 to the link of the step
+   before (step 1's to the commitment), so every link is link ``k`` of the committed chain; in
+   procedure 2 each step's seed is the one its link and its inputs (the commitments to its
+   posts and edits) give, and the setup record covers the game's header;
 3. every recorded roll re-derives from its seed and label; rolls on sealed streams need the
    game secret, published when the game ends (``voevoda reveal``);
 4. every event that quotes dice cites them (``dice_refs``) and quotes exactly the faces the
@@ -14,10 +16,14 @@ A player holding a public export checks, each reported separately (docs/dice.md 
 5. every record's digest covers its content and the digest of the record before, so a step
    or a record taken out, added or changed breaks the chain from there on — and the digests
    printed at the foot of each report let a player hold an export to what was published;
-6. with the secret and the journal (the game master's export, or a public export after the
+6. with the secret (procedure 2), every post and edit the export opens gives its commitment,
+   and the whole config gives the setup's commitment to it;
+7. with the secret and the journal (the game master's export, or a public export after the
    reveal), replaying the journal gives the same setup, the same steps (seeds, rolls — sealed
    ones included —, events, actions, digests), the same final state, and every computer opponent's post is
-   what that opponent writes from its view and sealed stream.
+   what that opponent writes from its view and sealed stream;
+8. with a digest the player saw (``last_digest``), the export reaches it: the step it names is
+   the last one the export proves to that player.
 """
 
 from __future__ import annotations
@@ -28,6 +34,7 @@ from typing import Annotated, Any, Literal, TypeVar
 
 from pydantic import BaseModel, ConfigDict, Field, ValidationError, model_validator
 
+from voevoda.core import procedure
 from voevoda.core.bounds import EXPORT_INT, plain_problem
 from voevoda.core.dice import (
     CITED,
@@ -127,11 +134,55 @@ class RerunModel(_Strict):
 _Cited = TypeVar("_Cited", CitationModel, RerunModel)
 
 
+class SetupGameModel(_Strict):
+    """What a procedure 2 setup record covers of the game (docs/dice.md «The setup covers the game»)."""
+
+    model_config = ConfigDict(strict=True, extra="allow")
+
+    players: list[str] = Field(max_length=200)
+    config_commitment: str = Field(pattern=HEX64)
+    procedure: Literal[2]
+
+
 class SetupModel(_Strict):
     number: Literal[0]
     seed: str = Field(pattern=HEX64)
     dice: list[DiceRecordModel] = Field(max_length=MAX_RECORDS)
     digest: str = Field(pattern=HEX64)
+    game: SetupGameModel | None = None
+
+
+class SeatModel(_Strict):
+    """One seat of a step's inputs: a commitment to its post, or the fact that it was defaulted."""
+
+    source: Literal["player", "bot", "gm", "default"]
+    commitment: str | None = Field(default=None, pattern=HEX64)
+    attempt: int = Field(default=0, ge=0, le=MAX_CHAIN_LENGTH)
+
+    @model_validator(mode="after")
+    def _committed(self) -> SeatModel:
+        if (self.source == procedure.DEFAULT_SOURCE) != (self.commitment is None):
+            raise ValueError("a seat has a commitment unless its source is 'default'")
+        return self
+
+
+class EditInputModel(_Strict):
+    commitment: str = Field(pattern=HEX64)
+    attempt: int = Field(default=0, ge=0, le=MAX_CHAIN_LENGTH)
+
+
+class InputsModel(_Strict):
+    """A procedure 2 step's inputs (docs/dice.md «The step's inputs»)."""
+
+    posts: dict[str, SeatModel] = Field(max_length=200)
+    edits: list[EditInputModel] = Field(max_length=10_000)
+
+
+class OpenedModel(_Strict):
+    """The texts a full (or revealed) export opens its commitments with."""
+
+    posts: dict[str, str] = Field(max_length=200)
+    edits: list[list[dict[str, Any]]] = Field(max_length=10_000)
 
 
 class StepModel(_Strict):
@@ -144,6 +195,9 @@ class StepModel(_Strict):
     events: list[EventModel] = Field(max_length=MAX_EVENTS)
     dice: list[DiceRecordModel] = Field(max_length=MAX_RECORDS)
     digest: str = Field(pattern=HEX64)
+    link: str | None = Field(default=None, pattern=HEX64)
+    inputs: InputsModel | None = None
+    opened: OpenedModel | None = None
 
 
 class HeaderModel(_Strict):
@@ -152,6 +206,7 @@ class HeaderModel(_Strict):
     commitment: str = Field(pattern=HEX64)
     chain_length: int = Field(ge=1, le=MAX_CHAIN_LENGTH)
     secret: str | None = Field(default=None, pattern=HEX64)
+    procedure: Literal[2] | None = None
 
 
 class ExportModel(_Strict):
@@ -162,6 +217,19 @@ class ExportModel(_Strict):
     setup: SetupModel
     steps: list[StepModel] = Field(max_length=MAX_CHAIN_LENGTH)
     actions: list[EventModel] = Field(default_factory=list, max_length=MAX_EVENTS)
+
+    @model_validator(mode="after")
+    def _records_of_the_procedure(self) -> ExportModel:
+        """A game of procedure 2 has the setup's game and every step's link and inputs."""
+        if self.game.procedure is None:
+            return self
+        if self.setup.game is None:
+            raise ValueError("setup.game: a record of procedure 2 covers the game's setup (missing)")
+        for index, step in enumerate(self.steps):
+            if step.link is None or step.inputs is None:
+                missing = " and ".join(k for k in ("link", "inputs") if getattr(step, k) is None)
+                raise ValueError(f"steps.{index}: a step of procedure 2 has its {missing} (missing)")
+        return self
 
 
 @dataclass
@@ -175,6 +243,11 @@ class VerifyReport:
     bots_checked: int = 0
     malformed: bool = False
     last_digest: str = ""
+    procedure: int = procedure.PROCEDURE_1
+    commitments: int = 0
+    """Commitments to posts, edits and the config opened with the secret (procedure 2)."""
+    reached: int | None = None
+    """The step whose digest is the one the player saw (``last_digest`` of :func:`verify_export`)."""
     problems: list[str] = field(default_factory=list)
 
     @property
@@ -229,6 +302,7 @@ class _Checker:
         self.derived: dict[tuple[int, str, bool], list[int]] = {}
         # step -> its seed and its records, for the computations that citations re-run
         self.seeds: dict[int, bytes] = {}
+        self.sealed: dict[int, bytes | None] = {}
         self.recorded: dict[int, list[dict[str, Any]]] = {}
         self._ruleset: Any = None
         self._ruleset_problem: str | None = None
@@ -236,9 +310,10 @@ class _Checker:
     def problem(self, text: str) -> None:
         self.report.problems.append(text)
 
-    def records(self, where: str, number: int, seed: bytes, records: list[dict[str, Any]]) -> None:
-        sealed_seed = self.chain.sealed_seed(number) if self.chain is not None else None
+    def records(self, where: str, number: int, seed: bytes, sealed_seed: bytes | None,
+                records: list[dict[str, Any]]) -> None:
         self.seeds[number] = seed
+        self.sealed[number] = sealed_seed
         self.recorded[number] = records
         for record in records:
             label = str(record["label"])
@@ -322,8 +397,7 @@ class _Checker:
         ruleset = self.ruleset()
         if ruleset is None:
             return
-        sealed_seed = self.chain.sealed_seed(source) if self.chain is not None else None
-        dice = Dice(self.seeds[source], sealed_seed)
+        dice = Dice(self.seeds[source], self.sealed.get(source))
         try:
             value = ruleset.rerun(ref.rerun, ref.label, data, dice)
         except KeyError as exc:
@@ -404,13 +478,13 @@ def _first_difference(computed: Any, quoted: Any, path: str) -> str:
 
 def _public_record(body: dict[str, Any]) -> dict[str, Any]:
     """The part of an exported step (or setup) that its digest covers: public events,
-    actions and dice only (a full export holds hidden ones too)."""
+    actions and dice only (a full export holds hidden ones too, and opens the commitments)."""
     from voevoda.core.engine import public_dice
 
     def public(events: list[dict[str, Any]]) -> list[dict[str, Any]]:
         return [e for e in events if "*" in e.get("audience", ["*"])]
 
-    result = dict(body)
+    result = {k: v for k, v in body.items() if k != "opened"}
     result["dice"] = public_dice(body.get("dice", []))
     for key in ("events", "actions"):
         if key in body:
@@ -418,11 +492,10 @@ def _public_record(body: dict[str, Any]) -> dict[str, Any]:
     return result
 
 
-def verify_export(export: Any, commitment: str | None = None) -> VerifyReport:
+def verify_export(export: Any, commitment: str | None = None, last_digest: str | None = None) -> VerifyReport:
     """Check an export (parsed JSON) as a sceptical player would; ``commitment`` is the
-    commitment the player saved when the game was created."""
-    from voevoda.core.engine import record_digest
-
+    commitment the player saved when the game was created, ``last_digest`` the digest of the
+    last report the player saw (docs/dice.md §7)."""
     report = VerifyReport()
     shape = shape_problems(export)
     if shape:
@@ -431,6 +504,8 @@ def verify_export(export: Any, commitment: str | None = None) -> VerifyReport:
         return report
     checker = _Checker(export, report)
     game = export["game"]
+    version = int(game.get("procedure") or procedure.PROCEDURE_1)
+    report.procedure = version
     published = str(game["commitment"])
     if commitment is not None and commitment.strip().lower() != published:
         report.problems.append(f"the export's commitment {published} is not the one you saved "
@@ -446,12 +521,17 @@ def verify_export(export: Any, commitment: str | None = None) -> VerifyReport:
     setup = export["setup"]
     if setup["seed"] != published:
         report.problems.append("setup: its seed is not the commitment (setup rolls use s_0 itself)")
-    checker.records("setup", 0, bytes.fromhex(setup["seed"]), setup["dice"])
-    if record_digest(_public_record(setup), "") != setup["digest"]:
+    sealed_setup = checker.chain.sealed_seed(0) if checker.chain is not None else None
+    checker.records("setup", 0, bytes.fromhex(setup["seed"]), sealed_setup, setup["dice"])
+    if version >= procedure.PROCEDURE_2:
+        _setup_game_problems(export, checker)
+    if procedure.record_digest(_public_record(setup), "", version) != setup["digest"]:
         report.problems.append("setup: the record digest does not match its content")
     previous_digest = str(setup["digest"])
-    previous_seed = bytes.fromhex(published)
+    digests = {previous_digest: 0}
+    previous_link = bytes.fromhex(published)
     chain_broken = False
+    rollbacks: dict[int, int] = {}
     for index, step in enumerate(export["steps"], start=1):
         report.steps += 1
         number = int(step["number"])
@@ -464,23 +544,101 @@ def verify_export(export: Any, commitment: str | None = None) -> VerifyReport:
             chain_broken = True
             continue
         seed = bytes.fromhex(step["seed"])
-        if not chain_broken and hashlib.sha256(seed).digest() != previous_seed:
-            link = "the commitment" if index == 1 else f"the seed of step {index - 1}"
-            report.problems.append(f"{where}: seed does not hash to {link}, so it is not link {index} "
-                                   f"of the committed chain")
+        link = bytes.fromhex(step["link"]) if version >= procedure.PROCEDURE_2 else seed
+        if not chain_broken and hashlib.sha256(link).digest() != previous_link:
+            noun = "link" if version >= procedure.PROCEDURE_2 else "seed"
+            before = "the commitment" if index == 1 else f"the {noun} of step {index - 1}"
+            report.problems.append(f"{where}: {noun} does not hash to {before}, so it is not link {index} of the "
+                                   f"committed chain")
             chain_broken = True
-        previous_seed = seed
-        if record_digest(_public_record(step), previous_digest) != step["digest"]:
+        previous_link = link
+        sealed_seed = checker.chain.sealed_seed(number) if checker.chain is not None else None
+        if version >= procedure.PROCEDURE_2:
+            for action in step.get("actions", []):
+                if action.get("kind") == "rollback" and isinstance(action.get("data", {}).get("step"), int):
+                    rollbacks[action["data"]["step"]] = rollbacks.get(action["data"]["step"], 0) + 1
+            digest = procedure.inputs_digest(step["inputs"])
+            if procedure.step_seed(link, digest) != seed:
+                report.problems.append(f"{where}: its seed is not the one its link and its inputs give (the "
+                                       f"commitments to its posts and edits)")
+            _inputs_problems(where, number, step, rollbacks.get(number, 0), checker)
+            sealed_seed = (procedure.sealed_seed(checker.chain.secret, number, digest)
+                           if checker.chain is not None else None)
+        if procedure.record_digest(_public_record(step), previous_digest, version) != step["digest"]:
             report.problems.append(f"{where}: the record digest does not match its content and the "
                                    f"digest of the record before")
         previous_digest = str(step["digest"])
-        checker.records(where, number, seed, step["dice"])
+        digests.setdefault(previous_digest, number)
+        checker.records(where, number, seed, sealed_seed, step["dice"])
         checker.citations(where, number, step["events"])
     report.last_digest = previous_digest
+    if last_digest is not None:
+        seen = last_digest.strip().lower()
+        report.reached = digests.get(seen)
+        if report.reached is None:
+            report.problems.append(f"the digest you saw ({seen}) is in no record of this export: the export is "
+                                   f"cut short before it, or its records were rewritten")
     if checker.chain is not None and "entries" in game:
         report.problems.extend(replay_problems(export, report))
         report.replayed = True
     return report
+
+
+def _setup_game_problems(export: dict[str, Any], checker: _Checker) -> None:
+    """Procedure 2: the setup record covers the game's header (players, computer opponents, public
+    config, house rules, chain length, procedure), so the header must say what it says; with the
+    secret, the whole config must give the setup's commitment to it."""
+    game, covered = export["game"], export["setup"]["game"]
+    for key in procedure.SETUP_KEYS:
+        if key == "config" and checker.chain is not None:
+            continue  # a full header holds the whole config: checked against the commitment below
+        if canonical_json(game.get(key)) != canonical_json(covered.get(key)):
+            checker.problem(f"game.{key}: the header is not what the setup record covers (its digest "
+                            f"binds the game's {key})")
+    if checker.chain is None:
+        return
+    config = game.get("config")
+    if not isinstance(config, dict) or procedure.config_commitment(checker.chain.secret, config) != \
+            covered["config_commitment"]:
+        checker.problem("game.config: the whole config does not give the setup's commitment to it")
+        return
+    checker.report.commitments += 1
+    ruleset = checker.ruleset()
+    if ruleset is not None and canonical_json(ruleset.public_config()) != canonical_json(covered.get("config")):
+        checker.problem("setup.game.config: not the public part of the game's config")
+
+
+def _inputs_problems(where: str, number: int, step: dict[str, Any], rollbacks: int, checker: _Checker) -> None:
+    """Procedure 2: a step's inputs agree with its default orders and the rollbacks the export
+    records; with the secret, every post and edit the export opens gives its commitment."""
+    inputs = step["inputs"]
+    defaulted = {p for p, seat in inputs["posts"].items() if seat["source"] == procedure.DEFAULT_SOURCE}
+    if defaulted != set(step.get("defaulted", [])):
+        checker.problem(f"{where}: its inputs mark other seats defaulted than its default orders")
+    entries = [*inputs["posts"].values(), *inputs["edits"]]
+    if any(int(entry.get("attempt", 0)) > rollbacks for entry in entries):
+        checker.problem(f"{where}: its inputs name an attempt after more rollbacks of the step than the export "
+                        f"records ({rollbacks})")
+    opened = step.get("opened")
+    if checker.chain is None or opened is None:
+        return
+    secret = checker.chain.secret
+    posted = {p for p in inputs["posts"] if p not in defaulted}
+    if set(opened["posts"]) != posted:
+        checker.problem(f"{where}: it opens the posts of other seats than its inputs commit to")
+    for player in sorted(posted & set(opened["posts"])):
+        seat = inputs["posts"][player]
+        salt = procedure.post_salt(secret, number, int(seat.get("attempt", 0)), player)
+        checker.report.commitments += 1
+        if procedure.commit_post(salt, opened["posts"][player]) != seat["commitment"]:
+            checker.problem(f"{where}: {player}'s post does not give its commitment")
+    if len(opened["edits"]) != len(inputs["edits"]):
+        checker.problem(f"{where}: it opens {len(opened['edits'])} edits for {len(inputs['edits'])} commitments")
+    for index, (patch, edit) in enumerate(zip(opened["edits"], inputs["edits"], strict=False)):
+        salt = procedure.edit_salt(secret, number, int(edit.get("attempt", 0)), index)
+        checker.report.commitments += 1
+        if procedure.commit_patch(salt, patch) != edit["commitment"]:
+            checker.problem(f"{where}: the game master's edit {index + 1} does not give its commitment")
 
 
 def replay_problems(export: dict[str, Any], report: VerifyReport | None = None) -> list[str]:
@@ -491,16 +649,17 @@ def replay_problems(export: dict[str, Any], report: VerifyReport | None = None) 
     from voevoda.core.journal import GameRecord
 
     public = bool(export.get("public"))
+    bots: list[str] = []  # what the computer opponents' posts showed, kept when the journal stops replaying
     try:
         record = GameRecord.model_validate(export["game"])
-        game = Game(record, check_bots=True)
+        game = Game(record, check_bots=True, problems=bots)
     except ValidationError as exc:
         err = exc.errors(include_url=False)[0]
         return [f"game.{'.'.join(str(p) for p in err['loc'])}: {err['msg']}"]
     except GameError as exc:
-        return [f"the journal does not replay: {exc.message_en}"]
+        return [*bots, f"the journal does not replay: {exc.message_en}"]
     except DataError as exc:
-        return [f"the journal does not replay: {exc}"]
+        return [*bots, f"the journal does not replay: {exc}"]
     problems: list[str] = list(game.bot_problems)
     if report is not None:
         report.bots_checked = sum(1 for e in record.entries if e.source == "bot")
@@ -511,7 +670,9 @@ def replay_problems(export: dict[str, Any], report: VerifyReport | None = None) 
         problems.append(f"replay gives {len(game.steps)} steps, the export has {len(stored_steps)}")
     for step, stored in zip(game.steps, stored_steps, strict=False):
         replayed = game.step_json(step, public)
-        for key, what in (("seed", "another seed"), ("dice", "other dice"), ("events", "other events"),
+        for key, what in (("seed", "another seed"), ("link", "another chain link"),
+                          ("inputs", "other inputs (commitments to its posts and edits)"),
+                          ("opened", "other posts or edits"), ("dice", "other dice"), ("events", "other events"),
                           ("actions", "other game-master actions"),
                           ("defaulted", "other default orders"), ("digest", "another record digest")):
             if canonical_json(replayed.get(key)) != canonical_json(stored.get(key)):

@@ -55,6 +55,11 @@ class Sight:
         return self._game.step_number
 
     @property
+    def revealed(self) -> bool:
+        """Whether the game's secret is published (then every export is the whole game)."""
+        return bool(getattr(self._game, "revealed", False))
+
+    @property
     def is_gm(self) -> bool:
         return self.viewer == GM
 

@@ -8,10 +8,11 @@ import json
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
+from tests.core import noninterference as ni
 from tests.rulesets.ring_of_power.rop_helpers import CROWDED_MAP, HOUSE_RULES, make_game, play, random_post
 from voevoda.core.dice import Dice
 from voevoda.core.engine import Game
-from voevoda.core.ruleset import GM
+from voevoda.core.ruleset import GM, PUBLIC
 from voevoda.rulesets.ring_of_power import RingOfPower
 from voevoda.rulesets.ring_of_power.state import visible_hexes
 
@@ -61,29 +62,40 @@ def test_views_hold_only_what_may_be_seen(seed: int, players: int) -> None:
         state = result.state
 
 
-def _public_bid_game(anna_bid: int, boris_bid: int) -> dict[str, object]:
+def _public_bid_game(anna_bid: int, boris_bid: int, like: Game | None = None) -> Game:
     """A game whose first turn is an auction of condottieri: both players move their stacks
-    out of their start holdings and bid for the band there."""
+    out of their start holdings and bid for the band there; with ``like``, on the dice ``like``
+    drew (a step's seeds depend on its posts: tests/core/noninterference.py, ``pin_dice``)."""
     game = Game.create("ring-of-power", "auction", ["Анна", "Борис"], seed="auction",
                        house_rules={"condottieri": {"first_offer_turn": 1}})
+    if like is not None:
+        ni.pin_dice(game, like)
     game.submit("Анна", f"ход 0303 0403\nставка {anna_bid} 0303")
     game.submit("Борис", f"ход 1818 1817\nставка {boris_bid} 1818")
     game.resolve()
-    return game.export(public=True)
+    return game
 
 
 def test_public_export_holds_no_losing_bid_and_no_tie_break() -> None:
     """Leak 6 (issue 15): 003 «Найм Кондотьеров» with sealed bids (docs/rulings 28) — the
     public export of a turn where two equal bids were drawn is byte-identical to the one
     where the loser bid less: no losing amount, no tie-break label, no roll of the draw
-    (it is on the sealed stream, docs/dice.md «Sealed rolls»)."""
-    tied = _public_bid_game(30, 30)
-    (hired,) = [e for s in tied["steps"] for e in s["events"] if e["kind"] == "condottieri_hired"]  # type: ignore[index]
+    (it is on the sealed stream, docs/dice.md «Sealed rolls»), but for the loser's post
+    commitment and the digests over it, which differ by design (docs/engine.md «Seeds that
+    depend on posts»)."""
+    tied_game = _public_bid_game(30, 30)
+    tied = tied_game.export(public=True)
+    (hired,) = [e for s in tied["steps"] for e in s["events"] if e["kind"] == "condottieri_hired"]
     winner = hired["data"]["player"]
-    clear = _public_bid_game(*{"Анна": (30, 12), "Борис": (12, 30)}[winner])
+    clear_game = _public_bid_game(*{"Анна": (30, 12), "Борис": (12, 30)}[winner], like=tied_game)
     dumped = json.dumps(tied, ensure_ascii=False, sort_keys=True)
     assert "/tie" not in dumped and '"ties"' not in dumped
-    assert dumped == json.dumps(clear, ensure_ascii=False, sort_keys=True)
+    loser = next(p for p in ("Анна", "Борис") if p != winner)
+    mask_tied, mask_clear = ni.masks(tied_game, clear_game, PUBLIC)
+    assert sorted(mask_tied.values()) == [f"<step 1 commitment of {loser}>", "<step 1 digest>"]
+    export = {"export": dumped}
+    other = {"export": json.dumps(clear_game.export(public=True), ensure_ascii=False, sort_keys=True)}
+    assert ni.masked(export, mask_tied) == ni.masked(other, mask_clear)
 
 
 @settings(max_examples=60, deadline=None, suppress_health_check=[HealthCheck.too_slow])

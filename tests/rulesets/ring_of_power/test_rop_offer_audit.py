@@ -37,7 +37,7 @@ def forged(export: dict[str, Any], field: str) -> tuple[int, list[str]]:
                                                                               event["data"]["faces"][1]]
     previous = export["setup"]["digest"]
     for step in export["steps"]:
-        step["digest"] = record_digest(_public_record(step), previous)
+        step["digest"] = record_digest(_public_record(step), previous, export["game"].get("procedure", 1))
         previous = step["digest"]
     return number, verify_export(export).problems
 

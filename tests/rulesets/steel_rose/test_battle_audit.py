@@ -25,7 +25,7 @@ def redigest(export: dict[str, Any]) -> None:
     """What a forger does after changing a public event: every digest from there on recomputed."""
     previous = export["setup"]["digest"]
     for step in export["steps"]:
-        step["digest"] = record_digest(_public_record(step), previous)
+        step["digest"] = record_digest(_public_record(step), previous, export["game"].get("procedure", 1))
         previous = step["digest"]
 
 

@@ -226,6 +226,12 @@ def invariants(state: dict[str, Any], tables: Tables) -> list[StateProblem]:
             if project.get("city") is not None and project["project"] != "wonder":
                 bad(f"{where}/projects/{index}/city", "город указывают только для чуда",
                     "only a wonder names its city")
+            if project["project"] == "wonder":
+                known(f"{where}/projects/{index}/target", project.get("target"), tables.wonders.wonders, "чуда",
+                      "wonder")
+            elif project["project"] == "industrial":
+                known(f"{where}/projects/{index}/target", project.get("target"), tables.resources.industrial,
+                      "промресурса", "industrial resource")
         for index, promise in enumerate(player["promises"]):
             if promise["from"] not in state["players"]:
                 bad(f"{where}/promises/{index}/from", f"нет игрока «{promise['from']}»",

@@ -38,7 +38,8 @@ def echo(game: Game, player: str, text: str) -> list[str]:
 @functools.cache
 def played() -> tuple[Game, dict[str, list[str]], dict[str, str], str]:
     """Turn 1 up to the planning step (echoes, prompts and Анна's report there), then to its end."""
-    game = Game.create("steel-rose", "forum", PLAYERS, seed="forum-turn")
+    # The turn these cases read was played, and its texts reviewed, under dice procedure 1.
+    game = Game.create("steel-rose", "forum", PLAYERS, seed="forum-turn", dice_procedure=1)
     echoes = {p: echo(game, p, t) for p, t in ORDERS.items()}
     for player, text in ORDERS.items():
         game.submit(player, text)

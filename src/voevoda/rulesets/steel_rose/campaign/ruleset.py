@@ -387,7 +387,8 @@ class SteelRoseCampaign(Ruleset):
         """What the schema cannot know without the rules: the cities are the map's, every one of
         them; a city's buildings are its owner's
         («Для каждой фракции свои постройки»; they go when the city changes hands) and no ruin
-        or ownerless city has any; armies and factions count only units the rules know."""
+        or ownerless city has any; armies and factions count only units the rules know; every city
+        of the map stays in the state (a ruin is a city with no owner, not a missing one)."""
         problems: list[StateProblem] = []
         units = self.campaign.rules.units
         known = set(self.campaign.map.cities) | ({MOBILE_ID} if self.campaign.map.mobile is not None else set())

@@ -136,17 +136,26 @@
     }
     return x.length - y.length;
   }
+  // procedure 2 writes every number as JavaScript does (240.0 -> 240); procedure 1 as the export
+  // wrote it (Python's own spelling, kept by parseJSON)
+  var asWritten = false;
   function canonical(v) {
     if (v === null) return "null";
     if (v === true) return "true";
     if (v === false) return "false";
-    if (v instanceof Num) return v.text;
+    if (v instanceof Num) return asWritten ? v.text : String(Number(v.text));
     if (typeof v === "number") return String(v);
     if (typeof v === "string") return quote(v);
     if (Array.isArray(v)) return "[" + v.map(canonical).join(",") + "]";
     var keys = Object.keys(v).sort(byCodePoint);
     return "{" + keys.map(function (k) { return quote(k) + ":" + canonical(v[k]); }).join(",") + "}";
   }
+  function u64(n) {
+    var out = new Uint8Array(8), big = BigInt(n);
+    for (var i = 7; i >= 0; i--) { out[i] = Number(big & 255n); big >>= 8n; }
+    return out;
+  }
+  function hmac(key, message) { return new Uint8Array(sha256.hmac.array(key, message)); }
 
   // -- §1–§4 ----------------------------------------------------------------------------------
   // §2: stream(seed, label) = SHAKE-256(seed || UTF-8(label)); word(i): 8 bytes at 8·i, big-endian;
@@ -170,11 +179,24 @@
     for (var i = 0; i < length; i++) link = sha256Bytes(link);
     return bytesToHex(link);
   }
-  // §3: sealed_k = HMAC-SHA-256(K, "voevoda/sealed/v1" || k as 8 bytes big-endian)
-  function sealedSeed(secret, step) {
-    var k = new Uint8Array(8), n = BigInt(step);
-    for (var i = 7; i >= 0; i--) { k[i] = Number(n & 255n); n >>= 8n; }
-    return new Uint8Array(sha256.hmac.array(secret, concat(encoder.encode(SEALED_DOMAIN), k)));
+  // §3: procedure 1 and the setup: sealed_k = HMAC-SHA-256(K, "voevoda/sealed/v1" || k);
+  // procedure 2: sealed_k = HMAC-SHA-256(K, "voevoda/sealed/v2" || k || D_k)
+  function sealedSeed(secret, step, inputsDigest) {
+    if (!inputsDigest) return hmac(secret, concat(encoder.encode(SEALED_DOMAIN), u64(step)));
+    return hmac(secret, concat(concat(encoder.encode("voevoda/sealed/v2"), u64(step)), inputsDigest));
+  }
+  // §3: seed_k = HMAC-SHA-256(s_k, "voevoda/seed/v2" || D_k), D_k = SHA-256(canonical(inputs))
+  function inputsDigestOf(inputs) { return sha256Bytes(encoder.encode(canonical(inputs))); }
+  function stepSeed(link, inputsDigest) { return hmac(link, concat(encoder.encode("voevoda/seed/v2"), inputsDigest)); }
+  // §3: a post's salt and commitment, an edit's
+  function postCommitment(secret, step, attempt, player, text) {
+    var salt = hmac(secret, concat(concat(concat(encoder.encode("voevoda/post/v2"), u64(step)), u64(attempt)),
+                                   encoder.encode(player)));
+    return bytesToHex(hmac(salt, encoder.encode(text)));
+  }
+  function editCommitment(secret, step, attempt, index, patch) {
+    var salt = hmac(secret, concat(concat(concat(encoder.encode("voevoda/edit/v2"), u64(step)), u64(attempt)), u64(index)));
+    return bytesToHex(hmac(salt, encoder.encode(canonical(patch))));
   }
   // §4: a record re-derived; [faces, agrees]
   function recordFaces(record, seed) {
@@ -193,7 +215,7 @@
   // §6: the record's public form
   function publicForm(record, previous) {
     var body = Object.create(null);
-    Object.keys(record).forEach(function (k) { if (k !== "digest") body[k] = record[k]; });
+    Object.keys(record).forEach(function (k) { if (k !== "digest" && k !== "opened") body[k] = record[k]; });
     body.dice = body.dice.filter(function (r) { return !r.sealed; });
     ["events", "actions"].forEach(function (k) {
       if (body[k]) body[k] = body[k].filter(function (e) { return e.audience.indexOf("*") >= 0; });
@@ -209,11 +231,14 @@
     return (Array.isArray(data) ? data : [data]).map(num);
   }
 
-  // §7 items 2–6, step by step; report(step line) is called after each record
+  // §7 items 2–7, step by step; report(step line) is called after each record
+  var COVERED = ["ruleset", "ruleset_version", "players", "bots", "config", "house_rules", "chain_length", "procedure"];
   function verify(exported, commitment, report) {
-    var problems = [], derived = Object.create(null), stats = { rolls: 0, sealed: 0, reruns: 0 };
+    var problems = [], derived = Object.create(null), stats = { rolls: 0, sealed: 0, reruns: 0, opened: 0 };
     if (exported.format !== "voevoda-export/2") return { problems: ["not an export of docs/dice.md §6"], stats: stats, digests: [] };
     var game = exported.game, published = game.commitment;
+    var procedure = game.procedure === undefined ? 1 : num(game.procedure);
+    asWritten = procedure < 2;
     if (commitment && commitment !== published) problems.push(WORDS_.commitment_bad);
     var secret = game.secret ? hexToBytes(game.secret) : null;
     if (secret && chainBottom(secret, num(game.chain_length)) !== published) {
@@ -221,14 +246,54 @@
       secret = null;
     }
     if (exported.setup.seed !== published) problems.push("setup: its seed is not the commitment");
-    var previousDigest = "", previousSeed = hexToBytes(published), digests = [];
+    if (procedure >= 2) {  // §6: the setup covers the game
+      var covered = exported.setup.game || {};
+      COVERED.forEach(function (key) {
+        var header = key === "procedure" ? game.procedure : game[key];
+        if (key === "config" && secret && game.config && covered.config_commitment) return;  // a full export: the whole config
+        if (canonical(header === undefined ? null : header) !== canonical(covered[key] === undefined ? null : covered[key]))
+          problems.push("setup: the header's " + key + " is not what the setup's record covers");
+      });
+      if (secret && covered.config_commitment) {
+        var key = hmac(secret, encoder.encode("voevoda/config/v2"));
+        if (bytesToHex(hmac(key, encoder.encode(canonical(game.config)))) !== covered.config_commitment)
+          problems.push("setup: the config does not give the setup's config_commitment");
+      }
+    }
+    var previousDigest = "", previousLink = hexToBytes(published), digests = [];
     var records = [exported.setup].concat(exported.steps);
     records.forEach(function (record, index) {
       var number = num(record.number), where = (index ? WORDS_.step + " " + number : WORDS_.setup), mine = [];
       if (number !== index) mine.push("found where step " + index + " belongs");
-      var seed = hexToBytes(record.seed);
-      if (index && bytesToHex(sha256Bytes(seed)) !== bytesToHex(previousSeed)) mine.push("its seed does not hash to the seed before");
-      previousSeed = seed;
+      var seed = hexToBytes(record.seed), inputsDigest = null;
+      if (index && procedure >= 2) {
+        var link = hexToBytes(record.link || "");
+        if (bytesToHex(sha256Bytes(link)) !== bytesToHex(previousLink)) mine.push("its link does not hash to the link before");
+        previousLink = link;
+        inputsDigest = inputsDigestOf(record.inputs);
+        if (bytesToHex(stepSeed(link, inputsDigest)) !== record.seed) mine.push("its seed is not the one its link and inputs give");
+        var defaulted = Object.keys(record.inputs.posts).filter(function (p) { return record.inputs.posts[p].source === "default"; });
+        if (canonical(defaulted.sort(byCodePoint)) !== canonical(record.defaulted.slice().sort(byCodePoint)))
+          mine.push("its inputs do not mark defaulted the seats it names");
+        if (secret && record.opened) {
+          Object.keys(record.opened.posts || {}).forEach(function (player) {
+            var input = record.inputs.posts[player] || {};
+            var attempt = input.attempt === undefined ? 0 : num(input.attempt);
+            stats.opened++;
+            if (postCommitment(secret, number, attempt, player, record.opened.posts[player]) !== input.commitment)
+              mine.push("the post of " + player + " does not give its commitment");
+          });
+          (record.opened.edits || []).forEach(function (patch, i) {
+            var input = (record.inputs.edits || [])[i] || {};
+            stats.opened++;
+            if (editCommitment(secret, number, input.attempt === undefined ? 0 : num(input.attempt), i, patch) !== input.commitment)
+              mine.push("edit " + i + " does not give its commitment");
+          });
+        }
+      } else if (index && bytesToHex(sha256Bytes(seed)) !== bytesToHex(previousLink)) {
+        mine.push("its seed does not hash to the seed before");
+      }
+      if (index && procedure < 2) previousLink = seed;
       var digest = sha256Hex(encoder.encode(canonical(publicForm(record, previousDigest))));
       if (digest !== record.digest) mine.push("the digest does not match");
       previousDigest = record.digest;
@@ -236,7 +301,7 @@
       var rolls = 0, sealed = 0;
       record.dice.forEach(function (dice) {
         if (dice.sealed && !secret) { sealed += dice.faces ? dice.faces.length : num(dice.count); return; }
-        var key = dice.sealed ? sealedSeed(secret, number) : seed;
+        var key = dice.sealed ? sealedSeed(secret, number, index ? inputsDigest : null) : seed;
         var got = recordFaces(dice, key);
         rolls += got[0].length;
         if (!got[1]) mine.push(dice.label + " does not re-derive");
@@ -270,7 +335,7 @@
       mine.forEach(function (p) { problems.push(where + ": " + p); });
       report({ where: where, number: number, rolls: rolls, sealed: sealed, digest: record.digest, ok: mine.length === 0 });
     });
-    return { problems: problems, stats: stats, digests: digests };
+    return { problems: problems, stats: stats, digests: digests, procedure: procedure };
   }
 
   // -- the page --------------------------------------------------------------------------------
@@ -340,5 +405,13 @@
         .catch(function (e) { out.textContent = WORDS_.cannot + e.message; });
     });
   });
-  window.voevodaDice = { verify: verify, parseJSON: parseJSON, canonical: canonical, faces: faces };
+  window.voevodaDice = {
+    verify: verify, parseJSON: parseJSON, faces: faces,
+    canonical: function (v) { asWritten = false; return canonical(v); },
+    postCommitment: function (secretHex, step, attempt, player, text) {
+      return postCommitment(hexToBytes(secretHex), step, attempt, player, text);
+    },
+    seed: function (linkHex, inputs) { asWritten = false; return bytesToHex(stepSeed(hexToBytes(linkHex), inputsDigestOf(inputs))); },
+    chainBottom: function (secretHex, length) { return chainBottom(hexToBytes(secretHex), length); }
+  };
 })();

@@ -39,7 +39,9 @@ def _through_outputs(node: ast.Call) -> bool:
     methods are the channels of `voevoda.core.outputs` bound to one viewer."""
     receiver = node.func.value if isinstance(node.func, ast.Attribute) else None
     if isinstance(receiver, ast.Name):
-        return receiver.id in ("outputs", "sight")
+        return receiver.id in ("outputs", "sight", "service")
+    if isinstance(receiver, ast.Call) and isinstance(receiver.func, ast.Name):
+        return receiver.func.id == "_service"  # the service's own checked operation (export)
     return (isinstance(receiver, ast.Call) and isinstance(receiver.func, ast.Attribute)
             and receiver.func.attr == "sight")
 
@@ -56,6 +58,21 @@ def test_no_command_produces_output_around_the_outputs_module() -> None:
                     and node.func.attr in OUTPUT_METHODS and not _through_outputs(node)):
                 found.append(f"{path.name}:{node.lineno}: {ast.unparse(node)}")
     assert not found, "commands producing output around voevoda.core.outputs:\n" + "\n".join(found)
+
+
+def test_the_service_produces_output_only_through_the_outputs_module() -> None:
+    """The service is the door every front-end goes through: it too calls no view, report, map,
+    export or prompt method but through `voevoda.core.outputs`."""
+    import voevoda.service as service_package
+
+    found = []
+    for path in sorted(Path(service_package.__file__).parent.glob("*.py")):
+        for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
+            if (isinstance(node, ast.Call) and isinstance(node.func, ast.Attribute)
+                    and node.func.attr in OUTPUT_METHODS
+                    and not (isinstance(node.func.value, ast.Name) and node.func.value.id == "outputs")):
+                found.append(f"{path.name}:{node.lineno}: {ast.unparse(node)}")
+    assert not found, "the service producing output around voevoda.core.outputs:\n" + "\n".join(found)
 
 
 def test_sight_methods_are_channels() -> None:

@@ -96,7 +96,7 @@ def demo_game(ruleset_id: str) -> Game:
             except GameError:
                 continue
         game.post(player, text)
-    if game.awaiting():
+    if game.outcome() is None:
         game.resolve(force=True)
     return game
 

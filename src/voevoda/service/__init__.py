@@ -509,7 +509,7 @@ class Service(People):
         """The public record, or with ``full`` the game master's backup (secret and every post)."""
         access = self.access(actor, name)
         access.require(Op.EXPORT_FULL if full else Op.READ)
-        return self._game(name).export(public=not full)
+        return outputs.export_data(self._game(name), GM if full else PUBLIC)
 
     def import_game(self, actor: Actor, data: Any, *, source: str = "export", name: str | None = None) -> Game:
         """Store a game from a full export (``voevoda export --full``), after replaying its

@@ -59,13 +59,16 @@ class WebSettings:
     throttles: dict[str, tuple[int, float]] = field(default_factory=dict)
 
 
-def create_app(settings: WebSettings | None = None, service: Service | None = None) -> FastAPI:
+def create_app(settings: WebSettings | None = None, service: Service | None = None,
+               signing_key: str | None = None) -> FastAPI:
+    """The app over ``service`` (by default one on ``settings.db``); cookies are signed with the
+    installation's key kept in the database, or ``signing_key``."""
     settings = settings or WebSettings()
     service = service or Service(settings.db, throttles=settings.throttles)
     app = FastAPI(title="voevoda", version=_version(), docs_url=None, redoc_url=None, openapi_url=None)
     app.state.service = service
     app.state.settings = settings
-    app.state.signer = Signer(installation_key(service))
+    app.state.signer = Signer(signing_key or installation_key(service))
 
     from voevoda.web import api, pages
 

@@ -27,7 +27,7 @@ from voevoda.core.ruleset import (
     StateProblem,
     Viewer,
 )
-from voevoda.core.words import counted
+from voevoda.core.words import counted, past
 from voevoda.rulesets.ring_of_power import bot as bot_module
 from voevoda.rulesets.ring_of_power import report as report_module
 from voevoda.rulesets.ring_of_power import svgmap
@@ -430,13 +430,19 @@ class RingOfPower(Ruleset):
         raw = state.get("outcome")
         if raw is None:
             return None
+        winners = tuple(raw["winners"])
+        names = self.player_names("ru")
+        many = len(winners) != 1
+        female = not many and names.gender(winners[0]) == "f"
         reasons = {
-            "ring": ("собрал(и) Кольцо Власти", "assembled the Ring of Power"),
-            "last": ("остался последним", "is the last one standing"),
+            # «Анна собрала Кольцо Власти», «Анна и Борис собрали …»: the verb agrees with who won
+            "ring": (f"{past('собрал', None if many else names.gender(winners[0]), plural=many)} Кольцо Власти",
+                     "assembled the Ring of Power"),
+            "last": ("осталась последней" if female else "остался последним", "is the last one standing"),
             "turns": ("больше всех владений к последнему ходу", "held the most land at the last turn"),
         }
         ru, en = reasons[raw["reason"]]
-        return Outcome(tuple(raw["winners"]), ru, en, dict(raw.get("scores", {})))
+        return Outcome(winners, ru, en, dict(raw.get("scores", {})))
 
     # -- extras --------------------------------------------------------------------------------
 
@@ -463,7 +469,8 @@ class RingOfPower(Ruleset):
             # the game master has the whole of every event; the parts players were told are
             # copies of it (turn.Turn.events)
             events = [e for e in events if not e.data.get("partial")]
-        return report_module.render(view, events, viewer, self.rules, lang, turn, self.player_names(lang))
+        return report_module.render(view, events, viewer, self.rules, lang, turn, self.player_names(lang),
+                                    self.options)
 
     def map_svg(self, view: Mapping[str, Any], viewer: Viewer, lang: str = "ru",
                 events: Sequence[Event] = (), turn: int | None = None) -> str | None:

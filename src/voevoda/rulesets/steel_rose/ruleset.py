@@ -377,6 +377,13 @@ class SteelRoseBattle(Ruleset):
     def progress(self, state: State) -> tuple[int, str]:
         return int(state.get("turn", 1)), str(state.get("phase", ""))
 
+    def summary(self, view: Mapping[str, Any], viewer: str) -> str:
+        """What ``voevoda show`` prints: the battle as the viewer may see it, in words
+        (battle/summary.py); ``--json`` gives the view itself."""
+        from voevoda.rulesets.steel_rose.battle.summary import summary
+
+        return summary(view, viewer, self.rules, self.player_names("ru"))
+
     def describe(self, order: Order, lang: str = "ru") -> str:
         """An order as its author reads it back (battle/words.py): «правый авангард: 10
         копейщиков и герой», «правый арьергард: обстрел правого авангарда», «порох: 30»."""

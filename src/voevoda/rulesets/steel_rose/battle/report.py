@@ -109,7 +109,10 @@ def _specials(w: Words, event: Mapping[str, Any]) -> list[str]:
     out = []
     for side, n in enumerate(event.get("sacrifices", [0, 0])):
         if n:
-            out.append(w.t(f"культисты {w.side(side, 'gent')} принесли себя в жертву: {n}",
+            one = int(n) % 10 == 1 and int(n) % 100 != 11
+            # «1 культист Никиты принёс себя в жертву», «3 культиста … принесли»
+            out.append(w.t(f"{counted(int(n), 'культист')} {w.side(side, 'gent')} {'принёс' if one else 'принесли'} "
+                           "себя в жертву",
                            f"{w.sides[side]}'s cultists sacrificed themselves: {n}"))
     for side, n in enumerate(event.get("summoned", [0, 0])):
         if n:

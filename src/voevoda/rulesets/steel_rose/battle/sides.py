@@ -14,6 +14,7 @@ from typing import Any
 
 from voevoda.core.bounds import plain_problem
 from voevoda.core.errors import DataError, Problem, illegal, invalid
+from voevoda.core.words import counted
 from voevoda.rulesets.steel_rose.battle import field as fld
 from voevoda.rulesets.steel_rose.battle.model import BattleOptions, SideInput, SquadInput
 from voevoda.rulesets.steel_rose.battle.posts import (
@@ -87,17 +88,22 @@ def check_army(squads: list[SquadInput], army: Mapping[str, int] | None, rules: 
     if army is None:
         return []
     placed: dict[str, int] = {}
+    where: dict[str, int | None] = {}
     for s in squads:
         for uid, n in s.units.items():
             placed[uid] = placed.get(uid, 0) + n
+            # the line that places the one too many: the first squad that goes over the army
+            if placed[uid] > int(army.get(uid, 0)) and uid not in where:
+                where[uid] = s.line or None
     problems = []
     for uid, n in placed.items():
         have = int(army.get(uid, 0))
         if n > have:
             unit = rules.units[uid]
+            name = unit.name_ru.lower()
             problems.append(illegal(
-                f"расставлено {n} «{unit.name_ru}», а в армии их {have}",
-                f"{n} {unit.name_en} placed, but the army has {have}", None, None, None, "Расстановка"))
+                f"расставлено {counted(n, name)}, а в армии {'только ' + counted(have, name) if have else 'их нет'}",
+                f"{n} {unit.name_en} placed, but the army has {have}", where.get(uid), None, None, "Расстановка"))
     return problems
 
 

@@ -212,7 +212,7 @@ def play(out: Written, game: Game, spec: Mapping[str, Any], number: int) -> int:
 
 def prompts(out: Written, game: Game) -> None:
     for player, prompt in game.awaiting().items():
-        out.lines.append(f"ждём {player}: {prompt.text_ru}")
+        out.lines.append(f"вопрос ({player}): {prompt.text_ru}")
 
 
 def answer(game: Game, player: str, text: str, store: bool) -> list[str]:

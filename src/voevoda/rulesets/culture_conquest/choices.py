@@ -60,6 +60,7 @@ ITEM_KINDS = ("coins", "food", "labour", "population", "city", "tech", "leader",
 PROJECTS = ("city", "wonder", "resource", "industrial")
 
 COINS = ("монета", "монеты", "монет")
+PEOPLE = ("человек", "человека", "человек")
 FORCES = {"army": ("армия", "army"), "fleet": ("флот", "fleet"), "generals": ("генерал", "general")}
 AMOUNT_GENITIVE = {"coins": "монет", "food": "пищи", "labour": "труда", "population": "людей"}
 """«у Анны нет монет», «нет пищи»: what nothing of each trade good is called."""
@@ -142,7 +143,7 @@ def _assign(state: Mapping[str, Any], t: Tables, o: Options, player: str, pendin
         problems.append(("число не может быть меньше нуля", "a number cannot be negative"))
     total, have = sum(new.values()), population(p)
     if total != have:
-        problems.append((f"всего назначено {counted(total, 'человек')}, а население — {have}",
+        problems.append((f"всего назначено {count_ru(total, PEOPLE)}, а население — {have}",
                          f"{total} assigned but the population is {have}"))
     limit = t.rules.assignment.max_change
     for c in CATEGORIES:

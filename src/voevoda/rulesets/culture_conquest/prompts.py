@@ -123,9 +123,14 @@ def prompt_for(state: Mapping[str, Any], player: str, t: Tables, o: Options, nam
                          f"{amount('coins', wonder_cost(p, w, t, o)[1])}" for w in wonders)
         w_en = "; ".join(f"{t.name(w, 'en')} {'/'.join(map(str, wonder_cost(p, w, t, o)))}" for w in wonders)
         def under_way(lang: str) -> str:
-            return ", ".join(f"{project_title(x, t, lang)} {x['labour']}/"
-                             f"{project_labour(p, x['project'], x.get('target'), t, o)}"
-                             for x in p["projects"]) or "—"
+            def one(x: Mapping[str, Any]) -> str:
+                need = project_labour(p, x["project"], x.get("target"), t, o)
+                # a city or wonder with all its labour waits for its coins
+                waits = (" (ждёт монет)" if lang == "ru" else " (waiting for coins)") if (
+                    x["labour"] >= need and x["project"] in ("city", "wonder")) else ""
+                return f"{project_title(x, t, lang)} {x['labour']}/{need}{waits}"
+
+            return ", ".join(one(x) for x in p["projects"]) or "—"
 
         return Prompt(
             kind,

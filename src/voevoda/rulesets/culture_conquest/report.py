@@ -12,7 +12,7 @@ from typing import Any
 
 from voevoda.core.markup import Document, Inline, Item, bold
 from voevoda.core.ruleset import Event
-from voevoda.core.words import Names, count_en, count_ru, counted, join_and, number, plural_ru
+from voevoda.core.words import Names, count_en, count_ru, counted, counted_list, join_and, number, plural_ru
 
 from .data import Tables
 from .game import CATEGORY_NAMES, amount
@@ -228,10 +228,13 @@ class Lines:
                         f"{d['player']}: Diplomat {dice(1, d['die'], d['faces'])} — {ok}")
 
     def ally(self, d: Mapping[str, Any]) -> str:
+        """«Любовь поддерживает Илью: 1 армия и генерал», counted as Russian counts them."""
         side = d["attacker"] if d["side"] == "attacker" else d["defender"]
-        return self.say(f"{d['player']} поддерживает {self.nm(side, 'accs')}: армий {d['army']}, флотов {d['fleet']}, "
-                        f"генералов {d['generals']}",
-                        f"{d['player']} joins {side}: armies {d['army']}, fleets {d['fleet']}, generals {d['generals']}")
+        forces = [("армия", "army", int(d["army"])), ("флот", "fleet", int(d["fleet"])),
+                  ("генерал", "general", int(d["generals"]))]
+        ru = counted_list([(noun, n) for noun, _, n in forces], nothing="без войск")
+        en = counted_list([(noun, n) for _, noun, n in forces], "en", nothing="no forces")
+        return self.say(f"{d['player']} поддерживает {self.nm(side, 'accs')}: {ru}", f"{d['player']} joins {side}: {en}")
 
     def _battle(self, d: Mapping[str, Any], a: str, b: str) -> list[str]:
         def bonus(keys: Sequence[str]) -> str:
@@ -239,16 +242,14 @@ class Lines:
                      "general": ("генерал", "general")}
             return ", ".join(words[k][0 if self.ru else 1] if k in words else self.n(k) for k in keys) or "—"
 
-        out = [
-            self.say(f"  {a}: {dice(len(d['attacker_faces']), d['die'], d['attacker_faces'])} = {d['attacker_sum']} "
-                     f"(доп. броски: {bonus(d['attacker_bonus'])})",
-                     f"  {a}: {dice(len(d['attacker_faces']), d['die'], d['attacker_faces'])} = {d['attacker_sum']} "
-                     f"(extra dice: {bonus(d['attacker_bonus'])})"),
-            self.say(f"  {b}: {dice(len(d['defender_faces']), d['die'], d['defender_faces'])} = {d['defender_sum']} "
-                     f"(доп. броски: {bonus(d['defender_bonus'])})",
-                     f"  {b}: {dice(len(d['defender_faces']), d['die'], d['defender_faces'])} = {d['defender_sum']} "
-                     f"(extra dice: {bonus(d['defender_bonus'])})"),
-        ]
+        def side(name: str, faces: Sequence[int], total: int, extra: Sequence[str]) -> str:
+            if not faces:  # «0d6 → —» said nothing: a side with no dice had no forces in the battle
+                return self.say(f"  {name}: нет войск в бою — 0", f"  {name}: no forces in the battle — 0")
+            return self.say(f"  {name}: {dice(len(faces), d['die'], faces)} = {total} (доп. броски: {bonus(extra)})",
+                            f"  {name}: {dice(len(faces), d['die'], faces)} = {total} (extra dice: {bonus(extra)})")
+
+        out = [side(a, d["attacker_faces"], d["attacker_sum"], d["attacker_bonus"]),
+               side(b, d["defender_faces"], d["defender_sum"], d["defender_bonus"])]
         for key in ("attacker_losses", "defender_losses"):
             for who, lost in d[key].items():
                 out.append(self.say(f"  потери {self.nm(who, 'gent')}: {self.pop(lost)}",

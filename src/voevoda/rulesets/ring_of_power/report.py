@@ -178,8 +178,13 @@ def _entry_text(w: Words, e: Mapping[str, Any]) -> str:
     name = ITEMS.get(item, (item, item))[0 if w.ru else 1]
     hex_ = str(e.get("hex") or "")
     reason = " " + _quoted(w, str(e["reason"])) if e.get("reason") else ""
+    if item == "transfer" and e["to"] == TREASURY and str(e.get("reason", "")).casefold() in ("налоги", "taxes"):
+        return w.t("налог в казну", "tax to the Treasury")
     if item == "transfer":
         return w.t(f"перевод {w.who(str(e['to']), 'datv')}{reason}", f"transfer to {w.who(str(e['to']))}{reason}")
+    if item == "fee" and e.get("to") == TREASURY:
+        share = percent(w.rules.prices.transfer_fee_percent, w.lang)
+        return w.t(f"комиссия {share} за перевод в казну", f"{share} fee on the transfer to the Treasury")
     if item == "fee":
         share = percent(w.rules.prices.transfer_fee_percent, w.lang)
         return w.t(f"комиссия {share} за перевод {w.who(str(e['to']), 'datv')}",
@@ -369,7 +374,10 @@ def _land(doc: Document, w: Words, by_kind: Mapping[str, list[Mapping[str, Any]]
         doc.bullets(items)
     if view.get("me") is not None:
         mine = sorted(h for h, v in view.get("holdings", {}).items() if v["owner"] == viewer)
-        doc.paragraph(w.t("Ваши владения", "Your holdings") + f" ({len(mine)}): " + (", ".join(mine) or "—") + ".")
+        if mine:
+            doc.paragraph(w.t("Ваши владения", "Your holdings") + f" ({len(mine)}): " + ", ".join(mine) + ".")
+        else:
+            doc.paragraph(w.t("Владений у вас не осталось.", "You hold no land."))
 
 
 def _intruders(doc: Document, w: Words, view: Mapping[str, Any], by_kind: Mapping[str, list[Mapping[str, Any]]],
@@ -433,8 +441,9 @@ def _own_units(doc: Document, w: Words, view: Mapping[str, Any], by_kind: Mappin
                              f"No pawns raised in {d['hex']}: {reason[1]}; their price was returned."))
     for d in by_kind.get("upgrade_started", []):
         if d["player"] == viewer:
-            items.append(w.t(f"{w.units({'pawn': int(d['count'])}).capitalize()} в {d['hex']} станут офицерами "
-                             f"к ходу {d['ready']}.",
+            one = int(d["count"]) == 1  # «Пешка в 0503 станет офицером», «2 пешки … станут офицерами»
+            items.append(w.t(f"{w.units({'pawn': int(d['count'])}).capitalize()} в {d['hex']} "
+                             f"{'станет офицером' if one else 'станут офицерами'} к ходу {d['ready']}.",
                              f"{w.units({'pawn': int(d['count'])}).capitalize()} in {d['hex']} will be officers "
                              f"by turn {d['ready']}."))
     promoted: dict[str, int] = defaultdict(int)

@@ -27,7 +27,7 @@ from voevoda.core.ruleset import (
     StateProblem,
     Viewer,
 )
-from voevoda.core.words import counted, past
+from voevoda.core.words import count_ru, counted, past
 from voevoda.rulesets.ring_of_power import bot as bot_module
 from voevoda.rulesets.ring_of_power import report as report_module
 from voevoda.rulesets.ring_of_power import svgmap
@@ -54,6 +54,8 @@ from voevoda.rulesets.ring_of_power.turn import Turn, next_offer, stacks_at_rais
 from voevoda.rulesets.ring_of_power.views import gm_view, player_view, public_view
 
 RULE = "003"
+CONDOTTIERI = ("кондотьер", "кондотьера", "кондотьеров")
+"""Written out: the prompts of `voevoda status` count them, and status loads no dictionary."""
 RESERVED_NAMES = {"public", "gm", *TREASURY_ALIASES, TREASURY.casefold()}
 UNIT_ORDERS = ("move", "support", "disband", "upgrade")
 
@@ -401,7 +403,7 @@ class RingOfPower(Ruleset):
                 ru += f" Казна {me['money']}, налог к уплате {me['tax_due']}."
                 en += f" Treasury {me['money']}, tax due {me['tax_due']}."
             if state.get("offer") and state["offer"]["turn"] == state["turn"]:
-                ru += f" Кондотьеры ({state['offer']['size']}) ждут ставок."
+                ru += f" {count_ru(int(state['offer']['size']), CONDOTTIERI)} ждут ставок."
                 en += f" A band of {state['offer']['size']} condottieri awaits bids."
             prompts[p] = Prompt("orders", ru, en)
         return prompts

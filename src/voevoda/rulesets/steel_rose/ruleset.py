@@ -19,6 +19,7 @@ from __future__ import annotations
 
 import copy
 import json
+import re
 from collections.abc import Mapping, Sequence
 from dataclasses import replace
 from typing import Any, ClassVar
@@ -409,7 +410,9 @@ class SteelRoseBattle(Ruleset):
             return powder_text(PowderShare.from_json(dict(order.args)), self.rules, lang)
         if order.kind == "note":
             note = Note.from_json(dict(order.args))
-            return ("Примечание: " + note.ru) if lang == "ru" else ("Note: " + note.en)
+            # the echo numbers the line already: «7: Примечание: второй «Центральный фланг» …»
+            text = re.sub(r"^(строка|line) \d+: ", "", note.ru if lang == "ru" else note.en)
+            return ("Примечание: " + text) if lang == "ru" else ("Note: " + text)
         if order.kind == "skip_planning":
             return "без манёвров" if lang == "ru" else "no manoeuvres"
         return order.text or order.kind

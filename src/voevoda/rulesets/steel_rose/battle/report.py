@@ -10,7 +10,7 @@ from typing import Any
 from xml.sax.saxutils import escape
 
 from voevoda.core.markup import Document, Inline, Item, Table, bold, render
-from voevoda.core.words import Names, counted, join_and, number
+from voevoda.core.words import Names, counted, inflect_phrase, join_and, number
 from voevoda.rulesets.steel_rose.battle import field as fld
 from voevoda.rulesets.steel_rose.battle.posts import MANOEUVRE_EN, MANOEUVRE_RU
 from voevoda.rulesets.steel_rose.rules import Rules
@@ -116,7 +116,10 @@ def _specials(w: Words, event: Mapping[str, Any]) -> list[str]:
                            f"{w.sides[side]}'s cultists sacrificed themselves: {n}"))
     for side, n in enumerate(event.get("summoned", [0, 0])):
         if n:
-            out.append(w.t(f"демонологи {w.side(side, 'gent')} призвали: {w.units({'lesser_demon': int(n)})}",
+            # «призвали низшего демона», «призвали 3 низших демонов»: the animate accusative
+            demons = (inflect_phrase("низший демон", "accs") if int(n) == 1
+                      else counted(int(n), "низший демон", case="accs"))
+            out.append(w.t(f"демонологи {w.side(side, 'gent')} призвали {demons}",
                            f"{w.sides[side]}'s demonologists summoned {w.units({'lesser_demon': int(n)})}"))
     return out
 
@@ -309,7 +312,7 @@ def battle_document(result: Mapping[str, Any], rules: Rules, lang: str = "ru", n
         elif kind == "step_up":
             target = final if final else clash
             flush_quiet(target)
-            target.append(w.t(f"{w.squad(ev['squad'])} выступает вперёд в авангард ({fld.FLANK_RU[ev['flank']]} фланг).",
+            target.append(w.t(f"{w.squad(ev['squad'])} выступает вперёд, в авангард {fld.flank_ru(ev['flank'], 'gent')}.",
                               f"{w.squad(ev['squad'])} steps up into the {ev['flank']} vanguard."))
         elif kind == "round":
             label = w.t(f"раунд {ev['round']}", f"round {ev['round']}")

@@ -21,7 +21,7 @@ from voevoda.rulesets.steel_rose.rules import Rules
 
 PHASES = {"deployment": "расстановка / deployment", "planning": "планирование / planning",
           "done": "битва окончена / the battle is over"}
-ROLES = {"attacker": "нападающий / attacker", "defender": "обороняющийся / defender"}
+ROLES = {"attacker": "нападающая сторона / attacker", "defender": "обороняющаяся сторона / defender"}
 
 
 def summary(view: Mapping[str, Any], viewer: Viewer, rules: Rules, names: Names) -> str:

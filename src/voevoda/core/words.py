@@ -271,11 +271,14 @@ def _head(words: Sequence[str]) -> int | None:
     return None
 
 
-def _plural_tail(words: list[str], head: int) -> list[str]:
-    """The words after the head of a plural phrase: a thing each one rides or stands on goes
+def _plural_tail(words: list[str], head: int, animate: bool) -> list[str]:
+    """The words after the head of a plural phrase: what each creature rides or stands on goes
     plural with them («всадники на грифонах», «4 всадника на грифонах»; one is «всадник на
-    грифоне»). Other tails («рыцари пустоты», «огры-людоеды») stay."""
+    грифоне»). Other tails («рыцари пустоты»), and a thing's («Септа на перекрёстке», a place),
+    stay."""
     out = list(words)
+    if not animate:
+        return out
     for i in range(head + 1, len(words) - 1):
         if words[i].lower() != "на" or not _CYRILLIC.match(words[i + 1]):
             continue
@@ -320,7 +323,7 @@ def inflect_phrase(phrase: str, case: str = "nomn", plural: bool = False) -> str
         got = _inflect_adjective(words[i].lower(), adj, wanted, str(noun.tag.gender or "masc"), animate)
         if got:
             out[i] = _restore_case(words[i], got)
-    return " ".join(_plural_tail(out, head) if plural else out)
+    return " ".join(_plural_tail(out, head, animate) if plural else out)
 
 
 @lru_cache(maxsize=1024)
@@ -449,7 +452,7 @@ def _few(phrase: str, case: str) -> str:
                if adj is not None else None)
         if got:
             out[i] = _restore_case(words[i], got)
-    return " ".join(_plural_tail(out, head))
+    return " ".join(_plural_tail(out, head, "anim" in noun.tag))
 
 
 def counted(n: float, phrase: str, lang: str = "ru", *, case: str = "nomn", plural_en_form: str | None = None,

@@ -159,3 +159,20 @@ def test_the_victory_table_is_one_aligned_table_with_shared_places() -> None:
     markdown = render(doc, "markdown")
     assert "| 1 | **A** | 35 |" in markdown and "| 1 | **B** | 35 |" in markdown and "| 3 | C | 15 |" in markdown
     assert "[code]Место  Игрок  ПО" in render(doc, "bbcode")
+
+
+def test_the_building_prompt_names_a_kind_of_project_once() -> None:
+    """ФАЗА СТРОИТЕЛЬСТВА (issue 30 item 5, «a project kind listed twice once»): two resource rolls
+    under way are «ресурс 6/20 и 3/20», not «ресурс 6/20, ресурс 3/20»; a city with all its labour
+    says it waits for its coins."""
+    from voevoda.rulesets.culture_conquest.data import load_tables
+    from voevoda.rulesets.culture_conquest.game import Options
+    from voevoda.rulesets.culture_conquest.prompts import prompt_for
+
+    state = make_state({"A": {"projects": [{"project": "resource", "target": None, "name": None, "labour": 6},
+                                           {"project": "resource", "target": None, "name": None, "labour": 3},
+                                           {"project": "city", "target": None, "name": "Фивы", "labour": 50}]},
+                        "B": {}}, pending={"kind": "build", "players": ["A"], "labour": 4})
+    prompt = prompt_for(state, "A", load_tables(), Options())
+    assert "В работе: ресурс 6/20 и 3/20, город Фивы 50/50 (ждёт монет)." in prompt.text_ru, prompt.text_ru
+    assert "Under way: resource 6/20 and 3/20, city Фивы 50/50 (waiting for coins)." in prompt.text_en

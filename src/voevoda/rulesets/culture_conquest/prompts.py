@@ -130,7 +130,13 @@ def prompt_for(state: Mapping[str, Any], player: str, t: Tables, o: Options, nam
                     x["labour"] >= need and x["project"] in ("city", "wonder")) else ""
                 return f"{project_title(x, t, lang)} {x['labour']}/{need}{waits}"
 
-            return ", ".join(one(x) for x in p["projects"]) or "—"
+            # projects of one kind («ресурс» twice: two rolls) are named once: «ресурс 6/20 и 3/20»
+            told: dict[str, list[str]] = {}
+            for x in p["projects"]:
+                title = project_title(x, t, lang)
+                told.setdefault(title, []).append(one(x)[len(title) + 1:])
+            joiner = " и " if lang == "ru" else " and "
+            return ", ".join(f"{title} {joiner.join(parts)}" for title, parts in told.items()) or "—"
 
         return Prompt(
             kind,

@@ -90,7 +90,7 @@ def test_odds_shows_the_compile_then_the_battles(monkeypatch: pytest.MonkeyPatch
     (during,) = frames
     assert "First run after an install: compiling the batched simulator" in during  # the line, once
     assert during.count(battle_cli.SimulatorCompile.LABEL) >= 2  # and the live line, redrawn
-    assert "battles" in during
+    assert "битвы" in during  # the bar, in the language of the table (--lang, default ru)
     assert "compiled in 0:0" in screen.getvalue()
 
 

@@ -111,6 +111,23 @@ def test_every_players_report_in_one_go(db: str, tmp_path: Path) -> None:
     assert code == 1 and "-o" in out
 
 
+def test_every_players_report_of_the_turn_and_language_asked(db: str, tmp_path: Path) -> None:
+    """docs/engine.md and docs/reports.md (issue 30, item 11): `--all -o DIR` writes one turn —
+    `--turn N`, by default the last — in the one format, flavour and language asked, one file per
+    viewer; another turn or language is another run."""
+    folder = tmp_path / "turn2"
+    code, out = run("report", "g", "--all", "-o", str(folder), "--turn", "2", "--db", db)
+    assert code == 0, out
+    assert sorted(p.name for p in folder.iterdir()) == ["public.txt", "Анна.txt", "Бо_рис.txt"]
+    anna = (folder / "Анна.txt").read_text(encoding="utf-8")
+    assert "Ход 2 — Анна" in anna and "следующий ход: 3" in anna and "Ход 3" not in anna
+    assert "Кости (проверяемые)" in anna
+    code, out = run("report", "g", "--all", "-o", str(folder), "--lang", "en", "--db", db)
+    assert code == 0, out
+    anna = (folder / "Анна.txt").read_text(encoding="utf-8")
+    assert "Ход 3 — Анна" in anna and "Dice (verifiable)" in anna and "Кости" not in anna
+
+
 def test_telegram_messages_and_flavours(db: str, tmp_path: Path) -> None:
     code, out = run("report", "g", "--as", "Анна", "--format", "telegram", "--db", db)
     assert code == 0

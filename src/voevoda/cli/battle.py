@@ -170,6 +170,7 @@ def odds_command(
     as_json: Annotated[bool, typer.Option("--json", help="Print the odds as JSON")] = False,
     engine: Annotated[str, typer.Option("--engine", help="batched (Numba simulator, default) or exact "
                                                          "(the exact engine with recorded dice)")] = "batched",
+    lang: Annotated[str, typer.Option("--lang", help="ru or en: the language of the table")] = "ru",
 ) -> None:
     """Win odds (95% interval) and mean losses per unit type. / Шансы на победу и средние потери."""
     if n < 1:
@@ -178,12 +179,15 @@ def odds_command(
     if engine not in ("batched", "exact"):
         errors.print(f"--engine: '{engine}' — batched или exact / batched or exact", style="red")
         raise typer.Exit(1)
-    from voevoda.core.words import number, percent
+    if lang not in ("ru", "en"):
+        errors.print(f"--lang: ожидалось ru или en / expected ru or en, got {lang!r}", style="red")
+        raise typer.Exit(1)
+    from voevoda.core.words import counted, number, percent
 
     battle, rules, sides = _load(file)
     seed_text = seed if seed is not None else battle.seed if battle.seed is not None else file.name
     with progress_bar(disable=as_json) as progress:
-        task = progress.add_task("битвы / battles", total=n)
+        task = progress.add_task("битвы" if lang == "ru" else "battles", total=n)
         if engine == "batched":
             from voevoda.sim import odds as batched_odds
 
@@ -199,16 +203,23 @@ def odds_command(
     if as_json:
         print(json.dumps(out, ensure_ascii=False))
         return
+    # one language, as every report speaks it (issue 30 item 7: the table printed both at once)
+    ru = lang == "ru"
     rows = []
     for side in out["sides"]:
         lo, hi = side["interval95"]
-        mean = ", ".join(f"{rules.units[u].name_ru} {number(k, digits=2)}"
+        mean = ", ".join(f"{rules.units[u].name_ru if ru else rules.units[u].name_en} {number(k, lang, digits=2)}"
                          for u, k in side["mean_losses"].items()) or "—"
-        rows.append([side["name"], percent(100 * side["win_rate"]), f"{percent(100 * lo)}–{percent(100 * hi)}", mean])
-    print_table(f"{sides[0].name} — {sides[1].name}: {n} битв / battles ({out['engine']})",
-                ["Сторона / side", "Победы / wins", "95%", "Средние потери / mean losses"], rows, "lrrl")
+        rows.append([side["name"], percent(100 * side["win_rate"], lang),
+                     f"{percent(100 * lo, lang)}–{percent(100 * hi, lang)}", mean])
+    kind = {"batched": ("пакетный симулятор", "batched simulator"), "exact": ("точный движок", "exact engine")}.get(
+        str(out["engine"]), (str(out["engine"]), str(out["engine"])))
+    battles = counted(n, "битва") if ru else counted(n, "battle", "en")
+    print_table(f"{sides[0].name} — {sides[1].name}: {battles} ({kind[0 if ru else 1]})",
+                ["Сторона", "Победы", "95%", "Средние потери"] if ru else ["Side", "Wins", "95%", "Mean losses"],
+                rows, "lrrl")
     if out["draws"]:
-        console.print(f"Ничьи / draws: {out['draws']}", markup=False)
+        console.print(f"Ничьи: {out['draws']}" if ru else f"Draws: {out['draws']}", markup=False)
 
 
 def _exact_odds(battle: BattleFile, rules: Rules, sides: tuple[SideInput, SideInput], n: int, seed_text: str,

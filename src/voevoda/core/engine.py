@@ -637,7 +637,12 @@ class Game:
             state = self.state_after(turn)
             shown = turn
         events = [e for e in self.events_for(viewer, shown) if e.kind not in ENGINE_EVENTS] if shown else []
-        return self.ruleset.map_svg(self.ruleset.view(state, viewer), viewer, lang, events, turn)
+        view = self.ruleset.view(state, viewer)
+        if turn is None and viewer in self.pending:
+            # the viewer's own post standing in the open step is his to see drawn (a battle's map
+            # draws the deployment he sent before the enemy has sent his)
+            view = self.ruleset.with_own_post(view, viewer, self.pending[viewer].orders)
+        return self.ruleset.map_svg(view, viewer, lang, events, turn)
 
     def find_player(self, name: str, *, viewers: bool = False) -> str:
         """The player called ``name`` (see :func:`find_player`)."""

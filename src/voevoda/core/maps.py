@@ -129,7 +129,10 @@ def framed(body: str, width: float, height: float, *, title: str, subtitle: str,
     """The whole map: a header with ``title`` (the game) and ``subtitle`` (turn, whose map),
     ``body`` (drawn in a ``width`` × ``height`` box from its origin) and, under it, the legend
     in as many columns as fit."""
-    columns = max(1, int((width + 2 * PAD) // LEGEND_COLUMN))
+    # as many columns as the longest entry leaves room for (its text measured in the shipped font)
+    widest = max((32 + text_width(entry.label, 12) + 18 for entry in legend), default=LEGEND_COLUMN)
+    column = max(LEGEND_COLUMN, widest)
+    columns = max(1, int((width + 2 * PAD - PAD) // column))
     rows = math.ceil(len(legend) / columns) if legend else 0
     legend_h = (28 + rows * LEGEND_ROW + PAD) if legend else 0
     total_w = width + 2 * PAD
@@ -149,12 +152,75 @@ def framed(body: str, width: float, height: float, *, title: str, subtitle: str,
         out.append(text(PAD, top + 20, legend_title, size=13, weight="bold"))
         for i, entry in enumerate(legend):
             col, row = i // rows, i % rows
-            x = PAD + col * LEGEND_COLUMN
+            x = PAD + col * column
             y = top + 28 + row * LEGEND_ROW
             out.append(f'<g class="legend" transform="translate({x:.0f},{y:.0f})">{entry.symbol}</g>')
             out.append(text(x + 32, y + 14, entry.label, size=12))
     out.append("</svg>")
     return "\n".join(out)
+
+
+@cache
+def _advances(bold: bool) -> tuple[dict[int, int], int, int]:
+    """The shipped DejaVu Sans's advance widths by character (its ``cmap`` format 4 and ``hmtx``
+    tables, read with nothing but ``struct``), the default advance and the units per em."""
+    import struct
+
+    data = (FONT_DIR / ("DejaVuSans-Bold.ttf" if bold else "DejaVuSans.ttf")).read_bytes()
+    (count,) = struct.unpack(">H", data[4:6])
+    tables = {data[12 + 16 * i:16 + 16 * i].decode("latin-1"): struct.unpack(">I", data[20 + 16 * i:24 + 16 * i])[0]
+              for i in range(count)}
+    (per_em,) = struct.unpack(">H", data[tables["head"] + 18:tables["head"] + 20])
+    (metrics,) = struct.unpack(">H", data[tables["hhea"] + 34:tables["hhea"] + 36])
+    hmtx = tables["hmtx"]
+    advance = [struct.unpack(">H", data[hmtx + 4 * i:hmtx + 4 * i + 2])[0] for i in range(metrics)]
+    cmap = tables["cmap"]
+    (subtables,) = struct.unpack(">H", data[cmap + 2:cmap + 4])
+    widths: dict[int, int] = {}
+    for i in range(subtables):
+        platform, encoding, offset = struct.unpack(">HHI", data[cmap + 4 + 8 * i:cmap + 12 + 8 * i])
+        at = cmap + offset
+        if (platform, encoding) != (3, 1) or struct.unpack(">H", data[at:at + 2])[0] != 4:
+            continue
+        (seg2,) = struct.unpack(">H", data[at + 6:at + 8])
+        segs = seg2 // 2
+        ends = struct.unpack(f">{segs}H", data[at + 14:at + 14 + seg2])
+        starts = struct.unpack(f">{segs}H", data[at + 16 + seg2:at + 16 + 2 * seg2])
+        deltas = struct.unpack(f">{segs}h", data[at + 16 + 2 * seg2:at + 16 + 3 * seg2])
+        range_at = at + 16 + 3 * seg2
+        ranges = struct.unpack(f">{segs}H", data[range_at:range_at + seg2])
+        for k in range(segs):
+            for code in range(starts[k], min(ends[k], 0x04FF) + 1):
+                if ranges[k] == 0:
+                    glyph = (code + deltas[k]) & 0xFFFF
+                else:
+                    where = range_at + 2 * k + ranges[k] + 2 * (code - starts[k])
+                    (glyph,) = struct.unpack(">H", data[where:where + 2])
+                    glyph = (glyph + deltas[k]) & 0xFFFF if glyph else 0
+                widths[code] = advance[min(glyph, metrics - 1)]
+        break
+    return widths, advance[0], per_em
+
+
+def text_width(content: str, size: float, bold: bool = False) -> float:
+    """How wide ``content`` is drawn in the shipped font at ``size`` (pixels): what a map needs
+    to keep its labels from running into each other."""
+    widths, default, per_em = _advances(bold)
+    return sum(widths.get(ord(c), default) for c in content) * size / per_em
+
+
+def text_box(x: float, y: float, content: str, size: float, *, bold: bool = False,
+             anchor: str = "start") -> tuple[float, float, float, float]:
+    """The box (left, top, right, bottom) a line of :func:`text` drawn at (x, y) covers: from its
+    cap height above the baseline to its descenders below."""
+    width = text_width(content, size, bold)
+    left = x - width / 2 if anchor == "middle" else x - width if anchor == "end" else x
+    return left, y - 0.76 * size, left + width, y + 0.24 * size
+
+
+def overlap(a: tuple[float, float, float, float], b: tuple[float, float, float, float]) -> bool:
+    """Whether two boxes (left, top, right, bottom) share any area."""
+    return a[0] < b[2] and b[0] < a[2] and a[1] < b[3] and b[1] < a[3]
 
 
 @cache

@@ -324,6 +324,13 @@ class Ruleset(ABC):
         """:meth:`document` rendered in ``fmt``."""
         return render(self.document(view, events, viewer, lang, turn), fmt)
 
+    def with_own_post(self, view: dict[str, Any], viewer: Viewer, orders: Sequence[Order]) -> dict[str, Any]:
+        """``view`` with ``viewer``'s own post of the open step (its accepted ``orders``) laid in,
+        for the map, which draws what he has sent before the step is resolved (a battle's map
+        draws his accepted deployment while the enemy's is still unknown). Only his own post:
+        nothing here may depend on another player's. By default the view is unchanged."""
+        return view
+
     def map_svg(self, view: Mapping[str, Any], viewer: Viewer, lang: str = "ru",
                 events: Sequence[Event] = (), turn: int | None = None) -> str | None:
         """An SVG map drawn from ``view`` and ``events`` (the events of the last resolved turn,

@@ -285,6 +285,26 @@ def _head(words: Sequence[str]) -> int | None:
     return None
 
 
+def _plural_tail(words: list[str], head: int, animate: bool) -> list[str]:
+    """The words after the head of a plural phrase: what each creature rides or stands on goes
+    plural with them («всадники на грифонах», «4 всадника на грифонах»; one is «всадник на
+    грифоне»). Other tails («рыцари пустоты»), and a thing's («Септа на перекрёстке», a place),
+    stay."""
+    out = list(words)
+    if not animate:
+        return out
+    for i in range(head + 1, len(words) - 1):
+        if words[i].lower() != "на" or not _CYRILLIC.match(words[i + 1]):
+            continue
+        for parse in _morph().parse(words[i + 1].lower()):
+            if parse.tag.POS == "NOUN" and parse.tag.case == "loct" and parse.tag.number == "sing":
+                got = _inflect(parse, {"loct", "plur"})
+                if got is not None:
+                    out[i + 1] = _restore_case(words[i + 1], got)
+                break
+    return out
+
+
 @lru_cache(maxsize=4096)
 def inflect_phrase(phrase: str, case: str = "nomn", plural: bool = False) -> str:
     """A Russian noun phrase in its nominative singular («низший демон», «всадник на грифоне»,
@@ -322,7 +342,7 @@ def inflect_phrase(phrase: str, case: str = "nomn", plural: bool = False) -> str
         got = _inflect_adjective(words[i].lower(), adj, wanted, str(noun.tag.gender or "masc"), animate)
         if got:
             out[i] = _restore_case(words[i], got)
-    return " ".join(out)
+    return " ".join(_plural_tail(out, head, animate) if plural else out)
 
 
 def _unknown_feminine(word: str) -> bool:
@@ -504,7 +524,7 @@ def _few(phrase: str, case: str) -> str:
                if adj is not None else None)
         if got:
             out[i] = _restore_case(words[i], got)
-    return " ".join(out)
+    return " ".join(_plural_tail(out, head, "anim" in noun.tag))
 
 
 def counted(n: float, phrase: str, lang: str = "ru", *, case: str = "nomn", plural_en_form: str | None = None,

@@ -98,7 +98,8 @@ class _Client:
         response = self.client.request(method, url, data=data, json=json, headers=headers)
         shown = [f"{k}: {v}" for k, v in sorted(response.headers.items())
                  if k.lower() not in ("date", "server", "content-length")]
-        return f"{response.status_code}\n" + "\n".join(shown) + "\n\n" + response.text
+        body: str = response.text
+        return f"{response.status_code}\n" + "\n".join(shown) + "\n\n" + body
 
 
 _client: _Client | None = None

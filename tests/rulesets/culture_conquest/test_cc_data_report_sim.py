@@ -235,8 +235,11 @@ def test_victory_awards_are_data_a_house_rule_adds_one() -> None:
 
     end = Event("game_end", {"scores": scores}, ("*",))
     text = rs.report(rs.view(state, "public"), [end], "public")
-    assert "- A — города 20, больше всех городов 3" in text
-    assert "- A — cities 20, the most cities 3" in rs.report(rs.view(state, "public"), [end], "public", lang="en")
+    head = next(line for line in text.splitlines() if line.startswith("Место"))
+    assert head.split() == ["Место", "Игрок", "ПО", "города", "больше", "всех", "городов"], head
+    assert "    1  A      23      20                    3" in text and "    2  B      10      10                    —" in text
+    english = rs.report(rs.view(state, "public"), [end], "public", lang="en")
+    assert "Place  Player  VP  cities  the most cities" in english and "    1  A       23      20                3" in english
     with pytest.raises(DataError, match="victory.most.cities.count"):
         CultureConquest(house_rules={"rules": {"victory": {"most": {"cities": {"ru": "x", "en": "x",
                                                                              "count": "temples", "points": 3}}}}})

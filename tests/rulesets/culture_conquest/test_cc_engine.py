@@ -210,7 +210,7 @@ def test_hidden_markers_name_the_offer_and_catch_a_leak() -> None:
     assert markers and ruleset.hidden_markers(state, "A") == []
     assert not any(m in json.dumps(ruleset.view(state, "C"), ensure_ascii=False) for m in markers)
     assert any(m in json.dumps(ruleset.view(state, "B"), ensure_ascii=False) for m in markers)
-    line = ruleset.report(ruleset.view(state, "B"), [Event("offer", {**offer, "turn": 1}, ("A", "B"))], "B")
+    line = ruleset.report(ruleset.view(state, "A"), [Event("offer", {**offer, "turn": 1}, ("A", "B"))], "A")
     assert any(m in line for m in markers)
     assert not any(m in ruleset.report(ruleset.view(state, "C"), [Event("offer", {**offer, "turn": 1}, ("A", "B"))],
                                        "C") for m in markers)

@@ -187,9 +187,10 @@ def test_building_echo_warns_of_every_lost_unit_of_labour(rs: CultureConquest) -
     warned = rs.warnings(state, "A", orders)
     # Stone takes 2 off the Pyramids' 100 (ruling 35): 28 more are needed, 7 are lost; 5 unassigned
     assert [(w.kind, w.line) for w in warned] == [("warning", 2), ("warning", None)]
-    assert "«чудо Пирамиды» нужно ещё только 28 труда; лишний труд (7) пропадёт" in warned[0].message_ru
+    assert (warned[0].message_ru
+            == "проекту «чудо Пирамиды» нужно ещё только 28 единиц труда: лишний труд пропадёт (7 единиц труда)")
     assert "'wonder Pyramids' needs only 28 more labour: the other 7 will be lost" in warned[0].message_en
-    assert "не назначено труда: 5 из 60" in warned[1].message_ru
+    assert "пропадёт труд, не назначенный ни одному проекту: 5 из 60 единиц труда" in warned[1].message_ru
     assert rs.warnings(state, "A", rs.parse("ресурс 20\nресурс 20\nресурс 20", "A", state)) == []
 
 

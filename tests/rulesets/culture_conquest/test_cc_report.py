@@ -27,7 +27,7 @@ def test_upkeep_paid_in_full() -> None:
     """«Каждая единица населения потребляет 1 единицу Пищи. Армиям ... выплачивается 1 Монета каждой.»"""
     line = upkeep_line({"pop": {"army": 3, "farmers": 7}, "food": 12, "coins": 5})
     assert line == ("- Содержание — пища: нужно 10, съедено 10; жалованье войску: 3 монеты, выплачено сполна; "
-                    "испортилось 2 пищи (без Гончарного дела пища не хранится)")
+                    "испортились 2 единицы пищи (без Гончарного дела пища не хранится)")
 
 
 def test_upkeep_owed_and_not_paid() -> None:
@@ -57,7 +57,7 @@ def test_one_post_per_turn_with_the_seeds_at_its_foot_once() -> None:
     assert "Ход 3" not in text and "конец раунда" not in text      # only turn 2, told once
     assert " мон." not in text and "жалование" not in text
     bb = game.report("public", 3, "bbcode")
-    assert "[b]Конец игры: победные очки[/b]" in bb and "[code]Игрок" in bb
+    assert "[b]Конец игры: победные очки[/b]" in bb and "[code]Место  Игрок" in bb
 
 
 def test_a_war_is_told_with_the_players_names_in_their_cases() -> None:
@@ -102,3 +102,80 @@ def test_every_corpus_sentence_is_in_its_report() -> None:
     for needle in ("Предлагает Борису: отдать технологию", "победа за Борисом", "напасть на Анну", "дань с Анны",
                    "+1 земледелец", "земледельца", "Труд на стройку", "жалованье войску", "разбежались без жалованья"):
         assert needle in text, needle
+
+
+def report_lines(events: list, viewer: str = "A", lang: str = "ru") -> list[str]:
+    from voevoda.core.ruleset import Event
+
+    state = make_state({"A": {}, "B": {}})
+    doc = CultureConquest().document(cut_view(state, viewer), [Event(k, d, ("*",)) for k, d in events], viewer,
+                                     lang, 1)
+    return render(doc).splitlines()
+
+
+def test_the_income_line_names_its_terms() -> None:
+    """ФАЗА ДОХОДА, «1 Монету за каждого Торговца, 1 Монету за каждый Город и 1 Монету за каждый уровень
+    Ресурсов Роскоши» (issue 30 item 5: it read «Доход 2 + 1×2 + 1 + 1d6 → 3 = 10 монет», terms unnamed)."""
+    income = {"player": "A", "turn": 1, "merchants": 2, "cities": 1, "per_city": 2, "luxury": 1, "faces": [3],
+              "coins": 8, "stock": 11}
+    assert "- Доход: торговцы 2 + города 1×2 + роскошь 1 + лидеры и чудеса 1d6 → 3 = 8 монет (в казне 11)" in (
+        report_lines([("income", income)]))
+    assert "- Income: merchants 2 + cities 1×2 + luxury 1 + leaders and wonders 1d6 → 3 = 8 coins (treasury 11)" in (
+        report_lines([("income", income)], lang="en"))
+    harvest = {"player": "A", "turn": 1, "farmers": 6, "per_farmer": 3, "food_levels": 1, "food": 20, "stock": 20}
+    assert "- Урожай: земледельцы 6×3 + пищевые ресурсы 1×2 = 20 единиц пищи (запас 20)" in report_lines(
+        [("harvest", harvest)])
+
+
+def test_two_projects_of_one_kind_are_told_once() -> None:
+    """«Сделайте 1 бросок ... за 20 единиц Труда»: two lines «ресурс 20» are two rolls, and the building
+    line names the kind once with both amounts (issue 30 item 5: «на природный ресурс — 20; на природный
+    ресурс — 20»); two different cities stay two."""
+    alloc = [{"project": "resource", "target": None, "name": None, "labour": 20},
+             {"project": "resource", "target": None, "name": None, "labour": 20},
+             {"project": "city", "target": None, "name": "Фивы", "labour": 3},
+             {"project": "city", "target": None, "name": "Мемфис", "labour": 2}]
+    build = {"player": "A", "turn": 1, "alloc": alloc, "placed": [1, 1, 1, 1], "over": [0, 0, 0, 0],
+             "unassigned": 0, "lost": 0}
+    assert ("- Труд на стройку: на природный ресурс — 20 и 20; на город Фивы — 3; на город Мемфис — 2"
+            in report_lines([("build", build)]))
+
+
+def test_the_victory_table_is_one_aligned_table_with_shared_places() -> None:
+    """УСЛОВИЯ ПОБЕДЫ (issue 30 item 5, «the victory table aligned»): one table, the place (tied players
+    share it), the points and a column per source, in every format; every winner in bold."""
+    scores = {"A": {"techs": 25, "cities": 10, "war": 0, "total": 35},
+              "B": {"techs": 20, "cities": 10, "war": 5, "total": 35},
+              "C": {"techs": 5, "cities": 10, "war": 0, "total": 15}}
+    from voevoda.core.ruleset import Event
+
+    state = make_state({"A": {}, "B": {}, "C": {}})
+    doc = CultureConquest().document(cut_view(state, "public"), [Event("game_end", {"scores": scores})], "public",
+                                     "ru", None)
+    text = render(doc)
+    table = text[text.index("Место"):].splitlines()[:5]
+    assert table == ["Место  Игрок  ПО  технологии  города  войны",
+                     "-----  -----  --  ----------  ------  -----",
+                     "    1  A      35          25      10      —",
+                     "    1  B      35          20      10      5",
+                     "    3  C      15           5      10      —"]
+    markdown = render(doc, "markdown")
+    assert "| 1 | **A** | 35 |" in markdown and "| 1 | **B** | 35 |" in markdown and "| 3 | C | 15 |" in markdown
+    assert "[code]Место  Игрок  ПО" in render(doc, "bbcode")
+
+
+def test_the_building_prompt_names_a_kind_of_project_once() -> None:
+    """ФАЗА СТРОИТЕЛЬСТВА (issue 30 item 5, «a project kind listed twice once»): two resource rolls
+    under way are «ресурс 6/20 и 3/20», not «ресурс 6/20, ресурс 3/20»; a city with all its labour
+    says it waits for its coins."""
+    from voevoda.rulesets.culture_conquest.data import load_tables
+    from voevoda.rulesets.culture_conquest.game import Options
+    from voevoda.rulesets.culture_conquest.prompts import prompt_for
+
+    state = make_state({"A": {"projects": [{"project": "resource", "target": None, "name": None, "labour": 6},
+                                           {"project": "resource", "target": None, "name": None, "labour": 3},
+                                           {"project": "city", "target": None, "name": "Фивы", "labour": 50}]},
+                        "B": {}}, pending={"kind": "build", "players": ["A"], "labour": 4})
+    prompt = prompt_for(state, "A", load_tables(), Options())
+    assert "В работе: ресурс 6/20 и 3/20, город Фивы 50/50 (ждёт монет)." in prompt.text_ru, prompt.text_ru
+    assert "Under way: resource 6/20 and 3/20, city Фивы 50/50 (waiting for coins)." in prompt.text_en

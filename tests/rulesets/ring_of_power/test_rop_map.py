@@ -83,3 +83,53 @@ def test_the_gm_map_shows_every_move_and_battle() -> None:
     x2, y2 = svgmap._centre("0605")
     mid = image[int(maps.HEADER + (y1 + y2) / 2), int(maps.PAD + (x1 + x2) / 2), :3]
     assert tuple(int(v) for v in mid) == rgb(state["players"]["Анна"]["color"])   # her arrow, her colour
+
+
+def label_boxes(svg: str) -> list[tuple[str, tuple[float, float, float, float]]]:
+    """Every hex number, stack label and Chupacabra of the map's body, with the box it covers
+    (the text measured in the shipped font)."""
+    import re
+
+    boxes = []
+    for m in re.finditer(r'<text ([^>]*class="(hexno|stack)"[^>]*)>([^<]*)</text>', svg):
+        attrs = dict(re.findall(r'([\w-]+)="([^"]*)"', m.group(1)))
+        boxes.append((f"{m.group(2)} {m.group(3)}", maps.text_box(
+            float(attrs["x"]), float(attrs["y"]), m.group(3), float(attrs["font-size"]),
+            bold=attrs.get("font-weight") == "bold", anchor=attrs.get("text-anchor", "start"))))
+    for m in re.finditer(r'<circle class="chupacabra" cx="([\d.]+)" cy="([\d.]+)" r="([\d.]+)"', svg):
+        x, y, r = (float(v) for v in m.groups())
+        boxes.append(("chupacabra", (x - r, y - r, x + r, y + r)))
+    return boxes
+
+
+def test_hex_numbers_are_readable_and_no_label_runs_into_another() -> None:
+    """Issue 30 item 9: the hex numbers were 9 pixels high at the top of a 26-pixel hex, stack labels
+    and arrows ran over them and the fog's hatching hid them. On a crowded board — long stacks
+    («Ф О К2 П3»), two owners in one hex, a Chupacabra among units, stacks in fog beside each other
+    — no hex number, stack label or Chupacabra overlaps another, every number stands on a halo, and
+    the numbers are at least 10 pixels high when a forum shows the whole map 800 pixels wide."""
+    crowd = ["0505", "0506", "0605", "0606", "0507", "0404", "0303"]
+    units = []
+    for i, hex_ in enumerate(crowd):
+        owner = "Анна" if i % 2 == 0 else "Борис"
+        units += [[owner, "queen", hex_], [owner, "officer", hex_], [owner, "condottiere", hex_],
+                  [owner, "condottiere", hex_], [owner, "pawn", hex_], [owner, "pawn", hex_], [owner, "pawn", hex_]]
+    units += [["Борис", "pawn", "0505"], ["Анна", "officer", "0506"]]   # two owners in one hex
+    ruleset, state = make_game(("Анна", "Борис"), holdings={h: "Анна" for h in crowd[::2]}, units=units,
+                               fog=["0303", "0404", "0505"], chupacabras=["0606", "0303"])
+    for viewer in ("Анна", "gm"):
+        svg = ruleset.map_svg(ruleset.view(state, viewer), viewer, "ru", []) or ""
+        boxes = label_boxes(svg)
+        assert sum(1 for name, _ in boxes if name.startswith("hexno")) == 400
+        assert any(name == "stack Ф О К2 П3" for name, _ in boxes) or any("К2 П3" in n for n, _ in boxes)
+        assert any(name == "chupacabra" for name, _ in boxes)
+        clashes = [(a, b) for i, (a, box_a) in enumerate(boxes) for b, box_b in boxes[i + 1:] if maps.overlap(box_a, box_b)]
+        assert not clashes, clashes[:5]
+        assert 'class="hexno"' in svg and svg.count('paint-order="stroke"') >= 400   # a halo under every number
+        width = float(svg.split('width="', 1)[1].split('"', 1)[0])
+        assert svgmap.NUMBER_SIZE * 800 / width >= 10
+        image = read_png(maps.to_png(svg))   # it renders, and a number in the fog is dark on a pale halo
+        x, y = svgmap._centre("0404")
+        patch = image[int(maps.HEADER + y + svgmap.SIZE * svgmap.NUMBER_Y) - 8: int(maps.HEADER + y + svgmap.SIZE
+                      * svgmap.NUMBER_Y) + 2, int(maps.PAD + x) - 14: int(maps.PAD + x) + 14, :3].astype(int)
+        assert patch.min() < 110 and patch.max() > 230

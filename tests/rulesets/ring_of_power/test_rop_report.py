@@ -112,3 +112,38 @@ def test_every_format_carries_the_same_report(fmt: str) -> None:
     out = render(doc, fmt)
     assert "Бой в 0605" in out and "Борис перевёл вам 10 монет" in out
     assert {"bbcode": "[list]", "markdown": "| Сумма |", "telegram": "<pre>", "text": "Сумма  Статья"}[fmt] in out
+
+
+@pytest.mark.parametrize(("due", "rounding", "said"), [
+    (3, "nearest", "Налог к уплате в следующий ход: 3 монеты — переводом в казну («налог 3»), комиссии с такой суммы "
+                   "нет."),
+    (15, "nearest", "Налог к уплате в следующий ход: 15 монет — переводом в казну («налог 15»), с комиссией за "
+                    "перевод (2 монеты) — всего 17 монет."),
+    (3, "up", "Налог к уплате в следующий ход: 3 монеты — переводом в казну («налог 3»), с комиссией за перевод "
+              "(1 монета) — всего 4 монеты."),
+])
+def test_the_tax_due_says_what_its_transfer_really_costs(due: int, rounding: str, said: str) -> None:
+    """Rulings 9 and 10 (issue 30 item 6): the fee is 10% of the transfer to the nearest coin, a half
+    up, so a tax of 1–4 pays none; every report said «перевод стоит ещё 10%». With ``rounding = up``
+    a tax of 3 pays 1."""
+    from voevoda.rulesets.ring_of_power.ruleset import RingOfPower
+
+    ruleset = RingOfPower({"rounding": rounding})
+    view = {"turn": 2, "me": {"money": 40, "tax_due": due, "statement": [], "last_income": 0}, "players": {},
+            "holdings": {}, "units": []}
+    text = render(ruleset.document(view, [], "Анна", "ru", 1))
+    assert said in text, text
+
+
+@pytest.mark.parametrize(("winners", "reason", "said"), [
+    (["Анна"], "ring", "собрала Кольцо Власти"), (["Борис"], "ring", "собрал Кольцо Власти"),
+    (["Анна", "Борис"], "ring", "собрали Кольцо Власти"), (["Саша"], "ring", "собрала Кольцо Власти"),
+    (["Анна"], "last", "осталась последней"), (["Борис"], "last", "остался последним"),
+])
+def test_the_status_line_of_a_won_game_agrees_with_its_winners(winners: list[str], reason: str, said: str) -> None:
+    """003 «Условие победы» told in the status line («игра окончена: Анна (собрала Кольцо Власти)»):
+    the verb agrees with the winners, the game's genders included (issue 30 item 7: «собрал(и)»)."""
+    from voevoda.rulesets.ring_of_power.ruleset import RingOfPower
+
+    outcome = RingOfPower({"genders": {"Саша": "f"}}).outcome({"outcome": {"winners": winners, "reason": reason}})
+    assert outcome is not None and outcome.reason_ru == said

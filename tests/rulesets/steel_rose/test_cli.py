@@ -124,6 +124,23 @@ def test_odds_engines_agree_on_the_example():
         assert b["interval95"][0] <= e["interval95"][1] and e["interval95"][0] <= b["interval95"][1]
 
 
+@pytest.mark.parametrize(("lang", "said", "unsaid"), [
+    ("ru", ["Сторона", "Победы", "Средние потери", "битв (точный движок)", "Огр-бык"], ["Wins", "side", "battles"]),
+    ("en", ["Side", "Wins", "Mean losses", "battles (exact engine)", "Ogre bull"], ["Победы", "Сторона", "битв"]),
+])
+def test_odds_speaks_one_language(lang, said, unsaid):
+    """`voevoda odds --lang` (issue 30 item 7): the table in the language asked, Russian by default,
+    numbers as that language writes them; it printed both languages at once and had no --lang."""
+    args = ["odds", str(EXAMPLES / "steel-rose-garrison.toml"), "-n", "5", "--engine", "exact"]
+    res = runner.invoke(app, args if lang == "ru" else [*args, "--lang", "en"])
+    assert res.exit_code == 0, res.output
+    for word in said:
+        assert word in res.stdout, (word, res.stdout)
+    for word in unsaid:
+        assert word not in res.stdout, (word, res.stdout)
+    assert runner.invoke(app, [*args, "--lang", "de"]).exit_code == 1
+
+
 def test_odds_refuses_an_unknown_engine():
     res = runner.invoke(app, ["odds", str(EXAMPLES / "steel-rose-garrison.toml"), "--engine", "gpu"])
     assert res.exit_code == 1 and "gpu" in res.output

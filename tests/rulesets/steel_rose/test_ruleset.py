@@ -213,7 +213,7 @@ def test_powder_shares_and_notes_in_the_game():
     orders = rs.parse(post, "Алиса", state)
     echoed = [rs.describe(o) for o in orders]
     assert "порох на центральный арьергард: 15" in echoed
-    assert any(line.startswith("Примечание: строка 6: второй «Центральный фланг» прочитан как левый") for line in echoed)
+    assert any(line.startswith("Примечание: второй «Центральный фланг» прочитан как левый") for line in echoed)
     too_much = post.replace(": 15", ": 45")
     with pytest.raises(ParseError, match="выделено 45, а в запасе 40"):
         rs.parse(too_much, "Алиса", state)

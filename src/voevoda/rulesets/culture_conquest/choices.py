@@ -31,14 +31,16 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 from typing import Any
 
-from voevoda.core.words import count_ru
+from voevoda.core.words import Names, count_ru, counted
 
 from .data import Tables
 from .game import (
     CATEGORIES,
+    CATEGORY_NAMES,
     MILITARY,
     PREFS,
     Options,
+    amount,
     assignment_cost,
     generals,
     industrial_options,
@@ -58,6 +60,10 @@ ITEM_KINDS = ("coins", "food", "labour", "population", "city", "tech", "leader",
 PROJECTS = ("city", "wonder", "resource", "industrial")
 
 COINS = ("монета", "монеты", "монет")
+PEOPLE = ("человек", "человека", "человек")
+FORCES = {"army": ("армия", "army"), "fleet": ("флот", "fleet"), "generals": ("генерал", "general")}
+AMOUNT_GENITIVE = {"coins": "монет", "food": "пищи", "labour": "труда", "population": "людей"}
+"""«у Анны нет монет», «нет пищи»: what nothing of each trade good is called."""
 
 
 def prompt_of(state: Mapping[str, Any], player: str) -> Mapping[str, Any] | None:
@@ -69,8 +75,9 @@ def prompt_of(state: Mapping[str, Any], player: str) -> Mapping[str, Any] | None
 
 
 def check(state: Mapping[str, Any], tables: Tables, options: Options, player: str,
-          choice: Mapping[str, Any]) -> list[Why]:
-    """Every rule ``choice`` breaks for what ``player`` is asked now (empty: legal)."""
+          choice: Mapping[str, Any], names: Names | None = None) -> list[Why]:
+    """Every rule ``choice`` breaks for what ``player`` is asked now (empty: legal), each once;
+    ``names`` declines the players the reasons name (with the genders of the game's config)."""
     pending = prompt_of(state, player)
     if pending is None:
         return [("от вас сейчас ничего не ждут", "nothing is asked of you now")]
@@ -79,9 +86,11 @@ def check(state: Mapping[str, Any], tables: Tables, options: Options, player: st
         problems = prefs_problems(choice["prefs"])
         choice = {k: v for k, v in choice.items() if k != "prefs"}
     try:
-        return problems + CHECKS[pending["kind"]](state, tables, options, player, pending, choice)
+        found = problems + CHECKS[pending["kind"]](state, tables, options, player, pending, choice,
+                                                   names or Names(lang="ru"))
     except (KeyError, TypeError, ValueError, AttributeError):
         return [("ответ не подходит к вопросу", "the answer does not fit the question")]
+    return list(dict.fromkeys(found))
 
 
 def prefs_problems(prefs: Any) -> list[Why]:
@@ -106,65 +115,69 @@ def prefs_problems(prefs: Any) -> list[Why]:
 
 
 def _culture(state: Mapping[str, Any], t: Tables, o: Options, player: str, pending: Mapping[str, Any],
-             choice: Mapping[str, Any]) -> list[Why]:
+             choice: Mapping[str, Any], names: Names) -> list[Why]:
     if choice["culture"] not in t.cultures.cultures:
         return [("нет такой культуры", "no such culture")]
     return []
 
 
 def _industrial(state: Mapping[str, Any], t: Tables, o: Options, player: str,
-                pending: Mapping[str, Any], choice: Mapping[str, Any]) -> list[Why]:
+                pending: Mapping[str, Any], choice: Mapping[str, Any], names: Names) -> list[Why]:
     if choice["resource"] not in pending["options"]:
-        names = ", ".join(t.name(x) for x in pending["options"])
-        names_en = ", ".join(t.name(x, "en") for x in pending["options"])
-        return [(f"этот ресурс недоступен; можно: {names}", f"that resource is not available; choose: {names_en}")]
+        shown = ", ".join(t.name(x) for x in pending["options"])
+        shown_en = ", ".join(t.name(x, "en") for x in pending["options"])
+        return [(f"этот ресурс недоступен; можно: {shown}", f"that resource is not available; choose: {shown_en}")]
     return []
 
 
 def _assign(state: Mapping[str, Any], t: Tables, o: Options, player: str, pending: Mapping[str, Any],
-            choice: Mapping[str, Any]) -> list[Why]:
+            choice: Mapping[str, Any], names: Names) -> list[Why]:
     """ФАЗА РАСПРЕДЕЛЕНИЯ НАСЕЛЕНИЯ."""
     p = state["players"][player]
     new = {c: int(choice["pop"].get(c, p["pop"][c])) for c in CATEGORIES}
     unknown = set(choice["pop"]) - set(CATEGORIES)
     problems: list[Why] = []
     if unknown:
-        problems.append(("нет такой категории", "no such category"))
+        problems.append(("нет такой категории населения", "no such population category"))
     if any(v < 0 for v in new.values()):
         problems.append(("число не может быть меньше нуля", "a number cannot be negative"))
     total, have = sum(new.values()), population(p)
     if total != have:
-        problems.append((f"всего назначено {total}, а население {have}",
+        problems.append((f"всего назначено {count_ru(total, PEOPLE)}, а население — {have}",
                          f"{total} assigned but the population is {have}"))
     limit = t.rules.assignment.max_change
     for c in CATEGORIES:
         if abs(new[c] - p["pop"][c]) > limit:
-            problems.append((f"категория «{c}» меняется больше чем на {limit}",
-                             f"category '{c}' changes by more than {limit}"))
+            problems.append((f"{CATEGORY_NAMES[c][0]}: {p['pop'][c]} → {new[c]}, а категория меняется не больше "
+                             f"чем на {limit} за ход",
+                             f"{CATEGORY_NAMES[c][1]}: {p['pop'][c]} → {new[c]}, but a category moves by at most "
+                             f"{limit} a turn"))
     cap = scholar_cap(p, t)
     if new["scholars"] > cap and new["scholars"] > p["pop"]["scholars"]:
-        problems.append((f"не больше {cap} учёных (1 на город)", f"at most {cap} scholars (1 per city)"))
+        problems.append((f"учёных не больше, чем городов: {cap} («доступен только 1 Ученый на каждый город»)",
+                         f"at most {cap} scholars, one per city"))
     cost = assignment_cost(p, new, t, o)
     if cost > p["coins"]:
-        problems.append((f"рост армии и флота стоит {count_ru(cost, COINS)}, а есть {p['coins']}",
+        problems.append((f"рост армии и флота стоит {count_ru(cost, COINS)}, а в казне {count_ru(p['coins'], COINS)}",
                          f"raising army and fleet costs {cost} coins, you have {p['coins']}"))
     return problems
 
 
 def _attack(state: Mapping[str, Any], t: Tables, o: Options, player: str, pending: Mapping[str, Any],
-            choice: Mapping[str, Any]) -> list[Why]:
+            choice: Mapping[str, Any], names: Names) -> list[Why]:
     target = choice.get("target")
     if target is None:
         return []
     if target not in rivals(state, player):
         return [("нет такого противника", "no such opponent")]
     if target in pending.get("tried", []):
-        return [("на этого игрока нападение уже не удалось", "the attack on this player already failed")]
+        return [(f"нападение на {names.case(target, 'accs')} в этот ход уже не удалось",
+                 f"the attack on {target} already failed this turn")]
     return []
 
 
 def _ally(state: Mapping[str, Any], t: Tables, o: Options, player: str, pending: Mapping[str, Any],
-          choice: Mapping[str, Any]) -> list[Why]:
+          choice: Mapping[str, Any], names: Names) -> list[Why]:
     side = choice.get("side")
     if side is None:
         return []
@@ -175,26 +188,37 @@ def _ally(state: Mapping[str, Any], t: Tables, o: Options, player: str, pending:
     for key, have in (("army", p["pop"]["army"]), ("fleet", p["pop"]["fleet"]), ("generals", generals(p))):
         n = int(choice.get(key, 0))
         if n < 0 or n > have:
-            problems.append((f"«{key}»: есть только {have}", f"'{key}': you have only {have}"))
+            ru_noun, en_noun = FORCES[key]
+            problems.append((f"{counted(n, ru_noun)} не послать: у вас {counted(have, ru_noun, case='gent')}"
+                             if have else f"{counted(n, ru_noun)} не послать: у вас их нет",
+                             f"cannot send {counted(n, en_noun, 'en')}: you have {have}"))
     return problems
 
 
 def _tribute(state: Mapping[str, Any], t: Tables, o: Options, player: str, pending: Mapping[str, Any],
-             choice: Mapping[str, Any]) -> list[Why]:
+             choice: Mapping[str, Any], names: Names) -> list[Why]:
     kind = choice["kind"]
     if kind not in pending["options"]:
         return [("такую дань взять нельзя", "that tribute cannot be taken")]
-    d = state["players"][pending["defender"]]
+    loser = pending["defender"]
+    d = state["players"][loser]
     if kind == "city" and choice.get("target") not in [c["name"] for c in d["cities"]]:
-        return [("у побеждённого нет такого города", "the loser has no such city")]
+        return [(f"у {names.case(loser, 'gent')} нет города «{choice.get('target')}»",
+                 f"{loser} has no city '{choice.get('target')}'")]
     if kind == "resource" and d["resources"].get(choice.get("target"), 0) <= 0:
-        return [("у побеждённого нет такого ресурса", "the loser has no such resource")]
+        return [(f"у {names.case(loser, 'gent')} нет ресурса «{t.name(str(choice.get('target')))}»",
+                 f"{loser} has no {t.name(str(choice.get('target')), 'en')}")]
     return []
 
 
 def item_problems(state: Mapping[str, Any], t: Tables, o: Options, owner: str,
-                  items: Sequence[Mapping[str, Any]]) -> list[Why]:
-    """Whether ``owner`` holds everything in ``items`` (amounts add up)."""
+                  items: Sequence[Mapping[str, Any]], names: Names | None = None, me: str | None = None,
+                  ) -> list[Why]:
+    """Whether ``owner`` holds everything in ``items`` (amounts add up); the reasons name him
+    declined («у Любови только 2 монеты»), or «вы» when he is ``me``, who wrote the offer."""
+    names = names or Names(lang="ru")
+    whose = "вас" if owner == me else names.case(owner, "gent")
+    knows_not = "вы не знаете" if owner == me else f"{names.subject(owner, capital=True)} не знает"
     p = state["players"][owner]
     problems: list[Why] = []
     totals: dict[str, int] = {}
@@ -205,14 +229,14 @@ def item_problems(state: Mapping[str, Any], t: Tables, o: Options, owner: str,
             continue
         key = item.get("key")
         if kind in ("coins", "food", "labour", "population"):
-            amount = int(item.get("amount", 0))
-            if amount <= 0:
+            count = int(item.get("amount", 0))
+            if count <= 0:
                 problems.append(("количество должно быть больше нуля", "the amount must be above zero"))
-            totals[kind] = totals.get(kind, 0) + amount
+            totals[kind] = totals.get(kind, 0) + count
         elif kind == "city" and key not in [c["name"] for c in p["cities"]]:
-            problems.append((f"у {owner} нет города «{key}»", f"{owner} has no city '{key}'"))
+            problems.append((f"у {whose} нет города «{key}»", f"{owner} has no city '{key}'"))
         elif kind == "tech" and key not in p["techs"]:
-            problems.append((f"{owner} не знает технологию «{t.name(str(key))}»",
+            problems.append((f"{knows_not} технологии «{t.name(str(key))}»",
                              f"{owner} does not know '{t.name(str(key), 'en')}'"))
         elif kind == "leader":
             totals["leader:" + str(key)] = totals.get("leader:" + str(key), 0) + 1
@@ -223,52 +247,67 @@ def item_problems(state: Mapping[str, Any], t: Tables, o: Options, owner: str,
     per_worker = 1 + sum(t.techs.technologies[x].labour_per_worker for x in p["techs"])
     have = {"coins": p["coins"], "food": p["food"], "population": population(p),
             "labour": max(0, per_worker * p["pop"]["workers"] + p["labour_credit"])}
-    for key, amount in totals.items():
+    for key, wanted in totals.items():
         if key.startswith("leader:"):
             available = p["leaders"].count(key[7:])
+            if wanted > available:
+                leader = t.name(key[7:])
+                problems.append((f"у {whose} нет лидера «{leader}»" if not available else
+                                 f"у {whose} только {counted(available, 'лидер')} «{leader}»",
+                                 f"{owner} has {available} {t.name(key[7:], 'en')} leaders"))
         elif key.startswith("res:"):
             available = int(p["resources"].get(key[4:], 0))
-        else:
+            if wanted > available:
+                resource = t.name(key[4:])
+                problems.append((f"у {whose} нет ресурса «{resource}»" if not available else
+                                 f"у {whose} только {counted(available, 'уровень')} ресурса «{resource}»",
+                                 f"{owner} has {available} of {t.name(key[4:], 'en')}"))
+        elif wanted > have[key]:
             available = have[key]
-        if amount > available:
-            problems.append((f"у {owner} только {available} ({key})", f"{owner} has only {available} ({key})"))
+            problems.append((f"у {whose} только {amount(key, available)}" if available else
+                             f"у {whose} нет {AMOUNT_GENITIVE[key]}",
+                             f"{'you have' if owner == me else owner + ' has'} only {amount(key, available, 'en')}"))
     return problems
 
 
 def _offer(state: Mapping[str, Any], t: Tables, o: Options, player: str, pending: Mapping[str, Any],
-           choice: Mapping[str, Any]) -> list[Why]:
+           choice: Mapping[str, Any], names: Names) -> list[Why]:
     to = choice.get("to")
     if to is None:
         return []
+    if to == player:
+        return [("торговать с самим собой нельзя: назовите другого игрока", "you cannot trade with yourself")]
     if to not in rivals(state, player):
         return [("нет такого игрока", "no such player")]
     give, take = list(choice.get("give", [])), list(choice.get("take", []))
     if not give and not take:
-        return [("пустое предложение", "an empty offer")]
+        return [("пустое предложение: что вы даёте и что просите?", "an empty offer: what do you give and take?")]
     for item in take:
         if item["kind"] == "tech" and item.get("key") in state["players"][player]["techs"]:
-            return [("эту технологию вы уже знаете", "you already know that technology")]
-    return item_problems(state, t, o, player, give) + item_problems(state, t, o, to, take)
+            return [(f"технологию «{t.name(str(item['key']))}» вы уже знаете",
+                     f"you already know {t.name(str(item['key']), 'en')}")]
+    return (item_problems(state, t, o, player, give, names, me=player)
+            + item_problems(state, t, o, to, take, names, me=player))
 
 
 def _reply(state: Mapping[str, Any], t: Tables, o: Options, player: str, pending: Mapping[str, Any],
-           choice: Mapping[str, Any]) -> list[Why]:
+           choice: Mapping[str, Any], names: Names) -> list[Why]:
     if not isinstance(choice["accept"], bool):
         return [("ответ: принять или отклонить", "answer: accept or decline")]
     return []
 
 
 def _build(state: Mapping[str, Any], t: Tables, o: Options, player: str, pending: Mapping[str, Any],
-           choice: Mapping[str, Any]) -> list[Why]:
+           choice: Mapping[str, Any], names: Names) -> list[Why]:
     """ФАЗА СТРОИТЕЛЬСТВА: labour goes to a city, a wonder, a resource roll or an
     industrial resource; no more than the labour of this turn."""
     p = state["players"][player]
     problems: list[Why] = []
     total = 0
     for part in choice["alloc"]:
-        kind, target, amount = part["project"], part.get("target"), int(part["labour"])
-        total += amount
-        if amount < 0:
+        kind, target, labour = part["project"], part.get("target"), int(part["labour"])
+        total += labour
+        if labour < 0:
             problems.append(("труд не может быть отрицательным", "labour cannot be negative"))
         if kind not in PROJECTS:
             problems.append((f"нет такой постройки «{kind}»", f"no such project '{kind}'"))
@@ -278,7 +317,7 @@ def _build(state: Mapping[str, Any], t: Tables, o: Options, player: str, pending
                 mine = {c["name"]: c for c in p["cities"]}
                 planned = {x.get("name") for x in p["projects"] if x["project"] == "city"}
                 if city in mine and mine[city].get("wonder"):
-                    problems.append((f"в городе {city} уже есть чудо («только 1 Чудо в 1 Городе»)",
+                    problems.append((f"в городе {city} уже есть чудо («Разрешается строить только 1 Чудо в 1 Городе»)",
                                      f"{city} already has a wonder (one wonder per city)"))
                 elif city not in mine and city not in planned:
                     problems.append((f"у вас нет города «{city}»", f"you have no city '{city}'"))
@@ -301,19 +340,19 @@ def _build(state: Mapping[str, Any], t: Tables, o: Options, player: str, pending
             if str(part["name"]).lower() in taken:
                 problems.append(("город с таким названием уже есть", "a city of that name exists"))
     if total > pending["labour"]:
-        problems.append((f"назначено {total} труда, а есть {pending['labour']}",
+        problems.append((f"назначено {amount('labour', total)}, а в этот ход есть только {pending['labour']}",
                          f"{total} labour assigned but only {pending['labour']} available"))
     return problems
 
 
 def _research(state: Mapping[str, Any], t: Tables, o: Options, player: str, pending: Mapping[str, Any],
-              choice: Mapping[str, Any]) -> list[Why]:
+              choice: Mapping[str, Any], names: Names) -> list[Why]:
     p = state["players"][player]
     picks, buys = list(choice.get("picks", [])), list(choice.get("buy", []))
     problems: list[Why] = []
     # "он может выбрать другую": a free choice may be left unused, never exceeded.
     if len(picks) > pending["picks"]:
-        problems.append((f"можно выбрать технологий: не больше {pending['picks']}",
+        problems.append((f"выбрано {counted(len(picks), 'технология')}, а свободных выборов — {pending['picks']}",
                          f"choose at most {pending['picks']} technologies"))
     if len(set(picks + buys)) != len(picks + buys):
         problems.append(("технология названа дважды", "a technology is named twice"))
@@ -327,7 +366,7 @@ def _research(state: Mapping[str, Any], t: Tables, o: Options, player: str, pend
                              f"no other player knows '{t.name(tech, 'en')}' (or you know it)"))
     price = t.rules.research.purchase_coins
     if price * len(buys) > p["coins"]:
-        problems.append((f"покупка стоит {count_ru(price * len(buys), COINS)}, а есть {p['coins']}",
+        problems.append((f"покупка стоит {count_ru(price * len(buys), COINS)}, а в казне {count_ru(p['coins'], COINS)}",
                          f"buying costs {price * len(buys)} coins, you have {p['coins']}"))
     if o.purchases_per_turn and len(buys) > o.purchases_per_turn:
         problems.append((f"не больше {o.purchases_per_turn} покупок за ход",
@@ -430,15 +469,19 @@ def build_losses(state: Mapping[str, Any], tables: Tables, options: Options, pla
             continue
         title_ru, title_en = project_title(part, tables, "ru"), project_title(part, tables, "en")
         need = int(part["labour"]) - over
+        lost = amount("labour", over)
         if need:
-            found.append((index, f"проекту «{title_ru}» нужно ещё только {need} труда; лишний труд ({over}) пропадёт",
+            found.append((index, f"проекту «{title_ru}» нужно ещё только {amount('labour', need)}: лишний труд "
+                                 f"пропадёт ({lost})",
                           f"'{title_en}' needs only {need} more labour: the other {over} will be lost"))
         else:
-            found.append((index, f"у проекта «{title_ru}» труда уже хватает (он ждёт монет); лишний труд ({over}) пропадёт",
+            found.append((index, f"у проекта «{title_ru}» труда уже хватает (он ждёт монет): лишний труд пропадёт "
+                                 f"({lost})",
                           f"'{title_en}' has all its labour (it waits for coins): {over} labour will be lost"))
     if plan.unassigned:
-        found.append((None, f"не назначено труда: {plan.unassigned} из {pending['labour']}; он пропадёт "
-                            "(«Неназначенные единицы Труда теряются»)",
+        found.append((None, f"пропадёт труд, не назначенный ни одному проекту: {plan.unassigned} из "
+                            f"{amount('labour', int(pending['labour']), case='gent')} («Неназначенные единицы Труда "
+                            "теряются»)",
                       f"{plan.unassigned} of {pending['labour']} labour assigned to nothing will be lost "
                       "(unassigned labour is lost)"))
     return found

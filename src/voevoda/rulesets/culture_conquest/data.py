@@ -116,7 +116,8 @@ class ResourcesFile(Strict):
 
 
 class Technology(Named):
-    d100: list[Face]
+    d100: Annotated[list[Face], Field(min_length=1, max_length=2)]
+    """The faces of the ТАБЛИЦА ТЕХНОЛОГИЙ it holds: one face, or the first and the last."""
     note: str = ""
     group: str = ""
     keep_food: bool = False
@@ -416,6 +417,10 @@ def load_tables(house_rules: Mapping[str, Any] | None = None) -> Tables:
                                    "wonders", "leaders"})
     if unknown:
         raise DataError(f"culture_conquest house rules: unknown table(s) {', '.join(unknown)}")
+    for name, table in house.items():
+        if not isinstance(table, Mapping):
+            raise DataError(f"culture_conquest house rules: {name}: expected a table of overrides of "
+                            f"data/{name}.toml, got {type(table).__name__}")
     key = json.dumps(house, sort_keys=True, default=str)
     if key in _CACHE:
         return _CACHE[key]

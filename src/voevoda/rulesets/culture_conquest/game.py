@@ -22,6 +22,7 @@ from typing import Any
 from voevoda.core.dice import CITED, Dice, pointer
 from voevoda.core.errors import DataError
 from voevoda.core.ruleset import Event
+from voevoda.core.words import count_ru, counted
 
 from .data import Tables, dice_count
 
@@ -35,6 +36,37 @@ CATEGORY_NAMES = {
     "workers": ("Рабочие", "Workers"),
     "scholars": ("Учёные", "Scholars"),
 }
+AMOUNT_NOUNS = {"coins": ("монета", "coin"), "food": ("единица пищи", "food"), "labour": ("единица труда", "labour"),
+                "population": ("единица населения", "person")}
+"""What a counted amount of each trade good is called («10 монет», «5 единиц пищи», «2 единицы
+населения» as the document counts them: «Получите 3 единицы пищи», «50 единиц Труда»)."""
+
+
+_AMOUNT_FORMS = {
+    # (one, few, many) in the nominative, the accusative and the genitive, written out: the prompts
+    # of `voevoda status` say them, and status loads no morphology dictionary
+    ("монета", "nomn"): ("монета", "монеты", "монет"), ("монета", "accs"): ("монету", "монеты", "монет"),
+    ("монета", "gent"): ("монеты", "монет", "монет"),
+}
+for _noun, _of in (("единица", "пищи"), ("единица", "труда"), ("единица", "населения")):
+    _AMOUNT_FORMS[(f"{_noun} {_of}", "nomn")] = (f"единица {_of}", f"единицы {_of}", f"единиц {_of}")
+    _AMOUNT_FORMS[(f"{_noun} {_of}", "accs")] = (f"единицу {_of}", f"единицы {_of}", f"единиц {_of}")
+    _AMOUNT_FORMS[(f"{_noun} {_of}", "gent")] = (f"единицы {_of}", f"единиц {_of}", f"единиц {_of}")
+
+
+def amount(kind: str, n: int, lang: str = "ru", case: str = "nomn") -> str:
+    """A counted amount of coins, food, labour or population agreeing with its number: «1 монета»,
+    «2 монеты», «29 единиц труда», «у Анны только 3 единицы пищи»; "3 coins", "29 labour",
+    "2 people"."""
+    ru_noun, en_noun = AMOUNT_NOUNS[kind]
+    if lang == "ru":
+        forms = _AMOUNT_FORMS.get((ru_noun, case))
+        return count_ru(n, forms) if forms is not None else counted(n, ru_noun, case=case)
+    if kind in ("food", "labour"):
+        return f"{n} {en_noun}"
+    return counted(n, en_noun, "en")
+
+
 PHASES = ("growth", "resources", "assignment", "leaders", "harvest", "disasters", "upkeep",
           "war", "trade", "building", "research", "income")
 PHASE_NAMES = {

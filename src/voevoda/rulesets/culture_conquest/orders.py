@@ -19,11 +19,12 @@ from typing import Any
 
 from voevoda.core import posts
 from voevoda.core.errors import ParseError, Problem, ambiguous, invalid
-from voevoda.core.posts import NumberError, did_you_mean, is_digits, read_int, suggest
+from voevoda.core.posts import NumberError, did_you_mean, is_digits, read_int, suggest, word_forms
 from voevoda.core.ruleset import Order
+from voevoda.core.words import thing_accusative
 
 from .data import Tables
-from .game import CATEGORIES, CATEGORY_NAMES, PREFS
+from .game import CATEGORIES, CATEGORY_NAMES, PREFS, amount
 
 WORD = re.compile(r"[^\s,;:]+")
 
@@ -40,12 +41,12 @@ AMOUNT_WORDS = {
     "coins": ("монет", "монеты", "монета", "монету", "coins", "coin"),
     "food": ("пищи", "пища", "еды", "еда", "food"),
     "labour": ("труда", "труд", "labour", "labor"),
-    "population": ("населения", "население", "людей", "population", "people"),
+    "population": ("населения", "население", "людей", "человек", "человека", "population", "people"),
 }
 KEY_WORDS = {
     "city": ("город", "city"),
     "tech": ("технология", "технологию", "технологии", "tech", "technology"),
-    "leader": ("лидер", "лидера", "leader"),
+    "leader": ("лидер", "лидера", "лидеров", "leader"),
     "resource": ("ресурс", "resource"),
     "promise": ("обещание", "promise"),
 }
@@ -77,21 +78,45 @@ def norm(text: str) -> str:
     return " ".join(text.lower().replace("ё", "е").split())
 
 
+QUOTES = "«»\"“”„'"
+
+
+def unquote(text: str) -> str:
+    """A name as a player may quote it: «Чеканка монеты», "Pyramids"."""
+    return text.strip().strip(QUOTES).strip()
+
+
 class Names:
-    """Normalised names -> keys, for one table."""
+    """Normalised names -> keys, for one table: Russian (in any case: «выбрать Философию»), English,
+    identifiers and aliases, quoted or not."""
 
     def __init__(self, table: Mapping[str, Any]) -> None:
         self.index: dict[str, str] = {}
+        self.shown: dict[str, tuple[str, str]] = {}
+        self._declined: dict[str, str] | None = None
         for key, item in table.items():
+            self.shown[key] = (item.ru, item.en)
             for name in (key, key.replace("_", " "), item.ru, item.en, *item.aliases):
                 self.index[norm(name)] = key
 
+    def declined(self) -> dict[str, str]:
+        """Every case and number of the Russian names, made when a name is first not found as
+        written (the dictionary is not consulted for the names posts write in the nominative)."""
+        if self._declined is None:
+            self._declined = {norm(form): key for key, (ru, _) in self.shown.items() for form in word_forms(ru)}
+        return self._declined
+
     def find(self, text: str) -> str | None:
-        return self.index.get(norm(text))
+        low = norm(unquote(text))
+        return self.index.get(low) or self.declined().get(low)
 
     def near(self, text: str) -> tuple[str, str]:
-        """The Russian and English tails that suggest the names nearest to ``text``."""
-        return did_you_mean(suggest(text, self.index, limit=2))
+        """The Russian and English tails that suggest the names nearest to ``text``, as the
+        tables write them («Философия», «Pyramids»)."""
+        keys = [self.index[norm(x)] for x in suggest(unquote(text), self.index, limit=2)]
+        ru, _ = did_you_mean([self.shown[k][0] for k in keys])
+        _, en = did_you_mean([self.shown[k][1] for k in keys])
+        return ru, en
 
 
 HEADS: dict[str, tuple[str, ...]] = {
@@ -210,8 +235,7 @@ class Reader:
                 continue
             category = _category(word)
             if category is None:
-                words = [w for c in allowed for w in CATEGORY_WORDS[c]]
-                ru, en = did_you_mean(suggest(word, words, limit=2))
+                ru, en = _category_near(word, allowed)
                 raise LineProblem("invalid", f"«{word}» — не категория населения{ru}",
                                   f"'{word}' is not a population category{en}", at)
             if category not in allowed:
@@ -258,12 +282,18 @@ class Reader:
         while i < len(tokens):
             word, at = tokens[i]
             category = _category(word)
+            if category is None and not is_digits(word):
+                ru, en = _category_near(word, CATEGORIES)
+                ru = ru or ": армия, флот, земледельцы, торговцы, рабочие или учёные («армия 3»)"
+                en = en or ": army, fleet, farmers, merchants, workers or scholars ('army 3')"
+                raise LineProblem("invalid", f"«{word}» — не категория населения{ru}",
+                                  f"'{word}' is not a population category{en}", at)
             if category is None or i + 1 >= len(tokens) or not is_digits(tokens[i + 1][0]):
                 raise LineProblem("invalid", f"ожидалось «категория число», например «армия 3», а не «{word}»",
                                   f"expected 'category number', e.g. 'army 3', not '{word}'", at)
             if category in pop:
-                raise LineProblem("ambiguous", f"категория «{word}» названа дважды",
-                                  f"category '{word}' is named twice", at)
+                raise LineProblem("ambiguous", f"категория «{CATEGORY_NAMES[category][0].lower()}» названа дважды",
+                                  f"category '{category}' is named twice", at)
             pop[category] = _int(*tokens[i + 1])
             i += 2
         return "assign", {"pop": pop}
@@ -366,12 +396,14 @@ class Reader:
         words = text.split(None, 1)
         first = norm(words[0])
         if is_digits(first) and len(words) == 2:
+            # «10 монет», «5 пищи», «5 единиц пищи», «3 ед. труда»
+            what = re.sub(r"^(?:единиц[аыу]?|ед\.?)\s+", "", norm(words[1]))
             for kind, names in AMOUNT_WORDS.items():
-                if norm(words[1]) in names:
+                if what in names:
                     return {"kind": kind, "amount": _int(first, at)}
         for kind, names in KEY_WORDS.items():
             if first in names and len(words) == 2:
-                name = words[1].strip()
+                name = unquote(words[1])
                 if kind in ("city", "promise"):
                     return {"kind": kind, "key": name}
                 table = {"tech": self.techs, "leader": self.leaders, "resource": self.resources}[kind]
@@ -478,6 +510,16 @@ def _after(line: str, heads: Sequence[str]) -> str:
     return text
 
 
+def _category_near(word: str, allowed: Sequence[str]) -> tuple[str, str]:
+    """The Russian and English tails that suggest the categories nearest to a misspelt one
+    («учоные» → «учёные»), as the rules name them."""
+    forms = {w: c for c in allowed for w in CATEGORY_WORDS[c]}
+    found = list(dict.fromkeys(forms[norm(x)] for x in suggest(word, forms, limit=2)))
+    ru, _ = did_you_mean([CATEGORY_NAMES[c][0].lower() for c in found])
+    _, en = did_you_mean([c for c in found])
+    return ru, en
+
+
 def _category(word: str) -> str | None:
     w = norm(word)
     for category, names in CATEGORY_WORDS.items():
@@ -487,7 +529,16 @@ def _category(word: str) -> str | None:
 
 
 def _player(state: Mapping[str, Any], text: str, at: int) -> str:
-    found = [p for p in state["order"] if norm(p) == norm(text)]
+    """A player named as a post names him, in any case: «напасть на Никиту», «предложить Илье: …»,
+    «за Любовь»."""
+    from voevoda.core.words import CASES
+    from voevoda.core.words import Names as PlayerNames
+
+    wanted = norm(unquote(text))
+    found = [p for p in state["order"] if norm(p) == wanted]
+    if not found:
+        names = PlayerNames(state.get("genders"))
+        found = [p for p in state["order"] if any(norm(names.case(str(p), case)) == wanted for case in CASES)]
     if not found:
         ru, en = did_you_mean(suggest(text, [str(p) for p in state["order"]], limit=2))
         raise LineProblem("invalid", f"нет игрока «{text}»{ru}", f"no player '{text}'{en}", at)
@@ -550,7 +601,8 @@ def _answer(kind: str, orders: Sequence[Order]) -> tuple[dict[str, Any], list[Pr
         for order in orders:
             for category, value in order.args["pop"].items():
                 if category in pop:
-                    problems.append(ambiguous(f"категория «{category}» названа дважды",
+                    problems.append(ambiguous(f"категория «{CATEGORY_NAMES[category][0].lower()}» названа дважды: "
+                                              "в каждой категории одно число",
                                               f"category '{category}' is named twice", order.line))
                 pop[category] = value
         return {"pop": pop}, problems
@@ -604,13 +656,13 @@ def _format_answer(kind: str, choice: Mapping[str, Any], tables: Tables, lang: s
     if kind == "industrial":
         return ("ресурс " if ru else "resource ") + name(choice["resource"])
     if kind == "assign":
-        words = {c: (CATEGORY_WORDS[c][0] if ru else c) for c in CATEGORIES}
+        words = {c: (CATEGORY_NAMES[c][0].lower() if ru else c) for c in CATEGORIES}
         parts = [f"{words[c]} {choice['pop'][c]}" for c in CATEGORIES if c in choice["pop"]]
         return ", ".join(parts) if parts else ("без изменений" if ru else "no change")
     if kind == "attack":
         if not choice.get("target"):
             return "мир" if ru else "peace"
-        return ("напасть " if ru else "attack ") + str(choice["target"])
+        return f"напасть на {_people().case(str(choice['target']), 'accs')}" if ru else f"attack {choice['target']}"
     if kind == "ally":
         if not choice.get("side"):
             return "нейтралитет" if ru else "neutral"
@@ -637,7 +689,8 @@ def _format_answer(kind: str, choice: Mapping[str, Any], tables: Tables, lang: s
             parts.append(("даю " if ru else "give ") + ", ".join(_item_text(i, tables, lang) for i in choice["give"]))
         if choice.get("take"):
             parts.append(("прошу " if ru else "take ") + ", ".join(_item_text(i, tables, lang) for i in choice["take"]))
-        return ("предложить " if ru else "offer ") + str(choice["to"]) + ": " + "; ".join(parts)
+        to = str(choice["to"])
+        return (f"предложить {_people().case(to, 'datv')}: " if ru else f"offer {to}: ") + "; ".join(parts)
     if kind == "reply":
         return ("принять" if ru else "accept") if choice["accept"] else ("отклонить" if ru else "decline")
     if kind == "build":
@@ -655,21 +708,34 @@ def _format_answer(kind: str, choice: Mapping[str, Any], tables: Tables, lang: s
                 lines.append(f"{'промресурс' if ru else 'industry'} {name(part['target'])} {n}")
         return "\n".join(lines) if lines else ("ничего" if ru else "nothing")
     if kind == "research":
-        lines = [("выбрать " if ru else "choose ") + name(x) for x in choice.get("picks", [])]
-        lines += [("купить " if ru else "buy ") + name(x) for x in choice.get("buy", [])]
+        def tech(key: str) -> str:
+            return thing_accusative(name(key)) if ru else name(key)
+
+        lines = [("выбрать " if ru else "choose ") + tech(x) for x in choice.get("picks", [])]
+        lines += [("купить " if ru else "buy ") + tech(x) for x in choice.get("buy", [])]
         return "\n".join(lines) if lines else ("пропустить" if ru else "pass")
     raise ValueError(kind)
 
 
 def _item_text(item: Mapping[str, Any], tables: Tables, lang: str) -> str:
+    """One thing offered as the offer names it: «2 монеты», «5 единиц пищи», «технологию «Чеканка
+    монеты»», «город «Фивы»»; "2 coins", "5 food", "tech Coinage"."""
     ru = lang == "ru"
     kind = item["kind"]
     if kind in AMOUNT_WORDS:
-        word = {"coins": ("монет", "coins"), "food": ("пищи", "food"), "labour": ("труда", "labour"),
-                "population": ("населения", "population")}[kind]
-        return f"{item['amount']} {word[0 if ru else 1]}"
-    word = {"city": ("город", "city"), "tech": ("технология", "tech"), "leader": ("лидер", "leader"),
+        if ru:
+            return amount(kind, int(item["amount"]), case="accs")
+        return f"{item['amount']} {kind}"
+    word = {"city": ("город", "city"), "tech": ("технологию", "tech"), "leader": ("лидера", "leader"),
             "resource": ("ресурс", "resource"), "promise": ("обещание", "promise")}[kind]
     key = str(item["key"])
     shown = key if kind in ("city", "promise") else tables.name(key, lang)
-    return f"{word[0 if ru else 1]} {shown}"
+    return f"{word[0]} «{shown}»" if ru else f"{word[1]} {shown}"
+
+
+def _people() -> Any:
+    """Players' names declined for the posts a computer opponent writes («напасть на Никиту»); the
+    reader takes a name in any case."""
+    from voevoda.core.words import Names as PlayerNames
+
+    return PlayerNames()

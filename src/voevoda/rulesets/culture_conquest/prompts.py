@@ -6,12 +6,14 @@ from collections.abc import Mapping
 from typing import Any
 
 from voevoda.core.ruleset import Prompt
+from voevoda.core.words import Names
 
 from .data import Tables
 from .game import (
     CATEGORIES,
     CATEGORY_NAMES,
     Options,
+    amount,
     city_cost,
     industrial_options,
     known_elsewhere,
@@ -27,14 +29,17 @@ from .game import (
 from .phases import attack_targets
 
 
-def prompt_for(state: Mapping[str, Any], player: str, t: Tables, o: Options) -> Prompt:
+def prompt_for(state: Mapping[str, Any], player: str, t: Tables, o: Options, names: Names | None = None) -> Prompt:
+    """The question ``player`` is asked now; ``names`` declines the players it names (with the
+    genders of the game's config)."""
+    names = names or Names(lang="ru")
     pending = state["pending"]
     kind = pending["kind"]
     p = state["players"][player]
     head_ru = f"Ход {state['turn']}. "
     head_en = f"Turn {state['turn']}. "
 
-    def names(keys: list[str], lang: str) -> str:
+    def table_names(keys: list[str], lang: str) -> str:
         return ", ".join(t.name(k, lang) for k in keys)
 
     if kind == "culture":
@@ -44,8 +49,8 @@ def prompt_for(state: Mapping[str, Any], player: str, t: Tables, o: Options) -> 
                       [t.name(k) for k in keys])
     if kind == "industrial":
         keys = list(pending["options"])
-        return Prompt(kind, head_ru + f"Выберите промышленный ресурс («ресурс …»): {names(keys, 'ru')}.",
-                      head_en + f"Choose an industrial resource ('resource …'): {names(keys, 'en')}.",
+        return Prompt(kind, head_ru + f"Выберите промышленный ресурс («ресурс …»): {table_names(keys, 'ru')}.",
+                      head_en + f"Choose an industrial resource ('resource …'): {table_names(keys, 'en')}.",
                       [t.name(k) for k in keys])
     if kind == "assign":
         def losses(lang: str) -> str:
@@ -67,60 +72,79 @@ def prompt_for(state: Mapping[str, Any], player: str, t: Tables, o: Options) -> 
         return Prompt(
             kind,
             head_ru + f"Распределите население ({population(p)}): сейчас {now_ru}. Каждая категория "
-            f"меняется не более чем на {limit}; +1 армия стоит {army} мон., +1 флот — {fleet}; учёных не "
-            f"больше {scholar_cap(p, t)}. Монет: {p['coins']}. Пример: «армия 2, земледельцы 6». {losses('ru')}",
+            f"меняется не более чем на {limit}; +1 армия стоит {amount('coins', army, case='accs')}, +1 флот — "
+            f"{amount('coins', fleet, case='accs')}; учёных не больше {scholar_cap(p, t)}. В казне "
+            f"{amount('coins', p['coins'])}. Пример: «армия 2, земледельцы 6». {losses('ru')}",
             head_en + f"Assign your population ({population(p)}): now {now_en}. Each category moves by "
             f"at most {limit}; +1 army costs {army} coins, +1 fleet {fleet}; at most {scholar_cap(p, t)} "
             f"scholars. Coins: {p['coins']}. Example: 'army 2, farmers 6'. {losses('en')}",
             list(CATEGORIES))
     if kind == "attack":
         targets = attack_targets(state, player)
-        return Prompt(kind, head_ru + f"Напасть? («напасть <игрок>» или «мир»; цели: {', '.join(targets)}). "
+        return Prompt(kind, head_ru + f"Напасть? («напасть на <игрока>» или «мир»; цели: {', '.join(targets)}). "
                       "Нужно 5+ на 1d6 (+1 с Генералом).",
                       head_en + f"Attack? ('attack <player>' or 'peace'; targets: {', '.join(targets)}). "
                       "Needs 5+ on 1d6 (+1 with a General).", targets)
     if kind == "ally":
         a, d = pending["attacker"], pending["defender"]
-        return Prompt(kind, head_ru + f"{a} нападает на {d}. Пошлёте войска? («за нападающего армия 2, флот 1» "
-                      "или «за обороняющегося …», или «нейтралитет»).",
+        return Prompt(kind, head_ru + f"{names.subject(a, capital=True)} нападает на {names.case(d, 'accs')}. "
+                      "Пошлёте войска? («за нападающего армия 2, флот 1» или «за обороняющегося …», или "
+                      "«нейтралитет»).",
                       head_en + f"{a} attacks {d}. Send forces? ('join attacker army 2, fleet 1', "
                       "'join defender …' or 'neutral').", [a, d])
     if kind == "tribute":
         d = pending["defender"]
-        return Prompt(kind, head_ru + f"{d} потерял все армии. Дань («дань монеты», «дань город <название>», "
-                      "«дань население», «дань ресурс <название>»).",
+        return Prompt(kind, head_ru + f"{names.act(d, 'потерял')} все армии. Дань («дань монеты», «дань город "
+                      "<название>», «дань население», «дань ресурс <название>»).",
                       head_en + f"{d} lost every army. Tribute ('tribute coins', 'tribute city <name>', "
                       "'tribute population', 'tribute resource <name>').", list(pending["options"]))
     if kind == "offer":
-        return Prompt(kind, head_ru + "Торговля: «предложить <игрок>: даю 10 монет, технология Философия; "
-                      "прошу 5 пищи» или «конец торговли».",
+        return Prompt(kind, head_ru + "Торговля: «предложить <игроку>: даю 10 монет, технологию «Философия»; "
+                      "прошу 5 единиц пищи» или «конец торговли».",
                       head_en + "Trade: 'offer <player>: give 10 coins, tech Philosophy; take 5 food' or "
                       "'no trade'.", [x for x in state["order"] if x != player])
     if kind == "reply":
         offer = pending.get("offer", {})
-        from .orders import format_choice
+        from .report import Lines
 
-        text_ru = format_choice("offer", offer, t, "ru") if offer else ""
-        text_en = format_choice("offer", offer, t, "en") if offer else ""
-        return Prompt(kind, head_ru + f"{offer.get('from', '')} предлагает: «{text_ru}». «принять» или «отклонить».",
-                      head_en + f"{offer.get('from', '')} offers: '{text_en}'. 'accept' or 'decline'.",
+        ru_lines, en_lines = Lines(t, "ru", names, state["order"]), Lines(t, "en", None, state["order"])
+        ru_lines.viewer = en_lines.viewer = player
+        text_ru = ru_lines.offer(offer).split(": ", 1)[1] if offer else ""
+        text_en = en_lines.offer(offer).split(": ", 1)[1] if offer else ""
+        return Prompt(kind, head_ru + f"{names.subject(str(offer.get('from', '')), capital=True)} {text_ru[:1].lower()}"
+                      f"{text_ru[1:]}. Ответ: «принять» или «отклонить».",
+                      head_en + f"{offer.get('from', '')} {text_en[:1].lower()}{text_en[1:]}. 'accept' or 'decline'.",
                       ["принять", "отклонить"])
     if kind == "build":
         labour = pending["labour"]
         c_l, c_c = city_cost(p, t, o)
         wonders = [w for w in t.wonders.wonders if wonder_available(state, p, w, t)]
-        w_ru = "; ".join(f"{t.name(w)} {'/'.join(map(str, wonder_cost(p, w, t, o)))}" for w in wonders)
+        w_ru = "; ".join(f"{t.name(w)} — {amount('labour', wonder_cost(p, w, t, o)[0])} и "
+                         f"{amount('coins', wonder_cost(p, w, t, o)[1])}" for w in wonders)
         w_en = "; ".join(f"{t.name(w, 'en')} {'/'.join(map(str, wonder_cost(p, w, t, o)))}" for w in wonders)
         def under_way(lang: str) -> str:
-            return ", ".join(f"{project_title(x, t, lang)} {x['labour']}/"
-                             f"{project_labour(p, x['project'], x.get('target'), t, o)}"
-                             for x in p["projects"]) or "—"
+            def one(x: Mapping[str, Any]) -> str:
+                need = project_labour(p, x["project"], x.get("target"), t, o)
+                # a city or wonder with all its labour waits for its coins
+                waits = (" (ждёт монет)" if lang == "ru" else " (waiting for coins)") if (
+                    x["labour"] >= need and x["project"] in ("city", "wonder")) else ""
+                return f"{project_title(x, t, lang)} {x['labour']}/{need}{waits}"
+
+            # projects of one kind («ресурс» twice: two rolls) are named once: «ресурс 6/20 и 3/20»
+            told: dict[str, list[str]] = {}
+            for x in p["projects"]:
+                title = project_title(x, t, lang)
+                told.setdefault(title, []).append(one(x)[len(title) + 1:])
+            joiner = " и " if lang == "ru" else " and "
+            return ", ".join(f"{title} {joiner.join(parts)}" for title, parts in told.items()) or "—"
 
         return Prompt(
             kind,
-            head_ru + f"Труд этого хода: {labour}. В работе: {under_way('ru')}. Город {c_l} труда/{c_c} мон.; ресурс "
-            f"{t.rules.building.resource_labour}; промресурс {t.rules.building.industrial_labour}; чудеса: "
-            f"{w_ru or 'нет'}. Пример: «город 30», «чудо Пирамиды 20 город {p['cities'][0]['name'] if p['cities'] else 'Фивы'}», "
+            head_ru + f"Труд этого хода: {amount('labour', labour)}. В работе: {under_way('ru')}. Цена: город — "
+            f"{amount('labour', c_l)} и {amount('coins', c_c)}; бросок на природный ресурс — "
+            f"{amount('labour', t.rules.building.resource_labour)}; промышленный ресурс — "
+            f"{amount('labour', t.rules.building.industrial_labour)}; чудеса: {w_ru or 'нет доступных'}. Пример: "
+            f"«город 30», «чудо Пирамиды 20 город {p['cities'][0]['name'] if p['cities'] else 'Фивы'}», "
             "«ресурс 20», «промресурс Вино 25».",
             head_en + f"Labour this turn: {labour}. Under way: {under_way('en')}. City {c_l} labour/{c_c} coins; "
             f"resource {t.rules.building.resource_labour}; industry {t.rules.building.industrial_labour}; "
@@ -134,9 +158,9 @@ def prompt_for(state: Mapping[str, Any], player: str, t: Tables, o: Options) -> 
     price = t.rules.research.purchase_coins
     return Prompt(
         kind,
-        head_ru + f"Исследования: свободных выборов технологии: {picks} («выбрать <технология>»); купить за "
-        f"{price} мон. (монет: {p['coins']}) можно: {names(buyable, 'ru') or 'нечего'} («купить <технология>»); "
-        "или «пропустить».",
+        head_ru + f"Исследования: свободных выборов технологии: {picks} («выбрать <технологию>»); купить за "
+        f"{amount('coins', price, case='accs')} (в казне {amount('coins', p['coins'])}) можно: "
+        f"{table_names(buyable, 'ru') or 'нечего'} («купить <технологию>»); или «пропустить».",
         head_en + f"Research: free technology choices: {picks} ('choose <technology>'); buyable for {price} coins "
-        f"(you have {p['coins']}): {names(buyable, 'en') or 'nothing'} ('buy <technology>'); or 'pass'.",
+        f"(you have {p['coins']}): {table_names(buyable, 'en') or 'nothing'} ('buy <technology>'); or 'pass'.",
         [t.name(x) for x in t.techs.technologies if x not in p["techs"]])

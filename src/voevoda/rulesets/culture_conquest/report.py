@@ -12,10 +12,10 @@ from typing import Any
 
 from voevoda.core.markup import Document, Inline, Item, bold
 from voevoda.core.ruleset import Event
-from voevoda.core.words import Names, count_en, count_ru, counted, join_and, number
+from voevoda.core.words import Names, count_en, count_ru, counted, counted_list, join_and, number, plural_ru
 
 from .data import Tables
-from .game import CATEGORY_NAMES
+from .game import CATEGORY_NAMES, amount
 
 ENEMY_ARMIES = ("армия врага", "армии врага", "армий врага")
 
@@ -77,12 +77,18 @@ class Lines:
                         f"{d['player']}: technology {self.n(d['tech'])} ({how[1]}{repl})")
 
     def growth(self, d: Mapping[str, Any]) -> str:
-        extra = f" {number(int(d['bonus']), self.lang, signed=True)}" if d["bonus"] else ""
-        lead = f"; +{dice(len(d['leader_faces']), 6, d['leader_faces'])}" if d["leader_faces"] else ""
-        return self.say(f"{d['player']}: рост населения {dice(1, 6, d['faces'])}{extra} {number(int(d['modifier']), 'ru', signed=True)}{lead} "
-                        f"= +{counted(int(d['gained']), 'земледелец')}",
-                        f"{d['player']}: growth {dice(1, 6, d['faces'])}{extra} {d['modifier']:+d}{lead} "
-                        f"= +{d['gained']} farmers")
+        """«Получите 1D6-2 населения. Минимум = 0»: the die, the document's −2, the technologies'
+        bonus and the Religious leader's dice, each named."""
+        terms = [f"{dice(len(d['faces']), 6, d['faces'])} {number(int(d['modifier']), self.lang, signed=True)}"]
+        if d["bonus"]:
+            terms.append(self.say(f"технологии {number(int(d['bonus']), 'ru', signed=True)}",
+                                  f"technologies {int(d['bonus']):+d}"))
+        if d["leader_faces"]:
+            terms.append(self.say("религиозный деятель ", "religious leader ")
+                         + f"+{dice(len(d['leader_faces']), 6, d['leader_faces'])}")
+        gained = int(d["gained"])
+        return self.say(f"{d['player']}: рост населения: {', '.join(terms)} = +{counted(gained, 'земледелец')}",
+                        f"{d['player']}: growth: {', '.join(terms)} = +{count_en(gained, 'farmer')}")
 
     def resources(self, d: Mapping[str, Any]) -> str:
         head = ""
@@ -120,10 +126,16 @@ class Lines:
                         f"{d['player']}: leader {dice(1, d['die'], d['faces'])} — none")
 
     def harvest(self, d: Mapping[str, Any]) -> str:
-        return self.say(f"{d['player']}: урожай {d['farmers']}×{d['per_farmer']} + {d['food_levels']}×2 = {d['food']} "
-                        f"пищи (запас {d['stock']})",
-                        f"{d['player']}: harvest {d['farmers']}×{d['per_farmer']} + {d['food_levels']}×2 = {d['food']} "
-                        f"food (stock {d['stock']})")
+        """«3 единицы пищи за каждого Земледельца и 2 за каждый уровень Пищевых Ресурсов»: each
+        term named."""
+        per_level = self.t.rules.harvest.food_per_resource
+        terms = [self.say(f"земледельцы {d['farmers']}×{d['per_farmer']}", f"farmers {d['farmers']}×{d['per_farmer']}")]
+        if d["food_levels"]:
+            terms.append(self.say(f"пищевые ресурсы {d['food_levels']}×{per_level}",
+                                  f"food resources {d['food_levels']}×{per_level}"))
+        return self.say(f"{d['player']}: урожай: {' + '.join(terms)} = {amount('food', int(d['food']))} "
+                        f"(запас {d['stock']})",
+                        f"{d['player']}: harvest: {' + '.join(terms)} = {d['food']} food (stock {d['stock']})")
 
     def disaster_check(self, d: Mapping[str, Any]) -> str:
         return self.say(f"{d['player']}: бедствие {dice(1, d['die'], d['faces'])} — нет",
@@ -148,7 +160,7 @@ class Lines:
         if "coins" in d:
             parts.append(self.say(f"потеряно: {self.coins(int(d['coins']))}", f"lost {self.coins(int(d['coins']))}"))
         if "food" in d:
-            parts.append(self.say(f"потеряно {d['food']} пищи", f"lost {d['food']} food"))
+            parts.append(self.say(f"потеряно: {amount('food', int(d['food']))}", f"lost {d['food']} food"))
         if d.get("result") == "war_pending":
             parts.append(self.say("война — в фазе войны", "war — in the war phase"))
         return f"{d['player']}: " + self.say("БЕДСТВИЕ ", "DISASTER ") + "; ".join(parts)
@@ -183,7 +195,9 @@ class Lines:
             bits.append(self.say(f"разбежались без жалованья: {self.pop(d['unpaid'])}",
                                  f"deserted unpaid: {self.pop(d['unpaid'])}"))
         if d["spoiled"]:
-            bits.append(self.say(f"испортилось {d['spoiled']} пищи (без Гончарного дела пища не хранится)",
+            spoiled = int(d["spoiled"])
+            verb = plural_ru(spoiled, ("испортилась", "испортились", "испортилось"))
+            bits.append(self.say(f"{verb} {amount('food', spoiled)} (без Гончарного дела пища не хранится)",
                                  f"{d['spoiled']} food spoiled (food does not keep without Pottery)"))
         if d["leader_faces"]:
             died = ", ".join(self.n(x) for x in d["died"]) or self.say("никто", "none")
@@ -214,10 +228,13 @@ class Lines:
                         f"{d['player']}: Diplomat {dice(1, d['die'], d['faces'])} — {ok}")
 
     def ally(self, d: Mapping[str, Any]) -> str:
+        """«Любовь поддерживает Илью: 1 армия и генерал», counted as Russian counts them."""
         side = d["attacker"] if d["side"] == "attacker" else d["defender"]
-        return self.say(f"{d['player']} поддерживает {self.nm(side, 'accs')}: армий {d['army']}, флотов {d['fleet']}, "
-                        f"генералов {d['generals']}",
-                        f"{d['player']} joins {side}: armies {d['army']}, fleets {d['fleet']}, generals {d['generals']}")
+        forces = [("армия", "army", int(d["army"])), ("флот", "fleet", int(d["fleet"])),
+                  ("генерал", "general", int(d["generals"]))]
+        ru = counted_list([(noun, n) for noun, _, n in forces], nothing="без войск")
+        en = counted_list([(noun, n) for _, noun, n in forces], "en", nothing="no forces")
+        return self.say(f"{d['player']} поддерживает {self.nm(side, 'accs')}: {ru}", f"{d['player']} joins {side}: {en}")
 
     def _battle(self, d: Mapping[str, Any], a: str, b: str) -> list[str]:
         def bonus(keys: Sequence[str]) -> str:
@@ -225,16 +242,14 @@ class Lines:
                      "general": ("генерал", "general")}
             return ", ".join(words[k][0 if self.ru else 1] if k in words else self.n(k) for k in keys) or "—"
 
-        out = [
-            self.say(f"  {a}: {dice(len(d['attacker_faces']), d['die'], d['attacker_faces'])} = {d['attacker_sum']} "
-                     f"(доп. броски: {bonus(d['attacker_bonus'])})",
-                     f"  {a}: {dice(len(d['attacker_faces']), d['die'], d['attacker_faces'])} = {d['attacker_sum']} "
-                     f"(extra dice: {bonus(d['attacker_bonus'])})"),
-            self.say(f"  {b}: {dice(len(d['defender_faces']), d['die'], d['defender_faces'])} = {d['defender_sum']} "
-                     f"(доп. броски: {bonus(d['defender_bonus'])})",
-                     f"  {b}: {dice(len(d['defender_faces']), d['die'], d['defender_faces'])} = {d['defender_sum']} "
-                     f"(extra dice: {bonus(d['defender_bonus'])})"),
-        ]
+        def side(name: str, faces: Sequence[int], total: int, extra: Sequence[str]) -> str:
+            if not faces:  # «0d6 → —» said nothing: a side with no dice had no forces in the battle
+                return self.say(f"  {name}: нет войск в бою — 0", f"  {name}: no forces in the battle — 0")
+            return self.say(f"  {name}: {dice(len(faces), d['die'], faces)} = {total} (доп. броски: {bonus(extra)})",
+                            f"  {name}: {dice(len(faces), d['die'], faces)} = {total} (extra dice: {bonus(extra)})")
+
+        out = [side(a, d["attacker_faces"], d["attacker_sum"], d["attacker_bonus"]),
+               side(b, d["defender_faces"], d["defender_sum"], d["defender_bonus"])]
         for key in ("attacker_losses", "defender_losses"):
             for who, lost in d[key].items():
                 out.append(self.say(f"  потери {self.nm(who, 'gent')}: {self.pop(lost)}",
@@ -293,8 +308,7 @@ class Lines:
             if not self.ru:
                 return {"coins": counted(n, "coin", "en"), "food": f"{n} food", "labour": f"{n} labour",
                         "population": f"{n} population"}[kind]
-            return {"coins": counted(n, "монета", case="accs"), "food": f"{n} ед. пищи", "labour": f"{n} ед. труда",
-                    "population": f"{n} ед. населения"}[kind]
+            return amount(kind, n, case="accs")
         key = str(item["key"])
         shown = key if kind in ("city", "promise") else self.n(key)
         if not self.ru:
@@ -307,7 +321,8 @@ class Lines:
         return join_and([self.item(i) for i in items], self.lang) or self.say("ничего", "nothing")
 
     def offer(self, d: Mapping[str, Any]) -> str:
-        return self.say(f"{d['from']}: Предлагает {self.nm(d['to'], 'datv')}: отдать {self.items(d['give'])} "
+        to = self.say("вам", "you") if d["to"] == self.viewer else self.nm(d["to"], "datv")
+        return self.say(f"{d['from']}: Предлагает {to}: отдать {self.items(d['give'])} "
                         f"в обмен на {self.items(d['take'])}",
                         f"{d['from']}: Offers {d['to']}: {self.items(d['give'])} for {self.items(d['take'])}")
 
@@ -318,18 +333,21 @@ class Lines:
                         f"and gets {self.items(d['take'])}")
 
     def trade_declined(self, d: Mapping[str, Any]) -> str:
-        return self.say(f"{d['partner']} отклоняет предложение {self.nm(d['player'], 'gent')}",
+        return self.say(f"{self.names.subject(d['partner'], capital=True)} отклоняет предложение "
+                        f"{self.nm(d['player'], 'gent')}",
                         f"{d['partner']} declines the offer of {d['player']}")
 
     def labour(self, d: Mapping[str, Any]) -> str:
         lead = f" ({self.say('Строитель', 'Builder')} {dice(len(d['leader_faces']), 6, d['leader_faces'])})" \
             if d["leader_faces"] else ""
-        return self.say(f"{d['player']}: труд {d['labour']}{lead}", f"{d['player']}: labour {d['labour']}{lead}")
+        return self.say(f"{d['player']}: труд этого хода: {amount('labour', int(d['labour']))}{lead}",
+                        f"{d['player']}: labour this turn: {d['labour']}{lead}")
 
     def build(self, d: Mapping[str, Any]) -> str:
         """Every line of the answer (with how many projects took its labour when more than one)
         and every unit of labour lost, with why (ruling 32)."""
-        parts = []
+        parts: list[str] = []
+        shown: dict[str, int] = {}
         placed = d.get("placed") or [1] * len(d["alloc"])
         for part, count in zip(d["alloc"], placed, strict=False):
             p, n = part["project"], int(part["labour"])
@@ -344,6 +362,11 @@ class Lines:
                                 f"to the industrial resource {self.n(part['target'])}")
             many = self.say(f" ({counted(count, 'проект')})", f" ({counted(count, 'project', 'en')})") \
                 if count > 1 else ""
+            # two lines of one kind («ресурс 20» twice: two rolls) are told once, with both amounts
+            if what in shown and not many and not parts[shown[what]].endswith(")"):
+                parts[shown[what]] += f" и {n}" if self.ru else f" and {n}"
+                continue
+            shown[what] = len(parts)
             parts.append(f"{what} — {n}{many}")
         alloc = "; ".join(parts) or self.say("никуда", "nowhere")
         why = []
@@ -363,12 +386,13 @@ class Lines:
         if d["lost"]:
             detail = f" ({'; '.join(why)})" if why else ""
             lost = self.say(f"; пропало {d['lost']}{detail}", f"; {d['lost']} wasted{detail}")
-        return self.say(f"{d['player']}: труд на стройку: {alloc}{lost}", f"{d['player']}: labour to building: {alloc}{lost}")
+        return self.say(f"{d['player']}: труд на стройку: {alloc}{lost}",
+                        f"{d['player']}: labour to building: {alloc}{lost}")
 
     def built(self, d: Mapping[str, Any]) -> str:
         project = d["project"]
         if project == "city":
-            what = self.say(f"город {d['city']} ({d['labour']} труда, {self.coins(int(d['coins']))})",
+            what = self.say(f"город {d['city']} ({amount('labour', int(d['labour']))} и {self.coins(int(d['coins']))})",
                             f"city {d['city']} ({d['labour']} labour, {d['coins']} coins)")
             if d.get("wanted"):
                 what += self.say(f"; название «{d['wanted']}» уже занято другим городом",
@@ -386,7 +410,8 @@ class Lines:
         return self.say(f"{d['player']}: построено — {what}", f"{d['player']}: built — {what}")
 
     def wonder_gone(self, d: Mapping[str, Any]) -> str:
-        return self.say(f"{d['player']}: чудо {self.n(d['wonder'])} построено другим, {d['labour']} труда пропало",
+        return self.say(f"{d['player']}: чудо {self.n(d['wonder'])} построил другой игрок; вложенный труд пропал "
+                        f"({amount('labour', int(d['labour']))})",
                         f"{d['player']}: the {self.n(d['wonder'])} was built elsewhere, {d['labour']} labour lost")
 
     def research(self, d: Mapping[str, Any]) -> str:
@@ -397,11 +422,22 @@ class Lines:
                         f"{d['player']}: research {dice(len(d['faces']), d['die'], d['faces'])}{table}{picks}")
 
     def income(self, d: Mapping[str, Any]) -> str:
-        faces = f" + {dice(len(d['faces']), 6, d['faces'])}" if d["faces"] else ""
-        return self.say(f"{d['player']}: доход {d['merchants']} + {d['cities']}×{d['per_city']} + {d['luxury']}{faces} "
-                        f"= {self.coins(int(d['coins']))} (в казне {d['stock']})",
-                        f"{d['player']}: income {d['merchants']} + {d['cities']}×{d['per_city']} + {d['luxury']}{faces} "
-                        f"= {d['coins']} coins (treasury {d['stock']})")
+        """«1 Монету за каждого Торговца, 1 Монету за каждый Город и 1 Монету за каждый уровень
+        Ресурсов Роскоши», and the Ruler's and the Colossus's dice: each term named."""
+        rules = self.t.rules.income
+
+        def term(ru: str, en: str, n: int, each: int) -> str:
+            return f"{self.say(ru, en)} {n}" + (f"×{each}" if each != 1 else "")
+
+        terms = [term("торговцы", "merchants", int(d["merchants"]), rules.per_merchant),
+                 term("города", "cities", int(d["cities"]), int(d["per_city"]))]
+        if d["luxury"]:
+            terms.append(term("роскошь", "luxury", int(d["luxury"]), rules.per_luxury))
+        if d["faces"]:
+            terms.append(self.say("лидеры и чудеса ", "leaders and wonders ") + dice(len(d["faces"]), 6, d["faces"]))
+        return self.say(f"{d['player']}: доход: {' + '.join(terms)} = {self.coins(int(d['coins']))} "
+                        f"(в казне {d['stock']})",
+                        f"{d['player']}: income: {' + '.join(terms)} = {d['coins']} coins (treasury {d['stock']})")
 
     def defaulted(self, d: Mapping[str, Any]) -> str:
         return self.say(f"{d['player']}: ответ не подошёл, применён ответ по умолчанию",
@@ -416,6 +452,29 @@ class Lines:
                "natural_majority": ("больше всех природных ресурсов", "natural resource majorities"),
                "industrial_majority": ("больше всех промышленных ресурсов", "industrial resource majorities"),
                "tech_bonus": ("очки технологий", "technology points"), "war": ("войны", "war")}
+
+    def source_name(self, key: str) -> str:
+        if key in self.SOURCES:
+            return self.SOURCES[key][0 if self.ru else 1]
+        award = self.t.rules.victory.most.get(key.removeprefix("most_"))
+        return (award.ru if self.ru else award.en) if award else key
+
+    def victory_table(self, doc: Document, scores: Mapping[str, Mapping[str, int]]) -> None:
+        """The victory points as one aligned table: the place (tied players share it), the
+        player, the points and a column for every source that gave anyone points (УСЛОВИЯ
+        ПОБЕДЫ and ``victory.most``); the winners in bold."""
+        ranking = sorted(scores.items(), key=lambda kv: -kv[1]["total"])
+        best = ranking[0][1]["total"] if ranking else 0
+        keys = list(dict.fromkeys(k for _, sc in ranking for k, v in sc.items() if k != "total" and v))
+        rows: list[list[Inline]] = []
+        place, previous = 0, None
+        for i, (name, sc) in enumerate(ranking):
+            if sc["total"] != previous:
+                place, previous = i + 1, sc["total"]
+            shown: Inline = bold(name) if sc["total"] == best else name
+            rows.append([str(place), shown, str(sc["total"]), *[str(sc.get(k) or "—") for k in keys]])
+        doc.table([self.say("Место", "Place"), self.say("Игрок", "Player"), self.say("ПО", "VP"),
+                   *[self.source_name(k) for k in keys]], rows, align="rlr" + "r" * len(keys))
 
     def sources(self, parts: Mapping[str, int]) -> str:
         """Where a player's victory points came from (УСЛОВИЯ ПОБЕДЫ and ``victory.most``): every
@@ -513,11 +572,8 @@ def render(view: Mapping[str, Any], events: Sequence[Event], viewer: str, tables
             doc.heading(p + mark, 3 if len(turns) > 1 else 2)
             doc.bullets(sections[(t, p)])
     for d in ending:
-        ranking = sorted(d["scores"].items(), key=lambda kv: -kv[1]["total"])
         doc.heading("Конец игры: победные очки" if ru else "The end: victory points", 2)
-        doc.table(["Игрок" if ru else "Player", "ПО" if ru else "VP"],
-                  [[bold(n) if i == 0 else n, str(sc["total"])] for i, (n, sc) in enumerate(ranking)], align="lr")
-        doc.bullets([f"{n} — {lines.sources(sc)}" for n, sc in ranking])
+        lines.victory_table(doc, d["scores"])
     if not doc.blocks:
         doc.paragraph("Ничего не произошло." if ru else "Nothing happened.")
     return doc

@@ -86,7 +86,8 @@ class CultureConquest(Ruleset):
         choice, problems = choice_from_orders(pending["kind"], orders)
         # an answer is one choice: a rule it breaks refuses the answer, not one of its lines
         return short + problems + [illegal(ru, en, rule=f"culture-conquest/{pending['kind']}")
-                                   for ru, en in check(state, self.tables, self.options, player, choice)]
+                                   for ru, en in check(state, self.tables, self.options, player, choice,
+                                                       self.player_names("ru"))]
 
     @staticmethod
     def _labour_by_line(orders: Sequence[Order], labour: int) -> tuple[list[Order], list[Problem]]:
@@ -139,7 +140,8 @@ class CultureConquest(Ruleset):
         pending = state.get("pending")
         if not pending or state.get("finished"):
             return {}
-        return {player: prompt_for(state, player, self.tables, self.options) for player in pending["players"]}
+        names = self.player_names("ru")
+        return {player: prompt_for(state, player, self.tables, self.options, names) for player in pending["players"]}
 
     def view(self, state: State, viewer: Viewer) -> dict[str, Any]:
         """Everything on the table is open in this game; only an offer under
@@ -178,6 +180,8 @@ class CultureConquest(Ruleset):
         # earlier offer to the same player, which he may see, is not mistaken for this one
         lines = [format_choice("offer", offer, self.tables, lang) for lang in ("ru", "en")]
         players = [str(p) for p in state.get("order", [])]
+        # as a third player would read it in a report («Предлагает Борису: …»); the partner's own
+        # «Предлагает вам» is his alone
         told = [report.Lines(self.tables, lang, self.player_names(lang), players).offer(offer).split(": ", 1)[1]
                 for lang in ("ru", "en")]
         return [head, *lines, *(line[:1].upper() + line[1:] for line in lines), *told]

@@ -10,6 +10,7 @@ from collections.abc import Sequence
 from typing import Any
 
 from voevoda.core.dice import CITED, Dice, pointer
+from voevoda.core.errors import GameError
 
 from .data import Tables
 from .game import Game, Options, new_player
@@ -20,8 +21,10 @@ def new_game(players: Sequence[str], dice: Dice, tables: Tables, options: Option
              record: bool = True) -> Game:
     """The first state, already advanced to the first choice; its events are in the
     returned game's journal."""
-    if len(set(players)) != len(players) or not players:
-        raise ValueError("players must be distinct and at least one")
+    if not players:
+        raise GameError("players: нужен хотя бы один игрок", "players: at least one player is needed")
+    if len(set(players)) != len(players):
+        raise GameError("players: имена игроков повторяются", "players: player names repeat")
     rules = tables.rules
     state: dict[str, Any] = {
         "ruleset": "culture-conquest",

@@ -32,6 +32,7 @@ from dataclasses import dataclass
 from voevoda.core.errors import Problem, invalid
 from voevoda.core.posts import NumberError, PostLine, did_you_mean, is_digits, read_int, stem_key, suggest
 from voevoda.core.ruleset import Order
+from voevoda.core.words import join_and
 
 TREASURY = "Казна"
 TREASURY_ALIASES = ("казна", "казну", "казне", "treasury", "crown", "казначейство")
@@ -434,34 +435,50 @@ class PostReader:
 
 
 def describe(order: Order, lang: str = "ru") -> str:
+    """An understood order as the echo repeats it: «сбор 2 пешек в 0303», «перевод 5 монет Никите (за
+    мир на границе)», «налог 2 монеты в казну», «поддержка из 0303 в 0403, на стороне Любови»."""
+    from voevoda.core.words import Names, counted
+
     a = order.args
     ru = lang == "ru"
+    names = Names(lang=lang)
+
+    def pawns(n: int, case: str = "gent") -> str:
+        return counted(n, "пешка", case=case) if ru else counted(n, "pawn", "en")
+
     if order.kind == "move":
         path = " → ".join([a["from"], *a["path"]])
         return f"ход {path}" if ru else f"move {path}"
     if order.kind == "support":
-        whom = a.get("player") or ("тех, кто там стоит" if ru else "whoever stands there")
-        return (f"поддержка из {a['from']} в {a['to']}: {whom}" if ru
-                else f"support from {a['from']} into {a['to']}: {whom}")
+        if ru:
+            side = f"на стороне {names.case(a['player'], 'gent')}" if a.get("player") else "на стороне тех, кто там стоит"
+            return f"поддержка из {a['from']} в {a['to']}, {side}"
+        return f"support from {a['from']} into {a['to']}: {a.get('player') or 'whoever stands there'}"
     if order.kind == "disband":
         return f"роспуск отрядов в {a['hex']}" if ru else f"disband the units in {a['hex']}"
     if order.kind == "raise":
-        return f"сбор {a['count']} пеш. в {a['hex']}" if ru else f"raise {a['count']} pawn(s) in {a['hex']}"
+        return f"сбор {pawns(int(a['count']))} в {a['hex']}" if ru else f"raise {pawns(int(a['count']))} in {a['hex']}"
     if order.kind == "upgrade":
         n = a.get("count")
         if ru:
-            return f"улучшение {'всех' if n is None else n} пеш. в {a['hex']}"
-        return f"upgrade {'all' if n is None else n} pawn(s) in {a['hex']}"
+            return f"улучшение {'всех пешек' if n is None else pawns(int(n))} в {a['hex']}"
+        return f"upgrade {'all pawns' if n is None else pawns(int(n))} in {a['hex']}"
     if order.kind == "transfer":
+        coins = counted(int(a["amount"]), "монета", case="accs") if ru else counted(int(a["amount"]), "coin", "en")
         reason = f" ({a['reason']})" if a.get("reason") else ""
-        to = a["to"] if ru or a["to"] != TREASURY else "the Treasury"
-        return f"перевод {a['amount']} → {to}{reason}" if ru else f"transfer {a['amount']} → {to}{reason}"
+        if a["to"] == TREASURY:
+            if str(a.get("reason", "")).casefold() in ("налоги", "налог", "taxes", "tax"):
+                return f"налог: {coins} в казну" if ru else f"tax: {coins} to the Treasury"
+            return f"перевод {coins} в казну{reason}" if ru else f"transfer {coins} to the Treasury{reason}"
+        return (f"перевод {coins} {names.case(a['to'], 'datv')}{reason}" if ru
+                else f"transfer {coins} to {a['to']}{reason}")
     if order.kind in ("hostile", "neutral"):
-        names = ", ".join(a["players"])
+        shown = join_and(list(a["players"]), lang)
         if order.kind == "hostile":
-            return f"вражда: {names}" if ru else f"hostile to {names}"
-        return f"нейтралитет: {names}" if ru else f"neutral to {names}"
+            return f"вражда: {shown}" if ru else f"hostile to {shown}"
+        return f"мир: {shown}" if ru else f"at peace with {shown}"
     if order.kind == "bid":
-        return (f"ставка {a['amount']} за кондотьеров, в {a['hex']}" if ru
-                else f"bid {a['amount']} for the condottieri, into {a['hex']}")
+        coins = counted(int(a["amount"]), "монета") if ru else counted(int(a["amount"]), "coin", "en")
+        return (f"ставка за кондотьеров: {coins}, прийти им в {a['hex']}" if ru
+                else f"bid for the condottieri: {coins}, to come to {a['hex']}")
     return order.text or order.kind

@@ -21,7 +21,8 @@ from voevoda.core.markup import Document, Inline, Item, bold
 from voevoda.core.ruleset import Event
 from voevoda.core.words import Names, counted, join_and, number, percent
 from voevoda.rulesets.ring_of_power.orders import TREASURY
-from voevoda.rulesets.ring_of_power.rules import Rules
+from voevoda.rulesets.ring_of_power.rules import Options, Rules
+from voevoda.rulesets.ring_of_power.turn import transfer_fee
 
 ITEMS = {
     "move": ("приказ на перемещение", "move order"),
@@ -31,7 +32,7 @@ ITEMS = {
     "raise_refund": ("возврат за несобранных пешек", "refund for pawns not raised"),
     "upgrade": ("улучшение пешек", "pawn upgrade"),
     "transfer": ("перевод", "transfer"),
-    "fee": ("комиссия за перевод (10%)", "transfer fee (10%)"),
+    "fee": ("комиссия за перевод", "transfer fee"),
     "refund": ("возврат за распущенные отряды", "refund for disbanded units"),
     "bid": ("ставка за кондотьеров", "bid for condottieri"),
     "bid_refund": ("возврат ставки", "bid returned"),
@@ -44,8 +45,9 @@ ITEMS = {
 class Words:
     """The words of this report in one language: coins, units, players."""
 
-    def __init__(self, rules: Rules, lang: str, names: Names, viewer: str) -> None:
+    def __init__(self, rules: Rules, lang: str, names: Names, viewer: str, options: Options | None = None) -> None:
         self.rules = rules
+        self.options = options or Options()
         self.lang = lang
         self.ru = lang == "ru"
         self.names = names
@@ -99,9 +101,10 @@ class Words:
 # -- the report ----------------------------------------------------------------------------------
 
 def render(view: Mapping[str, Any], events: Sequence[Event], viewer: str, rules: Rules,
-           lang: str = "ru", turn: int | None = None, names: Names | None = None) -> Document:
+           lang: str = "ru", turn: int | None = None, names: Names | None = None,
+           options: Options | None = None) -> Document:
     names = names or Names(lang=lang)
-    w = Words(rules, lang, names, viewer)
+    w = Words(rules, lang, names, viewer, options)
     shown = [e for e in events if e.visible_to(viewer)]
     turn = turn if turn is not None else max((int(e.data.get("turn", 0)) for e in shown),
                                              default=int(view.get("turn", 1)) - 1)
@@ -153,10 +156,17 @@ def _treasury(doc: Document, w: Words, me: Mapping[str, Any], by_kind: Mapping[s
     doc.paragraph(w.t("На конец хода: ", "At the end of the turn: "), bold(w.coins(closing)), ".")
     due = int(me.get("tax_due", 0))
     if due:
-        doc.paragraph(w.t(f"Налог к уплате в следующий ход: {w.coins(due)} — переводом в казну "
-                          f"(«налог {due}»; перевод стоит ещё 10%). Неуплата карается отъёмом владения.",
-                          f"Tax due next turn: {w.coins(due)}, as a transfer to the Treasury ('tax {due}'; "
-                          "a transfer costs 10% more). Unpaid tax costs a holding."))
+        # «10 % от суммы перевода», to the nearest coin (ruling 10): a tax of 1–4 pays no fee
+        fee = transfer_fee(0, due, w.rules.prices.transfer_fee_percent, w.options.rounding)
+        if fee:
+            how_ru = f"с комиссией за перевод ({w.coins(fee)}) — всего {w.coins(due + fee)}"
+            how_en = f"with the transfer fee ({w.coins(fee)}), {w.coins(due + fee)} in all"
+        else:
+            how_ru, how_en = "комиссии с такой суммы нет", "no fee on such a sum"
+        doc.paragraph(w.t(f"Налог к уплате в следующий ход: {w.coins(due)} — переводом в казну («налог {due}»), "
+                          f"{how_ru}. Неуплата карается отъёмом владения.",
+                          f"Tax due next turn: {w.coins(due)}, as a transfer to the Treasury ('tax {due}'), "
+                          f"{how_en}. Unpaid tax costs a holding."))
 
 
 def _quoted(w: Words, text: str) -> str:
@@ -168,11 +178,17 @@ def _entry_text(w: Words, e: Mapping[str, Any]) -> str:
     name = ITEMS.get(item, (item, item))[0 if w.ru else 1]
     hex_ = str(e.get("hex") or "")
     reason = " " + _quoted(w, str(e["reason"])) if e.get("reason") else ""
+    if item == "transfer" and e["to"] == TREASURY and str(e.get("reason", "")).casefold() in ("налоги", "taxes"):
+        return w.t("налог в казну", "tax to the Treasury")
     if item == "transfer":
         return w.t(f"перевод {w.who(str(e['to']), 'datv')}{reason}", f"transfer to {w.who(str(e['to']))}{reason}")
+    if item == "fee" and e.get("to") == TREASURY:
+        share = percent(w.rules.prices.transfer_fee_percent, w.lang)
+        return w.t(f"комиссия {share} за перевод в казну", f"{share} fee on the transfer to the Treasury")
     if item == "fee":
-        return w.t(f"комиссия 10% за перевод {w.who(str(e['to']), 'datv')}",
-                   f"10% fee on the transfer to {w.who(str(e['to']))}")
+        share = percent(w.rules.prices.transfer_fee_percent, w.lang)
+        return w.t(f"комиссия {share} за перевод {w.who(str(e['to']), 'datv')}",
+                   f"{share} fee on the transfer to {w.who(str(e['to']))}")
     if item == "incoming":
         return w.t(f"поступление от {w.who(str(e['from']), 'gent')}{reason}", f"received from {e['from']}{reason}")
     if item == "upgrade" and e.get("count"):
@@ -358,7 +374,10 @@ def _land(doc: Document, w: Words, by_kind: Mapping[str, list[Mapping[str, Any]]
         doc.bullets(items)
     if view.get("me") is not None:
         mine = sorted(h for h, v in view.get("holdings", {}).items() if v["owner"] == viewer)
-        doc.paragraph(w.t("Ваши владения", "Your holdings") + f" ({len(mine)}): " + (", ".join(mine) or "—") + ".")
+        if mine:
+            doc.paragraph(w.t("Ваши владения", "Your holdings") + f" ({len(mine)}): " + ", ".join(mine) + ".")
+        else:
+            doc.paragraph(w.t("Владений у вас не осталось.", "You hold no land."))
 
 
 def _intruders(doc: Document, w: Words, view: Mapping[str, Any], by_kind: Mapping[str, list[Mapping[str, Any]]],
@@ -422,8 +441,9 @@ def _own_units(doc: Document, w: Words, view: Mapping[str, Any], by_kind: Mappin
                              f"No pawns raised in {d['hex']}: {reason[1]}; their price was returned."))
     for d in by_kind.get("upgrade_started", []):
         if d["player"] == viewer:
-            items.append(w.t(f"{w.units({'pawn': int(d['count'])}).capitalize()} в {d['hex']} станут офицерами "
-                             f"к ходу {d['ready']}.",
+            one = int(d["count"]) == 1  # «Пешка в 0503 станет офицером», «2 пешки … станут офицерами»
+            items.append(w.t(f"{w.units({'pawn': int(d['count'])}).capitalize()} в {d['hex']} "
+                             f"{'станет офицером' if one else 'станут офицерами'} к ходу {d['ready']}.",
                              f"{w.units({'pawn': int(d['count'])}).capitalize()} in {d['hex']} will be officers "
                              f"by turn {d['ready']}."))
     promoted: dict[str, int] = defaultdict(int)
@@ -577,8 +597,10 @@ def _relations(doc: Document, w: Words, by_kind: Mapping[str, list[Mapping[str, 
         lifted = list(d.get("lifted", []))
         parts = []
         if declared:
-            parts.append(w.t(f"{w.act(p, 'объявил', 'declared', 'объявили')} вражду "
-                             f"{join_and([w.who(x, 'datv') for x in declared])}",
+            whom = join_and([w.who(x, 'datv') for x in declared])
+            # «объявила вам вражду»: a pronoun alone goes before its noun
+            told = f"{whom} вражду" if declared == [w.viewer] else f"вражду {whom}"
+            parts.append(w.t(f"{w.act(p, 'объявил', 'declared', 'объявили')} {told}",
                              f"{w.act(p, 'объявил', 'declared')} hostility to {join_and(declared, 'en')}"))
         if lifted:
             verb = w.t("отказался", "gave up") if p != w.viewer else w.t("отказались", "gave up")

@@ -27,7 +27,7 @@ from voevoda.core.ruleset import (
     StateProblem,
     Viewer,
 )
-from voevoda.core.words import counted
+from voevoda.core.words import count_ru, counted, past
 from voevoda.rulesets.ring_of_power import bot as bot_module
 from voevoda.rulesets.ring_of_power import report as report_module
 from voevoda.rulesets.ring_of_power import svgmap
@@ -54,6 +54,8 @@ from voevoda.rulesets.ring_of_power.turn import Turn, next_offer, stacks_at_rais
 from voevoda.rulesets.ring_of_power.views import gm_view, player_view, public_view
 
 RULE = "003"
+CONDOTTIERI = ("кондотьер", "кондотьера", "кондотьеров")
+"""Written out: the prompts of `voevoda status` count them, and status loads no dictionary."""
 RESERVED_NAMES = {"public", "gm", *TREASURY_ALIASES, TREASURY.casefold()}
 UNIT_ORDERS = ("move", "support", "disband", "upgrade")
 
@@ -401,7 +403,7 @@ class RingOfPower(Ruleset):
                 ru += f" Казна {me['money']}, налог к уплате {me['tax_due']}."
                 en += f" Treasury {me['money']}, tax due {me['tax_due']}."
             if state.get("offer") and state["offer"]["turn"] == state["turn"]:
-                ru += f" Кондотьеры ({state['offer']['size']}) ждут ставок."
+                ru += f" {count_ru(int(state['offer']['size']), CONDOTTIERI)} ждут ставок."
                 en += f" A band of {state['offer']['size']} condottieri awaits bids."
             prompts[p] = Prompt("orders", ru, en)
         return prompts
@@ -430,13 +432,19 @@ class RingOfPower(Ruleset):
         raw = state.get("outcome")
         if raw is None:
             return None
+        winners = tuple(raw["winners"])
+        names = self.player_names("ru")
+        many = len(winners) != 1
+        female = not many and names.gender(winners[0]) == "f"
         reasons = {
-            "ring": ("собрал(и) Кольцо Власти", "assembled the Ring of Power"),
-            "last": ("остался последним", "is the last one standing"),
+            # «Анна собрала Кольцо Власти», «Анна и Борис собрали …»: the verb agrees with who won
+            "ring": (f"{past('собрал', None if many else names.gender(winners[0]), plural=many)} Кольцо Власти",
+                     "assembled the Ring of Power"),
+            "last": ("осталась последней" if female else "остался последним", "is the last one standing"),
             "turns": ("больше всех владений к последнему ходу", "held the most land at the last turn"),
         }
         ru, en = reasons[raw["reason"]]
-        return Outcome(tuple(raw["winners"]), ru, en, dict(raw.get("scores", {})))
+        return Outcome(winners, ru, en, dict(raw.get("scores", {})))
 
     # -- extras --------------------------------------------------------------------------------
 
@@ -463,7 +471,8 @@ class RingOfPower(Ruleset):
             # the game master has the whole of every event; the parts players were told are
             # copies of it (turn.Turn.events)
             events = [e for e in events if not e.data.get("partial")]
-        return report_module.render(view, events, viewer, self.rules, lang, turn, self.player_names(lang))
+        return report_module.render(view, events, viewer, self.rules, lang, turn, self.player_names(lang),
+                                    self.options)
 
     def map_svg(self, view: Mapping[str, Any], viewer: Viewer, lang: str = "ru",
                 events: Sequence[Event] = (), turn: int | None = None) -> str | None:

@@ -22,8 +22,21 @@ from voevoda.rulesets.ring_of_power.board import board as shared_board
 from voevoda.rulesets.ring_of_power.board import split
 from voevoda.rulesets.ring_of_power.rules import Rules
 
-SIZE = 26.0
+SIZE = 30.0
 MONSTER = "#6b2a7a"
+NUMBER_SIZE = 12.0
+"""The hex numbers: readable when a forum shows the 20 × 20 map about 800 pixels wide."""
+NUMBER_Y = -0.56
+"""Where a hex's number stands (its baseline, in hex sizes from the centre): at the top, inside."""
+STACK_SIZE = 12.0
+STACK_MIN = 8.0
+STACK_Y = 8.0
+STACK_LINE = 13.0
+STACK_WIDTH = 2 * (1.5 * SIZE - 15.5 - 4)
+"""The widest a stack's label may be: it must not reach the numbers of the hexes beside it
+(1.5 sizes away, their numbers about 31 pixels wide)."""
+MONSTER_AT = (0.6, -0.25)
+MONSTER_R = 6.0
 
 
 def _centre(hex_: str) -> tuple[float, float]:
@@ -43,16 +56,38 @@ def holding_mark(hex_: str, color: str) -> str:
 
 
 def units_mark(hex_: str, index: int, color: str) -> str:
-    """The opening of the label of the ``index``-th player's units drawn in ``hex_``."""
+    """The opening of the label of the ``index``-th player's units drawn in ``hex_`` (its font size
+    follows: :func:`stack_size`)."""
     x, y = _centre(hex_)
-    return (f'<text x="{x:.1f}" y="{y + 5 + 13 * index:.1f}" font-size="12" font-weight="bold" '
-            f'text-anchor="middle" fill="{escape(color)}"')
+    return (f'<text class="stack" x="{x:.1f}" y="{y + STACK_Y + STACK_LINE * index:.1f}" '
+            f'font-weight="bold" text-anchor="middle" fill="{escape(color)}"')
+
+
+def stack_size(label: str) -> float:
+    """The font size a stack's label is drawn at: the usual one, smaller for a long label, so that
+    it never runs into the hex numbers beside it."""
+    width = maps.text_width(label, STACK_SIZE, bold=True)
+    return STACK_SIZE if width <= STACK_WIDTH else max(STACK_MIN, math.floor(STACK_SIZE * STACK_WIDTH / width * 2) / 2)
+
+
+def stack_lines(labels: list[tuple[str, str]]) -> list[tuple[str, str]]:
+    """Each player's units in a hex as lines that fit: a label too long even at the smallest size
+    goes on two lines (the hex has room for two)."""
+    if len(labels) != 1:
+        return labels
+    owner, label = labels[0]
+    parts = label.split(" ")
+    if maps.text_width(label, STACK_MIN, bold=True) <= STACK_WIDTH or len(parts) < 2:
+        return labels
+    half = (len(parts) + 1) // 2
+    return [(owner, " ".join(parts[:half])), (owner, " ".join(parts[half:]))]
 
 
 def monster_mark(hex_: str) -> str:
     """The opening of the Chupacabra's glyph in ``hex_``."""
     x, y = _centre(hex_)
-    return f'<circle class="chupacabra" cx="{x + SIZE * 0.5:.1f}" cy="{y - SIZE * 0.3:.1f}" r="7"'
+    return (f'<circle class="chupacabra" cx="{x + SIZE * MONSTER_AT[0]:.1f}" cy="{y + SIZE * MONSTER_AT[1]:.1f}" '
+            f'r="{MONSTER_R:g}"')
 
 
 def _edge_point(where: str) -> tuple[float, float]:
@@ -99,22 +134,25 @@ def render(view: Mapping[str, Any], rules: Rules, lang: str = "ru", events: Sequ
         elif player_view and hex_ not in visible and not holding:
             unseen.append(f'<polygon points="{_corners(x, y)}" fill="url(#{maps.UNSEEN_PATTERN})" stroke="none" '
                           'class="unseen"/>')
-        labels.append(maps.text(x, y - SIZE * 0.52, hex_, size=9, anchor="middle", fill="#5a5040"))
+        # the number on a pale halo: readable over fog hatching, holdings and arrows alike
+        labels.append(maps.text(x, y + SIZE * NUMBER_Y, hex_, size=NUMBER_SIZE, anchor="middle", fill="#4a4236",
+                                halo=True, extra=' class="hexno"'))
         lines = []
         for owner_name, kinds in sorted(units.get(hex_, {}).items()):
             label = " ".join(f"{rules.units[k].letter(lang)}{n if n > 1 else ''}"
                             for k, n in sorted(kinds.items(), key=lambda kv: -rules.units[kv[0]].strength))
             lines.append((owner_name, label))
-        for i, (owner_name, label) in enumerate(lines):
-            marks.append(f'{units_mark(hex_, i, colors.get(owner_name, "#000"))} stroke="{maps.BACKGROUND}" '
-                         f'stroke-width="3" paint-order="stroke" stroke-linejoin="round">{escape(label)}</text>')
+        for i, (owner_name, label) in enumerate(stack_lines(lines)):
+            marks.append(f'{units_mark(hex_, i, colors.get(owner_name, "#000"))} font-size="{stack_size(label):g}" '
+                         f'stroke="{maps.BACKGROUND}" stroke-width="3" paint-order="stroke" '
+                         f'stroke-linejoin="round">{escape(label)}</text>')
         if hex_ in monsters:
-            cx, cy = x + SIZE * 0.5, y - SIZE * 0.3
+            cx, cy = x + SIZE * MONSTER_AT[0], y + SIZE * MONSTER_AT[1]
             marks.append(f'{monster_mark(hex_)} fill="{MONSTER}" stroke="#ffffff" stroke-width="1"/>')
-            marks.append(maps.text(cx, cy + 4, "Ч" if ru else "X", size=10, weight="bold", anchor="middle",
+            marks.append(maps.text(cx, cy + 3.5, "Ч" if ru else "X", size=9, weight="bold", anchor="middle",
                                    fill="#ffffff"))
     arrows, battles = _last_turn(events, colors)
-    body = "\n".join([*grid, *owned, *fogged, *unseen, *borders, *labels, *arrows, *marks, *battles])
+    body = "\n".join([*grid, *owned, *fogged, *unseen, *borders, *arrows, *labels, *marks, *battles])
     title = str(view["map"].get("title_ru" if ru else "title_en") or ("Кольцо Власти" if ru else "Ring of Power"))
     after = turn if turn is not None else int(view["turn"]) - 1
     whose = {"gm": "карта ведущего" if ru else "the game master's map",
@@ -198,7 +236,7 @@ def _legend(view: Mapping[str, Any], rules: Rules, lang: str, names: Names, play
                                     else "a step of a move last turn (owner's colour)"))
     if battles:
         out.append(maps.LegendEntry(maps.legend_symbol_battle(), "бой в прошлом ходу" if ru else "a battle last turn"))
-    out.append(maps.LegendEntry(maps.text(12, 14, "0405", size=8, anchor="middle", fill="#5a5040"),
+    out.append(maps.LegendEntry(maps.text(12, 14, "0405", size=8, anchor="middle", fill="#4a4236"),
                                 "номер гекса: столбец 04, строка 05" if ru else "hex number: column 04, row 05"))
     if not player_view and view.get("viewer") == "public":
         out.append(maps.LegendEntry("", "владения и отряды на общей карте не показываются" if ru

@@ -19,6 +19,7 @@ from __future__ import annotations
 
 import copy
 import json
+import re
 from collections.abc import Mapping, Sequence
 from dataclasses import replace
 from typing import Any, ClassVar
@@ -307,6 +308,18 @@ class SteelRoseBattle(Ruleset):
                 out["plans"][player] = copy.deepcopy(plan)
         return out
 
+    def with_own_post(self, view: dict[str, Any], viewer: str, orders: Sequence[Order]) -> dict[str, Any]:
+        """During the deployment, the viewer's accepted deployment laid into his view (marked
+        ``posted``), so that his map draws it while the enemy's is still unknown."""
+        if view.get("phase") != "deployment" or viewer not in view.get("players", []):
+            return view
+        squads = [dict(o.args) for o in orders if o.kind == "deploy"]
+        if not squads:
+            return view
+        out = copy.deepcopy(view)
+        out["deployments"][viewer] = {"squads": squads, "posted": True}
+        return out
+
     def rerun(self, computation: str, label: str, data: Mapping[str, Any], dice: Dice) -> Any:
         """«battle»: the battle fought again from the sides its event records, under its label
         (docs/dice.md §5, docs/steel_rose/battle.md §6): the event's ``result``."""
@@ -377,6 +390,13 @@ class SteelRoseBattle(Ruleset):
     def progress(self, state: State) -> tuple[int, str]:
         return int(state.get("turn", 1)), str(state.get("phase", ""))
 
+    def summary(self, view: Mapping[str, Any], viewer: str) -> str:
+        """What ``voevoda show`` prints: the battle as the viewer may see it, in words
+        (battle/summary.py); ``--json`` gives the view itself."""
+        from voevoda.rulesets.steel_rose.battle.summary import summary
+
+        return summary(view, viewer, self.rules, self.player_names("ru"))
+
     def describe(self, order: Order, lang: str = "ru") -> str:
         """An order as its author reads it back (battle/words.py): «правый авангард: 10
         копейщиков и герой», «правый арьергард: обстрел правого авангарда», «порох: 30»."""
@@ -390,7 +410,9 @@ class SteelRoseBattle(Ruleset):
             return powder_text(PowderShare.from_json(dict(order.args)), self.rules, lang)
         if order.kind == "note":
             note = Note.from_json(dict(order.args))
-            return ("Примечание: " + note.ru) if lang == "ru" else ("Note: " + note.en)
+            # the echo numbers the line already: «7: Примечание: второй «Центральный фланг» …»
+            text = re.sub(r"^(строка|line) \d+: ", "", note.ru if lang == "ru" else note.en)
+            return ("Примечание: " + text) if lang == "ru" else ("Note: " + text)
         if order.kind == "skip_planning":
             return "без манёвров" if lang == "ru" else "no manoeuvres"
         return order.text or order.kind
@@ -451,7 +473,7 @@ class SteelRoseBattle(Ruleset):
         strength through it. Framed with the game's title, the moment and whose map it is, and
         a legend (docs/maps.md)."""
         from voevoda.core import maps
-        from voevoda.rulesets.steel_rose.battle.report import field_body, strength_svg
+        from voevoda.rulesets.steel_rose.battle.report import EMPTY_FILL, field_body, strength_svg
 
         ru = lang == "ru"
         players = list(view["players"])
@@ -468,17 +490,35 @@ class SteelRoseBattle(Ruleset):
                       for i, p in enumerate(players[:2])]
             return maps.framed(chart, 640, 320, title=title,
                                subtitle=f"{'после битвы' if ru else 'after the battle'} · {whose}", legend=legend)
-        body, width, height = field_body(view, self.rules, lang)
+        body, width, height = field_body(view, self.rules, lang, viewer)
         phase = {"deployment": ("расстановка", "deployment"), "planning": ("планирование", "planning")}.get(
             str(view.get("phase")), ("битва", "battle"))
+        names = self.player_names(lang)
+        deployments = view.get("deployments") or {}
         legend = [maps.LegendEntry(f'<rect x="3" y="3" width="18" height="14" rx="3" fill="#ffffff" '
-                                   f'stroke="{colours[i]}" stroke-width="1.5"/>', f"отряды {self.player_names(lang).case(p, 'gent')}"
+                                   f'stroke="{colours[i]}" stroke-width="1.5"/>', f"отряды {names.case(p, 'gent')}"
                                    if ru else f"{p}'s squads") for i, p in enumerate(players[:2])]
+        if any(p in deployments or p == viewer for p in players[:2]):
+            legend.append(maps.LegendEntry(
+                f'<rect x="3" y="3" width="18" height="14" rx="3" fill="{EMPTY_FILL}" stroke="#999" '
+                'stroke-width="1" stroke-dasharray="3 2"/>',
+                "пусто: на позиции никто не стоит" if ru else "empty: nobody stands there"))
+        if any(p not in deployments and p != viewer for p in players[:2]):
+            legend.append(maps.LegendEntry(
+                f'<rect x="3" y="3" width="18" height="14" rx="3" fill="url(#{maps.UNSEEN_PATTERN})" stroke="#999" '
+                'stroke-width="1"/>' + maps.text(12, 14, "?", size=11, weight="bold", anchor="middle", fill="#6b6355"),
+                "неизвестно: расстановка скрыта, пока обе стороны не расставят войска" if ru
+                else "unknown: hidden until both sides have deployed"))
         legend.append(maps.LegendEntry(
             '<line x1="2" y1="10" x2="22" y2="10" stroke="#999" stroke-width="1.5" stroke-dasharray="6 4"/>',
             "линия соприкосновения: авангарды лицом к лицу" if ru else "where the vanguards face each other"))
+        posted = viewer in deployments and deployments[viewer].get("posted")
+        awaited = view.get("phase") == "deployment" and viewer in players and viewer not in deployments
+        state_of = ((" · ваша расстановка принята, ждём противника" if ru else " · your deployment is in, the enemy's "
+                     "is awaited") if posted else (" · ждём вашу расстановку" if ru else " · your deployment is awaited")
+                    if awaited else "")
         return maps.framed(body, width, height, title=title,
-                           subtitle=f"{phase[0] if ru else phase[1]} · {whose}", legend=legend)
+                           subtitle=f"{phase[0] if ru else phase[1]} · {whose}{state_of}", legend=legend)
 
     def demo_script(self, players: Sequence[str]) -> list[dict[str, str]]:
         if len(players) != 2 or self.config.get("sides"):

@@ -57,6 +57,13 @@ def flanks_in_reach(a: str, b: str) -> bool:
     return abs(column(a) - column(b)) <= 1
 
 
+def flank_ru(flank: str, case: str = "nomn") -> str:
+    """«левый фланг» in ``case``: «на левом фланге», «с правого фланга»."""
+    from voevoda.core.words import inflect_phrase
+
+    return inflect_phrase(f"{FLANK_RU[flank]} фланг", case)
+
+
 def label_ru(position: str) -> str:
     return f"{FLANK_RU[flank_of(position)]} {RANK_RU[rank_of(position)]}"
 

@@ -31,7 +31,7 @@ from dataclasses import dataclass, field
 from voevoda.core import posts
 from voevoda.core.errors import Problem, illegal, invalid
 from voevoda.core.posts import NumberError, PostLine, did_you_mean, fold, read_int, suggest, word_forms
-from voevoda.core.words import agree, inflect_phrase, join_and, plural_en
+from voevoda.core.words import agree, counted, inflect_phrase, join_and, plural_en
 from voevoda.rulesets.steel_rose.battle import field as fld
 from voevoda.rulesets.steel_rose.battle.model import Manoeuvre, Note, PowderShare, SquadInput
 from voevoda.rulesets.steel_rose.battle.words import unit_counted
@@ -319,7 +319,7 @@ def parse_deployment(text: str, rules: Rules, names: UnitNames | None = None) ->
         front = fld.at(fld.flank_of(position), "vanguard")
         if fld.rank_of(position) == "rearguard" and front not in squads and front not in unread:
             out.problems.append(illegal(
-                f"арьергард без авангарда: на фланге «{fld.FLANK_RU[fld.flank_of(position)]}» нет авангарда"
+                f"арьергард без авангарда: на {fld.flank_ru(fld.flank_of(position), 'loct')} нет авангарда"
                 " («Арьергард без авангарда существовать не может»)",
                 f"a rearguard without a vanguard: the {fld.flank_of(position)} flank has no vanguard",
                 squad.line, 1, None, RULE_DEPLOY))
@@ -327,7 +327,8 @@ def parse_deployment(text: str, rules: Rules, names: UnitNames | None = None) ->
             unit = rules.units[uid]
             if unit.one_per_squad and count > 1:
                 out.problems.append(illegal(
-                    f"в одном отряде может быть только один «{unit.name_ru}», а здесь {count}",
+                    f"в одном отряде может быть только {counted(1, unit.name_ru.lower())}, а здесь "
+                    f"{counted(count, unit.name_ru.lower())}",
                     f"a squad may hold only one {unit.name_en}, this one has {count}",
                     squad.line, 1, None, RULE_DEPLOY))
     out.squads = [squads[p] for p in fld.POSITIONS if p in squads]
@@ -392,17 +393,20 @@ def check_powder(squads: Sequence[SquadInput], shares: Sequence[PowderShare], st
         assert share.unit is not None
         unit = rules.units[share.unit]
         if not unit.gunpowder:
-            problems.append(illegal(f"порох: «{unit.name_ru}» не тратит пороха", f"gunpowder: {unit.name_en} uses none",
+            problems.append(illegal(f"порох: {inflect_phrase(unit.name_ru.lower(), plural=True)} не тратят пороха",
+                                    f"gunpowder: {unit.name_en} uses none",
                                     share.line, 1, None, RULE_DEPLOY))
         elif not any(share.unit in s.units for s in squads):
-            problems.append(illegal(f"порох: «{unit.name_ru}» нет в расстановке",
+            problems.append(illegal(f"порох: {inflect_phrase(unit.name_ru.lower(), 'gent', plural=True)} нет в "
+                                    "расстановке",
                                     f"gunpowder: no {unit.name_en} is deployed", share.line, 1, None, RULE_DEPLOY))
         else:
             for other in shares:
                 if (other.position is not None and other.position in at
                         and share.unit in at[other.position].units):
                     problems.append(illegal(
-                        f"порох: «{unit.name_ru}» на позиции «{fld.label_ru(other.position)}» уже получают порох "
+                        f"порох: {inflect_phrase(unit.name_ru.lower(), plural=True)} на позиции "
+                        f"«{fld.label_ru(other.position)}» уже получают порох "
                         f"отряда (строка {other.line}); выделите его отряду или типу юнитов, но не обоим",
                         f"gunpowder: the {unit.name_en} in the {fld.label_en(other.position)} already share their "
                         f"squad's powder (line {other.line}); give it to the squad or to the unit type, not both",
@@ -687,9 +691,11 @@ def _check(kind: str, squad: str, targets: list[str], rules: Rules, own: dict[st
             ru = join_and([inflect_phrase(rules.units[u].name_ru.lower(), plural=units[u] > 1) for u in unable])
             en = join_and([plural_en(rules.units[u].name_en.lower()) if units[u] > 1 else rules.units[u].name_en.lower()
                            for u in unable], "en")
+            one = len(unable) == 1 and units[unable[0]] == 1
+            # «просветлённые не умеют его выполнять», «архидемон не умеет его выполнять»
             return bad(
-                f"манёвр «{MANOEUVRE_RU[kind]}» невозможен: его не {'умеет' if len(unable) == 1 and units[unable[0]] == 1 else 'умеют'} "
-                + ru + " («Если не все в отряде могут выполнять особый манёвр, то манёвр не может быть выполнен»)",
+                f"манёвр «{MANOEUVRE_RU[kind]}» невозможен: {ru} не {'умеет' if one else 'умеют'} его выполнять "
+                "(«Если не все в отряде могут выполнять особый манёвр, то манёвр не может быть выполнен»)",
                 f"{MANOEUVRE_EN[kind]} is impossible: {en} cannot do it")
     if kind == "cover":
         return None, []

@@ -318,7 +318,7 @@ def battle_document(result: Mapping[str, Any], rules: Rules, lang: str = "ru", n
         elif kind == "step_up":
             target = final if final else clash
             flush_quiet(target)
-            target.append(w.t(f"{w.squad(ev['squad'])} выступает вперёд в авангард ({fld.FLANK_RU[ev['flank']]} фланг).",
+            target.append(w.t(f"{w.squad(ev['squad'])} выступает вперёд, в авангард {fld.flank_ru(ev['flank'], 'gent')}.",
                               f"{w.squad(ev['squad'])} steps up into the {ev['flank']} vanguard."))
         elif kind == "round":
             label = w.t(f"раунд {ev['round']}", f"round {ev['round']}")
@@ -478,12 +478,20 @@ def strength_svg(result: Mapping[str, Any], lang: str = "ru") -> str:
     return "\n".join(parts)
 
 
-def field_body(view: Mapping[str, Any], rules: Rules, lang: str = "ru") -> tuple[str, float, float]:
+EMPTY_FILL = "#f1ede4"
+"""An empty position of a known deployment on the battle map (an unknown one is dotted, with a
+question mark)."""
+
+
+def field_body(view: Mapping[str, Any], rules: Rules, lang: str = "ru",
+               viewer: str | None = None) -> tuple[str, float, float]:
     """The battlefield as ``view`` shows it, as SVG to frame (:func:`voevoda.core.maps.framed`),
     with its width and height: each side's six positions (the second side on top, vanguards
     facing each other) with the squads standing there, units counted («10 копейщиков»). Only
     deployments present in the view are drawn, so a player sees the enemy's only once both have
-    deployed."""
+    deployed: a side whose deployment is not known has its positions dotted with a question mark
+    («неизвестно»), a known one's free positions are plain and say «пусто» — and so are the
+    ``viewer``'s own before he has sent his."""
     from voevoda.core import maps
     from voevoda.rulesets.steel_rose.battle.words import units_text
 
@@ -499,15 +507,24 @@ def field_body(view: Mapping[str, Any], rules: Rules, lang: str = "ru") -> tuple
     for r, (side, rank) in enumerate(rows):
         y = 18 + r * cell_h + (gap if r >= 2 else 0)
         player = players[side] if side < len(players) else ""
+        known = player in deployments or player == viewer
         squads = {s["position"]: s for s in deployments.get(player, {}).get("squads", [])}
         for c, flank in enumerate(fld.FLANKS):
             x = c * cell_w
             position = fld.at(flank, rank)
-            parts.append(f'<rect x="{x + 2:g}" y="{y + 2:g}" width="{cell_w - 4:g}" height="{cell_h - 4:g}" rx="6" '
-                         f'fill="#ffffff" stroke="{colours[side]}" stroke-width="1.5"/>')
-            label = fld.label_ru(position) if lang == "ru" else fld.label_en(position)
-            parts.append(maps.text(x + 8, y + 17, label, size=11, fill="#777777", halo=False))
             squad = squads.get(position)
+            fill = "#ffffff" if squad else EMPTY_FILL if known else f"url(#{maps.UNSEEN_PATTERN})"
+            dash = ' stroke-dasharray="5 3"' if known and not squad else ""
+            parts.append(f'<rect class="{"squad" if squad else "empty" if known else "unknown"}" x="{x + 2:g}" '
+                         f'y="{y + 2:g}" width="{cell_w - 4:g}" height="{cell_h - 4:g}" rx="6" '
+                         f'fill="{fill}" stroke="{colours[side]}" stroke-width="1.5"{dash}/>')
+            label = fld.label_ru(position) if lang == "ru" else fld.label_en(position)
+            parts.append(maps.text(x + 8, y + 17, label, size=11, fill="#777777", halo=not known))
+            if not squad:
+                mark = ("пусто" if lang == "ru" else "empty") if known else "?"
+                parts.append(maps.text(x + cell_w / 2, y + cell_h / 2 + 8, mark, size=14 if known else 22,
+                                       weight="normal" if known else "bold", anchor="middle",
+                                       fill="#9a9284" if known else "#6b6355", halo=not known))
             if squad:
                 items = [(uid, n) for uid, n in squad["units"].items() if n]
                 if len(items) > 3:

@@ -14,6 +14,7 @@ from typing import Any
 
 from voevoda.core.bounds import plain_problem
 from voevoda.core.errors import DataError, Problem, illegal, invalid
+from voevoda.core.words import counted
 from voevoda.rulesets.steel_rose.battle import field as fld
 from voevoda.rulesets.steel_rose.battle.model import BattleOptions, SideInput, SquadInput
 from voevoda.rulesets.steel_rose.battle.posts import (
@@ -96,8 +97,9 @@ def check_army(squads: list[SquadInput], army: Mapping[str, int] | None, rules: 
         for uid, n in over:
             have = int(army.get(uid, 0))
             unit = rules.units[uid]
+            name = unit.name_ru.lower()
             problems.append(illegal(
-                f"расставлено {n} «{unit.name_ru}», а в армии их {have}",
+                f"расставлено {counted(n, name)}, а в армии {'только ' + counted(have, name) if have else 'их нет'}",
                 f"{n} {unit.name_en} placed, but the army has {have}", s.line or None, None, None, "Расстановка"))
         if not over:
             for uid, n in s.units.items():

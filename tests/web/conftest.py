@@ -39,7 +39,7 @@ class Browser:
 
     def post(self, url: str, data: dict[str, object] | None = None, **kwargs: object) -> object:
         if not self.csrf:
-            self.get("/")
+            self.get("/login")  # a page with a form: the visitor's CSRF token
         body = {"csrf": self.csrf, **(data or {})}
         response = self.client.post(url, data=body, **kwargs)  # type: ignore[arg-type]
         found = CSRF.search(response.text)

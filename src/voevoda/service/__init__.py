@@ -536,6 +536,41 @@ class Service(People):
         self.store.delete(name)
         self.cache.drop(name)
 
+    def odds(self, actor: Actor, battle_text: str, *, n: int = 10_000, seed: str | None = None,
+             progress: Callable[[int], None] | None = None) -> dict[str, Any]:
+        """A Steel Rose battle's odds (a battle file's text, as for ``voevoda odds``): ``n``
+        battles on the batched simulator; ``progress(done)`` is told as battles finish (the first
+        call comes once the simulator has compiled). Anybody may ask: it reads no game. A bad
+        file is refused naming the field or the line of the post."""
+        from pathlib import Path
+
+        from voevoda.rulesets.steel_rose.battle.sides import build_sides, load_battle_text
+        from voevoda.rulesets.steel_rose.rules import load_rules
+
+        if not 1 <= n <= 100_000:
+            raise GameError("число битв: от 1 до 100 000", "number of battles: 1 to 100,000")
+        battle = load_battle_text(battle_text, Path("battle.toml"))
+        rules = load_rules()
+        _, problems = build_sides(battle.specs, rules)
+        found = []
+        for i, side_problems in enumerate(problems):
+            role_ru, role_en = ("атакующий", "attacker") if i == 0 else ("защитник", "defender")
+            for problem in side_problems:
+                key = "deployment" if problem.rule == "Расстановка" else "plan"
+                at = battle.line_of(i, key, problem.line)
+                where = f"строка {at}: " if at else ""
+                where_en = f"line {at}: " if at else ""
+                found.append((f"{where}{role_ru} ({battle.specs[i].name}): {problem.format('ru')}",
+                              f"{where_en}{role_en} ({battle.specs[i].name}): {problem.format('en')}"))
+        if found:
+            raise GameError("; ".join(ru for ru, _ in found), "; ".join(en for _, en in found))
+        from voevoda.sim import odds as batched_odds
+
+        seed_text = seed if seed is not None else battle.seed if battle.seed is not None else "odds"
+        result: dict[str, Any] = batched_odds(battle, n, seed_text, rules=rules, progress=progress).to_json()
+        result["unit_names"] = {uid: [unit.name_ru, unit.name_en] for uid, unit in rules.units.items()}
+        return result
+
     def game_exists(self, actor: Actor, name: str) -> None:
         """Refuse a game that is not there (or that the actor may not know of)."""
         self.access(actor, name).require(Op.READ)

@@ -93,6 +93,12 @@ class CreateIn(_In):
     timezone: str = Field(default="UTC", max_length=64)
 
 
+class OddsIn(_In):
+    battle: str = Field(max_length=MAX_POST, description="a Steel Rose battle file (TOML), as for `voevoda odds`")
+    n: int = Field(default=10_000, ge=1, le=100_000, description="battles to simulate")
+    seed: str | None = Field(default=None, max_length=200)
+
+
 class Text(BaseModel):
     text: str
 
@@ -325,6 +331,12 @@ def create_api(parent: FastAPI) -> FastAPI:
     def revoke(request: Request, game: str, player: str, service: Svc, visitor_: Who) -> dict[str, bool]:
         changing(request, visitor_)
         return {"revoked": service.revoke_invitation(visitor_.actor, game, player)}
+
+    @api.post("/odds", summary="a Steel Rose battle's odds on the batched simulator (anybody)")
+    def odds(request: Request, body: OddsIn, service: Svc, visitor_: Who) -> dict[str, Any]:
+        changing(request, visitor_)
+        service.throttle("odds", *visitor_.limit_keys(request))
+        return service.odds(visitor_.actor, body.battle, n=body.n, seed=body.seed)
 
     @api.post("/import", status_code=201, summary="store a game from a full export (the installation's game master)")
     def import_game(request: Request, service: Svc, visitor_: Who,

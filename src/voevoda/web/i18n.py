@@ -180,6 +180,9 @@ WORDS: dict[str, tuple[str, str]] = {
     "strength_chart": ("Сила сторон по ходу битвы", "Strength of the sides through the battle"),
     "battle_reports": ("Битвы", "Battles"),
     "done": ("Готово", "Done"),
+    "mean_losses": ("Средние потери", "Mean losses"),
+    "draws": ("Ничьи", "Draws"),
+    "compiled_in": ("симулятор скомпилирован за", "the simulator compiled in"),
     "no_change": ("Правка ничего не меняет.", "The patch changes nothing."),
 }
 

@@ -4,10 +4,16 @@ visitor's actor, and renders what comes back (docs/web.md lists every page and w
 from __future__ import annotations
 
 import json
+import queue
+import threading
+import time
+from collections.abc import Iterator
+from html import escape
+from pathlib import Path
 from typing import Annotated, Any
 
 from fastapi import APIRouter, Depends, File, Form, Request, UploadFile
-from fastapi.responses import HTMLResponse, RedirectResponse, Response
+from fastapi.responses import HTMLResponse, RedirectResponse, Response, StreamingResponse
 
 from voevoda.core import outputs
 from voevoda.core.errors import DataError, GameError, OrdersRejected
@@ -17,7 +23,7 @@ from voevoda.service import Service, Sight
 from voevoda.service.errors import NotFound
 from voevoda.web.auth import LANG_COOKIE, SESSION_COOKIE, Visitor, check_csrf, client_address, visitor
 from voevoda.web.i18n import LANGS, pick_language
-from voevoda.web.render import Here, fragment, page, remember
+from voevoda.web.render import ENV, Here, fragment, page, remember
 
 router = APIRouter()
 
@@ -599,6 +605,84 @@ async def import_game(request: Request, file: Annotated[UploadFile, File()],
         message = h.both(exc.message_ru, exc.message_en) if isinstance(exc, GameError) else str(exc)
         return page(h, "import.html.j2", status=422, message=message)
     return _redirect(h, h.url(f"/g/{game.record.name}/manage"))
+
+
+# -- the Steel Rose battle-odds calculator ------------------------------------------------------------
+
+ODDS_EXAMPLE = Path(__file__).parent / "odds_example.toml"
+
+
+@router.get("/odds", response_class=HTMLResponse)
+def odds_page(h: Ctx) -> Response:
+    return page(h, "odds.html.j2", battle=ODDS_EXAMPLE.read_text(encoding="utf-8"), n=10_000, message=None)
+
+
+@router.post("/odds")
+def odds_run(h: Ctx, battle: Annotated[str, Form()], n: Annotated[int, Form(ge=1, le=100_000)] = 10_000,
+             csrf: Annotated[str, Form()] = "") -> Response:
+    """Run the odds and stream the page as they go: the page, then a line each second (the
+    simulator's first compile after an install, then the battles done), then the table — so a
+    browser without JavaScript shows the progress too, and every server process can answer."""
+    check_csrf(h.request, h.who, csrf)
+    service = service_of(h)
+    service.throttle("odds", *h.who.limit_keys(h.request))
+    battle = _form_text(battle, "battle")
+    from voevoda.sim.batch import needs_compiling
+
+    compiling = needs_compiling()
+    whole = ENV.get_template("odds.html.j2").render(here=h, t=h.t, lang=h.lang, who=h.who, csrf=h.who.csrf,
+                                                    moment=None, battle=battle, n=n, message=None)
+    head, _, tail = whole.partition("<!--RESULT-->")
+    done: queue.Queue[tuple[str, Any]] = queue.Queue()
+
+    def work() -> None:
+        try:
+            result = service.odds(h.who.actor, battle, n=n,
+                                  progress=lambda k: done.put(("progress", k)))
+            done.put(("result", result))
+        except (GameError, DataError) as exc:
+            done.put(("error", h.both(exc.message_ru, exc.message_en) if isinstance(exc, GameError) else str(exc)))
+        except Exception as exc:  # noqa: BLE001 - said on the page, logged for the game master
+            import logging
+
+            logging.getLogger("voevoda.web").exception("odds failed")
+            done.put(("error", f"{h.t('error')}: {type(exc).__name__}"))
+
+    def stream() -> Iterator[str]:
+        yield head
+        started = time.monotonic()
+        threading.Thread(target=work, daemon=True).start()
+        battles = 0
+        announced = False
+        while True:
+            try:
+                kind, value = done.get(timeout=1.0)
+            except queue.Empty:
+                spent = int(time.monotonic() - started)
+                if compiling and battles == 0:
+                    if not announced:
+                        yield f'<p class="note" id="odds-compiling">{escape(h.t("compiling"))}…</p>\n'
+                        announced = True
+                    yield f'<p class="muted odds-tick">{escape(h.t("elapsed"))} {spent // 60}:{spent % 60:02d}</p>\n'
+                else:
+                    yield f'<p class="muted odds-tick">{battles} / {n}</p>\n'
+                continue
+            if kind == "progress":
+                if battles == 0 and compiling:
+                    spent = int(time.monotonic() - started)
+                    yield f'<p class="note">{escape(h.t("compiled_in"))} {spent // 60}:{spent % 60:02d}</p>\n'
+                battles += int(value)
+                continue
+            if kind == "error":
+                yield f'<p class="bad" role="alert" id="odds-error">{escape(str(value))}</p>\n'
+            else:
+                yield ENV.get_template("odds_result.html.j2").render(here=h, t=h.t, lang=h.lang, result=value, n=n)
+            break
+        yield tail
+
+    response = StreamingResponse(stream(), media_type="text/html; charset=utf-8")
+    remember(h, response)
+    return response
 
 
 __all__ = ["error_page", "here", "read_options", "router"]

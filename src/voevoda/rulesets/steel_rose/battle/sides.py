@@ -231,6 +231,11 @@ def load_battle_file(path: Path) -> BattleFile:
         text = path.read_text(encoding="utf-8")
     except OSError as exc:
         raise DataError(f"{path}: {exc.strerror}") from exc
+    return load_battle_text(text, path)
+
+
+def load_battle_text(text: str, path: Path) -> BattleFile:
+    """A battle file given as text (the web's odds calculator); ``path`` names it in errors."""
     try:
         raw = tomllib.loads(text)
     except tomllib.TOMLDecodeError as exc:

@@ -204,7 +204,7 @@ def order(
         service = _service(db)
         if check:
             return service.check_post(OPERATOR, name, player, text, light=True, step=step)
-        return service.post(OPERATOR, name, player, text, step=meant)
+        return service.post(OPERATOR, name, player, text, step=meant, started=_started() if step is None else None)
 
     run_guarded(action, lambda outcome: print_text(outcome.echo), busy="приказ / the post")
 

@@ -62,6 +62,15 @@ def stamp(moment: datetime) -> str:
     return moment.astimezone(UTC).isoformat(timespec="milliseconds")
 
 
+def _moved_since(game: Game, started: datetime) -> bool:
+    """Whether a resolution or a rollback was stored after ``started``."""
+    try:
+        _check_unmoved(game, started)
+    except Conflict:
+        return True
+    return False
+
+
 def _check_unmoved(game: Game, started: datetime | None) -> None:
     """A game master's action that named no step means the step as it stood when the action was
     asked for (``started``): refuse it when a resolution or a rollback has been stored since, so
@@ -347,15 +356,19 @@ class Service(People):
         return PostOutcome(name, seat, step, False, receipt,
                            lambda: outputs.order_echo(game, seat, receipt, True, step=step))
 
-    def post(self, actor: Actor, name: str, player: str, text: str, *, step: int | None = None) -> PostOutcome:
+    def post(self, actor: Actor, name: str, player: str, text: str, *, step: int | None = None,
+             started: datetime | None = None) -> PostOutcome:
         """Store a post for ``player``'s seat for step ``step`` (default: the step open when it
         is read). A post for a step resolved meanwhile is refused, nothing stored: it must be
-        sent again for the new step."""
+        sent again for the new step. ``started``, the moment the post was sent, refuses it too
+        when a resolution or rollback was stored since (the step it named was read too late)."""
         access = self.access(actor, name)
         at = stamp(self.clock())
         with self._change(name) as game:
             seat = game.find_player(player)
             access.require(Op.POST, seat)
+            if started is not None and _moved_since(game, started):
+                game.check_step_for_post(game.step_number)  # «step N is resolved: send it again»
             meant = step if step is not None else game.step_number + 1
             receipt = game.post(seat, text, at=at, step=meant)
         return PostOutcome(name, seat, meant, True, receipt,

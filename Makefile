@@ -14,7 +14,7 @@ $(STAMP): pyproject.toml
 setup: $(STAMP)
 
 run: $(STAMP)
-	$(BIN)/voevoda demo
+	$(BIN)/voevoda serve --demo --init-gm "Ведущий" --db voevoda.db
 
 lint: $(STAMP)
 	$(BIN)/ruff check src tests benchmarks

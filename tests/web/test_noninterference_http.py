@@ -6,6 +6,7 @@ get byte-identical responses from two games that differ only in what that viewer
 
 from __future__ import annotations
 
+import random
 from collections.abc import Iterator
 
 import pytest
@@ -50,3 +51,23 @@ def test_the_http_sweep_catches_a_page_that_shows_every_prompt(web_only: None,
         ni.compare_now(game, other, "Анна", "planted")
     monkeypatch.setattr(outputs, "dashboard", real)
     ni.compare_now(game, other, "Анна", "the real pages")
+
+
+@pytest.mark.parametrize("ruleset_id", RULESETS)
+def test_every_page_of_a_played_game_hides_the_same(ruleset_id: str) -> None:
+    """At a moment of a played game with a past turn, every page, file and API resource a viewer
+    can ask for (the thorough list, past turns included: maps, reports as text, the export) is
+    the same in two games that differ only in what the viewer may not see."""
+    moments = [m for m in ni.moments(ruleset_id, ni.SEEDS[0]) if m.game.steps]
+    moment = moments[len(moments) // 2] if moments else ni.moments(ruleset_id, ni.SEEDS[0])[0]
+    rnd = random.Random(f"pages/{ruleset_id}")
+    compared = 0
+    for viewer in ni.viewers(moment.game):
+        for why, other in ni.variations_at(moment.game, viewer, rnd, 1):
+            mask_a, mask_b = ni.masks(moment.game, other, viewer)
+            a = {url: channels.page(moment.game, viewer, url) for url in channels.all_pages(moment.game, viewer)}
+            b = {url: channels.page(other, viewer, url) for url in channels.all_pages(other, viewer)}
+            found = ni.difference(ni.masked(a, mask_a), ni.masked(b, mask_b))
+            assert found is None, f"{ruleset_id}, {why}: {viewer} can tell the games apart:\n{found}"
+            compared += 1
+    assert compared > 0

@@ -117,6 +117,20 @@ def _as(viewer: Viewer) -> str:
 
 
 def _pages(game: Game, viewer: Viewer, posts: Sequence[str]) -> Iterable[dict[str, Any]]:
+    """The responses the web app adds to the engine's channels: the game's page (seats, prompts),
+    the order form (the standing post), the overview, the report page, the chronicle and the API's
+    dashboard. Those that only wrap another channel's output (the map as SVG or PNG, the report
+    as text to paste, the export the dice page reads, past turns) are walked with ``all_pages``."""
+    g = quote(game.record.name)
+    who = _as(viewer)
+    urls = [f"/g/{g}?{who}", f"/g/{g}/orders?{who}", f"/g/{g}/view?{who}", f"/g/{g}/reports?{who}",
+            f"/api/v1/games/{g}?{who}", f"/api/v1/games/{g}/posts/{quote(str(viewer))}"]
+    return [{"url": url} for url in urls]
+
+
+def all_pages(game: Game, viewer: Viewer) -> list[str]:
+    """Every page, file and API resource a viewer can ask for, past turns included (the thorough
+    list, for a test at one moment)."""
     g = quote(game.record.name)
     who = _as(viewer)
     urls = [f"/?{who}", f"/g/{g}?{who}", f"/g/{g}/orders?{who}", f"/g/{g}/view?{who}", f"/g/{g}/map.svg?{who}lang=ru",
@@ -124,14 +138,11 @@ def _pages(game: Game, viewer: Viewer, posts: Sequence[str]) -> Iterable[dict[st
             f"/api/v1/games/{g}?{who}", f"/api/v1/games/{g}/status?{who}", f"/api/v1/games/{g}/view?{who}",
             f"/api/v1/games/{g}/outline?{who}", f"/api/v1/games/{g}/reports?{who}", f"/api/v1/games/{g}/map?{who}",
             f"/api/v1/games/{g}/export", f"/api/v1/games/{g}/posts/{quote(str(viewer))}", f"/g/{g}/manage"]
-    found: list[dict[str, Any]] = [{"url": url} for url in urls]
     for turn in sorted({step.turn for step in game.steps}):
-        found += [{"url": f"/g/{g}/reports?{who}turn={turn}", "turn": turn},
-                  {"url": f"/g/{g}/reports/{turn}.bbcode?{who}", "turn": turn},
-                  {"url": f"/g/{g}/chronicle?turn={turn}", "turn": turn},
-                  {"url": f"/g/{g}/map.svg?{who}turn={turn}", "turn": turn},
-                  {"url": f"/api/v1/games/{g}/reports/{turn}?{who}format=telegram", "turn": turn}]
-    return found
+        urls += [f"/g/{g}/reports?{who}turn={turn}", f"/g/{g}/reports/{turn}.bbcode?{who}",
+                 f"/g/{g}/chronicle?turn={turn}", f"/g/{g}/map.svg?{who}turn={turn}",
+                 f"/api/v1/games/{g}/reports/{turn}?{who}format=telegram"]
+    return urls
 
 
 def page(game: Game, viewer: Viewer, url: str, turn: int | None = None) -> str:
@@ -140,7 +151,7 @@ def page(game: Game, viewer: Viewer, url: str, turn: int | None = None) -> str:
 
 
 def _checks(game: Game, viewer: Viewer, posts: Sequence[str]) -> Iterable[dict[str, Any]]:
-    return [{"text": text, "api": api} for text in posts for api in (False, True)] if viewer not in (GM, PUBLIC) else []
+    return [{"text": text} for text in posts[:2]] if viewer not in (GM, PUBLIC) else []
 
 
 def check(game: Game, viewer: Viewer, text: str, api: bool = False) -> str:
@@ -170,4 +181,4 @@ def unregister() -> None:
         outputs.CHANNELS.pop(name, None)
 
 
-__all__ = ["NAMES", "OneGame", "check", "page", "register", "unregister"]
+__all__ = ["NAMES", "OneGame", "all_pages", "check", "page", "register", "unregister"]

@@ -120,7 +120,7 @@ def main() -> None:
     seats = prepare(url, args.players)
     port = 8700 + os.getpid() % 200
     server = subprocess.Popen([sys.executable, "-c", "import sys; from voevoda.cli import main; main()",
-                               "serve", "--db", url, "--port", str(port)],
+                               "serve", "--db", url, "--port", str(port), "--no-rate-limits"],
                               cwd=str(ROOT), env={**os.environ, "PYTHONPATH": str(ROOT / "src")},
                               stdout=subprocess.DEVNULL, stderr=subprocess.STDOUT)
     address = f"http://127.0.0.1:{port}"
@@ -131,8 +131,12 @@ def main() -> None:
                     break
             except httpx.HTTPError:
                 time.sleep(0.2)
-        # a short warm-up: the games are read into the server's memory once
-        asyncio.run(load(address, seats[:PER_GAME * GAMES:PER_GAME], 3))
+        # a short warm-up: every game read into the server's memory once (public pages, no seat taken)
+        for game in sorted({g for g, _, _ in seats}):
+            httpx.get(f"{address}/g/{game}/chronicle", timeout=60)
+        if os.environ.get("VOEVODA_PROFILE"):  # py-spy the server while it is loaded: where the time goes
+            subprocess.Popen(["py-spy", "record", "-d", str(int(args.seconds)), "-o", os.environ["VOEVODA_PROFILE"],
+                              "-f", "speedscope", "-p", str(server.pid)], stdout=subprocess.DEVNULL)
         started = time.monotonic()
         samples = asyncio.run(load(address, seats, args.seconds))
         spent = time.monotonic() - started

@@ -34,6 +34,8 @@ def serve(
                                                                      "printed and shown (default http://HOST:PORT)")] = None,
     secure_cookies: Annotated[bool, typer.Option("--secure-cookies", help="cookies only over HTTPS (behind a "
                                                                            "proxy that terminates TLS)")] = False,
+    no_rate_limits: Annotated[bool, typer.Option("--no-rate-limits", help="no limit on sign-ins and posts "
+                                                                           "(a load test on loopback only)")] = False,
     db: DbOption = None,
 ) -> None:
     """Run the web app for players and game masters. / Веб-приложение для игроков и ведущих."""
@@ -61,6 +63,8 @@ def serve(
     os.environ["VOEVODA_BASE_URL"] = address
     if secure_cookies:
         os.environ["VOEVODA_SECURE_COOKIES"] = "1"
+    if no_rate_limits:
+        os.environ["VOEVODA_RATE_LIMITS"] = "off"
     uvicorn.run("voevoda.web.app:from_environment", factory=True, host=host, port=port, workers=workers,
                 log_level="warning", proxy_headers=True)
 

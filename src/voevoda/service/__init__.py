@@ -104,6 +104,10 @@ def _check_unmoved(game: Game, started: datetime | None) -> None:
         return
 
 
+MEMO_SIZE = 512
+"""The most outputs kept rendered for one version of one game."""
+
+
 class GameCache:
     """The games a service has read, most recent last, up to ``size`` of them. A cached game is
     never changed: a change works on a fork (:meth:`Game.fork`) and the fork replaces it once
@@ -112,6 +116,7 @@ class GameCache:
     def __init__(self, size: int = 32) -> None:
         self.size = size
         self._games: OrderedDict[str, Game] = OrderedDict()
+        self._memos: dict[str, tuple[Game, dict[Any, Any]]] = {}
         self._lock = threading.Lock()
 
     def get(self, name: str) -> Game | None:
@@ -128,11 +133,26 @@ class GameCache:
             self._games[name] = game
             self._games.move_to_end(name)
             while len(self._games) > self.size:
-                self._games.popitem(last=False)
+                gone, _ = self._games.popitem(last=False)
+                self._memos.pop(gone, None)
 
     def drop(self, name: str) -> None:
         with self._lock:
             self._games.pop(name, None)
+            self._memos.pop(name, None)
+
+    def memo(self, name: str, game: Game) -> dict[Any, Any]:
+        """The outputs already rendered from ``game`` (the cached version of ``name``): a game
+        never changes once cached, so what a viewer saw of it stays true until a new version
+        replaces it (and its memo with it). At most :data:`MEMO_SIZE` outputs a game."""
+        with self._lock:
+            held = self._memos.get(name)
+            if held is None or held[0] is not game:
+                held = (game, {})
+                self._memos[name] = held
+            if len(held[1]) > MEMO_SIZE:
+                held[1].clear()
+            return held[1]
 
 
 @dataclass(frozen=True)
@@ -228,7 +248,11 @@ class Throttle:
 
 THROTTLES = {"post": (30, 60.0), "check": (240, 60.0), "login": (10, 300.0), "join": (20, 300.0),
              "odds": (10, 60.0), "create": (20, 600.0)}
-"""Default limits: what, how many, per how many seconds."""
+"""Default limits per session (or token or chat): what, how many, per how many seconds. An
+address gets :data:`PER_ADDRESS` times as many (several players behind one router), but sign-ins
+no more than a session (a password is guessed from one address)."""
+PER_ADDRESS = 10
+STRICT_PER_ADDRESS = frozenset({"login"})
 
 
 class Service(People):
@@ -237,12 +261,16 @@ class Service(People):
 
     def __init__(self, url: str | None = None, *, store: Store | None = None,
                  clock: Callable[[], datetime] = utc_now, cache_size: int = 32,
-                 throttles: Mapping[str, tuple[int, float]] | None = None) -> None:
+                 throttles: Mapping[str, tuple[int, float]] | None = None, rate_limits: bool = True) -> None:
         self.url = url
         self._store = store
         self.clock = clock
         self.cache = GameCache(cache_size)
-        self.throttles = {k: Throttle(n, w) for k, (n, w) in {**THROTTLES, **(throttles or {})}.items()}
+        limits = {**THROTTLES, **(throttles or {})}
+        self.rate_limits = rate_limits
+        self.throttles = {k: Throttle(n, w) for k, (n, w) in limits.items()}
+        self.address_throttles = {k: Throttle(n if k in STRICT_PER_ADDRESS else n * PER_ADDRESS, w)
+                                  for k, (n, w) in limits.items()}
 
     @property
     def store(self) -> Store:
@@ -257,17 +285,26 @@ class Service(People):
         nothing more, when any key is over its limit."""
         import time
 
-        limiter = self.throttles[what]
+        if not self.rate_limits:
+            return
         now = time.monotonic()
         for key in keys:
             if key:
+                limiter = self.address_throttles[what] if key.startswith("address:") else self.throttles[what]
                 limiter.hit(key, now)
 
     # -- reading --------------------------------------------------------------------------------
 
-    def _game(self, name: str) -> Game:
-        game = self.store.load(name, base=self.cache.get(name))
-        self.cache.put(name, game)
+    def _game(self, name: str, version: tuple[int, str, int] | None = None) -> Game:
+        """The game ``name`` from the cache, brought up to date; with ``version`` (just read), the
+        cached game itself when it is that version, with no further read."""
+        base = self.cache.get(name)
+        if base is not None and version is not None:
+            game = self.store.load_version(name, base, version)
+        else:
+            game = self.store.load(name, base=base)
+        if game is not base:
+            self.cache.put(name, game)
         return game
 
     def rulesets(self) -> list[tuple[str, str, str, int, int]]:
@@ -309,22 +346,25 @@ class Service(People):
         the actor may not look through them. ``viewer`` may be a player's name in any letter
         case. ``light`` (the command line's ``status`` and ``show``) reads the stored state of a
         SQLite game without replaying its journal when that is certainly the same."""
-        access = self.access(actor, name)
-        access.require(Op.READ)
         game: Game | Any
+        memo: dict[Any, Any] | None = None
         if light and isinstance(actor, Operator):
             from voevoda.store.quick import load_standing
 
+            context = self.context(actor, name)
             standing = load_standing(self.url, name)
             game = standing if standing is not None else self._light_game(name)
         else:
-            game = self._game(name)
+            context = self.context(actor, name)
+            context.access.require(Op.READ)
+            game = self._game(name, context.version)
+            memo = self.cache.memo(name, game)
+        access = context.access
+        access.require(Op.READ)
         chosen = access.default_viewer(list(game.record.players)) if viewer is None \
             else game.find_player(viewer, viewers=True)
         access.require_viewer(chosen)
-        public, timezone = (False, "UTC") if isinstance(actor, Operator) and self._store is None \
-            else self.settings(name)
-        return Sight(game, chosen, access, public=public, timezone=timezone)
+        return Sight(game, chosen, access, public=context.public, timezone=context.timezone, memo=memo)
 
     def _light_game(self, name: str) -> Game:
         """A game for a command that only reads it: from a SQLite file straight (no SQLAlchemy)

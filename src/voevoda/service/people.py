@@ -75,11 +75,24 @@ class SessionInfo:
 
 @dataclass(frozen=True)
 class SignedIn:
-    """The person behind a session token, with the session's CSRF token."""
+    """The person behind a session token, with the session's CSRF token and the language the
+    person chose (``None``: none)."""
 
     person: Person
     session_id: int
     csrf: str
+    lang: str | None = None
+
+
+@dataclass(frozen=True)
+class GameContext:
+    """What one actor holds in one game, the game's settings, and its journal's version ``(row
+    id, created, entries)`` as last committed (``None`` when not read)."""
+
+    access: Access
+    public: bool
+    timezone: str
+    version: tuple[int, str, int] | None
 
 
 @dataclass(frozen=True)
@@ -126,6 +139,8 @@ class People:
 
     clock: Callable[[], datetime]
 
+    _store: Store | None
+
     @property
     def store(self) -> Store:  # provided by the service
         raise NotImplementedError
@@ -134,28 +149,41 @@ class People:
 
     def access(self, actor: Actor, game: str) -> Access:
         """What ``actor`` holds in ``game`` (:mod:`voevoda.service.access`)."""
-        if isinstance(actor, Operator):
-            return Access(actor, game, owner=True)
+        return self.context(actor, game).access
+
+    def context(self, actor: Actor, game: str) -> GameContext:
+        """What ``actor`` holds in ``game``, the game's settings and the version of its journal, in
+        one read of the database (two for a signed-in person: the game, then his memberships)."""
+        if isinstance(actor, Operator) and self._store is None:
+            return GameContext(Access(actor, game, owner=True), False, "UTC", None)
         from sqlalchemy import select
 
         from voevoda.store.models import GameRow, GameSettingsRow, MemberRow
 
-        with self.store.reads() as session:
-            row = session.execute(select(GameRow.id).where(GameRow.name == game)).first()
+        with self.store.read_connection() as connection:
+            row = connection.execute(
+                select(GameRow.id, GameRow.created_at, GameRow.entry_count, GameSettingsRow.is_public,
+                       GameSettingsRow.timezone)
+                .outerjoin(GameSettingsRow, GameSettingsRow.game_id == GameRow.id)
+                .where(GameRow.name == game)).first()
             if row is None:
                 raise not_found_game(game)
-            game_id = row[0]
-            public = bool(session.scalar(select(GameSettingsRow.is_public).where(GameSettingsRow.game_id == game_id)))
+            game_id, created, entries, public, timezone = row
+            version = (int(game_id), created.isoformat() if created else "", int(entries))  # as Store keys it
+            public, timezone = bool(public), timezone or "UTC"
+            if isinstance(actor, Operator):
+                return GameContext(Access(actor, game, owner=True), public, timezone, version)
             if isinstance(actor, (Anonymous, Clock)):
-                return Access(actor, game, public=public)
+                return GameContext(Access(actor, game, public=public), public, timezone, version)
             if isinstance(actor, SeatToken):
                 seats = frozenset({actor.player}) if actor.game_id == game_id else frozenset()
-                return Access(actor, game, seats=seats, public=public)
-            members = session.execute(select(MemberRow.role, MemberRow.player).where(
+                return GameContext(Access(actor, game, seats=seats, public=public), public, timezone, version)
+            members = connection.execute(select(MemberRow.role, MemberRow.player).where(
                 MemberRow.game_id == game_id, MemberRow.account_id == actor.account_id)).all()
         roles = {role for role, _ in members}
-        return Access(actor, game, owner="owner" in roles, co_gm="co_gm" in roles,
-                      seats=frozenset(p for role, p in members if role == "player" and p), public=public)
+        access = Access(actor, game, owner="owner" in roles, co_gm="co_gm" in roles,
+                        seats=frozenset(p for role, p in members if role == "player" and p), public=public)
+        return GameContext(access, public, timezone, version)
 
     def _game_id(self, session: Session, game: str) -> int:
         from sqlalchemy import select
@@ -301,22 +329,24 @@ class People:
 
         from voevoda.store.models import AccountRow, WebSessionRow
 
-        with self.store.reads() as session:
-            found = session.execute(select(WebSessionRow, AccountRow).join(
-                AccountRow, AccountRow.id == WebSessionRow.account_id).where(
+        with self.store.read_connection() as connection:
+            found = connection.execute(select(
+                WebSessionRow.id, WebSessionRow.csrf_token, WebSessionRow.revoked_at, WebSessionRow.expires_at,
+                WebSessionRow.last_seen_at, AccountRow.id, AccountRow.name, AccountRow.can_create_games,
+                AccountRow.lang).join(AccountRow, AccountRow.id == WebSessionRow.account_id).where(
                 WebSessionRow.token_hash == token_hash(token))).first()
         if found is None:
             return None
-        row, account = found
+        session_id, csrf, revoked, expires, seen, account_id, name, creates, lang = found
         now = self.clock()
-        if row.revoked_at is not None or _aware(row.expires_at) < now:
+        if revoked is not None or _aware(expires) < now:
             return None
-        if (now - _aware(row.last_seen_at)).total_seconds() > 60:
+        if (now - _aware(seen)).total_seconds() > 60:
             with self.store.sessions.begin() as session:
-                fresh = session.get(WebSessionRow, row.id)
+                fresh = session.get(WebSessionRow, session_id)
                 if fresh is not None:
                     fresh.last_seen_at = now
-        return SignedIn(_person(account), row.id, row.csrf_token)
+        return SignedIn(Person(account_id, name, bool(creates)), session_id, csrf, lang)
 
     def sessions(self, actor: Actor, current: int | None = None) -> list[SessionInfo]:
         person = _person_of(actor)
@@ -593,12 +623,10 @@ class People:
 
     def settings(self, game: str) -> tuple[bool, str]:
         """``(public, time zone)`` of a game (not a secret: the dashboard shows both)."""
-        from voevoda.store.models import GameSettingsRow
+        from voevoda.service.actors import ANONYMOUS
 
-        with self.store.reads() as session:
-            game_id = self._game_id(session, game)
-            row = session.get(GameSettingsRow, game_id)
-        return (row.is_public, row.timezone) if row is not None else (False, "UTC")
+        found = self.context(ANONYMOUS, game)
+        return found.public, found.timezone
 
     def change_settings(self, actor: Actor, game: str, *, public: bool | None = None,
                         timezone: str | None = None) -> None:
@@ -679,5 +707,5 @@ def _verify_quietly(hasher: PasswordHasher, stored: str, password: str) -> bool:
         return False
 
 
-__all__ = ["ApiToken", "Invitation", "Joined", "People", "Seat", "SessionGrant", "SessionInfo", "SignedIn",
+__all__ = ["ApiToken", "GameContext", "Invitation", "Joined", "People", "Seat", "SessionGrant", "SessionInfo", "SignedIn",
            "check_timezone", "new_token", "token_hash"]

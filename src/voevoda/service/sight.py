@@ -10,7 +10,8 @@ Sight cannot ask for another viewer's output: the game itself is not handed out.
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Any
+from collections.abc import Callable
+from typing import TYPE_CHECKING, Any, TypeVar
 
 from voevoda.core import outputs
 from voevoda.core.ruleset import GM, PUBLIC, Viewer
@@ -21,16 +22,31 @@ if TYPE_CHECKING:
     from voevoda.service.access import Access
 
 
+T = TypeVar("T")
+
+
 class Sight:
     """The game ``game`` seen by ``viewer`` (chosen and checked by the service)."""
 
     def __init__(self, game: Game | Standing, viewer: Viewer, access: Access, *, public: bool = False,
-                 timezone: str = "UTC") -> None:
+                 timezone: str = "UTC", memo: dict[Any, Any] | None = None) -> None:
         self._game = game
         self.viewer = viewer
         self.access = access
         self.public = public
         self.timezone = timezone
+        self._memo = memo
+        """Outputs already rendered from this very game (the service's cache of its version):
+        each is a pure function of the game, the viewer and the parameters."""
+
+    def _kept(self, key: tuple[Any, ...], render: Callable[[], T]) -> T:
+        if self._memo is None:
+            return render()
+        key = (self.viewer, *key)
+        if key not in self._memo:
+            self._memo[key] = render()
+        found: T = self._memo[key]
+        return found
 
     # -- facts anybody who may look at the game may know ----------------------------------------
 
@@ -74,28 +90,29 @@ class Sight:
         return type(self._game.ruleset).map_svg is not Ruleset.map_svg
 
     def dashboard(self) -> outputs.Dashboard:
-        return outputs.dashboard(self._game, self.viewer)
+        return self._kept(("dashboard",), lambda: outputs.dashboard(self._game, self.viewer))
 
     # -- the channels of core/outputs.py, for this viewer -------------------------------------
 
     def status(self) -> str:
-        return outputs.status_text(self._game, self.viewer)
+        return self._kept(("status",), lambda: outputs.status_text(self._game, self.viewer))
 
     def show(self) -> str:
-        return outputs.show_text(self._game, self.viewer)
+        return self._kept(("show",), lambda: outputs.show_text(self._game, self.viewer))
 
     def view_json(self) -> str:
-        return outputs.show_json(self._game, self.viewer)
+        return self._kept(("view",), lambda: outputs.show_json(self._game, self.viewer))
 
     def turns(self) -> list[int]:
         """The turns that have a report."""
         return self._replayed().turns_resolved()
 
     def report(self, turn: int | None = None, fmt: str = "text", lang: str = "ru", flavour: str | None = None) -> str:
-        return outputs.report_text(self._replayed(), self.viewer, turn, fmt, lang, flavour)
+        return self._kept(("report", turn, fmt, lang, flavour),
+                          lambda: outputs.report_text(self._replayed(), self.viewer, turn, fmt, lang, flavour))
 
     def map_svg(self, lang: str = "ru", turn: int | None = None) -> str | None:
-        return outputs.map_svg(self._replayed(), self.viewer, lang, turn)
+        return self._kept(("map", lang, turn), lambda: outputs.map_svg(self._replayed(), self.viewer, lang, turn))
 
     def map_png(self, lang: str = "ru", turn: int | None = None, zoom: float = 1.0) -> bytes | None:
         return outputs.map_png(self._replayed(), self.viewer, lang, turn, zoom)

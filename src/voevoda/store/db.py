@@ -133,6 +133,13 @@ class Store:
             config.attributes["connection"] = connection
             command.upgrade(config, "head")
 
+    @contextmanager
+    def read_connection(self) -> Iterator[Any]:
+        """A connection for a few plain reads (no ORM objects): the last committed snapshot on
+        SQLite, never waiting for a writer."""
+        with self.read_engine.connect() as connection:
+            yield connection
+
     # -- games ------------------------------------------------------------------
 
     def create(self, game: Game) -> None:
@@ -158,6 +165,13 @@ class Store:
         with self.reads() as session:
             rows = session.execute(select(GameRow.name, GameRow.ruleset, GameRow.step).order_by(GameRow.name))
             return [(r.name, r.ruleset, r.step) for r in rows]
+
+    def load_version(self, name: str, base: Game, version: tuple[int, str, int]) -> Game:
+        """``base`` itself when it is the game ``name`` at ``version`` (its row and number of
+        entries, just read by the caller), else :meth:`load`."""
+        if base.store_key == (self.url, version[0], version[1]) and len(base.record.entries) == version[2]:
+            return base
+        return self.load(name, base)
 
     def load(self, name: str, base: Game | None = None) -> Game:
         """The game rebuilt by replaying its journal. With ``base``, a game of this store read

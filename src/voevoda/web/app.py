@@ -57,6 +57,8 @@ class WebSettings:
     base_url: str = "http://127.0.0.1:8000"
     secure_cookies: bool = False
     throttles: dict[str, tuple[int, float]] = field(default_factory=dict)
+    rate_limits: bool = True
+    """Off only for a load test on loopback (``voevoda serve --no-rate-limits``)."""
 
 
 def create_app(settings: WebSettings | None = None, service: Service | None = None,
@@ -64,7 +66,7 @@ def create_app(settings: WebSettings | None = None, service: Service | None = No
     """The app over ``service`` (by default one on ``settings.db``); cookies are signed with the
     installation's key kept in the database, or ``signing_key``."""
     settings = settings or WebSettings()
-    service = service or Service(settings.db, throttles=settings.throttles)
+    service = service or Service(settings.db, throttles=settings.throttles, rate_limits=settings.rate_limits)
     app = FastAPI(title="voevoda", version=_version(), docs_url=None, redoc_url=None, openapi_url=None)
     app.state.service = service
     app.state.settings = settings
@@ -96,7 +98,8 @@ def from_environment() -> FastAPI:
     ``voevoda serve`` sets."""
     return create_app(WebSettings(db=os.environ.get("VOEVODA_DATABASE_URL"),
                                   base_url=os.environ.get("VOEVODA_BASE_URL", "http://127.0.0.1:8000"),
-                                  secure_cookies=os.environ.get("VOEVODA_SECURE_COOKIES") == "1"))
+                                  secure_cookies=os.environ.get("VOEVODA_SECURE_COOKIES") == "1",
+                                  rate_limits=os.environ.get("VOEVODA_RATE_LIMITS") != "off"))
 
 
 def _version() -> str:

@@ -39,6 +39,8 @@ class Visitor:
     csrf: str
     session_id: int | None = None
     session_token: str | None = None
+    lang: str | None = None
+    """The language the signed-in person chose on his account page."""
     via_token: bool = False
     new_csrf_cookie: str | None = None
     """A signed CSRF token to set as a cookie (a visitor who was not signed in and had none)."""
@@ -104,7 +106,7 @@ def visitor(request: Request, service: Service, signer: Signer) -> Visitor:
     if token:
         signed = service.signed_in(token)
         if signed is not None:
-            return Visitor(signed.person, signed.csrf, signed.session_id, token)
+            return Visitor(signed.person, signed.csrf, signed.session_id, token, signed.lang)
     csrf = signer.read(signer.csrf, request.cookies.get(CSRF_COOKIE))
     if csrf:
         return Visitor(ANONYMOUS, csrf)

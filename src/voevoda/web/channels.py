@@ -22,7 +22,7 @@ from voevoda.core.engine import Game
 from voevoda.core.ruleset import GM, PUBLIC, Viewer
 from voevoda.service import Access, Actor, GameListing, Person, Service
 from voevoda.service.errors import not_found_game
-from voevoda.service.people import SignedIn
+from voevoda.service.people import GameContext, SignedIn
 
 CSRF = "0" * 64
 KEY = "voevoda-channels"
@@ -40,19 +40,16 @@ class OneGame(Service):
     def bind(self, game: Game, viewer: Viewer) -> None:
         self.game, self.viewer = game, viewer
 
-    def _game(self, name: str) -> Game:
+    def _game(self, name: str, version: tuple[int, str, int] | None = None) -> Game:
         if self.game is None or name != self.game.record.name:
             raise not_found_game(name)
         return self.game
 
-    def access(self, actor: Actor, game: str) -> Access:
+    def context(self, actor: Actor, game: str) -> GameContext:
         self._game(game)
         seats = frozenset({self.viewer}) if isinstance(actor, Person) and self.viewer not in (GM, PUBLIC) else frozenset()
-        return Access(actor, game, co_gm=isinstance(actor, Person) and self.viewer == GM, seats=seats, public=True)
-
-    def settings(self, game: str) -> tuple[bool, str]:
-        self._game(game)
-        return True, "UTC"
+        access = Access(actor, game, co_gm=isinstance(actor, Person) and self.viewer == GM, seats=seats, public=True)
+        return GameContext(access, True, "UTC", None)
 
     def signed_in(self, token: str) -> SignedIn | None:
         if self.viewer == PUBLIC:

@@ -35,8 +35,7 @@ def here(request: Request) -> Here:
     service: Service = request.app.state.service
     who = visitor(request, service, request.app.state.signer)
     asked = request.query_params.get("lang")
-    lang = pick_language(asked, request.cookies.get(LANG_COOKIE), service.language(who.actor) if who.signed_in else None,
-                         request.headers.get("accept-language"))
+    lang = pick_language(asked, request.cookies.get(LANG_COOKIE), who.lang, request.headers.get("accept-language"))
     return Here(request, who, lang, set_lang_cookie=asked in LANGS)
 
 

@@ -342,11 +342,26 @@ class People:
         if revoked is not None or _aware(expires) < now:
             return None
         if (now - _aware(seen)).total_seconds() > 60:
-            with self.store.sessions.begin() as session:
-                fresh = session.get(WebSessionRow, session_id)
-                if fresh is not None:
-                    fresh.last_seen_at = now
+            self._touch(session_id, now)
         return SignedIn(Person(account_id, name, bool(creates)), session_id, csrf, lang)
+
+    def _touch(self, session_id: int, now: datetime) -> None:
+        """Mark a session seen, in a thread of its own: a reader never waits for the write lock
+        (a long resolution may hold it), and a mark that cannot be written now is simply lost."""
+        import threading
+
+        def write() -> None:
+            from voevoda.store.models import WebSessionRow
+
+            try:
+                with self.store.sessions.begin() as session:
+                    fresh = session.get(WebSessionRow, session_id)
+                    if fresh is not None:
+                        fresh.last_seen_at = now
+            except Exception:  # noqa: BLE001 - «last seen» is a courtesy, never a failure
+                return
+
+        threading.Thread(target=write, daemon=True).start()
 
     def sessions(self, actor: Actor, current: int | None = None) -> list[SessionInfo]:
         person = _person_of(actor)

@@ -151,7 +151,7 @@ async def _game_error(request: Request, exc: Exception) -> Response:
         return JSONResponse(error_json(exc), status_code=code, headers=headers)
     from voevoda.web.pages import error_page
 
-    return error_page(request, exc, code, headers)
+    return await error_page(request, exc, code, headers)
 
 
 async def _http_error(request: Request, exc: Exception) -> Response:
@@ -161,7 +161,7 @@ async def _http_error(request: Request, exc: Exception) -> Response:
                                        "message_en": str(exc.detail)}}, status_code=exc.status_code)
     from voevoda.web.pages import error_page
 
-    return error_page(request, GameError(str(exc.detail), str(exc.detail)), exc.status_code)
+    return await error_page(request, GameError(str(exc.detail), str(exc.detail)), exc.status_code)
 
 
 async def _validation_error(request: Request, exc: Exception) -> Response:
@@ -176,7 +176,7 @@ async def _validation_error(request: Request, exc: Exception) -> Response:
                                        "message_en": "invalid request: " + message}}, status_code=422)
     from voevoda.web.pages import error_page
 
-    return error_page(request, GameError("неверный запрос: " + message, "invalid request: " + message), 422)
+    return await error_page(request, GameError("неверный запрос: " + message, "invalid request: " + message), 422)
 
 
 async def _unexpected(request: Request, exc: Exception) -> Response:
@@ -191,7 +191,7 @@ async def _unexpected(request: Request, exc: Exception) -> Response:
                                        "message_en": error.message_en}}, status_code=500)
     from voevoda.web.pages import error_page
 
-    return error_page(request, error, 500)
+    return await error_page(request, error, 500)
 
 
 # -- middleware ---------------------------------------------------------------------------------------

@@ -30,8 +30,10 @@ router = APIRouter()
 MAX_FORM_TEXT = 64 * 1024
 
 
-def here(request: Request) -> Here:
-    """The visitor and language of a request (a dependency of every page)."""
+async def here(request: Request) -> Here:
+    """The visitor and language of a request (a dependency of every page). It runs on the event
+    loop: a few reads of the database, which never wait for a writer (SQLite's WAL, PostgreSQL's
+    snapshots)."""
     service: Service = request.app.state.service
     who = visitor(request, service, request.app.state.signer)
     asked = request.query_params.get("lang")
@@ -47,9 +49,10 @@ def service_of(h: Here) -> Service:
     return svc
 
 
-def error_page(request: Request, exc: BaseException, status: int, headers: dict[str, str] | None = None) -> Response:
+async def error_page(request: Request, exc: BaseException, status: int,
+                     headers: dict[str, str] | None = None) -> Response:
     try:
-        h = here(request)
+        h = await here(request)
     except GameError:
         from voevoda.service import ANONYMOUS
 
@@ -79,7 +82,7 @@ def _form_text(value: str, what: str) -> str:
 # -- home, signing in -------------------------------------------------------------------------------
 
 @router.get("/", response_class=HTMLResponse)
-def home(h: Ctx) -> Response:
+async def home(h: Ctx) -> Response:
     games = service_of(h).games(h.who.actor)
     mine = [g for g in games if g.roles]
     public = [g for g in games if not g.roles]
@@ -87,7 +90,7 @@ def home(h: Ctx) -> Response:
 
 
 @router.get("/login", response_class=HTMLResponse)
-def login_form(h: Ctx) -> Response:
+async def login_form(h: Ctx) -> Response:
     return page(h, "login.html.j2", failed=None)
 
 
@@ -229,13 +232,13 @@ def _game_page(h: Here, template: str, sight: Sight, status: int = 200, **contex
 
 
 @router.get("/g/{game}", response_class=HTMLResponse)
-def dashboard(h: Ctx, game: str) -> Response:
+async def dashboard(h: Ctx, game: str) -> Response:
     sight = _sight(h, game, h.request.query_params.get("as"))
     return _game_page(h, "game.html.j2", sight, status_text=sight.status())
 
 
 @router.get("/g/{game}/orders", response_class=HTMLResponse)
-def orders_page(h: Ctx, game: str) -> Response:
+async def orders_page(h: Ctx, game: str) -> Response:
     sight = _sight(h, game, h.request.query_params.get("as"))
     return _orders(h, sight, text=None, echo=None)
 
@@ -293,13 +296,13 @@ def _echo(service: Service, h: Here, game: str, player: str, text: str, *, store
 
 
 @router.get("/g/{game}/view", response_class=HTMLResponse)
-def view_page(h: Ctx, game: str) -> Response:
+async def view_page(h: Ctx, game: str) -> Response:
     sight = _sight(h, game, h.request.query_params.get("as"))
     return _game_page(h, "view.html.j2", sight, outline=sight.show())
 
 
 @router.get("/g/{game}/map.svg")
-def map_svg(h: Ctx, game: str, turn: int | None = None) -> Response:
+async def map_svg(h: Ctx, game: str, turn: int | None = None) -> Response:
     sight = _sight(h, game, h.request.query_params.get("as"))
     svg = sight.map_svg(h.lang, turn)
     if svg is None:
@@ -324,7 +327,7 @@ def map_png(h: Ctx, game: str, turn: int | None = None, zoom: float = 1.5) -> Re
 
 
 @router.get("/g/{game}/reports", response_class=HTMLResponse)
-def reports_page(h: Ctx, game: str, turn: int | None = None) -> Response:
+async def reports_page(h: Ctx, game: str, turn: int | None = None) -> Response:
     sight = _sight(h, game, h.request.query_params.get("as"))
     turns = sight.turns()
     shown = turn if turn is not None else (turns[-1] if turns else None)
@@ -344,7 +347,7 @@ def report_file(h: Ctx, game: str, turn: int, fmt: str, flavour: str | None = No
 
 
 @router.get("/g/{game}/chronicle", response_class=HTMLResponse)
-def chronicle_page(h: Ctx, game: str, turn: int | None = None) -> Response:
+async def chronicle_page(h: Ctx, game: str, turn: int | None = None) -> Response:
     sight = _sight(h, game, PUBLIC)
     turns = sight.turns()
     shown = turn if turn is not None else (turns[-1] if turns else None)
@@ -359,7 +362,7 @@ def chronicle_page(h: Ctx, game: str, turn: int | None = None) -> Response:
 
 
 @router.get("/g/{game}/dice", response_class=HTMLResponse)
-def dice_page(h: Ctx, game: str) -> Response:
+async def dice_page(h: Ctx, game: str) -> Response:
     sight = _sight(h, game, PUBLIC)
     return _game_page(h, "dice.html.j2", sight)
 
@@ -551,7 +554,7 @@ async def new_game(request: Request, ruleset: Annotated[str, Form(max_length=64)
                    timezone: Annotated[str, Form(max_length=64)] = "UTC", csrf: Annotated[str, Form()] = "",
                    config_file: Annotated[UploadFile | None, File()] = None,
                    house_rules_file: Annotated[UploadFile | None, File()] = None) -> Response:
-    h = here(request)
+    h = await here(request)
     check_csrf(h.request, h.who, csrf)
     service = service_of(h)
     service.throttle("create", *h.who.limit_keys(h.request))
@@ -585,7 +588,7 @@ def import_page(h: Ctx) -> Response:
 @router.post("/games/import", response_class=HTMLResponse)
 async def import_game(request: Request, file: Annotated[UploadFile, File()],
                       name: Annotated[str, Form(max_length=200)] = "", csrf: Annotated[str, Form()] = "") -> Response:
-    h = here(request)
+    h = await here(request)
     check_csrf(h.request, h.who, csrf)
     service = service_of(h)
     service.throttle("create", *h.who.limit_keys(h.request))

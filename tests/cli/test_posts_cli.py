@@ -191,7 +191,7 @@ def test_a_post_with_a_bad_line_keeps_its_good_ones(db: str) -> None:
     code, out = run("order", "r", "--player", "Анна", "-", "--db", db, input="P.S. налог 1\n")
     assert code == 0, out
     assert "дополняет ваш пост от" in out and "(2 приказа) / adds to your post" in out
-    assert "  2: ход 0303 → 0304" in out and "  + 1: перевод 1 → Казна (Налоги)" in out, out
+    assert "  2: ход 0303 → 0304" in out and "  + 1: налог: 1 монету в казну" in out, out
 
 
 def test_the_step_status_prints_is_the_step_a_post_goes_to(db: str) -> None:

@@ -200,6 +200,8 @@ def test_english_names() -> None:
     # players' names of every kind
     ("Любовь", "ablt", "Любовью"), ("Илья", "gent", "Ильи"), ("Никита", "datv", "Никите"), ("Саша", "ablt", "Сашей"),
     ("Анна Петрова", "gent", "Анны Петровой"),
+    # a name the dictionary does not know, in a vowel and «й» (a house of Thrones, as «герой»)
+    ("Грейджой", "ablt", "Грейджоем"), ("Грейджой", "datv", "Грейджою"), ("Грейджой", "gent", "Грейджоя"),
 ])
 def test_a_name_after_a_preposition(name: str, case: str, form: str) -> None:
     """A person's or a country's name in the case a preposition asks for («союз с Борисом»,
@@ -211,7 +213,7 @@ def test_a_name_after_a_preposition(name: str, case: str, form: str) -> None:
 @pytest.mark.parametrize(("name", "phrase"), [
     ("Борис", "с Борисом"), ("Вера", "с Верой"), ("Ромейская держава", "с Ромейской державой"),
     ("Староверы (Анна)", "со Староверами (Анна)"), ("Швеция", "со Швецией"), ("Сербия", "с Сербией"),
-    ("Alice", "с Alice"),
+    ("Alice", "с Alice"), ("Старк", "со Старком"), ("Грейджой", "с Грейджоем"),
 ])
 def test_with_a_name(name: str, phrase: str) -> None:
     """«с» and the instrumental, «со» before с, з, ш, ж, щ and a consonant («со Староверами»)."""

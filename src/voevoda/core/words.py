@@ -451,9 +451,16 @@ _MASC_SING = {"nomn": "", "gent": "а", "datv": "у", "accs": "а", "ablt": "о�
 _MASC_PLUR = {"nomn": "ы", "gent": "ов", "datv": "ам", "accs": "ов", "ablt": "ами", "loct": "ах"}
 
 
+_SOFT_SING = {"nomn": "й", "gent": "я", "datv": "ю", "accs": "я", "ablt": "ем", "loct": "е"}
+_SOFT_PLUR = {"nomn": "и", "gent": "ев", "datv": "ям", "accs": "ев", "ablt": "ями", "loct": "ях"}
+
+
 def _regular_masculine(word: str, case: str, plural: bool) -> str | None:
     """A word the dictionary does not know («голем», «энт», «саблезуб»: the games' creatures),
-    declined as a regular masculine animate noun with a hard stem."""
+    declined as a regular masculine animate noun with a hard stem; one ending in a vowel and
+    «й» («Грейджой», as «герой») with its soft endings: «с Грейджоем», «Грейджою»."""
+    if _CYRILLIC.match(word) and len(word) > 2 and word[-1].lower() == "й" and word[-2].lower() in "аеоуэ":
+        return word[:-1] + (_SOFT_PLUR if plural else _SOFT_SING)[case]
     if not _CYRILLIC.match(word) or word[-1].lower() in "аеёиоуыэюяйь":
         return None
     ending = (_MASC_PLUR if plural else _MASC_SING)[case]

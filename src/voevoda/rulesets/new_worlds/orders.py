@@ -39,6 +39,7 @@ from voevoda.core.posts import (
     read_int,
     stem,
     suggest,
+    with_example,
 )
 from voevoda.core.ruleset import Order
 from voevoda.rulesets.new_worlds.mapdata import normalise_tile
@@ -317,7 +318,7 @@ class LineReader:
                 args = getattr(self, f"_{kind}")()
             except _Fail as fail:
                 ru, en = SYNTAX[kind]
-                problems.append(self._problem(fail.index, f"{fail.ru}; пример: {ru}", f"{fail.en}; example: {en}"))
+                problems.append(self._problem(fail.index, *with_example(fail.ru, fail.en, ru, en)))
                 break
             end_tok = self.tokens[self.pos - 1] if self.pos > start else self.tokens[start]
             text = self.line.text[self.tokens[start].start:end_tok.start + len(end_tok.text)]

@@ -79,6 +79,12 @@ def test_counted_nouns_in_other_cases() -> None:
     assert counted(2, "низший демон", case="ablt") == "2 низшими демонами"
     assert counted(2, "рыцарь", case="accs") == "2 рыцарей"      # «убил 2 рыцарей» (animate)
     assert counted(2, "пушка", case="accs") == "2 пушки"         # inanimate: as the nominative
+    # a creature the dictionary reads only as a prefix and a thing («камне» + «рог»): animate
+    # (issue 30 item 8: «нанять 1 камнерог»)
+    assert counted(1, "камнерог", case="accs") == "1 камнерога"
+    assert counted(2, "камнерог", case="accs") == "2 камнерогов"
+    assert counted(3, "кровогриф", case="accs") == "3 кровогрифов"
+    assert counted(2, "Богороща") == "2 Богорощи"
     assert inflect_phrase("низший демон", "gent") == "низшего демона"
     assert noun_forms("копейщик") == ("копейщик", "копейщика", "копейщиков")
     assert agree(11, "копейщик") == "копейщиков"

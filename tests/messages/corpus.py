@@ -11,7 +11,8 @@ A scenario (``scenarios/<ruleset-id>.yaml``) is a game and its steps::
           - {player: Любовь, post: "ход 0303 0304"}
         posts: {Любовь: "...", Никита: "..."}   # stored (each echo written), then the step resolved;
                                          # a list of posts: posted one after another (a follow-up,
-                                         # a post that replaces the first)
+                                         # a post that replaces the first); «{bot}» in a post is
+                                         # what the computer opponent would write in that seat
         resolve: force                   # «force» (default: the silent get default orders), «no», «yes»
         show: [Любовь]                   # optional: the outline `voevoda show` prints for them
     reports: [Любовь, public]            # whose report of every resolved turn (default: all, public)
@@ -153,7 +154,7 @@ def write(ruleset_id: str) -> Written:
             checked(out, game, check["player"], check["post"], check.get("note"))
         for player, texts in (step.get("posts") or {}).items():
             for text in [texts] if isinstance(texts, str) else texts:
-                posted(out, game, player, text)
+                posted(out, game, player, text.replace("{bot}", game.bot_post(player)) if "{bot}" in text else text)
         for player in game.awaiting():
             if player in game.record.bots and player not in (step.get("posts") or {}):
                 posted(out, game, player, game.bot_post(player))

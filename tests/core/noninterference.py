@@ -170,8 +170,8 @@ def probes(game: Game, viewer: Viewer, rnd: random.Random) -> list[str]:
 
 
 def candidate_posts(game: Game, player: str, rnd: random.Random) -> list[str]:
-    """Posts ``player`` could send now, from his own view alone: the computer opponent's and the
-    ruleset's other posts."""
+    """Posts ``player`` could send now, from his own view alone: the ruleset's first posts, then
+    the computer opponent's and the ruleset's other posts in a random order."""
     view = game.view(player)
     spec = spec_of(game.record.ruleset)
     texts = []
@@ -180,7 +180,7 @@ def candidate_posts(game: Game, player: str, rnd: random.Random) -> list[str]:
         texts.append(bot)
     texts.extend(spec.posts(view, player, rnd))
     rnd.shuffle(texts)
-    return texts
+    return [*spec.first_posts(view, player, rnd), *texts]
 
 
 def post_something(game: Game, player: str, rnd: random.Random, avoid: str | None = None) -> str | None:

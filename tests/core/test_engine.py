@@ -47,11 +47,24 @@ def test_resolve_waits_for_everyone_awaited() -> None:
 
 
 def test_a_player_not_awaited_cannot_post() -> None:
+    """The refusal names the player as a sentence does (issue 30, item 8): «от Любови сейчас
+    ничего не ждут», «от игрока Dragon77 …» for a name the morphology cannot decline."""
     game = new_game()
     other = game.state["seats"][1]
     with pytest.raises(GameError):
         game.submit(other, "roll 1")
     assert game.record.entries == []
+    game = Game.create("toy-twenty", "t", ["Любовь", "Dragon77", "Никита"], seed="engine")
+    first = game.state["seats"][0]
+    waiting = [p for p in game.state["seats"] if p != first]
+    texts = {}
+    for player in waiting:
+        with pytest.raises(GameError) as refused:
+            game.submit(player, "roll 1")
+        texts[player] = refused.value.message_ru
+    expected = {"Любовь": "от Любови сейчас ничего не ждут", "Dragon77": "от игрока Dragon77 сейчас ничего не ждут",
+                "Никита": "от Никиты сейчас ничего не ждут"}
+    assert texts == {p: expected[p] for p in waiting}
 
 
 def test_a_rejected_submission_changes_nothing() -> None:

@@ -79,6 +79,12 @@ def test_counted_nouns_in_other_cases() -> None:
     assert counted(2, "низший демон", case="ablt") == "2 низшими демонами"
     assert counted(2, "рыцарь", case="accs") == "2 рыцарей"      # «убил 2 рыцарей» (animate)
     assert counted(2, "пушка", case="accs") == "2 пушки"         # inanimate: as the nominative
+    # a creature the dictionary reads only as a prefix and a thing («камне» + «рог»): animate
+    # (issue 30 item 8: «нанять 1 камнерог»)
+    assert counted(1, "камнерог", case="accs") == "1 камнерога"
+    assert counted(2, "камнерог", case="accs") == "2 камнерогов"
+    assert counted(3, "кровогриф", case="accs") == "3 кровогрифов"
+    assert counted(2, "Богороща") == "2 Богорощи"
     assert inflect_phrase("низший демон", "gent") == "низшего демона"
     assert noun_forms("копейщик") == ("копейщик", "копейщика", "копейщиков")
     assert agree(11, "копейщик") == "копейщиков"
@@ -200,6 +206,8 @@ def test_english_names() -> None:
     # players' names of every kind
     ("Любовь", "ablt", "Любовью"), ("Илья", "gent", "Ильи"), ("Никита", "datv", "Никите"), ("Саша", "ablt", "Сашей"),
     ("Анна Петрова", "gent", "Анны Петровой"),
+    # a name the dictionary does not know, in a vowel and «й» (a house of Thrones, as «герой»)
+    ("Грейджой", "ablt", "Грейджоем"), ("Грейджой", "datv", "Грейджою"), ("Грейджой", "gent", "Грейджоя"),
 ])
 def test_a_name_after_a_preposition(name: str, case: str, form: str) -> None:
     """A person's or a country's name in the case a preposition asks for («союз с Борисом»,
@@ -211,7 +219,7 @@ def test_a_name_after_a_preposition(name: str, case: str, form: str) -> None:
 @pytest.mark.parametrize(("name", "phrase"), [
     ("Борис", "с Борисом"), ("Вера", "с Верой"), ("Ромейская держава", "с Ромейской державой"),
     ("Староверы (Анна)", "со Староверами (Анна)"), ("Швеция", "со Швецией"), ("Сербия", "с Сербией"),
-    ("Alice", "с Alice"),
+    ("Alice", "с Alice"), ("Старк", "со Старком"), ("Грейджой", "с Грейджоем"),
 ])
 def test_with_a_name(name: str, phrase: str) -> None:
     """«с» and the instrumental, «со» before с, з, ш, ж, щ and a consonant («со Староверами»)."""

@@ -9,7 +9,10 @@ A scenario (``scenarios/<ruleset-id>.yaml``) is a game and its steps::
     steps:
       - checks:                          # posts only checked (nothing stored): each echo or refusal
           - {player: Любовь, post: "ход 0303 0304"}
-        posts: {Любовь: "...", Никита: "..."}   # stored (each echo written), then the step resolved
+        posts: {Любовь: "...", Никита: "..."}   # stored (each echo written), then the step resolved;
+                                         # a list of posts: posted one after another (a follow-up,
+                                         # a post that replaces the first); «{bot}» in a post is
+                                         # what the computer opponent would write in that seat
         resolve: force                   # «force» (default: the silent get default orders), «no», «yes»
         show: [Любовь]                   # optional: the outline `voevoda show` prints for them
     reports: [Любовь, public]            # whose report of every resolved turn (default: all, public)
@@ -24,7 +27,7 @@ when the dice change, the games change, and the golden texts are written anew
 from __future__ import annotations
 
 from collections.abc import Iterable, Mapping, Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import Any
 
@@ -33,6 +36,7 @@ import yaml
 from voevoda.core.engine import Game, Receipt
 from voevoda.core.errors import GameError, OrdersRejected, Problem
 from voevoda.core.markup import Document, Spoiler, render
+from voevoda.core.outputs import added_text, counts_text, replaced_text
 from voevoda.core.ruleset import PUBLIC
 
 HERE = Path(__file__).parent
@@ -73,11 +77,26 @@ def problem_ru(problem: Problem) -> str:
     return f"{head}: {problem.message_ru}" if head else problem.message_ru
 
 
-def echo_lines(game: Game, receipt: Receipt) -> list[str]:
-    """The echo of an accepted or checked post, in Russian: each order as the game repeats it,
-    the lines not read as orders, those set aside, the notes on the markup and the warnings."""
-    out = ["принято:" if receipt.orders else "принято: ни одного приказа"]
-    out.extend(f"  {order.line}: {game.ruleset.describe(order, 'ru')}" for order in receipt.orders)
+def echo_lines(game: Game, receipt: Receipt, check: bool) -> list[str]:
+    """The echo of an accepted or checked post, in Russian, as docs/posts.md «The echo» has it:
+    the head («принято 2 приказа, не принято 1»), each refused line with its reason, each order
+    as the game repeats it, the lines not read as orders, those set aside, the notes on the
+    markup and the warnings."""
+    added = receipt.added if receipt.adds_to is not None else receipt.orders
+    head = counts_text(len(added), len(receipt.refused_lines), check).partition(" / ")[0]
+    out = [head + ":"]
+    if receipt.refused:
+        out.append("не принято:")
+        out.extend("  " + problem_ru(p) for p in receipt.refused)
+        if receipt.orders:
+            out.append("будет принято:" if check else "принято:")
+    if receipt.adds_to is not None:
+        out.append("  " + added_text(receipt.adds_to, check).partition(" / ")[0])
+    elif receipt.replaced is not None:
+        out.append("  " + replaced_text(receipt.replaced, check).partition(" / ")[0])
+    following = receipt.adds_to is not None
+    out.extend(f"  {'+ ' if following and any(order is a for a in added) else ''}{order.line}: "
+               f"{game.ruleset.describe(order, 'ru')}" for order in receipt.orders)
     if receipt.prose:
         out.append("не прочитано как приказы:")
         out.extend(f"  {line.number}: {line.text}" for line in receipt.prose)
@@ -133,8 +152,9 @@ def write(ruleset_id: str) -> Written:
         prompts(out, game)
         for check in step.get("checks", []):
             checked(out, game, check["player"], check["post"], check.get("note"))
-        for player, text in (step.get("posts") or {}).items():
-            posted(out, game, player, text)
+        for player, texts in (step.get("posts") or {}).items():
+            for text in [texts] if isinstance(texts, str) else texts:
+                posted(out, game, player, text.replace("{bot}", game.bot_post(player)) if "{bot}" in text else text)
         for player in game.awaiting():
             if player in game.record.bots and player not in (step.get("posts") or {}):
                 posted(out, game, player, game.bot_post(player))
@@ -217,13 +237,18 @@ def prompts(out: Written, game: Game) -> None:
 
 def answer(game: Game, player: str, text: str, store: bool) -> list[str]:
     source = "bot" if player in game.record.bots else "player"
+    standing = game.pending.get(player)
+    if store and source == "bot" and standing is not None and standing.text == text:
+        # the computer opponent's post stands already (it posts when the step opens): its echo
+        receipt = replace(game.check_post(player, text), replaced=None)
+        return echo_lines(game, receipt, check=False)
     try:
         receipt = game.post(player, text, source=source) if store else game.check_post(player, text)
     except OrdersRejected as refused:
         return refusal_lines(refused)
     except GameError as exc:
         return [f"ошибка: {exc.message_ru}"]
-    return echo_lines(game, receipt)
+    return echo_lines(game, receipt, check=not store)
 
 
 def text_of(written: Written) -> str:

@@ -39,3 +39,16 @@ def test_new_worlds_offers_typos_through_the_core() -> None:
 def test_new_worlds_finds_names_in_another_case_with_the_cores_stems() -> None:
     """«с Ромейской державой», «Борису»: the stemmer is the core's (Ring of Power uses it too)."""
     assert new_worlds.stem is posts.stem
+
+
+def test_an_example_after_a_suggestion_is_a_sentence_of_its_own() -> None:
+    """Issue 30 item 8: «может быть, «снабжение»?; пример: …» read as a stray «?;» — after a question
+    the example is a sentence of its own; after a statement it follows a semicolon."""
+    from voevoda.core.posts import with_example
+
+    assert with_example("«снобжение» — не карта; может быть, «снабжение»?", "'снобжение' is no card; did you mean "
+                        "'supply'?", "вестерос: снабжение", "westeros: supply") == (
+        "«снобжение» — не карта; может быть, «снабжение»? Пример: вестерос: снабжение",
+        "'снобжение' is no card; did you mean 'supply'? Example: westeros: supply")
+    assert with_example("не указан дом", "no house given", "пропуск Старк Ров Кейлин", "passage Stark Moat Cailin") == (
+        "не указан дом; пример: пропуск Старк Ров Кейлин", "no house given; example: passage Stark Moat Cailin")

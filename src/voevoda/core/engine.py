@@ -54,7 +54,7 @@ from voevoda.core.ruleset import (
     State,
     Viewer,
 )
-from voevoda.core.words import join_and, read_genders
+from voevoda.core.words import Names, join_and, read_genders
 
 EXPORT_FORMAT = "voevoda-export/2"
 
@@ -666,7 +666,8 @@ class Game:
         if self.outcome() is not None:
             raise GameError("игра окончена", "the game is over")
         if player not in self.awaiting():
-            raise GameError(f"от игрока «{player}» сейчас ничего не ждут",
+            names = Names((self.record.config or {}).get("genders"))
+            raise GameError(f"от {names.case(player, 'gent')} сейчас ничего не ждут",
                             f"nothing is awaited from '{player}' now")
         if player in self.frozen:
             step = self.frozen[player]
@@ -732,8 +733,8 @@ class Game:
                 if problem.line not in headings:
                     headings.append(problem.line)
                 notes.append(warning(
-                    f"прочитано как заголовок, а не как приказ (как приказ не читается: {problem.message_ru})",
-                    f"read as a heading, not as an order (read as an order: {problem.message_en})",
+                    f"прочитано как заголовок, а не как приказ. Как приказ строка не читается: {problem.message_ru}",
+                    f"read as a heading, not as an order. As an order it does not read: {problem.message_en}",
                     problem.line, None, problem.order))
             else:
                 refused.append(problem)

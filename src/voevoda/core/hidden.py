@@ -121,6 +121,11 @@ class HiddenParts:
         """Other posts ``player`` could send now, written from his view."""
         return []
 
+    def first_posts(self, view: Mapping[str, Any], player: str, rnd: random.Random) -> list[str]:
+        """Posts tried before the computer opponent's and :meth:`posts` (which are tried in a
+        random order): the one that leads the test's game to a sealed step it must reach."""
+        return []
+
     def plant_posts(self, view: Mapping[str, Any], player: str, value: int) -> list[str]:
         """Posts ``player`` could send now that carry ``value`` (a sealed bid, a transfer): until
         they are resolved no other viewer may see it."""

@@ -716,6 +716,14 @@ def did_you_mean(suggestions: Sequence[str]) -> tuple[str, str]:
     return f"; может быть, {ru}?", f"; did you mean {en}?"
 
 
+def with_example(message_ru: str, message_en: str, example_ru: str, example_en: str) -> tuple[str, str]:
+    """An error message followed by an example of the order: «…; пример: город C5», or after a
+    question («может быть, «снабжение»?») a sentence of its own, «…? Пример: …»."""
+    ru = f"{message_ru} Пример: {example_ru}" if message_ru.endswith("?") else f"{message_ru}; пример: {example_ru}"
+    en = f"{message_en} Example: {example_en}" if message_en.endswith("?") else f"{message_en}; example: {example_en}"
+    return ru, en
+
+
 def word_forms(name: str) -> list[str]:
     """Every case and number of a Russian name (a noun, or a phrase with its adjectives:
     «тяжёлый пехотинец» → «тяжёлых пехотинцев», …), for suggesting a typo in the form the

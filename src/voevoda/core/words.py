@@ -172,10 +172,23 @@ def _restore_case(template: str, word: str) -> str:
 
 
 def _nominative_parse(word: str, pos: tuple[str, ...]) -> Any | None:
-    for parse in _morph().parse(word):
-        if parse.tag.POS in pos and parse.tag.case == "nomn":
-            return parse
-    return None
+    parses = [p for p in _morph().parse(word) if p.tag.POS in pos and p.tag.case == "nomn"]
+    if not parses:
+        return None
+    first = parses[0]
+    if first.tag.POS == "NOUN" and "inan" in first.tag and _guessed_by_prefix(first):
+        # a compound the dictionary does not know, read as a known noun behind a prefix
+        # («камнерог» as «рог», «кровогриф» as «гриф»): the games' creatures, so an animate
+        # reading of the same gender is taken when the analyser offers one («нанять камнерога»)
+        animate = [p for p in parses[1:] if "anim" in p.tag and p.tag.gender == first.tag.gender
+                   and not {"Name", "Surn", "Patr", "Fixd"} & p.tag.grammemes]
+        if animate:
+            return animate[0]
+    return first
+
+
+def _guessed_by_prefix(parse: Any) -> bool:
+    return any(type(step[0]).__name__ == "UnknownPrefixAnalyzer" for step in parse.methods_stack)
 
 
 def _inflect(parse: Any, grammemes: set[str]) -> str | None:
@@ -451,9 +464,16 @@ _MASC_SING = {"nomn": "", "gent": "а", "datv": "у", "accs": "а", "ablt": "о�
 _MASC_PLUR = {"nomn": "ы", "gent": "ов", "datv": "ам", "accs": "ов", "ablt": "ами", "loct": "ах"}
 
 
+_SOFT_SING = {"nomn": "й", "gent": "я", "datv": "ю", "accs": "я", "ablt": "ем", "loct": "е"}
+_SOFT_PLUR = {"nomn": "и", "gent": "ев", "datv": "ям", "accs": "ев", "ablt": "ями", "loct": "ях"}
+
+
 def _regular_masculine(word: str, case: str, plural: bool) -> str | None:
     """A word the dictionary does not know («голем», «энт», «саблезуб»: the games' creatures),
-    declined as a regular masculine animate noun with a hard stem."""
+    declined as a regular masculine animate noun with a hard stem; one ending in a vowel and
+    «й» («Грейджой», as «герой») with its soft endings: «с Грейджоем», «Грейджою»."""
+    if _CYRILLIC.match(word) and len(word) > 2 and word[-1].lower() == "й" and word[-2].lower() in "аеоуэ":
+        return word[:-1] + (_SOFT_PLUR if plural else _SOFT_SING)[case]
     if not _CYRILLIC.match(word) or word[-1].lower() in "аеёиоуыэюяйь":
         return None
     ending = (_MASC_PLUR if plural else _MASC_SING)[case]

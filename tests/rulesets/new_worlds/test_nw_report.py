@@ -6,6 +6,7 @@ them anew, then read the difference)."""
 from __future__ import annotations
 
 import os
+import re
 from pathlib import Path
 
 import pytest
@@ -48,7 +49,7 @@ def test_the_report_says_what_happened() -> None:
     founded, the ledger with each price and what is left, the rolls for the next turn."""
     ruleset, state, events = scripted_turn()
     text = ruleset.report(ruleset.view(state, PUBLIC), list(events), PUBLIC, "text", "ru", turn=1)  # type: ignore[attr-defined]
-    assert "Анна → Борис: атака 12 + 3 против обороны 5 + 0, перевес 10; взято: D2, D3, D4" in text
+    assert "Анна → Борис: атака 12 + 3 (военные ресурсы) против обороны 5, перевес 10; взято: D2, D3, D4" in text
     assert "город C4 — 7 очков" in text.split("Расходы")[1]
     # what a country paid for is told once, in its ledger, not again among the events
     assert "Анна: город C4" not in text and "Анна: занято" not in text
@@ -197,3 +198,129 @@ def test_names_of_two_words_and_players_decline_in_the_ledger() -> None:
     assert "атака на Новую Веру: D2" in ledger
     assert "помощь Любови — 5 очков" in ledger
     assert "Новаей" not in text and "Новаю" not in text
+
+
+def _line(kind: str, data: dict, players: tuple[str, ...] = ("Любовь", "Никита", "Северная Марка")) -> str:
+    """One event as the turn's post words it, in Russian."""
+    from voevoda.core.ruleset import Event
+    from voevoda.rulesets.new_worlds.report import Words, diplomacy_line, world_line
+
+    ruleset, state = make_game(players=players, epoch="antiquity")
+    w = Words(ruleset.rules, ruleset.view(state, PUBLIC), "ru")  # type: ignore[attr-defined]
+    e = Event(kind, data)
+    line = world_line(e, w) or diplomacy_line(e, w)
+    assert isinstance(line, str), (kind, line)
+    return line
+
+
+def test_the_post_names_the_next_turn_in_a_sentence() -> None:
+    """Issue 30 item 8: under the title, «Ход 2 — следующий.» read as a fragment; the post says
+    «Следующий ход — 2-й.»"""
+    ruleset, state, events = scripted_turn()
+    text = ruleset.report(ruleset.view(state, PUBLIC), list(events), PUBLIC, "text", "ru", turn=1)  # type: ignore[attr-defined]
+    assert "Эпоха: Железный век. Следующий ход — 2-й." in text
+    assert "— следующий" not in text
+    # the last turn of a game names no next one
+    ruleset, state = make_game(players=("Анна", "Борис"), config={"max_turns": 1}, epoch="iron",
+                               land={"Анна": "B2 C2", "Борис": "D2 E2"})
+    state, events = play(ruleset, state, {}, seed="last")
+    text = ruleset.report(ruleset.view(state, PUBLIC), list(events), PUBLIC, "text", "ru", turn=1)  # type: ignore[attr-defined]
+    assert "Эпоха: Железный век. Игра окончена." in text and "Следующий ход" not in text
+
+
+def test_a_rolls_pattern_shows_the_digits_that_make_it() -> None:
+    """000 «II. Механика, 1»: «Дабл/3д Пали = +25, Трипл/4д пали = +40, Квадра/5д Пали = +50»:
+    the report names the pattern with the digits that make it («палиндром 232», «дабл 22»), not
+    the forum's shorthand «3д пали» a reader of the post cannot decode."""
+    from voevoda.rulesets.new_worlds.report import pattern_text
+
+    assert pattern_text("palindrome3", "43232", "ru") == "палиндром 232"
+    assert pattern_text("palindrome4", "12332", "ru") == "палиндром 2332"
+    assert pattern_text("palindrome5", "12321", "ru") == "палиндром 12321"
+    assert pattern_text("double", "51922", "ru") == "дабл 22"
+    assert pattern_text("triple", "51222", "ru") == "трипл 222"
+    assert pattern_text("digit", "51227", "ru") == "последняя цифра 7"
+    assert pattern_text("palindrome3", "43232", "en") == "palindrome 232"
+    ruleset, state, events = scripted_turn()
+    text = ruleset.report(ruleset.view(state, PUBLIC), list(events), PUBLIC, "text", "ru", turn=1)  # type: ignore[attr-defined]
+    assert "пали " not in text
+    rolls = text.split("Роллы на ход 2")[1]
+    assert re.search(r"\((\d{5})\), (последняя цифра|дабл|палиндром|трипл|квадра|пента) \d+ \+\d+", rolls), rolls
+
+
+def test_event_sentences_decline_the_countries() -> None:
+    """Issue 29 item 4, issue 30 item 8: the lines of the post name countries in the case the
+    sentence wants, never «достаётся стране «Северная Марка»», «дань вассала «Никита»»,
+    «Перемирие Любовь и Никита истекло» or «переданы I9» for one tile."""
+    assert _line("contested", {"tiles": ["O10"], "countries": ["Никита", "Северная Марка"],
+                               "winner": "Северная Марка"}) == \
+        "O10: спорная клетка (Никита и Северная Марка) достаётся Северной Марке"
+    assert _line("city_destroyed", {"tile": "I5", "by": "Любовь", "from": "Никита", "slaves": True,
+                                    "reason": "capture"}) == \
+        "I5: город Никиты взят Любовью и разрушен; на его месте рабы"
+    assert _line("dejure_moved", {"tile": "H4", "from": "Любовь", "to": "Никита"}) == \
+        "H4: владение де-юре переходит к Никите"
+    assert _line("liberated", {"tile": "C5", "by": "Любовь", "to": "Северная Марка", "from": "Никита"}) == \
+        "C5: освобождена и возвращена Северной Марке"
+    assert _line("truce_over", {"parties": ["Любовь", "Никита"]}) == "Перемирие между Любовью и Никитой истекло"
+    assert _line("tribute_set", {"suzerain": "Любовь", "vassal": "Никита", "percent": 50}) == \
+        "Никита платит дань Любови: 50% ролла"
+    assert _line("religion_imposed", {"suzerain": "Любовь", "vassal": "Никита"}) == \
+        "Любовь навязывает свою веру вассалу Никите"
+    assert _line("war_permitted", {"suzerain": "Любовь", "vassal": "Никита", "enemy": "Северная Марка"}) == \
+        "Любовь: вассалу Никите разрешена война с Северной Маркой"
+    assert _line("war_linked", {"attacker": "Никита", "defender": "Любовь", "vassal": "Северная Марка"}) == \
+        "Никита → Любовь: оборонительная война сюзерена за вассала Северную Марку"
+    assert _line("ceded", {"from": "Любовь", "to": "Северная Марка", "tiles": ["I9"]}) == \
+        "Любовь → Северная Марка: передана клетка I9"
+    assert _line("ceded", {"from": "Любовь", "to": "Северная Марка", "tiles": ["I9", "I10"]}) == \
+        "Любовь → Северная Марка: переданы клетки I9, I10"
+
+
+def test_a_battle_names_its_bonus_and_leaves_out_a_zero() -> None:
+    """000 «Ресурсы»: «Бронза: +3 к атаке и защите»: a side's bonus is its military resources',
+    said so; a side without one shows its points alone («атака 16», not «атака 16 + 0»)."""
+    from voevoda.core.ruleset import Event
+    from voevoda.rulesets.new_worlds.report import Words, battle_line
+
+    ruleset, state = make_game(players=("Любовь", "Никита"), epoch="antiquity")
+    w = Words(ruleset.rules, ruleset.view(state, PUBLIC), "ru")  # type: ignore[attr-defined]
+    line = battle_line(Event("battle", {"attacker": "Любовь", "defender": "Никита", "committed": 16, "attack_bonus": 0,
+                                        "defence": 7, "defence_bonus": 5, "net": 4, "taken": ["H6"], "missed": [],
+                                        "model": "contest"}), w)
+    assert line == "Любовь → Никита: атака 16 против обороны 7 + 5 (военные ресурсы), перевес 4; взято: H6"
+
+
+def test_the_ledger_counts_the_game_masters_event() -> None:
+    """The game master's event (docs/new_worlds.md «Events», kinds "points" and "epoch"): what it
+    gave each country is a line of that country's ledger, and so are the war points a new epoch
+    gives anew («Века»), so the lines add up to what is left."""
+    house = {"events": {"custom": [{"id": "gift", "name_ru": "Дары", "name_en": "Gifts", "turn": 1,
+                                    "message_ru": "Дары всем.", "message_en": "Gifts for all.",
+                                    "effects": [{"kind": "points", "amount": 5, "countries": ["*"]},
+                                                {"kind": "epoch", "epoch": "antiquity"}]}]}}
+    ruleset, state = make_game(players=("Анна", "Борис"), house_rules=house, epoch="iron",
+                               land={"Анна": "B2 C2 B3", "Борис": "D2 E2"}, points={"Анна": 10, "Борис": 10})
+    state, events = play(ruleset, state, {"Анна": "[b]занять B4[/b]"}, seed="gift")
+    text = ruleset.report(ruleset.view(state, PUBLIC), [e for e in events if e.visible_to(PUBLIC)], PUBLIC,
+                          "text", "ru", turn=1)  # type: ignore[attr-defined]
+    ledger = text.split("Расходы")[1].split("Роллы")[0]
+    anna = ledger.split("Борис")[0]
+    assert "занятие земель: B4 — 1 очко, осталось 9" in anna
+    assert "событие «Дары»: +5 очков" in anna
+    assert "новая эпоха, «Античность»: 40 ВО" in anna
+    assert "осталось 14 очков, 40 ВО" in anna
+
+
+def test_a_proposal_for_its_two_parties_reads_whole() -> None:
+    """000 «IV. Торговля»: a deal proposed is told to its two parties as «предложение — сделка:
+    бронза за ткани» (never «предложение — сделку»)."""
+    from voevoda.core.ruleset import Event
+    from voevoda.rulesets.new_worlds.report import Words, private_line
+
+    ruleset, state = make_game(players=("Любовь", "Северная Марка"), epoch="antiquity")
+    w = Words(ruleset.rules, ruleset.view(state, PUBLIC), "ru")  # type: ignore[attr-defined]
+    line = private_line(Event("offer", {"kind": "trade", "by": "Северная Марка", "to": "Любовь", "give": "bronze",
+                                        "get": "textiles"}), w)
+    assert line == ("Северная Марка → Любовь: предложение — сделка: бронза за ткани; ответ до конца "
+                    "следующего хода")

@@ -261,3 +261,21 @@ def test_a_march_arrow_leaves_the_units_letters_readable() -> None:
     stark = game.ruleset.rules.houses["stark"].color
     x1, y1 = (float(v) for v in re.findall(rf'<line x1="([\d.]+)" y1="([\d.]+)"[^>]*stroke="{stark}"', svg)[0])
     assert ((x1 - wx) ** 2 + (y1 - wy) ** 2) ** 0.5 >= R_LAND
+
+
+def test_computer_houses_name_the_fourth_card_when_the_table_draws_it() -> None:
+    """docs/rulings/thrones.md T12 (option deck_draw = "table"): the Iron Throne holder names the
+    fourth card with the base cards («вестерос: ничего» and «четвёртая карта: …» in one post); a
+    computer holder's post is accepted every round, so the game runs to its end (it stopped with
+    «в этой фазе нужно указать какие карты Вестероса сыграли» when only the fourth card was kept)."""
+    game = Game.create("thrones", "table-deck", PLAYERS, bots=PLAYERS, seed="messages",
+                       config={"deck_draw": "table", "turns": 4})
+    for _ in range(300):
+        if game.outcome() is not None:
+            break
+        game.resolve(force=True)
+    assert game.outcome() is not None
+    westeros = [s for step in game.steps if step.phase == "westeros" for s in step.submissions.values()]
+    assert westeros and all(s.source == "bot" for s in westeros)
+    assert all(any(o.kind == "fourth" for o in s.orders) and any(o.kind == "westeros" for o in s.orders)
+               for s in westeros)

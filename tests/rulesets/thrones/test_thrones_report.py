@@ -80,7 +80,11 @@ def test_the_report_says_what_happened() -> None:
         "Старк: поход Винтерфелл → Ров Кейлин, 2 пеших и 1 рыцарь — победа.",
         "Ланнистер: отступление Ров Кейлин → Сигард, 1 пеший.",
         "Баратеон: поход Королевский лес → Королевская Гавань, 1 пеший — поражение, войска остались на месте.",
-        "Перевод Старк → Баратеон: 1 монета («молчание»).",
+        # the post's «за «молчание»»: the service paid for keeps its preposition (issue 30, item 8)
+        "Перевод Старк → Баратеон: 1 монета за «молчание».",
+        "перевод: Баратеон — за «молчание»",
+        # what was owed and how it was paid, never «1 — монетами 1» (issue 30, item 8)
+        "Старк: взнос 1 монета — монетами.",
         "Сделка №1: Ланнистер → Старк, 2 монеты за «пропуск через Ров Кейлин» — предложена.",
         "Казна: Старк",
     ):
@@ -115,3 +119,28 @@ def test_a_house_silent_in_several_steps_of_one_phase_is_named_once() -> None:
     notes = [line for line in text.splitlines() if "прислал" in line]
     assert "Дина не прислала приказов: применены приказы по умолчанию." in text, notes
     assert all(line.count("Дина") <= 1 for line in notes), notes
+
+
+def test_a_game_won_on_a_tie_says_how_the_tie_went() -> None:
+    """docs/rulings/thrones.md T24: after the last round «the house with the most wins, ties broken
+    by lands held, then the supply track, then power tokens in hand, then the Iron Throne track»: a
+    winner level with another is never said to hold «больше всех замков»; the tie and its rule are
+    named («поровну со Старком»)."""
+    from voevoda.core.markup import Document
+    from voevoda.rulesets.thrones.report import Words, _income
+
+    ruleset, state = make_game({"turn": 3, "phase": "action"})
+    w = Words(ruleset.ctx, ruleset.view(state, PUBLIC), "ru")  # type: ignore[attr-defined]
+    over = Event("game_over", {"winners": ["Борис"], "reason": "turns", "castles": {"Анна": 2, "Борис": 2, "Вера": 1},
+                               "ranking": ["Борис", "Анна", "Вера"]})
+    doc = Document("")
+    _income(doc, w, [over])
+    text = render(doc, "text")
+    assert ("Победил: Ланнистер (Борис) — замков и крепостей к концу последнего хода поровну со Старком (по 2); "
+            "ничью решают земли, затем снабжение, жетоны на руках и трек «Железный трон».") in text
+    assert "больше всех" not in text
+    alone = Event("game_over", {"winners": ["Борис"], "reason": "turns", "castles": {"Анна": 1, "Борис": 2, "Вера": 1},
+                                "ranking": ["Борис", "Анна", "Вера"]})
+    doc = Document("")
+    _income(doc, w, [alone])
+    assert "Победил: Ланнистер (Борис) — больше всех замков и крепостей к концу последнего хода." in render(doc, "text")

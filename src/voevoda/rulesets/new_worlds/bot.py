@@ -22,6 +22,7 @@ from typing import TYPE_CHECKING, Any
 
 from voevoda.core.dice import Stream
 from voevoda.core.ruleset import Order
+from voevoda.core.words import name_in_case, thing_accusative, with_name
 from voevoda.rulesets.new_worlds.mapdata import grid_from_state
 from voevoda.rulesets.new_worlds.plan import Planner, free_land
 from voevoda.rulesets.new_worlds.state import NWState, War
@@ -65,8 +66,18 @@ class Writer:
         self.lines: list[str] = []
         self.orders: list[Order] = []
 
-    def name(self, cid: str) -> str:
-        return cid
+    def name(self, cid: str, case: str = "nomn") -> str:
+        """A country as a Russian post names it: its name in ``case`` («союз с Любовью»,
+        «помощь Северной Марке 10», «атака на Улус Ветра 12: …»), which the order reader
+        knows in every case (orders.Lexicon)."""
+        country = self.w.state.countries.get(cid)
+        name = country.name if country is not None else cid
+        return name_in_case(name, case)
+
+    def with_name(self, cid: str) -> str:
+        """«с Любовью», «со Староверами»."""
+        country = self.w.state.countries.get(cid)
+        return with_name(country.name if country is not None else cid)
 
     def try_add(self, kind: str, args: dict[str, Any], text: str) -> bool:
         """Keep the order only when the planner accepts it with everything written so far."""
@@ -84,6 +95,12 @@ class Writer:
 
 
 def write_post(view: Mapping[str, Any], player: str, stream: Stream, ruleset: NewWorlds) -> str:
+    return _post(plan_post(view, player, stream, ruleset), stream)
+
+
+def plan_post(view: Mapping[str, Any], player: str, stream: Stream, ruleset: NewWorlds) -> Writer:
+    """The orders the computer opponent in ``player``'s seat chooses, each with the text it
+    writes for it (the post itself is :func:`write_post`)."""
     world = world_from_view(view, ruleset)
     state = world.state
     me = state.countries[player]
@@ -96,7 +113,7 @@ def write_post(view: Mapping[str, Any], player: str, stream: Stream, ruleset: Ne
             if len(grid.grow(tile, need, set(free))) >= need and wr.try_add("recreate", {"tile": tile, "name": None},
                                                                                f"пересоздание {tile}"):
                 break
-        return _post(wr, stream)
+        return wr
     if me.religion is None:
         rel = ["polytheism", "dualism", "monotheism"][stream.roll(3) - 1]
         wr.try_add("religion", {"religion": rel}, f"религия {RELIGION_WORDS[rel]}")
@@ -110,7 +127,7 @@ def write_post(view: Mapping[str, Any], player: str, stream: Stream, ruleset: Ne
     _build(wr)
     _settle(wr)
     _research(wr)
-    return _post(wr, stream)
+    return wr
 
 
 def _neighbours_of(world: World, cid: str) -> dict[str, int]:
@@ -194,7 +211,8 @@ def _war_orders(wr: Writer) -> None:
                 spec = w.rules.war_types[wtype]
                 if w.rules.war_price(wtype, w.epoch) is None:
                     continue
-                if wr.try_add("war", {"target": weakest, "type": wtype}, f"война {weakest} {spec.name_ru.lower()}"):
+                if wr.try_add("war", {"target": weakest, "type": wtype},
+                              f"война {wr.with_name(weakest)}: {spec.name_ru.lower()}"):
                     _attack(wr, weakest, me.points // 3)
                     break
 
@@ -219,13 +237,13 @@ def _vassalise(wr: Writer, border: Mapping[str, int]) -> bool:
         # «Чтобы разорвать союз, нужно потратить 40 очков»: worth it for a vassal
         if w.state.treaty("alliance", wr.me, target) is not None and (
                 me.points < 2 * w.rules.diplomacy.alliance_break
-                or not wr.try_add("break_alliance", {"target": target}, f"разорвать союз {target}")):
+                or not wr.try_add("break_alliance", {"target": target}, f"разорвать союз {wr.with_name(target)}")):
             continue
         # «Чтобы разорвать пакт, нужно потратить 10 очков односторонне»
         if w.state.treaty("pact", wr.me, target) is not None and not wr.try_add(
-                "break_pact", {"target": target}, f"разорвать пакт {target}"):
+                "break_pact", {"target": target}, f"разорвать пакт {wr.with_name(target)}"):
             continue
-        if wr.try_add("war", {"target": target, "type": "vassalisation"}, f"война {target} {name}"):
+        if wr.try_add("war", {"target": target, "type": "vassalisation"}, f"война {wr.with_name(target)}: {name}"):
             # the fighting is planned turn by turn (_vassal_war): the savings are kept for it
             return True
     return False
@@ -249,7 +267,7 @@ def _vassal_war(wr: Writer, target: str, war: War) -> None:
     left = max(1, (war.last_turn if war.last_turn is not None else w.state.turn) - w.state.turn + 1)
     defence = min(me.points, theirs // 3 + 6) if held else 0
     if defence and w.options.war_model == "contest":
-        wr.try_add("defend", {"target": target, "points": defence}, f"оборона {target} {defence}")
+        wr.try_add("defend", {"target": target, "points": defence}, f"оборона от {wr.name(target, 'gent')} {defence}")
     if wanted > 0 and left <= -(-wanted // max(1, ring)):
         attack = me.points - defence if left == 1 else min(me.points - defence, theirs // 4 + 6 + 2 * ring)
         _attack(wr, target, attack)
@@ -264,7 +282,8 @@ def _aid_allies(wr: Writer) -> None:
         if _event_enemies(w, ally) and any(e in _neighbours_of(w, ally) for e in _event_enemies(w, ally)):
             half = (me.roll.total if me.roll is not None else me.points) // 2
             points = min(half, me.points // 2)
-            if points > 0 and wr.try_add("aid", {"target": ally, "points": points}, f"помощь {ally} {points}"):
+            if points > 0 and wr.try_add("aid", {"target": ally, "points": points},
+                                         f"помощь {wr.name(ally, 'datv')} {points}"):
                 return
 
 
@@ -301,7 +320,7 @@ def _attack(wr: Writer, target: str, points: int, by_sea: bool = False) -> bool:
         spent += price
     while chosen:
         if wr.try_add("attack", {"target": target, "points": points, "tiles": chosen},
-                      f"атака {target} {points}: {' '.join(chosen)}"):
+                      f"атака на {wr.name(target, 'accs')} {points}: {' '.join(chosen)}"):
             return True
         chosen = chosen[: len(chosen) // 2] if len(chosen) > 1 else []
     return False
@@ -317,13 +336,14 @@ def _answer_offers(wr: Writer) -> None:
             continue
         if offer.kind in ("pact", "alliance"):
             word = "пакт" if offer.kind == "pact" else "союз"
-            wr.try_add(offer.kind, {"target": offer.by}, f"{word} {offer.by}")
+            wr.try_add(offer.kind, {"target": offer.by}, f"{word} {wr.with_name(offer.by)}")
         elif offer.kind == "trade" and offer.give and offer.get:
             res = w.rules.resources
             wr.try_add("trade", {"target": offer.by, "give": offer.get, "get": offer.give},
-                       f"торговля {offer.by}: {res[offer.get].name_ru.lower()} за {res[offer.give].name_ru.lower()}")
+                       f"торговля {wr.with_name(offer.by)}: {res[offer.get].name_ru.lower()} за "
+                       f"{thing_accusative(res[offer.give].name_ru.lower())}")
         elif offer.kind == "peace" and not offer.cede and w.territories(offer.by) >= w.territories(wr.me):
-            wr.try_add("peace", {"target": offer.by, "cede": []}, f"мир {offer.by}")
+            wr.try_add("peace", {"target": offer.by, "cede": []}, f"мир {wr.with_name(offer.by)}")
 
 
 def _diplomacy(wr: Writer) -> None:
@@ -345,13 +365,13 @@ def _diplomacy(wr: Writer) -> None:
                    and not w.at_war(wr.me, c.id) and (c.id not in border or 2 * w.territories(c.id) > mine)]
             for other in sorted(far, key=lambda c: (-w.territories(c), c)):
                 if (("alliance", other) not in pending and not w.state.allies_of(other)
-                        and wr.try_add("alliance", {"target": other}, f"союз {other}")):
+                        and wr.try_add("alliance", {"target": other}, f"союз {wr.with_name(other)}")):
                     break
         if w.epoch.pacts and wr.stream.roll(3) == 1:
             for other in [c for c in neighbours if 2 * w.territories(c) > mine]:
                 if (w.state.treaty("pact", wr.me, other) is None and w.state.treaty("alliance", wr.me, other) is None
                         and ("pact", other) not in pending
-                        and wr.try_add("pact", {"target": other}, f"пакт {other}")):
+                        and wr.try_add("pact", {"target": other}, f"пакт {wr.with_name(other)}")):
                     break
     _trade(wr)
 
@@ -377,7 +397,8 @@ def _trade(wr: Writer) -> None:
             if give is None:
                 continue
             if wr.try_add("trade", {"target": other, "give": give, "get": get},
-                          f"торговля {other}: {res[give].name_ru.lower()} за {res[get].name_ru.lower()}"):
+                          f"торговля {wr.with_name(other)}: {res[give].name_ru.lower()} за "
+                          f"{thing_accusative(res[get].name_ru.lower())}"):
                 return
 
 

@@ -39,6 +39,7 @@ from voevoda.core.posts import (
     read_int,
     stem,
     suggest,
+    with_example,
 )
 from voevoda.core.ruleset import Order
 from voevoda.rulesets.new_worlds.mapdata import normalise_tile
@@ -118,24 +119,24 @@ SYNTAX: dict[str, tuple[str, str]] = {
     "rename": ("страна Новое имя", "country New name"),
     "religion": ("религия монотеизм (политеизм, дуализм, монотеизм)", "religion monotheism (polytheism, dualism, monotheism)"),
     "recreate": ("пересоздание F9 [имя страны]", "recreate F9 [country name]"),
-    "war": ("война Борис захват ресурсов", "war Boris resource grab"),
-    "war_upgrade": ("улучшить войну Борис завоевание", "upgrade war Boris conquest"),
-    "attack": ("атака Борис 12: E5 E6", "attack Boris 12: E5 E6"),
-    "defend": ("оборона Борис 6", "defend Boris 6"),
-    "peace": ("мир Борис [отдать C5 C6]", "peace Boris [cede C5 C6]"),
-    "pact": ("пакт Борис", "pact Boris"),
-    "break_pact": ("разорвать пакт Борис", "break pact Boris"),
-    "alliance": ("союз Борис", "alliance Boris"),
-    "break_alliance": ("разорвать союз Борис", "break alliance Boris"),
-    "break_truce": ("нарушить перемирие Борис", "break truce Boris"),
-    "trade": ("торговля Борис: мех за вино", "trade Boris: fur for wine"),
-    "cancel_trade": ("отменить торговлю Борис: мех за вино", "cancel trade Boris: fur for wine"),
-    "aid": ("помощь Борис 10", "aid Boris 10"),
-    "cede": ("передать Борис C5 C6", "cede Boris C5 C6"),
-    "tribute": ("дань Борис 50%", "tribute Boris 50%"),
-    "release": ("освободить Борис", "release Boris"),
-    "impose": ("навязать веру Борис", "impose faith Boris"),
-    "permit": ("разрешить Борис войну Вера", "permit Boris war Vera"),
+    "war": ("война с Борисом: захват ресурсов", "war Boris resource grab"),
+    "war_upgrade": ("улучшить войну с Борисом: завоевание", "upgrade war Boris conquest"),
+    "attack": ("атака на Бориса 12: E5 E6", "attack Boris 12: E5 E6"),
+    "defend": ("оборона от Бориса 6", "defend Boris 6"),
+    "peace": ("мир с Борисом [отдать C5 C6]", "peace Boris [cede C5 C6]"),
+    "pact": ("пакт с Борисом", "pact Boris"),
+    "break_pact": ("разорвать пакт с Борисом", "break pact Boris"),
+    "alliance": ("союз с Борисом", "alliance Boris"),
+    "break_alliance": ("разорвать союз с Борисом", "break alliance Boris"),
+    "break_truce": ("нарушить перемирие с Борисом", "break truce Boris"),
+    "trade": ("торговля с Борисом: мех за вино", "trade Boris: fur for wine"),
+    "cancel_trade": ("отменить торговлю с Борисом: мех за вино", "cancel trade Boris: fur for wine"),
+    "aid": ("помощь Борису 10", "aid Boris 10"),
+    "cede": ("передать Борису C5 C6", "cede Boris C5 C6"),
+    "tribute": ("дань с Бориса 50%", "tribute Boris 50%"),
+    "release": ("освободить Бориса", "release Boris"),
+    "impose": ("навязать веру Борису", "impose faith Boris"),
+    "permit": ("разрешить Борису войну с Верой", "permit Boris war Vera"),
     "restore_faith": ("вернуть веру", "restore faith"),
     "research": ("исследование мир 10 (мир, экономика, война)", "research peace 10 (peace, economy, war)"),
     "militia": ("ополчение", "militia"),
@@ -317,7 +318,7 @@ class LineReader:
                 args = getattr(self, f"_{kind}")()
             except _Fail as fail:
                 ru, en = SYNTAX[kind]
-                problems.append(self._problem(fail.index, f"{fail.ru}; пример: {ru}", f"{fail.en}; example: {en}"))
+                problems.append(self._problem(fail.index, *with_example(fail.ru, fail.en, ru, en)))
                 break
             end_tok = self.tokens[self.pos - 1] if self.pos > start else self.tokens[start]
             text = self.line.text[self.tokens[start].start:end_tok.start + len(end_tok.text)]

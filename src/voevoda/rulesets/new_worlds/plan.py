@@ -468,10 +468,10 @@ class Planner:
             return
         price = self.war_type_price(wtype)
         if not spec.declarable or spec.against is not None:
-            item.fail(f"«{spec.name_ru}» не объявляют", f"'{spec.name_en}' cannot be declared", section)
+            item.fail(f"войну «{spec.name_ru}» не объявляют", f"'{spec.name_en}' cannot be declared", section)
             return
         if price is None:
-            item.fail(f"«{spec.name_ru}» недоступна в эпоху «{self.epoch.name_ru}»",
+            item.fail(f"война «{spec.name_ru}» недоступна в эпоху «{self.epoch.name_ru}»",
                       f"'{spec.name_en}' is not waged in the {self.epoch.name_en}", "Века")
             return
         if self.me.khagan_tributary and c.event == "khaganate":
@@ -539,7 +539,7 @@ class Planner:
         spec_new = rules.war_types[new]
         price_new = self.war_type_price(new)
         if price_new is None:
-            item.fail(f"«{spec_new.name_ru}» недоступна в эту эпоху", f"'{spec_new.name_en}' is not waged in this epoch",
+            item.fail(f"война «{spec_new.name_ru}» недоступна в эту эпоху", f"'{spec_new.name_en}' is not waged in this epoch",
                       "Века")
             return
         allowed = new in spec_now.upgrades_to or "*" in spec_now.upgrades_to
@@ -552,7 +552,7 @@ class Planner:
         if spec_new.monotheists_only and (self.me.religion != "monotheism" or c.religion == "monotheism"):
             allowed = False
         if new == current or not allowed:
-            item.fail(f"«{spec_now.name_ru}» нельзя улучшить до «{spec_new.name_ru}»",
+            item.fail(f"войну «{spec_now.name_ru}» нельзя улучшить до «{spec_new.name_ru}»",
                       f"'{spec_now.name_en}' cannot be upgraded to '{spec_new.name_en}'", "VIII. Война: Цепочки улучшений")
             return
         paid = war.attacker_paid if war.attacker == self.cid else war.defender_paid
@@ -866,7 +866,7 @@ class Planner:
             item.fail(f"{c.name} — не ваш союзник", f"{c.name} is not your ally", section)
             return
         if not self.w.in_war(c.id):
-            item.fail(f"{c.name} ни с кем не воюет: помогают в войне", f"{c.name} is at war with no one: aid is for war",
+            item.fail(f"{c.name} ни с кем не воюет, а помогают союзнику в войне", f"{c.name} is at war with no one: aid is for war",
                       section)
             return
         roll = self.me.roll.total if self.me.roll else 0

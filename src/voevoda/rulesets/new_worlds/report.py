@@ -20,10 +20,22 @@ from voevoda.core.words import counted, join_and, name_in_case, with_name
 from voevoda.rulesets.new_worlds.rules import FACTORY_NAMES, Rules
 from voevoda.rulesets.new_worlds.views import kinds_of
 
-DETAIL = {"double": ("дабл", "double"), "palindrome3": ("3д пали", "3-digit palindrome"),
-          "triple": ("трипл", "triple"), "palindrome4": ("4д пали", "4-digit palindrome"),
-          "quad": ("квадра", "quad"), "palindrome5": ("5д пали", "5-digit palindrome"),
+DETAIL = {"double": ("дабл", "double"), "palindrome3": ("палиндром", "palindrome"),
+          "triple": ("трипл", "triple"), "palindrome4": ("палиндром", "palindrome"),
+          "quad": ("квадра", "quad"), "palindrome5": ("палиндром", "palindrome"),
           "penta": ("пента", "penta"), "digit": ("последняя цифра", "last digit")}
+PATTERN_DIGITS = {"digit": 1, "double": 2, "palindrome3": 3, "triple": 3, "palindrome4": 4, "quad": 4,
+                  "palindrome5": 5, "penta": 5}
+"""How many of the last digits make each pattern («Дабл/3д Пали = +25»: «3д пали» is a
+palindrome of the last three, 4 3 2 3 2 → «палиндром 232»)."""
+
+
+def pattern_text(pattern: str, digits: str, lang: str) -> str:
+    """The pattern of a roll with the digits that make it, so a reader sees why it pays: «дабл
+    22», «палиндром 232», «трипл 444», «последняя цифра 7» (the document's «3д пали» spelt out)."""
+    name = DETAIL.get(pattern, (pattern, pattern))[0 if lang == "ru" else 1]
+    n = PATTERN_DIGITS.get(pattern)
+    return f"{name} {digits[-n:]}" if n and len(digits) >= n else name
 ORDER_NAMES = {
     "city": ("город", "city"), "upgrade": ("улучшение города", "city upgrade"), "port": ("порт", "port"),
     "university": ("университет", "university"), "factory": ("завод", "factory"),
@@ -234,8 +246,11 @@ def document(view: Mapping[str, Any], events: Sequence[Event], viewer: str, rule
     if shown < 1:
         doc.paragraph(w.t(f"Эпоха: {w.epoch(str(view['epoch']))}. Игра начинается с хода {view['turn']}.",
                           f"Epoch: {w.epoch(str(view['epoch']))}. The game begins with turn {view['turn']}."))
+    elif view.get("outcome") is not None and shown == int(view["turn"]) - 1:
+        doc.paragraph(w.t(f"Эпоха: {w.epoch(str(view['epoch']))}. Игра окончена.",
+                          f"Epoch: {w.epoch(str(view['epoch']))}. The game is over."))
     else:
-        doc.paragraph(w.t(f"Эпоха: {w.epoch(str(view['epoch']))}. Ход {view['turn']} — следующий.",
+        doc.paragraph(w.t(f"Эпоха: {w.epoch(str(view['epoch']))}. Следующий ход — {view['turn']}-й.",
                           f"Epoch: {w.epoch(str(view['epoch']))}. Turn {view['turn']} is next."))
     # what a country paid for is told once, in its ledger: the events list keeps the rest (and
     # the settling and building of countries without a ledger, the event countries)
@@ -327,7 +342,7 @@ def resource_label(mod: Mapping[str, Any], w: Words) -> str:
 def roll_line(e: Event, w: Words) -> Inline:
     d = e.data
     faces = " ".join(str(f) for f in d["faces"])
-    detail = DETAIL.get(str(d["pattern"]), (str(d["pattern"]),) * 2)[0 if w.ru else 1]
+    detail = pattern_text(str(d["pattern"]), str(d["digits"]), w.lang)
     mods = roll_modifiers(d, w)
     body = f": 5d{d['die']} → {faces} ({d['digits']}), {detail} +{d['base']}"
     if mods:
@@ -500,6 +515,17 @@ def ledger_item(e: Event, w: Words) -> Item:
     for r in d.get("refunds", []):
         reason = REFUNDS.get(str(r["reason"]), (str(r["reason"]),) * 2)[0 if w.ru else 1]
         rows.append(w.t(f"возврат +{r['amount']} ({reason})", f"refund +{r['amount']} ({reason})"))
+    for x in d.get("effects", []):
+        # the game master's event: its points or war points, so the ledger adds up to what is left
+        amount = int(x["amount"])
+        what = w.points(abs(amount)) if x["kind"] == "points" else w.war_points(abs(amount))
+        name = x["name_ru"] if w.ru else x["name_en"]
+        rows.append(w.t(f"событие «{name}»: {'+' if amount >= 0 else '−'}{what}",
+                        f"event '{name}': {'+' if amount >= 0 else '−'}{what}"))
+    if d.get("epoch"):
+        # «Века»: a new epoch gives every country its war points anew
+        rows.append(w.t(f"новая эпоха, «{w.epoch(str(d['epoch']))}»: {w.war_points(int(d['war_points']))}",
+                        f"a new epoch, the {w.epoch(str(d['epoch']))}: {w.war_points(int(d['war_points']))}"))
     rows.append(w.t(f"осталось {w.points(int(d['closing']))}, {w.war_points(int(d['war_points']))}",
                     f"left: {w.points(int(d['closing']))}, {w.war_points(int(d['war_points']))}"))
     return Item(head, rows)
@@ -508,13 +534,18 @@ def ledger_item(e: Event, w: Words) -> Item:
 def battle_line(e: Event, w: Words) -> Inline:
     d = e.data
     a, b = w.country(str(d["attacker"])), w.country(str(d["defender"]))
+
+    def side(points: int, bonus: int) -> str:
+        # «Бронза: +3 к атаке и защите»: the military resources' bonus named, none left out
+        return f"{points} + {bonus} " + w.t("(военные ресурсы)", "(military resources)") if bonus else str(points)
+
+    attack = side(int(d["committed"]), int(d["attack_bonus"]))
     if d.get("model") == "purchase":
-        core = w.t(f"атака {d['committed']} + {d['attack_bonus']}", f"attack {d['committed']} + {d['attack_bonus']}")
+        core = w.t(f"атака {attack}", f"attack {attack}")
     else:
-        core = w.t(f"атака {d['committed']} + {d['attack_bonus']} против обороны {d['defence']} + "
-                   f"{d['defence_bonus']}, перевес {d['net']}",
-                   f"attack {d['committed']} + {d['attack_bonus']} against defence {d['defence']} + "
-                   f"{d['defence_bonus']}, margin {d['net']}")
+        defence = side(int(d["defence"]), int(d["defence_bonus"]))
+        core = w.t(f"атака {attack} против обороны {defence}, перевес {d['net']}",
+                   f"attack {attack} against defence {defence}, margin {d['net']}")
     voyages: Mapping[str, Mapping[str, Any]] = d.get("voyages") or {}
     taken = ", ".join(f"{t} ({voyages[t]['capture']} + {w.voyage(voyages[t])})" if t in voyages else str(t)
                       for t in d["taken"]) or "—"
@@ -537,7 +568,9 @@ def _missed(entries: Sequence[Mapping[str, Any]], w: Words,
     for x in entries:
         why = str(x.get("why"))
         if why == "strength" and x.get("tile") in voyages:
-            groups.setdefault(f"sea:{x['tile']}", []).append(x)
+            # tiles across the same water at the same price are told once
+            v = voyages[str(x["tile"])]
+            groups.setdefault(f"sea:{x['price']}:{v['capture']}:{w.voyage(v)}:{x['left']}", []).append(x)
         elif why in ("strength", "unreachable", "not_theirs"):
             groups.setdefault(why, []).append(x)
         elif why == "limit":
@@ -557,8 +590,11 @@ def _missed(entries: Sequence[Mapping[str, Any]], w: Words,
         elif why.startswith("sea:"):
             x = xs[0]
             v = voyages[str(x["tile"])]
-            out.append(w.t(f"{tiles} (стоит {x['price']}: захват {v['capture']} + {w.voyage(v)}, осталось {x['left']})",
-                           f"{tiles} (costs {x['price']}: capture {v['capture']} + {w.voyage(v)}, {x['left']} left)"))
+            costs = w.t("стоит", "costs") if len(xs) == 1 else w.t("стоят по", "cost")
+            out.append(w.t(f"{tiles} ({costs} {x['price']}: захват {v['capture']} + {w.voyage(v)}, осталось {x['left']})",
+                           f"{tiles} ({costs} {x['price']} each: capture {v['capture']} + {w.voyage(v)}, {x['left']} left)"
+                           if len(xs) > 1 else
+                           f"{tiles} ({costs} {x['price']}: capture {v['capture']} + {w.voyage(v)}, {x['left']} left)"))
         elif why == "unreachable":
             out.append(w.t(f"{tiles} (не добраться)", f"{tiles} (out of reach)"))
         elif why == "not_theirs":
@@ -634,7 +670,7 @@ def world_line(e: Event, w: Words) -> Inline | None:  # noqa: C901 - one sentenc
             return w.t(f"{tile}: спорная клетка ({who}) остаётся свободной", f"{tile}: wanted by {who}, stays free")
         roll = (w.t(f", ролл 1d{len(d['tied'])} → {d['roll']}", f", a 1d{len(d['tied'])} roll → {d['roll']}")
                 if d.get("roll") else "")
-        return w.t(f"{tile}: спорная клетка ({who}) достаётся стране «{c(d['winner'])}»{roll}",
+        return w.t(f"{tile}: спорная клетка ({who}) достаётся {w.country_in(d['winner'], 'datv')}{roll}",
                    f"{tile}: wanted by {who}, goes to {c(d['winner'])}{roll}")
     if k == "built":
         what = w.order(str(d["kind"]))
@@ -658,15 +694,23 @@ def world_line(e: Event, w: Words) -> Inline | None:  # noqa: C901 - one sentenc
         return w.t(f"{c(d['country'])}: возвращена прежняя вера — {w.religion(d['religion'])}",
                    f"{c(d['country'])}: the old faith restored — {w.religion(d['religion'])}")
     if k == "city_destroyed":
-        slaves = w.t(", на его месте рабы", "; slaves appear") if d.get("slaves") else ""
-        return w.t(f"{d['tile']}: город уничтожен ({c(d['by'])}){slaves}",
-                   f"{d['tile']}: the city is destroyed ({c(d['by'])}){slaves}")
+        slaves = w.t("; на его месте рабы", "; slaves appear") if d.get("slaves") else ""
+        whose = w.t(f" {w.country_in(d['from'], 'gent')}", f" of {c(d['from'])}") if d.get("from") else ""
+        # «Города, захваченные до Средних веков, уничтожаются»; or the epoch's cap on cities
+        why = w.t(": городов у неё больше, чем позволяет эпоха", ": more cities than the epoch allows") if (
+            d.get("reason") == "cap") else ""
+        return w.t(f"{d['tile']}: город{whose} взят {w.country_in(d['by'], 'ablt')} и разрушен{why}{slaves}",
+                   f"{d['tile']}: the city{whose} is taken by {c(d['by'])} and razed{why}{slaves}")
     if k == "building_destroyed":
         return w.t(f"{d['tile']}: {w.order(str(d['kind']))} разрушен", f"{d['tile']}: the {w.order(str(d['kind']))} is razed")
     if k == "liberated":
-        return w.t(f"{d['tile']}: освобождена и возвращена — {c(d['to'])}", f"{d['tile']}: liberated, back to {c(d['to'])}")
+        return w.t(f"{d['tile']}: освобождена и возвращена {w.country_in(d['to'], 'datv')}",
+                   f"{d['tile']}: liberated, back to {c(d['to'])}")
     if k == "dejure_moved":
-        return w.t(f"{d['tile']}: владение де-юре переходит — {c(d['to'])}", f"{d['tile']}: the de jure holding passes to {c(d['to'])}")
+        if d.get("to") is None:
+            return w.t(f"{d['tile']}: владение де-юре становится ничьим", f"{d['tile']}: the de jure holding is nobody's")
+        return w.t(f"{d['tile']}: владение де-юре переходит к {w.country_in(d['to'], 'datv')}",
+                   f"{d['tile']}: the de jure holding passes to {c(d['to'])}")
     if k == "bonus_claim":
         if d.get("ledger") is None or d["ledger"] == d["claimed"]:
             return None
@@ -690,7 +734,7 @@ def diplomacy_line(e: Event, w: Words) -> Inline | None:  # noqa: C901 - one sen
                    f"({w.war_points(int(d['price']))}), until turn {d['until']}")
     if k == "war_linked":
         return w.t(f"{c(d['attacker'])} → {c(d['defender'])}: оборонительная война сюзерена за вассала "
-                   f"«{c(d['vassal'])}»", f"{c(d['attacker'])} → {c(d['defender'])}: a suzerain's defensive war "
+                   f"{w.country_in(d['vassal'], 'accs')}", f"{c(d['attacker'])} → {c(d['defender'])}: a suzerain's defensive war "
                    f"for the vassal {c(d['vassal'])}")
     if k == "war_upgraded":
         return w.t(f"{c(d['country'])} → {c(d['other'])}: война улучшена, {w.war_type(d['from'])} → "
@@ -719,7 +763,8 @@ def diplomacy_line(e: Event, w: Words) -> Inline | None:  # noqa: C901 - one sen
         return w.t(f"Перемирие: {c(a)} и {c(b)}, до хода {d['until']}", f"Truce: {c(a)} and {c(b)}, until turn {d['until']}")
     if k == "truce_over":
         a, b = d["parties"]
-        return w.t(f"Перемирие {c(a)} и {c(b)} истекло", f"The truce of {c(a)} and {c(b)} has run out")
+        return w.t(f"Перемирие между {w.country_in(a, 'ablt')} и {w.country_in(b, 'ablt')} истекло",
+                   f"The truce of {c(a)} and {c(b)} has run out")
     if k == "treaty_signed":
         a, b = d["parties"]
         name = {"pact": ("Пакт о ненападении", "Non-aggression pact"), "alliance": ("Союз", "Alliance")}[str(d["kind"])]
@@ -749,19 +794,25 @@ def diplomacy_line(e: Event, w: Words) -> Inline | None:  # noqa: C901 - one sen
                             f"; {c(giver)} cedes {w.tiles(tiles)} to {c(taker)}")
         return text
     if k == "tribute_set":
-        return w.t(f"{c(d['suzerain'])}: дань вассала «{c(d['vassal'])}» — {d['percent']}% ролла",
-                   f"{c(d['suzerain'])}: the tribute of the vassal {c(d['vassal'])} is {d['percent']}% of its roll")
+        if not int(d["percent"]):
+            return w.t(f"{c(d['vassal'])} больше не платит дань {w.country_in(d['suzerain'], 'datv')}",
+                       f"{c(d['vassal'])} no longer pays tribute to {c(d['suzerain'])}")
+        return w.t(f"{c(d['vassal'])} платит дань {w.country_in(d['suzerain'], 'datv')}: {d['percent']}% ролла",
+                   f"{c(d['vassal'])} pays {c(d['suzerain'])} a tribute of {d['percent']}% of its roll")
     if k == "religion_imposed":
-        return w.t(f"{c(d['suzerain'])}: вера навязана вассалу «{c(d['vassal'])}»",
+        return w.t(f"{c(d['suzerain'])} навязывает свою веру вассалу {w.country_in(d['vassal'], 'datv')}",
                    f"{c(d['suzerain'])}: its faith imposed on the vassal {c(d['vassal'])}")
     if k == "war_permitted":
-        return w.t(f"{c(d['suzerain'])}: вассалу «{c(d['vassal'])}» разрешена война против «{c(d['enemy'])}»",
+        return w.t(f"{c(d['suzerain'])}: вассалу {w.country_in(d['vassal'], 'datv')} разрешена война "
+                   f"{with_name(c(d['enemy']))}",
                    f"{c(d['suzerain'])}: the vassal {c(d['vassal'])} may go to war on {c(d['enemy'])}")
     if k == "aid":
         return w.t(f"{c(d['from'])} → {c(d['to'])}: помощь, {w.points(int(d['points']))}",
                    f"{c(d['from'])} → {c(d['to'])}: aid, {w.points(int(d['points']))}")
     if k == "ceded":
-        return w.t(f"{c(d['from'])} → {c(d['to'])}: переданы {w.tiles(d['tiles'])}",
+        tiles = list(d["tiles"])
+        given = (f"передана клетка {tiles[0]}" if len(tiles) == 1 else f"переданы клетки {w.tiles(tiles)}")
+        return w.t(f"{c(d['from'])} → {c(d['to'])}: {given}",
                    f"{c(d['from'])} → {c(d['to'])}: ceded {w.tiles(d['tiles'])}")
     if k == "embargo":
         return w.t(f"Эмбарго: {c(d['by'])} → {c(d['on'])}, сделки отменены",
@@ -779,7 +830,7 @@ def private_line(e: Event, w: Words) -> Inline | None:
         return w.t(f"не исполнено «{text}»: {d['reason_ru']}", f"not carried out: '{text}': {d['reason_en']}")
     if e.kind == "offer":
         kinds = {"pact": ("пакт о ненападении", "a non-aggression pact"), "alliance": ("союз", "an alliance"),
-                 "trade": ("сделку", "a deal"), "peace": ("мир", "peace")}
+                 "trade": ("сделка", "a deal"), "peace": ("мир", "peace")}
         name = kinds.get(str(d["kind"]), (str(d["kind"]),) * 2)
         extra = ""
         if d["kind"] == "trade":

@@ -16,7 +16,7 @@ from typing import Any
 from voevoda.core.markup import Document, render
 from voevoda.core.ruleset import GM, Viewer
 from voevoda.core.words import counted
-from voevoda.rulesets.new_worlds.report import DETAIL, Words, roll_modifiers, standings
+from voevoda.rulesets.new_worlds.report import Words, pattern_text, roll_modifiers, standings
 from voevoda.rulesets.new_worlds.rules import Rules
 
 EVENT_STATUS = {"waiting": "ещё не началось / not yet", "active": "идёт / under way", "over": "позади / over"}
@@ -107,7 +107,7 @@ def _own(view: Mapping[str, Any], me: str, w: Words) -> list[str]:
     points = f"  очки / points: {c.get('points', 0)}; ВО / war points: {c.get('war_points', 0)}"
     out.append(points)
     if roll:
-        detail = DETAIL.get(str(roll["pattern"]), (str(roll["pattern"]),) * 2)[0]
+        detail = pattern_text(str(roll["pattern"]), str(roll["digits"]), "ru")
         mods = "; ".join(roll_modifiers(roll, w))
         out.append(f"  ролл хода {roll['turn']} / the roll of turn {roll['turn']}: 5d{roll['die']} → "
                    f"{' '.join(str(f) for f in roll['faces'])} ({roll['digits']}), {detail} +{roll['base']}"

@@ -627,6 +627,10 @@ class Turn:
 
     def ledgers(self) -> None:
         """The turn's spending of every country, for the published ledger."""
+        names = {e.data["id"]: {"name_ru": e.data["name_ru"], "name_en": e.data["name_en"]}
+                 for e in self.events if e.kind == "custom_event"}
+        # a new epoch this turn gives every country its war points anew
+        epoch = next((e.data["epoch"] for e in reversed(self.events) if e.kind == "epoch"), None)
         for cid in sorted(self.plans):
             plan = self.plans[cid]
             c = self.state.countries[cid]
@@ -648,10 +652,14 @@ class Turn:
                 items.append(entry)
             if not items and not self.refunds.get(cid) and c.kind != "player":
                 continue
+            # the game master's events that gave or took points this turn, so the ledger adds up
+            effects = [{"kind": e.data["kind"], "amount": e.data["amount"], **names[e.data["id"]]}
+                       for e in self.events if e.kind == "event_effect" and e.data.get("kind") in ("points", "war_points")
+                       and cid in e.data.get("countries", []) and e.data["id"] in names]
             self.events.append(Event("ledger", {
                 "country": cid, "turn": self.state.turn, "opening": opening, "war_opening": war_opening,
                 "items": items, "refunds": [{"amount": a, "reason": r} for a, r in self.refunds.get(cid, [])],
-                "closing": c.points, "war_points": c.war_points}))
+                "effects": effects, "epoch": epoch, "closing": c.points, "war_points": c.war_points}))
 
     # -- 14. the roll --------------------------------------------------------------------------------------------------
 

@@ -30,7 +30,16 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 
 from voevoda.core.errors import Problem, invalid
-from voevoda.core.posts import NumberError, PostLine, did_you_mean, is_digits, read_int, stem_key, suggest
+from voevoda.core.posts import (
+    NumberError,
+    PostLine,
+    did_you_mean,
+    is_digits,
+    read_int,
+    stem_key,
+    suggest,
+    with_example,
+)
 from voevoda.core.ruleset import Order
 from voevoda.core.words import join_and
 
@@ -237,7 +246,7 @@ class PostReader:
 
     def _syntax(self, line: _Line, kind: str, column: int, what_ru: str, what_en: str) -> Problem:
         ru, en = SYNTAX[kind]
-        return line.problem(column, f"{what_ru}; пример: {ru}", f"{what_en}; example: {en}")
+        return line.problem(column, *with_example(what_ru, what_en, ru, en))
 
     def _hexes(self, line: _Line, start: int) -> list[tuple[str, int]]:
         return [(m.group(0), start + m.start() + 1) for m in _SEPARATORS.finditer(line.text[start:])]

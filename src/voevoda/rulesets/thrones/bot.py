@@ -154,12 +154,14 @@ class _Writer:
             cards.append(self.say("снабжение", "supply"))
         if self.stream.roll(3) == 1:
             cards.append(self.say("битва королей", "clash of kings"))
-        lines = [self.say("вестерос: ", "westeros: ") + (", ".join(cards) or self.say("ничего", "none"))]
+        line = self.say("вестерос: ", "westeros: ") + (", ".join(cards) or self.say("ничего", "none"))
         if self.ctx.options.deck_draw == "table":
+            # the base cards and the fourth card are one answer (T12): one line, so that :meth:`keep`
+            # checks them together (either alone is refused)
             deck = [c for c in self.ctx.rules.deck.all() if c.count]
             card = self.pick(deck)
-            lines.append(self.say(f"четвёртая карта: {card.name_ru}", f"fourth card: {card.name_en}"))
-        return lines
+            line += self.say(f"; четвёртая карта: {card.name_ru}", f"; fourth card: {card.name_en}")
+        return [line]
 
     def phase_bids(self) -> list[str]:
         amount = self.stream.roll(min(self.money_now, 4) + 1) - 1

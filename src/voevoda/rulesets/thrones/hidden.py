@@ -80,6 +80,11 @@ class ThronesHidden(HiddenParts):
             out.append(Variation("deals", deal))
         return out
 
+    def first_posts(self, view: Mapping[str, Any], player: str, rnd: random.Random) -> list[str]:
+        """In the Westeros step, before the computer's post (whose cards are its dice's): the
+        cards that lead to the sealed steps, «Битва королей» (bids) and «Рука Мизинца» (bribes)."""
+        return ["вестерос: битва королей\nчетвёртая карта: Рука Мизинца"] if view.get("phase") == "westeros" else []
+
     def posts(self, view: Mapping[str, Any], player: str, rnd: random.Random) -> list[str]:
         """Other posts a house could send now: a payment or a deal to another house (where money
         may change hands), a bid, a pass."""
@@ -88,10 +93,7 @@ class ThronesHidden(HiddenParts):
         money = int(me.get("power", 0))
         rivals = [p for p in view.get("seats", []) if p != player]
         texts: list[str] = []
-        if phase == "westeros":
-            # the sealed steps: «Битва королей» (bids) and «Рука Мизинца» (bribes)
-            texts.append("вестерос: битва королей\nчетвёртая карта: Рука Мизинца")
-        elif phase == "bids":
+        if phase == "bids":
             texts.append(f"ставка {rnd.randint(0, money)}")
         elif phase == "tiebreak":
             ties = [list(group) for group in (view.get("bidding") or {}).get("ties", [])]

@@ -48,6 +48,7 @@ from voevoda.core.posts import (
     fold,
     read_int,
     suggest,
+    with_example,
     word_forms,
 )
 from voevoda.core.ruleset import Order
@@ -520,7 +521,7 @@ class LineReader:
                     raise _Fail(tok.start, f"лишнее «{self._rest(self.pos)}»", f"unexpected '{self._rest(self.pos)}'")
             except _Fail as fail:
                 ru, en = SYNTAX.get(kind) or SYNTAX.get(keyword) or SYNTAX.get("order_" + keyword, ("", ""))
-                problems.append(self._problem(fail.index, f"{fail.ru}; пример: {ru}", f"{fail.en}; example: {en}"))
+                problems.append(self._problem(fail.index, *with_example(fail.ru, fail.en, ru, en)))
                 while self.pos < len(self.tokens) and self.tokens[self.pos].key != ";":
                     self.pos += 1
                 continue

@@ -16,6 +16,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from voevoda.core.ruleset import Order
+from voevoda.core.words import join_and
 from voevoda.rulesets.thrones import economy
 from voevoda.rulesets.thrones.context import Ctx, rule, ruling
 from voevoda.rulesets.thrones.movement import E, R, check_march
@@ -118,8 +119,20 @@ def _units_text(ctx: Ctx, units: Mapping[str, int], lang: str) -> str:
     return join_and(parts, lang) or ("никого" if lang == "ru" else "nobody")
 
 
-def _sizes(sizes: Sequence[int]) -> str:
-    return ", ".join(str(n) for n in sizes) or "—"
+def _sizes(sizes: Sequence[int], lang: str = "ru") -> str:
+    """The armies by their sizes as a sentence names them: «армия из 4 отрядов», «армии из 3 и 2
+    отрядов»; "an army of 4 units", "armies of 3 and 2 units" (numbers are written out: the
+    morphology is not loaded for a post)."""
+    if not sizes:
+        return "—"
+    numbers = [str(n) for n in sizes]
+    last = int(sizes[-1])
+    if lang == "ru":
+        unit = "отряда" if last % 10 == 1 and last % 100 != 11 else "отрядов"
+        head = "армия" if len(sizes) == 1 else "армии"
+        return f"{head} из {join_and(numbers, 'ru')} {unit}"
+    head = "an army" if len(sizes) == 1 else "armies"
+    return f"{head} of {join_and(numbers, 'en')} {'unit' if len(sizes) == 1 and last == 1 else 'units'}"
 
 
 def _seated_name(state: Mapping[str, Any], ctx: Ctx, player: str, lang: str) -> str:
@@ -496,8 +509,10 @@ class _Walker:
         sizes = sorted((sum(u.values()) for u in self.own.values() if sum(u.values()) >= 2), reverse=True)
         if not fits_supply(sizes, limits):
             item.problems.append((
-                f"превышен предел снабжения: армии {_sizes(sizes)} при снабжении {level} (можно {_sizes(limits)})",
-                f"over the supply limit: armies {_sizes(sizes)} at supply {level} (allowed {_sizes(limits)})",
+                f"превышен предел снабжения: {_sizes(sizes, 'ru')}, а при снабжении {level} можно "
+                f"{_sizes(limits, 'ru')}",
+                f"over the supply limit: {_sizes(sizes, 'en')}, where supply {level} allows "
+                f"{_sizes(limits, 'en')}",
                 rule(TRADE)))
 
     # -- Westeros and the Clash of Kings ----------------------------------------------------------------------
@@ -821,9 +836,10 @@ class _Walker:
             sizes = sorted((sum(u.values()) for u in self.own.values() if sum(u.values()) >= 2), reverse=True)
             if not fits_supply(sizes, limits):
                 self.plan.problems.append((
-                    f"войска превышают предел снабжения {level} (армии {_sizes(sizes)}, можно {_sizes(limits)}): "
+                    f"войска превышают предел снабжения {level} ({_sizes(sizes)}, а можно {_sizes(limits)}): "
                     "распустите лишних («распустить ОБЛАСТЬ: …»)",
-                    f"the units exceed supply {level} (armies {_sizes(sizes)}, allowed {_sizes(limits)}): disband "
+                    f"the units exceed supply {level} ({_sizes(sizes, 'en')}, where {_sizes(limits, 'en')} "
+                    "are allowed): disband "
                     "some ('disband AREA: …')", rule(BASICS)))
 
 

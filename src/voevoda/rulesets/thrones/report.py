@@ -16,7 +16,7 @@ from typing import Any
 
 from voevoda.core.markup import Document, Inline, Item, bold
 from voevoda.core.ruleset import GM, PUBLIC, Event, Order, Viewer
-from voevoda.core.words import counted, inflect_phrase, join_and
+from voevoda.core.words import counted, inflect_phrase, join_and, name_in_case, with_name
 from voevoda.rulesets.thrones.context import Ctx
 from voevoda.rulesets.thrones.economy import note_units
 from voevoda.rulesets.thrones.rules import TRACKS, UNIT_KINDS
@@ -43,7 +43,7 @@ STATEMENT_ITEMS = {
     "bribe": ("ставка подкупа", "bribe stake"), "bribe_in": ("ставка подкупа вам", "bribe stake to you"),
     "raid_gain": ("набег на усиление власти", "raid on consolidate power"),
     "raid_loss": ("набег на ваше усиление власти", "raid on your consolidate power"),
-    "board": ("на поле", "on the board"), "token": ("жетон власти на поле", "power token placed"),
+    "board": ("власть на поле", "power on the board"), "token": ("жетон власти на поле", "power token placed"),
     "reserve_cap": ("сверх запаса, не получено", "over the reserve, not received"),
 }
 INFO_ITEMS = frozenset({"dues_owed", "dues_troops", "dues_sold", "dues_unpaid"})
@@ -432,22 +432,7 @@ def _trade(doc: Document, w: Words, events: Sequence[Event]) -> None:
                              "там уже чужие корабли; деньги не взяты.",
                              f"{w.house(d['player'])}: {w.unit(d['unit'], d['count'])} not launched in "
                              f"{w.area(d['area'])} — another house's ships got there first; nothing paid."))
-    dues: list[Inline | Item] = []
-    for d in _of(events, "dues"):
-        parts = []
-        if d["troops_value"]:
-            troops = "; ".join(f"{w.area(a)} — {w.units(u)}" for a, u in d["troops"])
-            parts.append(w.t(f"войсками на {d['troops_value']} ({troops})", f"in troops worth {d['troops_value']} "
-                             f"({troops})"))
-        if d["coins"]:
-            parts.append(w.t(f"монетами {d['coins']}", f"{d['coins']} in coins"))
-        if d["forced"]:
-            forced = "; ".join(f"{w.area(a)} — {w.units(u)}" for a, u in d["forced"])
-            parts.append(w.t(f"проданы за номинал: {forced}", f"sold at nominal: {forced}"))
-        if d["unpaid"]:
-            parts.append(w.t(f"не уплачено {d['unpaid']}: продавать нечего", f"{d['unpaid']} unpaid: nothing left to sell"))
-        how = ", ".join(parts) or w.t("ничего", "nothing")
-        dues.append(f"{w.house(d['player'])}: {d['due']} — {how}.")
+    dues: list[Inline | Item] = [_dues_line(w, d) for d in _of(events, "dues")]
     if not items and not dues:
         return
     doc.heading(w.t("Торговые операции", "Trade"))
@@ -455,6 +440,32 @@ def _trade(doc: Document, w: Words, events: Sequence[Event]) -> None:
     if dues:
         doc.paragraph(bold(w.t("Взнос на снабжение Ночного Дозора", "The Night's Watch dues")))
         doc.bullets(dues)
+
+
+def _dues_line(w: Words, d: Mapping[str, Any]) -> str:
+    """«Старк: взнос 5 монет: 3 — монетами, 2 — продажей за номинал (Винтерфелл — 2 пеших).»,
+    «Ланнистер: взнос 1 монета — монетами.»: what was owed, and each way it was paid with its sum
+    (docs/rulings/thrones.md T8: troops named, coins, then the troops the companion sells)."""
+    parts: list[tuple[int, str, str]] = []
+    if d["troops_value"]:
+        troops = "; ".join(f"{w.area(a)} — {w.units(u)}" for a, u in d["troops"])
+        parts.append((int(d["troops_value"]), f"войсками ({troops})", f"in troops ({troops})"))
+    if d["coins"]:
+        parts.append((int(d["coins"]), "монетами", "in coins"))
+    if d["forced"]:
+        forced = "; ".join(f"{w.area(a)} — {w.units(u)}" for a, u in d["forced"])
+        value = sum(w.ctx.rules.units[k].sale * int(n) for _, u in d["forced"] for k, n in u.items())
+        parts.append((value, f"продажей за номинал ({forced})", f"by sale at nominal ({forced})"))
+    if d["unpaid"]:
+        parts.append((int(d["unpaid"]), "не уплачено: продавать нечего", "unpaid: nothing left to sell"))
+    due = int(d["due"])
+    owed = w.t(f"взнос {w.coins(due)}", f"dues of {w.coins(due)}") if due else w.t("взноса нет", "no dues")
+    if not parts:
+        return f"{w.house(d['player'])}: {owed}."
+    if len(parts) == 1 and parts[0][0] == due:
+        return f"{w.house(d['player'])}: {owed} — {w.t(parts[0][1], parts[0][2])}."
+    listed = ", ".join(w.t(f"{n} — {ru}", f"{n} {en}") for n, ru, en in parts)
+    return f"{w.house(d['player'])}: {owed}: {listed}."
 
 
 def _westeros(doc: Document, w: Words, events: Sequence[Event]) -> None:
@@ -636,9 +647,26 @@ def _income(doc: Document, w: Words, events: Sequence[Event]) -> None:
     for d in _of(events, "game_over"):
         doc.heading(w.t("Конец игры", "The end of the game"))
         castles = ", ".join(f"{w.house(p)} {n}" for p, n in d["castles"].items())
-        reason = w.t("семь замков и крепостей", "seven castles and strongholds") if d["reason"] == "castles" else \
-            w.t("больше всех замков и крепостей к концу последнего хода", "the most castles and strongholds at the end")
-        doc.paragraph(bold(w.t("Победил: ", "Winner: ")), f"{w.who(d['winners'][0])} — {reason}.")
+        winner = d["winners"][0]
+        need = w.ctx.rules.game.castles_to_win
+        if d["reason"] == "castles":
+            reason = w.t(f"{counted(need, 'замок')} и крепостей — столько, сколько нужно для победы",
+                         f"{need} castles and strongholds, as many as win the game")
+        else:
+            reason = w.t("больше всех замков и крепостей к концу последнего хода",
+                         "the most castles and strongholds at the end")
+            best = d["castles"].get(winner, 0)
+            tied = [p for p, n in d["castles"].items() if n == best and p != winner]
+            if tied:
+                # T24: a tie broken by lands held, then the supply track, tokens in hand, the Iron Throne
+                others = join_and([w.house(p) for p in tied], w.lang)
+                declined = join_and([name_in_case(w.house(p), "ablt") for p in tied], w.lang)
+                with_others = with_name(w.house(tied[0])).split(" ", 1)[0] + " " + declined
+                reason = w.t(f"замков и крепостей к концу последнего хода поровну {with_others} "
+                             f"(по {best}); ничью решают земли, затем снабжение, жетоны на руках и трек «Железный трон»",
+                             f"as many castles and strongholds at the end as {others} ({best} each); the tie goes by "
+                             "lands held, then supply, tokens in hand and the Iron Throne track")
+        doc.paragraph(bold(w.t("Победил: ", "Winner: ")), f"{w.who(winner)} — {reason}.")
         doc.paragraph(w.t(f"Замки и крепости: {castles}.", f"Castles and strongholds: {castles}."))
 
 
@@ -647,7 +675,8 @@ def _private(doc: Document, w: Words, events: Sequence[Event], viewer: Viewer) -
     for e in events:
         d = e.data
         if e.kind == "transfer":
-            reason = f" ({w.q(d['reason'])})" if d.get("reason") else ""
+            # the post's «за «подмогу»»: the service paid for, with its preposition
+            reason = w.t(f" за {w.q(d['reason'])}", f" for {w.q(d['reason'])}") if d.get("reason") else ""
             if str(d.get("reason", "")).startswith("deal:"):
                 number = str(d["reason"])[5:]
                 reason = w.t(f" по сделке №{number}", f" for deal #{number}")
@@ -700,7 +729,7 @@ def _private(doc: Document, w: Words, events: Sequence[Event], viewer: Viewer) -
                 if rest.startswith("deal:"):
                     name = f"{name}: {w.house(who)} ({w.t('сделка №', 'deal #')}{rest[5:]})"
                 else:
-                    name = f"{name}: {w.house(who)}" + (f" — {rest}" if rest else "")
+                    name = f"{name}: {w.house(who)}" + (w.t(f" — за {w.q(rest)}", f" — for {w.q(rest)}") if rest else "")
             elif note and line["item"] == "bid" and note in TRACK_NAMES:
                 name = f"{name}: {TRACK_NAMES[note][0 if w.ru else 1]}"
             elif note and line["item"] in ("board", "purchase", "sale", "upgrade", "bribe", "token", "raid_gain",

@@ -56,8 +56,8 @@ def test_the_bots_target_changes_with_the_odds() -> None:
     """On the strength estimate the Empire marches on Пик кошмаров (a quest city it thinks it
     takes); on the simulator's odds, by default, it leaves the cult's garrison alone and goes
     for Ормис, the other quest city, where the odds are on its side."""
-    assert imperial_post({"bot_odds_battles": 0}) == "Армия 1: все — атака Пик кошмаров"
-    assert imperial_post({}) == "Армия 1: все — атака Ормис"
+    assert imperial_post({"bot_odds_battles": 0}) == "Армия 1: все — атака на Пик кошмаров"
+    assert imperial_post({}) == "Армия 1: все — атака на Ормис"
 
 
 def test_a_game_keeps_the_odds_it_was_created_with(monkeypatch: pytest.MonkeyPatch) -> None:

@@ -67,13 +67,16 @@ def test_the_echo_puts_buildings_and_units_in_the_verbs_case() -> None:
 
 
 def test_battle_posts_are_echoed_squad_by_squad_on_their_lines() -> None:
-    """A deployment is echoed as the player wrote it, per battle, on the line it starts; a remark
-    after the battle's heading («— гарнизон по умолчанию») leaves that battle to the standing
-    placement instead of refusing the post."""
+    """A deployment is echoed as the player wrote it, per battle, on the line it starts, each battle
+    named by its attacker (a city attacked by two factions has two battles, and one block of a
+    post for the city answers both: issue 30, item 8); a remark after the battle's heading
+    («— гарнизон по умолчанию») leaves that battle to the standing placement instead of refusing
+    the post."""
     _game, echoes, _prompts, _report = played()
     assert echoes["Анна/deployment"] == [
-        "2: битва за Хольмгард — центральный авангард: 10 копейщиков; центральный арьергард: 2 лучника"]
-    assert echoes["Борис/deployment"] == ["2: битва за Хольмгард — центральный авангард: 8 щитовиков"]
+        "2: битва за Хольмгард (атака Империи) — центральный авангард: 10 копейщиков; центральный арьергард: "
+        "2 лучника"]
+    assert echoes["Борис/deployment"] == ["2: битва за Хольмгард (атака Империи) — центральный авангард: 8 щитовиков"]
 
 
 def test_prompts_name_each_battle() -> None:

@@ -113,3 +113,16 @@ def test_the_echo_says_an_order_as_the_language_does(post: str, ru: str, en: str
     (order,) = game.ruleset.parse(post, "Анна", game.state)
     assert game.ruleset.describe(order, "ru") == ru
     assert game.ruleset.describe(order, "en") == en
+
+
+def test_a_faction_without_troops_is_told_so() -> None:
+    """A faction with no units reads «войск нет» under «Армия» in its report and «нет» in `show`,
+    never «никого» (issue 30, item 8)."""
+    game = Game.create("steel-rose", "no-army", PLAYERS, seed="no-army")
+    game.submit("Анна", "Построить Барак в Авентале")
+    game.resolve(force=True)
+    text = game.report("Анна", 1, "text", "ru")
+    army = text.split("== Армия ==")[1].split("==")[0]
+    assert army.strip() == "войск нет", army
+    assert "никого" not in text
+    assert "войска / units: нет / none" in game.ruleset.summary(game.view("Анна"), "Анна")

@@ -22,13 +22,19 @@ from collections.abc import Mapping
 from typing import Any
 
 from voevoda.core.dice import Stream
+from voevoda.core.words import thing_accusative
 from voevoda.rulesets.steel_rose.battle import field as fld
 from voevoda.rulesets.steel_rose.battle.model import SideInput, SquadInput
 from voevoda.rulesets.steel_rose.battle.posts import default_garrison_deployment, write_deployment
 from voevoda.rulesets.steel_rose.campaign.context import Options
 from voevoda.rulesets.steel_rose.campaign.data import Campaign
 from voevoda.rulesets.steel_rose.campaign.orders import MOBILE_ID
-from voevoda.rulesets.steel_rose.campaign.report import FACTION_CASES_RU, city_accusative
+from voevoda.rulesets.steel_rose.campaign.report import (
+    FACTION_CASES_RU,
+    Words,
+    city_accusative,
+    city_locative,
+)
 
 # What each faction builds, in order of need: (building, reason).
 BUILD_PLAN: dict[str, list[str]] = {
@@ -86,12 +92,9 @@ def _city_name(campaign: Campaign, cid: str) -> str:
     return campaign.map.cities[cid].name_ru
 
 
-def _unit_name(campaign: Campaign, uid: str) -> str:
-    return campaign.rules.units[uid].name_ru
-
-
 def _units_text(campaign: Campaign, units: Mapping[str, int]) -> str:
-    return ", ".join(f"{n} {_unit_name(campaign, u)}" for u, n in units.items() if n)
+    """Units to hire as a post writes them, counted in the accusative: «10 копейщиков и 1 лучника»."""
+    return Words(campaign, "ru").units(dict(units), "accs")
 
 
 def garrison_of(campaign: Campaign, owner: str | None, kind: str, level: int) -> dict[str, int]:
@@ -277,7 +280,7 @@ class Planner:
                     continue
                 cost = self.c.economy.restore_large if c["kind"] == "large" else self.c.economy.restore_small
                 if self.gold - cost > self.reserve():
-                    self.lines.append(f"Восстановить {_city_name(self.c, cid)}")
+                    self.lines.append(f"Восстановить {city_accusative(_city_name(self.c, cid))}")
                     self.gold -= cost
 
     def reserve(self) -> int:
@@ -293,7 +296,7 @@ class Planner:
                 continue
             cost = int(self.c.economy.raise_multiplier * per[c["kind"]] * c["level"])
             if self.gold - cost > self.reserve() + 100:
-                self.lines.append(f"Повысить {_city_name(self.c, cid)} до {c['level'] + 1}")
+                self.lines.append(f"Повысить {city_accusative(_city_name(self.c, cid))} до {c['level'] + 1}")
                 self.gold -= cost
                 c["level"] += 1
 
@@ -314,7 +317,7 @@ class Planner:
                     continue
                 if b.gold > self.gold - self.reserve() - 30 or b.resource > self.resource:
                     break
-                self.lines.append(f"Построить {b.name_ru} в {_city_name(self.c, cid)}")
+                self.lines.append(f"Построить {thing_accusative(b.name_ru)} в {city_locative(_city_name(self.c, cid))}")
                 self.gold -= b.gold
                 self.resource -= b.resource
                 here["buildings"] = [*here["buildings"], bid]
@@ -363,7 +366,7 @@ class Planner:
             self.gold -= count * price
             self.resource -= unit.unique * count
         if self.hired:
-            self.lines.append("Нанять " + _units_text(self.c, self.hired))
+            self.lines.append("Нанять " + _units_text(self.c, self.hired))   # «Нанять 10 копейщиков и 1 лучника»
 
     def powder_need(self) -> int:
         return sum(self.c.rules.units[u].gunpowder * n for u, n in self.units.items())
@@ -540,7 +543,7 @@ class Planner:
         choice = {"void_cult": " (разграбить)", "ogres": " (разрушить и бросить)"}.get(self.fid, "")
         if self.cities[cid].get("ruins") or cid == MOBILE_ID:
             choice = ""
-        self.lines.append(f"Армия 1: все — атака {_city_name(self.c, cid)}{choice}")
+        self.lines.append(f"Армия 1: все — атака на {city_accusative(_city_name(self.c, cid))}{choice}")
 
     def _preference(self, cid: str) -> float:
         """Each faction's own aims: the Empire its quest cities and the Principality, the

@@ -342,6 +342,16 @@ class PostReader:
         found = lex.match(phrase)
         if len(found) == 1:
             return found[0]
+        # another faction's building is named as the buildings list names it («Оружейная
+        # мастерская», not the «Оружейную мастерскую» of the post) with its faction
+        for other, olex in self.vocab.buildings.items():
+            theirs = olex.match(phrase) if other != fid else []
+            if len(theirs) == 1:
+                ru, en = olex.display.get(theirs[0], (phrase, phrase))
+                faction = self.vocab.campaign.faction(other)
+                self._bad(out, line, phrase, f"«{ru}» — постройка другой фракции ({faction.name_ru}), у вашей её нет",
+                          f"'{en}' is another faction's building ({faction.name_en}), not yours")
+                return None
         self._bad(out, line, phrase, f"у вашей фракции нет постройки «{phrase}»{suggestion(lex, phrase, 'ru')}",
                   f"your faction has no building '{phrase}'{suggestion(lex, phrase, 'en')}")
         return None

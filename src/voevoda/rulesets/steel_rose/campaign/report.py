@@ -84,6 +84,40 @@ def city_accusative(name: str) -> str:
     return " ".join(words)
 
 
+def city_locative(name: str) -> str:
+    """A Russian city name after «в»: «в Авентале», «в Розентале» (a city in «-ль» is masculine),
+    «в Хольмгарде», «в Сильвании», «в Парящей крепости», «в Чёрной Топи», «в Лунном Лесу», «в Пике
+    кошмаров». The map's names, told by their endings as :func:`city_accusative` tells them; the
+    order reader knows every one of these forms (names.name_forms)."""
+    words = name.split(" ")
+
+    def noun_loct(noun: str, feminine: bool) -> str:
+        if noun.endswith("ия"):
+            return noun[:-1] + "и"
+        if noun.endswith(("а", "я")):
+            return noun[:-1] + "е"
+        if noun.endswith("ь"):
+            return noun[:-1] + ("и" if feminine else "е")
+        if noun.lower() == "лес":
+            return noun + "у"   # the second locative: «в лесу»
+        if noun[-1:].lower() in "бвгджзклмнпрстфхцчшщ":
+            return noun + "е"
+        return noun
+
+    if len(words) >= 2 and words[0].endswith("ая"):
+        stem = words[0][:-2]
+        words[0] = stem + ("ей" if stem[-1:] in "жчшщ" else "ой")
+        words[1] = noun_loct(words[1], feminine=True)
+    elif len(words) >= 2 and words[0].endswith(("ый", "ий", "ой")):
+        stem = words[0][:-2]
+        words[0] = stem + ("ем" if words[0].endswith("ий") and stem[-1:] not in "гкх" else "ом")
+        words[1] = noun_loct(words[1], feminine=False)
+    else:
+        # «Пик кошмаров»: the head noun first, what follows it stays
+        words[0] = noun_loct(words[0], feminine=False)
+    return " ".join(words)
+
+
 class Words:
     """The campaign's names and verbs in one language."""
 
@@ -311,12 +345,13 @@ def describe_order(campaign: Campaign, order: Order, lang: str) -> str:
         if a.get("gunpowder") is not None:
             parts.append(w.t(f"порох: {a['gunpowder']}", f"gunpowder: {a['gunpowder']}"))
         parts.extend(powder_text(PowderShare.from_json(p), campaign.rules, lang) for p in a.get("powder") or [])
-        return _battle_title(w, str(a["battle"])) + " — " + "; ".join(parts)
+        return _battle_title(w, str(a["battle"]), by_attacker=True) + " — " + "; ".join(parts)
     if k == "plan":
         if a.get("skip"):
-            return _battle_title(w, str(a["battle"])) + " — " + w.t("без манёвров", "no manoeuvres")
+            return _battle_title(w, str(a["battle"]), by_attacker=True) + " — " + w.t("без манёвров", "no manoeuvres")
         moves = [manoeuvre_text(Manoeuvre.from_json(m), lang) for m in a.get("manoeuvres") or []]
-        return _battle_title(w, str(a["battle"])) + " — " + ("; ".join(moves) or w.t("без манёвров", "no manoeuvres"))
+        return _battle_title(w, str(a["battle"]), by_attacker=True) + " — " + (
+            "; ".join(moves) or w.t("без манёвров", "no manoeuvres"))
     if k == "capture":
         return f"{w.city(str(a['city']))}: {w.choice(str(a['choice']))}"
     return order.text or k
@@ -330,9 +365,14 @@ def _battle_sides(campaign: Campaign, battle: str, events: Sequence[Event]) -> t
     return battle.split("/")[-1], None
 
 
-def _battle_title(w: Words, battle: str) -> str:
-    """«битва за Хольмгард» for a battle id ``city/attacker``."""
-    city = battle.split("/")[0]
+def _battle_title(w: Words, battle: str, by_attacker: bool = False) -> str:
+    """«битва за Хольмгард» for a battle id ``city/attacker``; ``by_attacker``: «битва за
+    Хольмгард (атака Империи)», as the echo of a deployment or a plan names it — a city attacked by
+    two factions has two battles, and a post's one block for the city answers both."""
+    city, _, attacker = battle.partition("/")
+    if by_attacker and attacker in w.c.rules.factions:
+        return w.t(f"битва за {w.city_for(city)} (атака {w.faction_in(attacker, 'gent')})",
+                   f"battle for {w.city(city)} (attacked by {w.the_faction(attacker)})")
     return w.t(f"битва за {w.city_for(city)}", f"battle for {w.city(city)}")
 
 
@@ -460,7 +500,8 @@ def _faction_part(doc: Document, w: Words, view: Mapping[str, Any], events: Sequ
                     if fid == "void_cult" else []))
     _victory_part(doc, w, view, fid)
     doc.heading(w.t("Армия", "Army"), 3)
-    doc.paragraph(w.units(own.get("units", {})))
+    units = {u: n for u, n in (own.get("units") or {}).items() if n}
+    doc.paragraph(w.units(units) if units else w.t("войск нет", "no troops"))
     if own.get("gifted"):
         doc.paragraph(w.t("из них подарены Культом: ", "of them gifts of the cult: ") + w.units(own["gifted"]))
     if own.get("camp"):
@@ -497,7 +538,7 @@ def _faction_part(doc: Document, w: Words, view: Mapping[str, Any], events: Sequ
             for side_fid, squads in ((a, e.data["attacker"]), (d, e.data["defender"])):
                 lines = [squad_line(w.c.rules, sq["position"], sq["units"], w.lang) for sq in squads]
                 sides.append(Item(w.faction(side_fid) if w.ru else w.the_faction(side_fid, capital=True),
-                                  list(lines) or [w.t("никого", "nobody")]))
+                                  list(lines) or [w.t("войск нет", "no troops")]))
             doc.bullets(sides)
     for e in events:
         if e.kind == "battle":
@@ -690,7 +731,7 @@ def _public_line(w: Words, e: Event, fid: Any) -> str | None:
                    f"The alliance of {w.faction(a)} and {w.faction(b)} is over ({how})")
     if k == "proposal":
         return w.did(d["from"], "предложил союз", "proposed an alliance to") + w.t(
-            f" фракции «{w.faction(d['to'])}»", f" {w.the_faction(d['to'])}")
+            f" {w.faction_in(d['to'], 'datv')}", f" {w.the_faction(d['to'])}")
     if k == "betrayal":
         return w.did(d["by"], "предал", "betrayed") + f" {w.faction_in(d['victim'], 'accs')}" + (
             ": " + ", ".join(w.city(c) for c in d["cities"]) if d["cities"] else "")

@@ -93,7 +93,8 @@ def _own(campaign: Campaign, w: Words, view: Mapping[str, Any], fid: str) -> lis
     if fid == "void_cult":
         resource += f" (предел / limit {own.get('hunger_max')})"
     lines.append(f"  золото / gold: {w.gold(float(own.get('gold', 0)))}; {resource}")
-    lines.append("  войска / units: " + w.units(own.get("units") or {}))
+    units = {u: n for u, n in (own.get("units") or {}).items() if n}
+    lines.append("  войска / units: " + (w.units(units) if units else "нет / none"))
     if own.get("gifted"):
         lines.append("  из них подарены Культом / of them gifts of the cult: " + w.units(own["gifted"]))
     for army in view.get("armies") or []:

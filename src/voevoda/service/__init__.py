@@ -42,8 +42,8 @@ from voevoda.service.actors import (
     Person,
     SeatToken,
 )
+from voevoda.service.chats import Chats
 from voevoda.service.errors import Conflict, Forbidden, NotFound, RateLimited
-from voevoda.service.people import People
 from voevoda.service.sight import Sight
 
 if TYPE_CHECKING:
@@ -218,11 +218,12 @@ class Throttle:
 
 
 THROTTLES = {"post": (30, 60.0), "check": (240, 60.0), "login": (10, 300.0), "join": (20, 300.0),
-             "odds": (10, 60.0), "create": (20, 600.0)}
-"""Default limits: what, how many, per how many seconds."""
+             "odds": (10, 60.0), "create": (20, 600.0), "chat": (30, 60.0)}
+"""Default limits: what, how many, per how many seconds (``chat``: the messages one chat may send
+the bot, whatever they are)."""
 
 
-class Service(People):
+class Service(Chats):
     """Every operation on the games of one database (``url``: a SQLite path or a PostgreSQL
     URL, as ``--db`` takes it). ``clock`` gives the time (tests freeze it)."""
 

@@ -36,7 +36,7 @@ from typing import TYPE_CHECKING, Any, TypeVar
 from voevoda.core import chat
 from voevoda.core.engine import Game, Receipt, RollbackReport, Step, Submission
 from voevoda.core.errors import DataError, GameError, OrdersRejected, Problem
-from voevoda.core.markup import FLAVOURS, FORMATS, Document, check_format, render
+from voevoda.core.markup import FLAVOURS, FORMATS, Document, check_format, render, render_messages
 from voevoda.core.posts import PostLine, prose_notes
 from voevoda.core.ruleset import GM, PUBLIC, Order, Viewer
 from voevoda.core.words import count_en, count_ru, plural_ru
@@ -689,7 +689,8 @@ def chat_report(game: Game, viewer: Viewer, turn: int | None = None, lang: str =
     """``/report [turn]``: the viewer's report (the public chronicle for ``public``) in Telegram's
     HTML, cut into messages within 4,096 characters."""
     check_options(lang=lang)
-    return chat.texts(render(game.report_document(viewer, turn, lang), "telegram"))
+    document = game.report_document(viewer, turn, lang)
+    return [chat.ChatMessage(text=text) for text in render_messages(document, "telegram") if text.strip()]
 
 
 @channel("telegram report", "the Telegram bot's /report [turn]", variants=_chat_turns)

@@ -60,6 +60,16 @@ class Sight:
         """Whether the game's secret is published (then every export is the whole game)."""
         return bool(getattr(self._game, "revealed", False))
 
+    def step_digest(self, number: int) -> str:
+        """The public record digest of resolved step ``number`` (what a notification of it is
+        keyed by)."""
+        steps = self._replayed().steps
+        if not 1 <= number <= len(steps):
+            from voevoda.core.errors import GameError
+
+            raise GameError(f"шаг {number} не рассчитан", f"step {number} is not resolved")
+        return steps[number - 1].digest
+
     @property
     def is_gm(self) -> bool:
         return self.viewer == GM

@@ -19,7 +19,6 @@ from __future__ import annotations
 import asyncio
 import hashlib
 import logging
-import os
 import re
 import time
 from collections import OrderedDict
@@ -42,6 +41,7 @@ from telegram.ext import (
     filters,
 )
 
+from voevoda.chat.telegram.links import api_url, file_api_url
 from voevoda.chat.telegram.push import Delivered, deliver, resolved_notice
 from voevoda.chat.telegram.send import send_messages
 from voevoda.chat.telegram.texts import menu_of, refusal, say
@@ -56,42 +56,11 @@ if TYPE_CHECKING:
 
 log = logging.getLogger("voevoda.telegram")
 
-TOKEN_ENV = "VOEVODA_TELEGRAM_TOKEN"
-API_ENV = "VOEVODA_TELEGRAM_API"
-"""The Bot API's address (``https://api.telegram.org/bot`` unless set: a local Bot API server)."""
 PAYLOAD = re.compile(r"^[A-Za-z0-9_-]{1,64}$")
 """What a deep link's ``start`` parameter may be (Telegram's own rule)."""
 MAX_BATTLE_FILE = 256 * 1024
 Context = ContextTypes.DEFAULT_TYPE
 Handler = Callable[[Update, Context], Coroutine[Any, Any, None]]
-
-
-def bot_token(service: Service) -> str:
-    """The bot's token: ``VOEVODA_TELEGRAM_TOKEN``, else the one the installation's game master
-    stored (never a file of the repository)."""
-    token = os.environ.get(TOKEN_ENV, "").strip() or service.telegram_token()
-    if not token:
-        raise GameError(f"нет токена бота: задайте {TOKEN_ENV} или сохраните токен (voevoda telegram token)",
-                        f"no bot token: set {TOKEN_ENV} or store one (voevoda telegram token)")
-    return token
-
-
-def api_url() -> str:
-    return os.environ.get(API_ENV, "").strip() or "https://api.telegram.org/bot"
-
-
-def webhook_secret(token: str) -> str:
-    """The secret Telegram sends with every webhook call (``X-Telegram-Bot-Api-Secret-Token``),
-    derived from the bot's token: ``voevoda telegram webhook`` and the web server agree on it
-    without storing it."""
-    return hashlib.sha256(b"voevoda telegram webhook\0" + token.encode("utf-8")).hexdigest()
-
-
-def deep_link(username: str | None, payload: str, group: bool = False) -> str | None:
-    """``https://t.me/<bot>?start=<payload>`` (``startgroup`` for a group), when the bot's name is known."""
-    if not username:
-        return None
-    return f"https://t.me/{username}?{'startgroup' if group else 'start'}={payload}"
 
 
 @dataclass
@@ -154,8 +123,9 @@ class TelegramBot:
         """The library's application with this bot's handlers: for long polling, or (``polling``
         off) for updates that a webhook hands to :meth:`Application.process_update`."""
         builder = Application.builder().token(token).base_url(base_url or api_url())
-        if base_file_url:
-            builder = builder.base_file_url(base_file_url)
+        files = base_file_url or file_api_url()
+        if files:
+            builder = builder.base_file_url(files)
         if not polling:
             builder = builder.updater(None)
         app = builder.post_init(self.ready).build()
@@ -789,5 +759,4 @@ def odds_messages(out: dict[str, Any], lang: str) -> list[ChatMessage]:
     return texts("\n".join(lines))
 
 
-__all__ = ["API_ENV", "TOKEN_ENV", "BotSettings", "TelegramBot", "api_url", "battle_odds", "bot_token", "deep_link",
-           "odds_messages", "webhook_secret"]
+__all__ = ["BotSettings", "TelegramBot", "battle_odds", "odds_messages"]

@@ -125,7 +125,7 @@ class TelegramChannel:
     async def _send(self, notice: Notice) -> Delivered:
         from telegram import Bot
 
-        from voevoda.chat.telegram.bot import api_url, bot_token
+        from voevoda.chat.telegram.links import api_url, bot_token
 
         token = self.token or bot_token(self.service)
         async with Bot(token, base_url=self.base_url or api_url()) as bot:

@@ -28,7 +28,7 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 from typing import Any
-from urllib.parse import parse_qsl, urlparse
+from urllib.parse import parse_qsl, unquote, urlparse
 
 TOKEN = "123456789:AAEtestTokenForTheLoopbackStandIn_0123"
 BOT = {"id": 123456789, "is_bot": True, "first_name": "Воевода", "username": "voevoda_test_bot",
@@ -296,7 +296,7 @@ class BotApi:
                 return
 
             def do_GET(self) -> None:
-                path = urlparse(self.path).path
+                path = unquote(urlparse(self.path).path)
                 prefix = f"/file/bot{TOKEN}/"
                 if path.startswith(prefix) and path[len(prefix):] in api.files:
                     self._reply(200, api.files[path[len(prefix):]], "application/octet-stream")
@@ -304,7 +304,7 @@ class BotApi:
                 self._reply(404, b"Not Found", "text/plain")
 
             def do_POST(self) -> None:
-                path = urlparse(self.path).path
+                path = unquote(urlparse(self.path).path)
                 prefix = f"/bot{TOKEN}/"
                 if not path.startswith(prefix):
                     self._json(404, {"ok": False, "error_code": 404, "description": "Not Found"})

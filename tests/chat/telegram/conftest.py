@@ -55,3 +55,28 @@ async def running(service: Service, api: BotApi, settings: BotSettings = SETTING
         await app.updater.stop()
         await app.stop()
         await app.shutdown()
+
+
+async def exchange(api: BotApi, chat: int, text: str, at_least: int = 1, settle: float = 0.4) -> list[Any]:
+    """``text`` written in ``chat``; the bot's answers there."""
+    mark = api.mark()
+    api.send(chat, text)
+    return await api.answers(chat, mark, at_least=at_least, settle=settle)
+
+
+def seat(service: Service, gm: Any, game: str, player: str, chat: int, players: list[str]) -> None:
+    """``chat`` opens the invitation of ``player``'s seat (what ``/start <token>`` does, straight
+    through the service: the story test goes through the bot)."""
+    service.link_chat(service.invite(gm, game, player, players), chat, "private", name=player)
+
+
+def ring(service: Service, api: BotApi, game: str = "кольцо", chats: dict[str, int] | None = None) -> Any:
+    """A Ring of Power game of Анна and Борис owned by the installation's game master, each seat
+    held by a private chat (Анна 111 in Russian, Борис 222 in English); the game master."""
+    gm, _ = service.init_gm("Ведущий")
+    players = ["Анна", "Борис"]
+    service.create_game(gm, "ring-of-power", game, players, seed="examples")
+    for player, chat in (chats or {"Анна": 111, "Борис": 222}).items():
+        api.chat(chat, first_name=player, language_code="ru" if player == "Анна" else "en")
+        seat(service, gm, game, player, chat, players)
+    return gm

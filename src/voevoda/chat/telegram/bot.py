@@ -99,6 +99,11 @@ def _rest(message: Message) -> str:
     return rest.lstrip(" \t").removeprefix("\n") if rest.lstrip(" \t").startswith("\n") else rest.strip(" \t")
 
 
+def _joined(parts: list[Update]) -> str:
+    """The text of a post Telegram cut into messages (it cuts at a line break where it can)."""
+    return "\n".join(u.effective_message.text or "" for u in parts if u.effective_message is not None)
+
+
 def _game_key(name: str) -> str:
     return "g:" + hashlib.sha256(name.encode("utf-8")).hexdigest()[:24]
 
@@ -111,7 +116,7 @@ class TelegramBot:
         self.settings = settings or BotSettings()
         self._seen: OrderedDict[int, None] = OrderedDict()
         self._quiet_until: dict[int, float] = {}
-        self._parts: dict[int, list[Message]] = {}
+        self._parts: dict[int, list[Update]] = {}
         self._timers: dict[int, asyncio.Task[None]] = {}
         self._locks: dict[int, asyncio.Lock] = {}
         self._compiling = False
@@ -469,32 +474,32 @@ class TelegramBot:
         long = _units(message.text) >= self.settings.split_hint
         parts = self._parts.get(key)
         if parts is not None:
-            parts.append(message)
+            parts.append(update)
             timer = self._timers.pop(key, None)
             if timer is not None:
                 timer.cancel()
             if long:
-                self._timers[key] = context.application.create_task(self._later(update, key))
+                self._timers[key] = asyncio.get_running_loop().create_task(self._later(key))
                 return
             del self._parts[key]
-            await self._post(update, "\n".join(m.text or "" for m in parts), store=True)
+            await self._post(update, _joined(parts), store=True)
             return
         if long:
-            self._parts[key] = [message]
-            self._timers[key] = context.application.create_task(self._later(update, key))
+            self._parts[key] = [update]
+            self._timers[key] = asyncio.get_running_loop().create_task(self._later(key))
             return
         await self._post(update, message.text, store=True)
 
-    async def _later(self, update: Update, key: int) -> None:
+    async def _later(self, key: int) -> None:
+        """The parts of a long post once no more came within the window; answered under the last."""
         await asyncio.sleep(self.settings.join_window)
         parts = self._parts.pop(key, None)
         self._timers.pop(key, None)
         if parts:
-            last = Update(update.update_id, message=parts[-1])
             try:
-                await self._post(last, "\n".join(m.text or "" for m in parts), store=True)
+                await self._post(parts[-1], _joined(parts), store=True)
             except Exception as exc:  # noqa: BLE001 - answered like any handler's failure
-                await self._refusal(last, exc)
+                await self._refusal(parts[-1], exc)
 
     async def check(self, update: Update, context: Context) -> None:
         """``/check TEXT`` (or ``/check`` in reply to a post): the echo, nothing stored."""
@@ -673,11 +678,12 @@ class TelegramBot:
             await self._answer(update, say("odds_usage", chat.lang))
             return
         self.service.throttle("odds", f"telegram:{chat.chat_id}")
+        read = await asyncio.to_thread(read_battle, body)
         wanted = min(int(words[0]) if words else self.settings.odds_battles, self.settings.odds_most)
         exact = await asyncio.to_thread(self._simulator_busy)
         battles = min(wanted, self.settings.exact_battles) if exact else max(1, wanted)
         await self._answer(update, say("odds_compiling" if exact else "odds_wait", chat.lang, battles=battles))
-        result = await asyncio.to_thread(battle_odds, body, battles, exact)
+        result = await asyncio.to_thread(battle_odds, read, battles, exact)
         await self._answer(update, odds_messages(result, chat.lang))
 
     def _simulator_busy(self) -> bool:
@@ -708,9 +714,9 @@ def _compile_simulator() -> None:
         log.exception("compiling the batched simulator failed")
 
 
-def battle_odds(text: str, battles: int, exact: bool) -> dict[str, Any]:
-    """The odds of a battle file's text: the batched simulator, or the exact engine (``exact``);
-    the shape of ``voevoda odds --json``, with the unit names of the rules."""
+def read_battle(text: str) -> tuple[Any, Any, Any]:
+    """A battle file's text read and checked (every problem of both posts, with its line), as
+    ``voevoda odds`` reads the file: ``(battle, rules, sides)``."""
     from pathlib import Path
 
     from voevoda.rulesets.steel_rose.battle.sides import battle_from_text, build_sides
@@ -727,7 +733,14 @@ def battle_odds(text: str, battles: int, exact: bool) -> dict[str, Any]:
             where = f"[{('attacker', 'defender')[index]}].{key}" + (f", line {at}" if at else "")
             found.append(f"{where} ({battle.specs[index].name}): {problem.format('ru')} / {problem.format('en')}")
     if found:
-        raise DataError("; ".join(found[:8]))
+        raise DataError("battle.toml: " + "; ".join(found[:8]))
+    return battle, rules, sides
+
+
+def battle_odds(read: tuple[Any, Any, Any], battles: int, exact: bool) -> dict[str, Any]:
+    """The odds of a battle (:func:`read_battle`): the batched simulator, or the exact engine
+    (``exact``); the shape of ``voevoda odds --json``, with the unit names of the rules."""
+    battle, rules, sides = read
     seed = battle.seed if battle.seed is not None else "telegram"
     if exact:
         from voevoda.cli.battle import exact_odds
@@ -759,4 +772,4 @@ def odds_messages(out: dict[str, Any], lang: str) -> list[ChatMessage]:
     return texts("\n".join(lines))
 
 
-__all__ = ["BotSettings", "TelegramBot", "battle_odds", "odds_messages"]
+__all__ = ["BotSettings", "TelegramBot", "battle_odds", "odds_messages", "read_battle"]

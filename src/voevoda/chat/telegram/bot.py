@@ -620,8 +620,13 @@ class TelegramBot:
         if chat_data is None or query.message is None:
             await query.answer()
             return
-        chat = await self._chat(update)
         data = query.data or ""
+        markup = getattr(query.message, "reply_markup", None)
+        offered = {b.callback_data for row in (markup.inline_keyboard if markup else ()) for b in row}
+        if data not in offered:  # a client may send any data: only a button the message carries counts
+            await query.answer()
+            return
+        chat = await self._chat(update)
         if data in ("l:ru", "l:en") and chat.kind != "unknown":
             await asyncio.to_thread(self.service.set_chat_language, chat.chat_id, data[2:])
             await query.answer(say("lang_set", data[2:]))

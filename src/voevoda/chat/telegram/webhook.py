@@ -64,8 +64,9 @@ class Webhook:
         from telegram import Update
 
         try:
-            update = Update.de_json(json.loads(body), app.bot)
-        except (ValueError, TypeError, KeyError) as exc:
+            data = json.loads(body)
+            update = Update.de_json(data, app.bot) if isinstance(data, dict) else None
+        except (ValueError, TypeError, KeyError, AttributeError) as exc:
             log.warning("a webhook update could not be read: %s", exc)
             return 200
         if update is not None:

@@ -82,11 +82,14 @@ def messages_for(service: Service, recipient: Recipient, notice: Notice) -> list
     raise ValueError(f"unknown notice kind {notice.kind!r}")
 
 
-async def deliver(service: Service, bot: Bot, notice: Notice) -> Delivered:
-    """Send ``notice`` to every chat of its game that it has not reached yet."""
+async def deliver(service: Service, bot: Bot, notice: Notice, only: int | None = None) -> Delivered:
+    """Send ``notice`` to every chat of its game that it has not reached yet (``only``: to that
+    one chat, when it is one of them — an outbox that keeps a row per chat)."""
     done = Delivered()
     for recipient in await asyncio.to_thread(service.chat_recipients, notice.game):
         chat_id = recipient.chat_id
+        if only is not None and chat_id != only:
+            continue
         if await asyncio.to_thread(service.delivered, notice.key, chat_id):
             done.already.append(chat_id)
             continue
@@ -119,17 +122,17 @@ class TelegramChannel:
         self.token = token
         self.base_url = base_url
 
-    def send(self, notice: Notice) -> Delivered:
-        return asyncio.run(self._send(notice))
+    def send(self, notice: Notice, only: int | None = None) -> Delivered:
+        return asyncio.run(self._send(notice, only))
 
-    async def _send(self, notice: Notice) -> Delivered:
+    async def _send(self, notice: Notice, only: int | None) -> Delivered:
         from telegram import Bot
 
         from voevoda.chat.telegram.links import api_url, bot_token
 
         token = self.token or bot_token(self.service)
         async with Bot(token, base_url=self.base_url or api_url()) as bot:
-            return await deliver(self.service, bot, notice)
+            return await deliver(self.service, bot, notice, only)
 
 
 __all__ = ["Delivered", "Notice", "TelegramChannel", "deliver", "messages_for", "resolved_notice"]

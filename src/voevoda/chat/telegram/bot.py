@@ -685,15 +685,15 @@ class TelegramBot:
         self.service.throttle("odds", f"telegram:{chat.chat_id}")
         read = await asyncio.to_thread(read_battle, body)
         wanted = min(int(words[0]) if words else self.settings.odds_battles, self.settings.odds_most)
-        exact = await asyncio.to_thread(self._simulator_busy)
+        exact = await asyncio.to_thread(self._simulator_busy, read)
         battles = min(wanted, self.settings.exact_battles) if exact else max(1, wanted)
         await self._answer(update, say("odds_compiling" if exact else "odds_wait", chat.lang, battles=battles))
         result = await asyncio.to_thread(battle_odds, read, battles, exact)
         await self._answer(update, odds_messages(result, chat.lang))
 
-    def _simulator_busy(self) -> bool:
+    def _simulator_busy(self, read: tuple[Any, Any, Any]) -> bool:
         """Whether the batched simulator still needs its first compile (then the exact engine
-        answers, and the compile starts in the background, once)."""
+        answers, and the compile starts in the background, once, on this battle)."""
         from voevoda.sim.batch import needs_compiling
 
         if not needs_compiling():
@@ -702,19 +702,13 @@ class TelegramBot:
             import threading
 
             self._compiling = True
-            threading.Thread(target=_compile_simulator, name="voevoda-sim-compile", daemon=True).start()
+            threading.Thread(target=_compile_simulator, args=(read,), name="voevoda-sim-compile", daemon=True).start()
         return True
 
 
-def _compile_simulator() -> None:
-    from pathlib import Path
-
-    from voevoda.sim import odds
-
-    example = Path(__file__).resolve().parents[4] / "examples" / "steel-rose" / "empire-vs-cult.toml"
+def _compile_simulator(read: tuple[Any, Any, Any]) -> None:
     try:
-        if example.exists():
-            odds(example, 100, "compile")
+        battle_odds(read, 100, exact=False)
     except Exception:  # noqa: BLE001 - a background compile that fails only leaves the exact engine
         log.exception("compiling the batched simulator failed")
 

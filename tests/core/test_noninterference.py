@@ -404,3 +404,50 @@ def test_a_leak_through_the_dice_is_still_caught(monkeypatch: pytest.MonkeyPatch
     monkeypatch.setattr(Thrones, "resolve", counting)
     with pytest.raises(AssertionError, match="step 1 resolved: Анна can tell the games apart:\nexport --public"):
         ni.play_pair("thrones", payment_pair())
+
+
+# -- the Telegram bot's answers and pushes (issue 27, «Hidden information») --------------------------
+
+def test_the_bots_answers_and_pushes_are_walked_channels() -> None:
+    """«a message to a chat is an output channel of its viewer; the non-interference test covers
+    the bot's answers and pushes»: every message the bot sends about a game is one of these
+    channels, walked for every viewer (none merely follows another, the post alone acts)."""
+    names = ["telegram status", "telegram report", "telegram map", "telegram check", "telegram post",
+             "telegram push", "telegram reminder"]
+    for name in names:
+        assert name in outputs.CHANNELS, name
+        assert outputs.CHANNELS[name].follows is None
+        assert outputs.CHANNELS[name].acts == (name == "telegram post")
+    game = ni.moments("ring-of-power", ni.SEEDS[1], 1)[-1].game
+    walked = {label.split(" lang=")[0].split(" deadline=")[0] for label, _ in outputs.walk(game, "Анна", ["ход 0303 0403"])}
+    assert {n for n in names if n != "telegram post"} <= {w.split(" text=")[0].split(" turn=")[0] for w in walked}
+
+
+def test_the_sweep_catches_a_push_that_carries_another_players_report(monkeypatch: pytest.MonkeyPatch) -> None:
+    """A push that carried every player's report and map to each chat (a private report in
+    another player's chat) is caught: Анна can tell apart games that differ only in what she may
+    not see of Борис."""
+    from voevoda.core import chat
+
+    def every_report(game: Game, viewer: str, lang: str = "ru") -> str:
+        return chat.messages_text([m for p in game.record.players for m in outputs.chat_push(game, p, lang)])
+
+    original = outputs.CHANNELS["telegram push"]
+    monkeypatch.setitem(outputs.CHANNELS, "telegram push", original.__class__(
+        "telegram push", original.command, every_report, original.variants))
+    game = ni.moments("ring-of-power", ni.SEEDS[1], 2)[-1].game
+    assert game.steps, "a step is resolved: there is a report to push"
+    other = None
+    for variation in ni.spec_of("ring-of-power").state_variations(game.state, "Анна", random.Random(3)):
+        candidate = ni.fork(game)
+        candidate.state = variation.apply(game.state)
+        if outputs.chat_push(candidate, "Борис") != outputs.chat_push(game, "Борис"):
+            other = candidate  # hidden from Анна, and in Борис's push (his map)
+            break
+    assert other is not None
+    monkeypatch.setitem(outputs.CHANNELS, "telegram push", original)
+    ni.compare_now(game, other, "Анна", "the real push", tries=[])
+    monkeypatch.setitem(outputs.CHANNELS, "telegram push", original.__class__(
+        "telegram push", original.command, every_report, original.variants))
+    with pytest.raises(AssertionError, match="telegram push"):
+        ni.compare_now(game, other, "Анна", "planted", tries=[])

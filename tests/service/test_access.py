@@ -15,7 +15,7 @@ import pytest
 from voevoda.core.errors import GameError, OrdersRejected
 from voevoda.service import ANONYMOUS, CLOCK, OPERATOR, Service
 from voevoda.service.access import Access, Op
-from voevoda.service.actors import Person, SeatToken
+from voevoda.service.actors import ChatGroup, Person, SeatToken
 from voevoda.service.errors import Conflict, Forbidden, NotFound
 
 
@@ -48,7 +48,7 @@ def seated(service: Service, game: str = "g", players: tuple[str, ...] = ("Ан�
     return people
 
 
-ROLES = ("operator", "owner", "co_gm", "seat", "other_seat", "token", "anonymous", "clock")
+ROLES = ("operator", "owner", "co_gm", "seat", "other_seat", "token", "anonymous", "clock", "group_chat")
 """Who asks, as the table in src/voevoda/service/access.py names them."""
 
 
@@ -56,14 +56,16 @@ def access_of(role: str, public: bool = False) -> Access:
     actor = {"operator": OPERATOR, "anonymous": ANONYMOUS, "clock": CLOCK}.get(role, Person(1, "x"))
     if role == "token":
         actor = SeatToken(1, 1, "Анна")
+    if role == "group_chat":
+        actor = ChatGroup(-100, 1)
     return Access(actor, "g", owner=role == "owner", co_gm=role == "co_gm",
                   seats=frozenset({"Анна"} if role in ("seat", "token") else {"Борис"} if role == "other_seat" else ()),
-                  public=public)
+                  public=public, linked=role == "group_chat")
 
 
 EXPECTED = {
     # op (for Анна's seat where it names one): roles allowed
-    Op.READ: {"operator", "owner", "co_gm", "seat", "other_seat", "token"},
+    Op.READ: {"operator", "owner", "co_gm", "seat", "other_seat", "token", "group_chat"},
     Op.POST: {"operator", "owner", "co_gm", "seat", "token"},
     Op.TOKEN: {"operator", "owner", "co_gm", "seat", "token"},
     Op.RESOLVE: {"operator", "owner", "co_gm", "clock"},

@@ -199,7 +199,7 @@ def odds_command(
 
             out = batched_odds(battle, n, seed_text, rules=rules, progress=advance).to_json()
         else:
-            out = _exact_odds(battle, rules, sides, n, seed_text, lambda: progress.advance(task))
+            out = exact_odds(battle, rules, sides, n, seed_text, lambda: progress.advance(task))
     if as_json:
         print(json.dumps(out, ensure_ascii=False))
         return
@@ -222,7 +222,7 @@ def odds_command(
         console.print(f"Ничьи: {out['draws']}" if ru else f"Draws: {out['draws']}", markup=False)
 
 
-def _exact_odds(battle: BattleFile, rules: Rules, sides: tuple[SideInput, SideInput], n: int, seed_text: str,
+def exact_odds(battle: BattleFile, rules: Rules, sides: tuple[SideInput, SideInput], n: int, seed_text: str,
                 advance: Any) -> dict[str, Any]:
     """The odds from ``n`` battles of the exact engine (battle ``i`` rolls the dice of
     ``Dice.from_text(f"{seed}/{i}")``, so any one of them can be replayed with ``voevoda battle``)."""

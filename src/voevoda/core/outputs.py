@@ -33,9 +33,10 @@ from dataclasses import dataclass
 from datetime import datetime
 from typing import TYPE_CHECKING, Any, TypeVar
 
+from voevoda.core import chat
 from voevoda.core.engine import Game, Receipt, RollbackReport, Step, Submission
 from voevoda.core.errors import DataError, GameError, OrdersRejected, Problem
-from voevoda.core.markup import FLAVOURS, FORMATS, Document, check_format, render
+from voevoda.core.markup import FLAVOURS, FORMATS, Document, check_format, render, render_messages
 from voevoda.core.posts import PostLine, prose_notes
 from voevoda.core.ruleset import GM, PUBLIC, Order, Viewer
 from voevoda.core.words import count_en, count_ru, plural_ru
@@ -410,6 +411,9 @@ class Echo:
     hidden: list[int]
     replaced: str | None
     """«replaces your post of …» or «adds to your post of …», when it does."""
+    replaced_ru: str | None = None
+    replaced_en: str | None = None
+    """:attr:`replaced` in one language (the chat lays out the echo in the chat's language)."""
 
 
 def echo_data(game: Game, player: str, outcome: Receipt | OrdersRejected | GameError, check: bool,
@@ -424,9 +428,11 @@ def echo_data(game: Game, player: str, outcome: Receipt | OrdersRejected | GameE
         ru, _, en = head.partition(" / ")
         earlier = (added_text(outcome.adds_to, check) if outcome.adds_to is not None
                    else replaced_text(outcome.replaced, check) if outcome.replaced is not None else None)
+        words = (earlier_words(outcome.adds_to, check, True) if outcome.adds_to is not None
+                 else earlier_words(outcome.replaced, check, False) if outcome.replaced is not None else (None, None))
         return Echo(player, step, check, True, ru, en, orders, list(outcome.refused),
                     [*outcome.notes, *outcome.warnings], [(line.number, line.text) for line in outcome.prose],
-                    list(outcome.unbold), list(outcome.hidden), earlier)
+                    list(outcome.unbold), list(outcome.hidden), earlier, *words)
     if isinstance(outcome, OrdersRejected):
         prose = [(int(number), text) for number, text in (line.split(": ", 1) for line in outcome.prose)]
         return Echo(player, step, check, False, "приказы не приняты", "orders rejected",
@@ -520,6 +526,20 @@ def replaced_text(earlier: Submission, check: bool) -> str:
     return (f"{verb_ru} ваш пост{when_ru} ({count_ru(n, ORDERS_RU)}) / "
             f"{verb_en} your post{when_en} ({count_en(n, 'order')}); ниже — все ваши приказы этого шага / "
             "below: all your orders for this step")
+
+
+def earlier_words(earlier: Submission, check: bool, adds: bool) -> tuple[str, str]:
+    """:func:`added_text` (``adds``) or :func:`replaced_text`, one text per language."""
+    n = len(earlier.orders)
+    when_ru, when_en = _when(earlier.at)
+    if adds:
+        verb_ru, verb_en = ("дополнит", "would add to") if check else ("дополняет", "adds to")
+        tail_ru, tail_en = ", «+» — из этого поста", ", «+» from this post"
+    else:
+        verb_ru, verb_en = ("заменит", "would replace") if check else ("заменяет", "replaces")
+        tail_ru = tail_en = ""
+    return (f"{verb_ru} ваш пост{when_ru} ({count_ru(n, ORDERS_RU)}); ниже — все ваши приказы этого шага{tail_ru}",
+            f"{verb_en} your post{when_en} ({count_en(n, 'order')}); below: all your orders for this step{tail_en}")
 
 
 ORDERS_RU = ("приказ", "приказа", "приказов")
@@ -630,6 +650,131 @@ def created_text(game: Game) -> str:
     return (f"создана игра / created game {game.record.name} ({game.record.ruleset})\n"
             f"обязательство / commitment: {game.record.commitment}\n"
             f"запись настройки / setup record: {game.setup.digest}\n" + status_text(game, GM))
+
+
+# -- chat messages: the Telegram bot's answers and pushes (docs/telegram.md) ----------------------------
+#
+# Every message the bot sends about a game is one of these, for the viewer the chat reads as (a
+# player's private chat: the player; a group chat: ``public``), laid out by voevoda.core.chat.
+
+def _chat_langs(game: Game, viewer: Viewer, posts: Sequence[str]) -> Iterable[Params]:
+    return [{"lang": lang} for lang in LANGS]
+
+
+def _chat_turns(game: Game, viewer: Viewer, posts: Sequence[str]) -> Iterable[Params]:
+    turns: list[int | None] = [None, *sorted({step.turn for step in game.steps})]
+    return [{"turn": turn, "lang": lang} for turn in turns for lang in LANGS]
+
+
+def _chat_posts(game: Game, viewer: Viewer, posts: Sequence[str]) -> Iterable[Params]:
+    return [{"text": text, "lang": lang} for text in posts for lang in LANGS] if viewer not in (GM, PUBLIC) else []
+
+
+def _chat_deadlines(game: Game, viewer: Viewer, posts: Sequence[str]) -> Iterable[Params]:
+    return [{"lang": lang, "deadline": "06.12.2026 18:00 MSK"} for lang in LANGS]
+
+
+def chat_status(game: Game | Standing, viewer: Viewer, lang: str = "ru") -> list[chat.ChatMessage]:
+    """``/status``: the dashboard of :func:`dashboard`, in one language."""
+    check_options(lang=lang)
+    return chat.texts(chat.status_html(dashboard(game, viewer), viewer, lang))
+
+
+@channel("telegram status", "the Telegram bot's /status (in a group chat: the public status)", variants=_chat_langs)
+def telegram_status(game: Game | Standing, viewer: Viewer, lang: str = "ru") -> str:
+    return chat.messages_text(chat_status(game, viewer, lang))
+
+
+def chat_report(game: Game, viewer: Viewer, turn: int | None = None, lang: str = "ru") -> list[chat.ChatMessage]:
+    """``/report [turn]``: the viewer's report (the public chronicle for ``public``) in Telegram's
+    HTML, cut into messages within 4,096 characters."""
+    check_options(lang=lang)
+    document = game.report_document(viewer, turn, lang)
+    return [chat.ChatMessage(text=text) for text in render_messages(document, "telegram") if text.strip()]
+
+
+@channel("telegram report", "the Telegram bot's /report [turn]", variants=_chat_turns)
+def telegram_report(game: Game, viewer: Viewer, turn: int | None = None, lang: str = "ru") -> str:
+    return chat.messages_text(chat_report(game, viewer, turn, lang))
+
+
+def chat_map(game: Game, viewer: Viewer, lang: str = "ru", turn: int | None = None) -> list[chat.ChatMessage]:
+    """``/map``: the viewer's own fogged map (the public map for ``public``) as a picture with
+    its caption; nothing for a game without a map."""
+    svg = map_svg(game, viewer, lang, turn)
+    if svg is None:
+        return []
+    shown = turn if turn is not None else (game.steps[-1].turn if game.steps else None)
+    board = dashboard(game, viewer)
+    return [chat.ChatMessage(map_svg=svg, caption=chat.map_caption(board, viewer, lang, shown, viewer == PUBLIC))]
+
+
+@channel("telegram map", "the Telegram bot's /map (the picture's SVG and its caption)", variants=_chat_langs)
+def telegram_map(game: Game, viewer: Viewer, lang: str = "ru") -> str:
+    return chat.messages_text(chat_map(game, viewer, lang))
+
+
+def chat_echo(echo: Echo, lang: str = "ru") -> list[chat.ChatMessage]:
+    """The answer to a post or to ``/check`` (:func:`echo_data`), in one language."""
+    check_options(lang=lang)
+    return chat.texts(chat.echo_html(echo, lang))
+
+
+def _chat_post(game: Game, viewer: Viewer, text: str, lang: str, check: bool) -> str:
+    meant = game.step_number + 1
+    outcome: Receipt | OrdersRejected | GameError
+    try:
+        outcome = game.check_post(viewer, text) if check else game.post(viewer, text, step=meant)
+    except (OrdersRejected, GameError) as exc:
+        outcome = exc
+    return chat.messages_text(chat_echo(echo_data(game, viewer, outcome, check, meant), lang))
+
+
+@channel("telegram check", "the Telegram bot's /check TEXT", variants=_chat_posts)
+def telegram_check(game: Game, viewer: Viewer, text: str, lang: str = "ru") -> str:
+    return _chat_post(game, viewer, text, lang, check=True)
+
+
+@channel("telegram post", "a text message to the Telegram bot: the post and its echo", variants=_chat_posts, acts=True)
+def telegram_post(game: Game, viewer: Viewer, text: str, lang: str = "ru") -> str:
+    return _chat_post(game, viewer, text, lang, check=False)
+
+
+def chat_push(game: Game, viewer: Viewer, lang: str = "ru", step: int | None = None) -> list[chat.ChatMessage]:
+    """What a chat gets when step ``step`` (default: the last) is resolved: a line naming the
+    step, the viewer's report of its turn (the public chronicle for the group) and the viewer's
+    map after it. Nothing before the first resolution."""
+    check_options(lang=lang)
+    if not game.steps:
+        return []
+    number = step if step is not None else game.steps[-1].number
+    if not 1 <= number <= len(game.steps):
+        raise GameError(f"шаг {number} не рассчитан", f"step {number} is not resolved")
+    turn = game.steps[number - 1].turn
+    head = chat.texts(chat.push_head(dashboard(game, viewer), number, turn, lang))
+    latest = game.steps[-1].turn == turn
+    return chat.joined([head, chat_report(game, viewer, turn, lang), chat_map(game, viewer, lang,
+                                                                              None if latest else turn)])
+
+
+@channel("telegram push", "the Telegram bot's push after a resolution: a player's private report and map; "
+         "the group's chronicle and public map", variants=_chat_langs)
+def telegram_push(game: Game, viewer: Viewer, lang: str = "ru") -> str:
+    return chat.messages_text(chat_push(game, viewer, lang))
+
+
+def chat_reminder(game: Game | Standing, viewer: Viewer, lang: str = "ru", deadline: str = "") -> list[chat.ChatMessage]:
+    """A reminder before the deadline (``deadline``: the time as the game's time zone shows it):
+    to a seat still awaited, that its orders are awaited; to the group, who still is. Nothing to
+    a seat that has posted."""
+    check_options(lang=lang)
+    text = chat.reminder_html(dashboard(game, viewer), viewer, lang, deadline)
+    return [] if text is None else chat.texts(text)
+
+
+@channel("telegram reminder", "the Telegram bot's reminder before a deadline", variants=_chat_deadlines)
+def telegram_reminder(game: Game | Standing, viewer: Viewer, lang: str = "ru", deadline: str = "") -> str:
+    return chat.messages_text(chat_reminder(game, viewer, lang, deadline))
 
 
 def check_options(fmt: str = "text", lang: str = "ru", flavour: str | None = None) -> None:

@@ -42,8 +42,8 @@ from voevoda.service.actors import (
     Person,
     SeatToken,
 )
+from voevoda.service.chats import Chats
 from voevoda.service.errors import Conflict, Forbidden, NotFound, RateLimited
-from voevoda.service.people import People
 from voevoda.service.sight import Sight
 
 if TYPE_CHECKING:
@@ -247,15 +247,16 @@ class Throttle:
 
 
 THROTTLES = {"post": (30, 60.0), "check": (240, 60.0), "login": (10, 300.0), "join": (20, 300.0),
-             "odds": (10, 60.0), "create": (20, 600.0)}
-"""Default limits per session (or token or chat): what, how many, per how many seconds. An
+             "odds": (10, 60.0), "create": (20, 600.0), "chat": (30, 60.0)}
+"""Default limits per session (or token or chat): what, how many, per how many seconds (``chat``:
+the messages one chat may send the bot, whatever they are). An
 address gets :data:`PER_ADDRESS` times as many (several players behind one router), but sign-ins
 no more than a session (a password is guessed from one address)."""
 PER_ADDRESS = 10
 STRICT_PER_ADDRESS = frozenset({"login"})
 
 
-class Service(People):
+class Service(Chats):
     """Every operation on the games of one database (``url``: a SQLite path or a PostgreSQL
     URL, as ``--db`` takes it). ``clock`` gives the time (tests freeze it)."""
 
@@ -597,12 +598,12 @@ class Service(People):
         file is refused naming the field or the line of the post."""
         from pathlib import Path
 
-        from voevoda.rulesets.steel_rose.battle.sides import build_sides, load_battle_text
+        from voevoda.rulesets.steel_rose.battle.sides import battle_from_text, build_sides
         from voevoda.rulesets.steel_rose.rules import load_rules
 
         if not 1 <= n <= 100_000:
             raise GameError("число битв: от 1 до 100 000", "number of battles: 1 to 100,000")
-        battle = load_battle_text(battle_text, Path("battle.toml"))
+        battle = battle_from_text(battle_text, Path("battle.toml"))
         rules = load_rules()
         _, problems = build_sides(battle.specs, rules)
         found = []

@@ -8,7 +8,7 @@ themselves.
 
 | operation | who may |
 |---|---|
-| read (status, the public chronicle and map, the public export) | the game's members; anybody when the game is public |
+| read (status, the public chronicle and map, the public export) | the game's members; anybody when the game is public; a group chat linked to the game |
 | see as a player | that seat's holder (account or API token); the game masters |
 | see as the game master | the game masters |
 | post, check a post for a seat | that seat's holder; the game masters |
@@ -62,6 +62,9 @@ class Access:
     co_gm: bool = False
     seats: frozenset[str] = frozenset()
     public: bool = False
+    linked: bool = False
+    """A group chat the game master linked to this game (:class:`~voevoda.service.actors.ChatGroup`):
+    it reads the public face of the game, like anybody reads a public game."""
 
     @property
     def is_gm(self) -> bool:
@@ -78,7 +81,7 @@ class Access:
     def can(self, op: Op, player: str | None = None) -> bool:
         """Whether the actor may do ``op`` (for the seat ``player`` where it names one)."""
         if op is Op.READ:
-            return self.is_member or self.public
+            return self.is_member or self.public or self.linked
         if op in (Op.POST, Op.TOKEN):
             return self.is_gm or (player is not None and player in self.seats)
         if op is Op.RESOLVE:

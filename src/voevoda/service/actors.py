@@ -11,6 +11,8 @@ from the actor alone what it may do.
   of that game and nothing else.
 - :class:`Anonymous` is anybody: the public view of public games.
 - :class:`Clock` is the deadline worker: it resolves steps that are due, nothing else.
+- :class:`ChatGroup` is a group chat the game master linked to a game (docs/telegram.md): it
+  reads that game's public face — status, chronicle, map — and nothing else.
 """
 
 from __future__ import annotations
@@ -53,10 +55,20 @@ class Clock:
     """The deadline worker."""
 
 
-Actor = Operator | Person | SeatToken | Anonymous | Clock
+@dataclass(frozen=True)
+class ChatGroup:
+    """A group chat linked to the game ``game_id`` by its game master: the public view of that
+    game only, whoever writes in the group."""
+
+    chat_id: int
+    game_id: int
+
+
+Actor = Operator | Person | SeatToken | Anonymous | Clock | ChatGroup
 
 OPERATOR = Operator()
 ANONYMOUS = Anonymous()
 CLOCK = Clock()
 
-__all__ = ["ANONYMOUS", "CLOCK", "OPERATOR", "Actor", "Anonymous", "Clock", "Operator", "Person", "SeatToken"]
+__all__ = ["ANONYMOUS", "CLOCK", "OPERATOR", "Actor", "Anonymous", "ChatGroup", "Clock", "Operator", "Person",
+           "SeatToken"]

@@ -20,7 +20,7 @@ from typing import TYPE_CHECKING
 
 from voevoda.core.errors import GameError
 from voevoda.service.access import Access, Op
-from voevoda.service.actors import Actor, Anonymous, Clock, Operator, Person, SeatToken
+from voevoda.service.actors import Actor, Anonymous, ChatGroup, Clock, Operator, Person, SeatToken
 from voevoda.service.errors import Conflict, Forbidden, NotFound, not_found_game
 
 if TYPE_CHECKING:
@@ -178,6 +178,13 @@ class People:
             if isinstance(actor, SeatToken):
                 seats = frozenset({actor.player}) if actor.game_id == game_id else frozenset()
                 return GameContext(Access(actor, game, seats=seats, public=public), public, timezone, version)
+            if isinstance(actor, ChatGroup):
+                from voevoda.store.models import TelegramChatRow
+
+                linked = actor.game_id == game_id and connection.execute(select(TelegramChatRow.id).where(
+                    TelegramChatRow.chat_id == actor.chat_id, TelegramChatRow.kind == "group",
+                    TelegramChatRow.game_id == game_id)).first() is not None
+                return GameContext(Access(actor, game, public=public, linked=linked), public, timezone, version)
             members = connection.execute(select(MemberRow.role, MemberRow.player).where(
                 MemberRow.game_id == game_id, MemberRow.account_id == actor.account_id)).all()
         roles = {role for role, _ in members}
@@ -482,37 +489,50 @@ class People:
              address: str = "") -> Joined:
         """Spend an invitation: its seat goes to the signed-in ``actor``, or to a new account
         (named ``name``, by default after the seat) with a new session."""
+        with self.store.sessions.begin() as session:
+            return self._spend_invitation(session, token, actor, name, sign_in=(user_agent, address))
+
+    def _spend_invitation(self, session: Session, token: str, actor: Actor, name: str | None,
+                          sign_in: tuple[str, str] | None) -> Joined:
+        """:meth:`join` inside ``session``; ``sign_in`` (user agent, address) gives a newcomer a
+        browser session too, ``None`` gives none (a chat links itself instead)."""
         from sqlalchemy import delete, select
 
         from voevoda.store.models import AccountRow, ApiTokenRow, GameRow, InvitationRow, MemberRow
 
-        with self.store.sessions.begin() as session:
-            invitation = session.scalar(select(InvitationRow).where(InvitationRow.token_hash == token_hash(token)))
-            if invitation is None or invitation.spent_at is not None or invitation.revoked_at is not None:
-                raise _invalid_invitation()
-            game_name = session.scalar(select(GameRow.name).where(GameRow.id == invitation.game_id))
-            assert game_name is not None
-            grant: SessionGrant | None = None
-            if isinstance(actor, Person):
-                account = session.get(AccountRow, actor.account_id)
-                if account is None:
-                    raise NotFound("учётной записи больше нет", "the account no longer exists")
-            else:
-                account = self._new_account(session, name or invitation.player)
-                grant = self._new_session(session, account, user_agent, address)
-            now = self.clock()
-            invitation.spent_at = now
-            invitation.spent_by = account.id
-            previous = session.scalar(select(MemberRow.account_id).where(
-                MemberRow.game_id == invitation.game_id, MemberRow.player == invitation.player))
-            session.execute(delete(MemberRow).where(MemberRow.game_id == invitation.game_id,
-                                                    MemberRow.player == invitation.player))
-            if previous is not None and previous != account.id:
-                # the seat changes hands: the tokens its last holder made stop working
-                session.execute(_revoke_tokens(ApiTokenRow, invitation.game_id, invitation.player, now))
-            session.add(MemberRow(game_id=invitation.game_id, account_id=account.id, role="player",
-                                  player=invitation.player, created_at=now))
-            return Joined(game_name, invitation.player, _person(account), grant)
+        invitation = session.scalar(select(InvitationRow).where(InvitationRow.token_hash == token_hash(token)))
+        if invitation is None or invitation.spent_at is not None or invitation.revoked_at is not None:
+            raise _invalid_invitation()
+        game_name = session.scalar(select(GameRow.name).where(GameRow.id == invitation.game_id))
+        assert game_name is not None
+        grant: SessionGrant | None = None
+        if isinstance(actor, Person):
+            account = session.get(AccountRow, actor.account_id)
+            if account is None:
+                raise NotFound("учётной записи больше нет", "the account no longer exists")
+        else:
+            account = self._new_account(session, name or invitation.player)
+            if sign_in is not None:
+                grant = self._new_session(session, account, *sign_in)
+        held = session.scalar(select(MemberRow.player).where(
+            MemberRow.game_id == invitation.game_id, MemberRow.account_id == account.id, MemberRow.role == "player",
+            MemberRow.player != invitation.player))
+        if held is not None:
+            raise Conflict(f"вы уже занимаете место «{held}» в игре «{game_name}»: одно место на человека",
+                           f"you already hold the seat '{held}' in the game '{game_name}': one seat a person")
+        now = self.clock()
+        invitation.spent_at = now
+        invitation.spent_by = account.id
+        previous = session.scalar(select(MemberRow.account_id).where(
+            MemberRow.game_id == invitation.game_id, MemberRow.player == invitation.player))
+        session.execute(delete(MemberRow).where(MemberRow.game_id == invitation.game_id,
+                                                MemberRow.player == invitation.player))
+        if previous is not None and previous != account.id:
+            # the seat changes hands: the tokens its last holder made stop working
+            session.execute(_revoke_tokens(ApiTokenRow, invitation.game_id, invitation.player, now))
+        session.add(MemberRow(game_id=invitation.game_id, account_id=account.id, role="player",
+                              player=invitation.player, created_at=now))
+        return Joined(game_name, invitation.player, _person(account), grant)
 
     def _new_account(self, session: Session, wanted: str) -> AccountRow:
         from sqlalchemy import select

@@ -17,6 +17,7 @@ from voevoda.core import outputs
 from voevoda.core.ruleset import GM, PUBLIC, Viewer
 
 if TYPE_CHECKING:
+    from voevoda.core.chat import ChatMessage
     from voevoda.core.engine import Game
     from voevoda.core.standing import Standing
     from voevoda.service.access import Access
@@ -75,6 +76,16 @@ class Sight:
         """Whether the game's secret is published (then every export is the whole game)."""
         return bool(getattr(self._game, "revealed", False))
 
+    def step_digest(self, number: int) -> str:
+        """The public record digest of resolved step ``number`` (what a notification of it is
+        keyed by)."""
+        steps = self._replayed().steps
+        if not 1 <= number <= len(steps):
+            from voevoda.core.errors import GameError
+
+            raise GameError(f"шаг {number} не рассчитан", f"step {number} is not resolved")
+        return steps[number - 1].digest
+
     @property
     def is_gm(self) -> bool:
         return self.viewer == GM
@@ -126,6 +137,23 @@ class Sight:
         """``voevoda export``'s file for this viewer: the full game for the game master, the
         public record for everyone else."""
         return outputs.export_text(self._replayed(), self.viewer)
+
+    # -- the chat's messages (the ``telegram …`` channels, laid out by voevoda.core.chat) ----------
+
+    def chat_status(self, lang: str = "ru") -> list[ChatMessage]:
+        return outputs.chat_status(self._game, self.viewer, lang)
+
+    def chat_report(self, turn: int | None = None, lang: str = "ru") -> list[ChatMessage]:
+        return outputs.chat_report(self._replayed(), self.viewer, turn, lang)
+
+    def chat_map(self, lang: str = "ru", turn: int | None = None) -> list[ChatMessage]:
+        return outputs.chat_map(self._replayed(), self.viewer, lang, turn)
+
+    def chat_push(self, lang: str = "ru", step: int | None = None) -> list[ChatMessage]:
+        return outputs.chat_push(self._replayed(), self.viewer, lang, step)
+
+    def chat_reminder(self, lang: str = "ru", deadline: str = "") -> list[ChatMessage]:
+        return outputs.chat_reminder(self._game, self.viewer, lang, deadline)
 
     def _replayed(self) -> Game:
         from voevoda.core.engine import Game

@@ -6,7 +6,17 @@ from __future__ import annotations
 from datetime import datetime
 from typing import Any
 
-from sqlalchemy import JSON, Boolean, DateTime, ForeignKey, Integer, String, Text, UniqueConstraint
+from sqlalchemy import (
+    JSON,
+    BigInteger,
+    Boolean,
+    DateTime,
+    ForeignKey,
+    Integer,
+    String,
+    Text,
+    UniqueConstraint,
+)
 from sqlalchemy.orm import DeclarativeBase, Mapped, mapped_column
 
 
@@ -157,3 +167,57 @@ class SiteSettingRow(Base):
 
     key: Mapped[str] = mapped_column(String(64), primary_key=True)
     value: Mapped[str] = mapped_column(Text, nullable=False)
+
+
+# -- Telegram (issue 27; docs/telegram.md) --------------------------------------------------------
+
+
+class TelegramChatRow(Base):
+    """A Telegram chat that reaches the engine: a private chat linked to an account (through a
+    seat's invitation or the account's own link), or a group chat the game master linked to one
+    game, which gets that game's public chronicle. ``lang`` is the language chosen in the chat,
+    ``seen_lang`` the one Telegram last reported for its user."""
+
+    __tablename__ = "telegram_chats"
+
+    id: Mapped[int] = mapped_column(Integer, primary_key=True)
+    chat_id: Mapped[int] = mapped_column(BigInteger, unique=True, nullable=False)
+    kind: Mapped[str] = mapped_column(String(16), nullable=False)
+    account_id: Mapped[int | None] = mapped_column(ForeignKey("accounts.id", ondelete="CASCADE"), nullable=True,
+                                                   index=True)
+    game_id: Mapped[int | None] = mapped_column(ForeignKey("games.id", ondelete="CASCADE"), nullable=True, index=True)
+    current_game_id: Mapped[int | None] = mapped_column(ForeignKey("games.id", ondelete="SET NULL"), nullable=True)
+    lang: Mapped[str | None] = mapped_column(String(8), nullable=True)
+    seen_lang: Mapped[str | None] = mapped_column(String(8), nullable=True)
+    title: Mapped[str] = mapped_column(String(200), nullable=False, default="")
+    linked_at: Mapped[datetime] = mapped_column(DateTime(timezone=True), nullable=False)
+    linked_by: Mapped[int | None] = mapped_column(ForeignKey("accounts.id", ondelete="SET NULL"), nullable=True)
+
+
+class TelegramLinkRow(Base):
+    """A one-time link that ties a chat to the engine: ``account`` links a private chat to the
+    account that asked for it, ``group`` links a group chat to the game ``game_id``."""
+
+    __tablename__ = "telegram_links"
+
+    id: Mapped[int] = mapped_column(Integer, primary_key=True)
+    token_hash: Mapped[str] = mapped_column(String(64), unique=True, nullable=False)
+    purpose: Mapped[str] = mapped_column(String(16), nullable=False)
+    account_id: Mapped[int | None] = mapped_column(ForeignKey("accounts.id", ondelete="CASCADE"), nullable=True)
+    game_id: Mapped[int | None] = mapped_column(ForeignKey("games.id", ondelete="CASCADE"), nullable=True)
+    created_at: Mapped[datetime] = mapped_column(DateTime(timezone=True), nullable=False)
+    expires_at: Mapped[datetime] = mapped_column(DateTime(timezone=True), nullable=False)
+    spent_at: Mapped[datetime | None] = mapped_column(DateTime(timezone=True), nullable=True)
+
+
+class TelegramDeliveryRow(Base):
+    """A push delivered to a chat: a notice (its idempotency key) reaches each chat once, however
+    often it is delivered again."""
+
+    __tablename__ = "telegram_deliveries"
+    __table_args__ = (UniqueConstraint("key", "chat_id", name="uq_telegram_deliveries_key_chat"),)
+
+    id: Mapped[int] = mapped_column(Integer, primary_key=True)
+    key: Mapped[str] = mapped_column(String(200), nullable=False)
+    chat_id: Mapped[int] = mapped_column(BigInteger, nullable=False)
+    sent_at: Mapped[datetime] = mapped_column(DateTime(timezone=True), nullable=False)

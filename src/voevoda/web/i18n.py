@@ -184,6 +184,29 @@ WORDS: dict[str, tuple[str, str]] = {
     "draws": ("Ничьи", "Draws"),
     "compiled_in": ("симулятор скомпилирован за", "the simulator compiled in"),
     "no_change": ("Правка ничего не меняет.", "The patch changes nothing."),
+    "telegram": ("Telegram", "Telegram"),
+    "tg_bot": ("Бот игры", "The game's bot"),
+    "tg_no_bot": ("Бот не запущен: задайте токен ниже (или VOEVODA_TELEGRAM_TOKEN) и запустите voevoda telegram "
+                  "или вебхук — тогда здесь появятся ссылки.",
+                  "The bot is not running: set its token below (or VOEVODA_TELEGRAM_TOKEN) and run voevoda telegram or "
+                  "the webhook; the links appear here then."),
+    "tg_group": ("Группа игры (общая хроника и карта после каждого шага)",
+                 "The game's group (the public chronicle and map after each step)"),
+    "tg_no_group": ("группа не связана", "no group linked"),
+    "tg_link_group": ("Связать группу", "Link a group"),
+    "tg_unlink_group": ("Отвязать группу", "Unlink the group"),
+    "tg_link_me": ("Связать мой чат с ботом (/resolve, /rollback из Telegram)",
+                   "Link my chat with the bot (/resolve, /rollback from Telegram)"),
+    "tg_link_once": ("Ссылка одноразовая, действует сутки:", "The link works once, for a day:"),
+    "tg_or_send": ("или отправьте боту (в группе — после того как добавите его туда):",
+                   "or send the bot (in the group, once you have added it there):"),
+    "tg_token": ("Токен бота от BotFather (для всей установки; хранится в базе, не показывается)",
+                 "The bot's token from BotFather (for the whole installation; kept in the database, never shown)"),
+    "tg_token_set": ("токен задан", "a token is set"),
+    "tg_token_env": ("токен задан в VOEVODA_TELEGRAM_TOKEN", "the token is set in VOEVODA_TELEGRAM_TOKEN"),
+    "tg_token_none": ("токена нет", "no token"),
+    "tg_forget_token": ("Забыть токен", "Forget the token"),
+    "tg_invite": ("Та же ссылка для Telegram:", "The same link for Telegram:"),
 }
 
 

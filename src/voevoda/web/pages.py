@@ -394,7 +394,9 @@ def _manage(h: Here, game: str, status: int = 200, **extra: Any) -> Response:
     frozen = service.frozen_seats(h.who.actor, game)
     context: dict[str, Any] = {"seats": seats, "masters": masters, "public": public, "timezone": timezone,
                                "frozen": frozen, "invite_link": None, "invited": None, "preview": None,
-                               "patch_text": "", "message": None, "base_url": h.request.app.state.settings.base_url}
+                               "patch_text": "", "message": None, "base_url": h.request.app.state.settings.base_url,
+                               "telegram": _telegram_card(h, game), "tg_link": None, "tg_code": None,
+                               "invite_telegram": None}
     context.update(extra)
     return _game_page(h, "manage.html.j2", sight, status=status, **context)
 
@@ -407,7 +409,65 @@ def manage_invite(h: Ctx, game: str, player: Annotated[str, Form(max_length=200)
     players = service.sight(h.who.actor, game, GM).players
     token = service.invite(h.who.actor, game, player, players)
     link = h.request.app.state.settings.base_url.rstrip("/") + "/join/" + token
-    return _manage(h, game, invite_link=link, invited=player)
+    from voevoda.chat.telegram.links import deep_link
+
+    return _manage(h, game, invite_link=link, invited=player,
+                   invite_telegram=deep_link(service.telegram_username(), token))
+
+
+def _telegram_card(h: Here, game: str) -> dict[str, Any]:
+    """The game master's Telegram card: the bot (its name once it has run), the game's group,
+    and for the installation's game master whether a token is set."""
+    import os
+
+    from voevoda.chat.telegram.links import TOKEN_ENV
+    from voevoda.service import Person
+
+    service = service_of(h)
+    actor = h.who.actor
+    installation = isinstance(actor, Person) and actor.can_create_games
+    token = "env" if os.environ.get(TOKEN_ENV) else "set" if installation and service.telegram_token() else "none"
+    return {"bot": service.telegram_username(), "group": service.linked_group(actor, game),
+            "installation": installation, "token": token}
+
+
+@router.post("/g/{game}/manage/telegram/group", response_class=HTMLResponse)
+def manage_telegram_group(h: Ctx, game: str, csrf: Annotated[str, Form()] = "") -> Response:
+    """A one-time link that ties a group chat to the game (``startgroup``), and its code for ``/link``."""
+    check_csrf(h.request, h.who, csrf)
+    from voevoda.chat.telegram.links import deep_link
+
+    service = service_of(h)
+    code = service.chat_link(h.who.actor, "group", game)
+    return _manage(h, game, tg_link=deep_link(service.telegram_username(), code, group=True),
+                   tg_code=f"/link {code}")
+
+
+@router.post("/g/{game}/manage/telegram/me", response_class=HTMLResponse)
+def manage_telegram_me(h: Ctx, game: str, csrf: Annotated[str, Form()] = "") -> Response:
+    """A one-time link that ties the game master's own private chat to the account."""
+    check_csrf(h.request, h.who, csrf)
+    from voevoda.chat.telegram.links import deep_link
+
+    service = service_of(h)
+    code = service.chat_link(h.who.actor, "account")
+    return _manage(h, game, tg_link=deep_link(service.telegram_username(), code), tg_code=f"/start {code}")
+
+
+@router.post("/g/{game}/manage/telegram/unlink")
+def manage_telegram_unlink(h: Ctx, game: str, csrf: Annotated[str, Form()] = "") -> Response:
+    check_csrf(h.request, h.who, csrf)
+    service_of(h).unlink_group(h.who.actor, game)
+    return _redirect(h, h.url(f"/g/{game}/manage"))
+
+
+@router.post("/g/{game}/manage/telegram/token")
+def manage_telegram_token(h: Ctx, game: str, token: Annotated[str, Form(max_length=200)] = "",
+                          forget: Annotated[str, Form()] = "", csrf: Annotated[str, Form()] = "") -> Response:
+    """The installation's game master stores (or forgets) the bot's token."""
+    check_csrf(h.request, h.who, csrf)
+    service_of(h).set_telegram_token(h.who.actor, None if forget else token)
+    return _redirect(h, h.url(f"/g/{game}/manage"))
 
 
 @router.post("/g/{game}/manage/revoke")

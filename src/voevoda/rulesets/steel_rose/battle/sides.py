@@ -231,11 +231,12 @@ def load_battle_file(path: Path) -> BattleFile:
         text = path.read_text(encoding="utf-8")
     except OSError as exc:
         raise DataError(f"{path}: {exc.strerror}") from exc
-    return load_battle_text(text, path)
+    return battle_from_text(text, path)
 
 
-def load_battle_text(text: str, path: Path) -> BattleFile:
-    """A battle file given as text (the web's odds calculator); ``path`` names it in errors."""
+def battle_from_text(text: str, path: Path) -> BattleFile:
+    """A battle file's text (pasted into a chat, sent to a form), read as :func:`load_battle_file`
+    reads the file; ``path`` names it in errors."""
     try:
         raw = tomllib.loads(text)
     except tomllib.TOMLDecodeError as exc:

@@ -102,7 +102,7 @@ EXAMPLES = {
          "/cities/ormis/buildings/0: the city's owner has no building 'castle_in_sky'"),
         ([{"op": "add", "path": "/armies/0/units/dragon", "value": 3}], "/armies/0/units/dragon: no unit 'dragon'"),
         # a detection building next to a removed city looked it up at the next turn's end (KeyError)
-        ([{"op": "remove", "path": "/cities/silvanija"}], "/cities/silvanija: a city of the map cannot leave the game"),
+        ([{"op": "remove", "path": "/cities/silvanija"}], "/cities/silvanija: the map's city 'silvanija' is missing"),
     ],
     "new-worlds": [
         ([{"op": "replace", "path": "/countries/Анна/points", "value": "26"}], "/countries/Анна/points"),

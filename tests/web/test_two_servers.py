@@ -38,7 +38,7 @@ def start_server(url: str) -> tuple[subprocess.Popen[str], str]:
     process = subprocess.Popen([sys.executable, "-c", code], stdout=subprocess.PIPE, stderr=subprocess.STDOUT,
                                text=True, env={**os.environ, "PYTHONUNBUFFERED": "1"})
     address = f"http://127.0.0.1:{port}"
-    deadline = time.time() + 120
+    deadline = time.time() + 300  # a loaded machine takes its time to import the app
     while True:
         assert process.poll() is None, process.communicate()[0]
         try:

@@ -270,6 +270,8 @@ class Service(Chats):
         limits = {**THROTTLES, **(throttles or {})}
         self.rate_limits = rate_limits
         self.throttles = {k: Throttle(n, w) for k, (n, w) in limits.items()}
+        self._lines: dict[str, threading.Lock] = {}
+        self._lines_lock = threading.Lock()
         self.address_throttles = {k: Throttle(n if k in STRICT_PER_ADDRESS else n * PER_ADDRESS, w)
                                   for k, (n, w) in limits.items()}
 
@@ -647,29 +649,52 @@ class Service(Chats):
     def _change(self, name: str):  # type: ignore[no-untyped-def]
         return _Change(self, name)
 
+    def _write_line(self, name: str) -> threading.Lock:
+        """The process's queue for writing the game ``name`` (see :class:`_Change`)."""
+        key = "*" if self.store.is_sqlite else name
+        with self._lines_lock:
+            line = self._lines.get(key)
+            if line is None:
+                line = self._lines[key] = threading.Lock()
+            return line
+
 
 class _Change:
     """``with service._change(name) as game:`` — the store's locked change on the cached game,
-    the cache updated on commit and dropped on failure."""
+    the cache updated on commit and dropped on failure.
+
+    The writers of one process first queue on a lock of the process (one for the whole database
+    on SQLite, which has one writer anyway; one per game on PostgreSQL): a writer then waits in
+    line without polling the database, and takes the game's lock in the database the moment the
+    one before lets it go (writers of other processes still queue there)."""
 
     def __init__(self, service: Service, name: str) -> None:
         self.service = service
         self.name = name
 
     def __enter__(self) -> Game:
-        self._context = self.service.store.change(self.name, base=self.service.cache.get(self.name))
-        self.game: Game = self._context.__enter__()
+        self._line = self.service._write_line(self.name)
+        self._line.acquire()
+        try:
+            self._context = self.service.store.change(self.name, base=self.service.cache.get(self.name))
+            self.game: Game = self._context.__enter__()
+        except BaseException:
+            self._line.release()
+            raise
         return self.game
 
     def __exit__(self, kind: Any, value: Any, traceback: Any) -> bool:
         try:
-            handled = bool(self._context.__exit__(kind, value, traceback))
-        except BaseException:
-            self.service.cache.drop(self.name)
-            raise
-        if kind is None:
-            self.service.cache.put(self.name, self.game)
-        return handled
+            try:
+                handled = bool(self._context.__exit__(kind, value, traceback))
+            except BaseException:
+                self.service.cache.drop(self.name)
+                raise
+            if kind is None:
+                self.service.cache.put(self.name, self.game)
+            return handled
+        finally:
+            self._line.release()
 
 
 def _require_creator(actor: Actor) -> None:

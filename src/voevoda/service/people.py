@@ -16,7 +16,7 @@ import secrets
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from datetime import datetime, timedelta
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 
 from voevoda.core.errors import GameError
 from voevoda.service.access import Access, Op
@@ -156,16 +156,8 @@ class People:
         one read of the database (two for a signed-in person: the game, then his memberships)."""
         if isinstance(actor, Operator) and self._store is None:
             return GameContext(Access(actor, game, owner=True), False, "UTC", None)
-        from sqlalchemy import select
-
-        from voevoda.store.models import GameRow, GameSettingsRow, MemberRow
-
         with self.store.read_connection() as connection:
-            row = connection.execute(
-                select(GameRow.id, GameRow.created_at, GameRow.entry_count, GameSettingsRow.is_public,
-                       GameSettingsRow.timezone)
-                .outerjoin(GameSettingsRow, GameSettingsRow.game_id == GameRow.id)
-                .where(GameRow.name == game)).first()
+            row = connection.execute(_queries().context, {"name": game}).first()
             if row is None:
                 raise not_found_game(game)
             game_id, created, entries, public, timezone = row
@@ -179,14 +171,15 @@ class People:
                 seats = frozenset({actor.player}) if actor.game_id == game_id else frozenset()
                 return GameContext(Access(actor, game, seats=seats, public=public), public, timezone, version)
             if isinstance(actor, ChatGroup):
+                from sqlalchemy import select
+
                 from voevoda.store.models import TelegramChatRow
 
                 linked = actor.game_id == game_id and connection.execute(select(TelegramChatRow.id).where(
                     TelegramChatRow.chat_id == actor.chat_id, TelegramChatRow.kind == "group",
                     TelegramChatRow.game_id == game_id)).first() is not None
                 return GameContext(Access(actor, game, public=public, linked=linked), public, timezone, version)
-            members = connection.execute(select(MemberRow.role, MemberRow.player).where(
-                MemberRow.game_id == game_id, MemberRow.account_id == actor.account_id)).all()
+            members = connection.execute(_queries().members, {"game": game_id, "account": actor.account_id}).all()
         roles = {role for role, _ in members}
         access = Access(actor, game, owner="owner" in roles, co_gm="co_gm" in roles,
                         seats=frozenset(p for role, p in members if role == "player" and p), public=public)
@@ -332,16 +325,10 @@ class People:
     def signed_in(self, token: str) -> SignedIn | None:
         """The person behind a session token, or ``None`` for a token unknown, expired or
         revoked. Marks the session seen (at most once a minute, to spare the database)."""
-        from sqlalchemy import select
 
-        from voevoda.store.models import AccountRow, WebSessionRow
 
         with self.store.read_connection() as connection:
-            found = connection.execute(select(
-                WebSessionRow.id, WebSessionRow.csrf_token, WebSessionRow.revoked_at, WebSessionRow.expires_at,
-                WebSessionRow.last_seen_at, AccountRow.id, AccountRow.name, AccountRow.can_create_games,
-                AccountRow.lang).join(AccountRow, AccountRow.id == WebSessionRow.account_id).where(
-                WebSessionRow.token_hash == token_hash(token))).first()
+            found = connection.execute(_queries().session, {"hash": token_hash(token)}).first()
         if found is None:
             return None
         session_id, csrf, revoked, expires, seen, account_id, name, creates, lang = found
@@ -680,6 +667,40 @@ class People:
                 row.is_public = public
             if timezone is not None:
                 row.timezone = timezone
+
+
+@dataclass(frozen=True)
+class _Queries:
+    """The reads every request makes, built once (SQLAlchemy then reuses their compiled form)."""
+
+    context: Any
+    members: Any
+    session: Any
+
+
+_built: _Queries | None = None
+
+
+def _queries() -> _Queries:
+    global _built
+    if _built is None:
+        from sqlalchemy import bindparam, select
+
+        from voevoda.store.models import AccountRow, GameRow, GameSettingsRow, MemberRow, WebSessionRow
+
+        _built = _Queries(
+            context=select(GameRow.id, GameRow.created_at, GameRow.entry_count, GameSettingsRow.is_public,
+                           GameSettingsRow.timezone)
+            .outerjoin(GameSettingsRow, GameSettingsRow.game_id == GameRow.id)
+            .where(GameRow.name == bindparam("name")),
+            members=select(MemberRow.role, MemberRow.player).where(
+                MemberRow.game_id == bindparam("game"), MemberRow.account_id == bindparam("account")),
+            session=select(WebSessionRow.id, WebSessionRow.csrf_token, WebSessionRow.revoked_at,
+                           WebSessionRow.expires_at, WebSessionRow.last_seen_at, AccountRow.id, AccountRow.name,
+                           AccountRow.can_create_games, AccountRow.lang)
+            .join(AccountRow, AccountRow.id == WebSessionRow.account_id)
+            .where(WebSessionRow.token_hash == bindparam("hash")))
+    return _built
 
 
 def check_timezone(name: str) -> None:

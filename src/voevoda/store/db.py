@@ -209,13 +209,17 @@ class Store:
         try:
             game = self._game(session, row, base, copy=True)
             before = len(game.record.entries)
+            state_before = game.state
             yield game
             for seq in range(before, len(game.record.entries)):
                 entry = game.record.entries[seq]
                 session.add(EntryRow(game_id=row.id, seq=seq, entry=entry.model_dump(mode="json")))
             if len(game.record.entries) != before:
-                row.state = stored_json(game.state)
-                row.state_hash = state_hash(game.state)
+                if game.state is not state_before or base is None:
+                    # a post leaves the state as it was (the engine never changes one in place):
+                    # only a resolution, an edit or a rollback writes it again
+                    row.state = stored_json(game.state)
+                    row.state_hash = state_hash(game.state)
                 row.step = game.step_number
                 row.entry_count = len(game.record.entries)
                 row.updated_at = datetime.now(UTC)

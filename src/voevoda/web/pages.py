@@ -254,7 +254,7 @@ def _orders(h: Here, sight: Sight, text: str | None, echo: outputs.Echo | None, 
 
 
 @router.post("/g/{game}/orders/check", response_class=HTMLResponse)
-def orders_check(h: Ctx, game: str, player: Annotated[str, Form(max_length=200)],
+async def orders_check(h: Ctx, game: str, player: Annotated[str, Form(max_length=200)],
                  text: Annotated[str, Form()] = "", csrf: Annotated[str, Form()] = "") -> Response:
     """The live echo (htmx, debounced as the player types): the echo fragment alone."""
     check_csrf(h.request, h.who, csrf)

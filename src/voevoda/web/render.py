@@ -23,6 +23,7 @@ ENV = jinja2.Environment(
     undefined=jinja2.StrictUndefined,
     trim_blocks=True,
     lstrip_blocks=True,
+    auto_reload=False,  # templates are package data: never look at the disk again per request
 )
 
 

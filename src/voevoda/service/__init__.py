@@ -30,6 +30,7 @@ from voevoda.core import outputs
 from voevoda.core.errors import DataError, GameError, OrdersRejected
 from voevoda.core.outputs import Dashboard
 from voevoda.core.ruleset import GM, PUBLIC, Viewer
+from voevoda.notify import record_changes
 from voevoda.service.access import Access, Op
 from voevoda.service.actors import (
     ANONYMOUS,
@@ -676,7 +677,8 @@ class _Change:
         self._line = self.service._write_line(self.name)
         self._line.acquire()
         try:
-            self._context = self.service.store.change(self.name, base=self.service.cache.get(self.name))
+            self._context = self.service.store.change(self.name, base=self.service.cache.get(self.name),
+                                                     announce=record_changes)
             self.game: Game = self._context.__enter__()
         except BaseException:
             self._line.release()

@@ -13,7 +13,7 @@ from __future__ import annotations
 
 import os
 import time
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from datetime import UTC, datetime
 from pathlib import Path
@@ -29,6 +29,9 @@ from voevoda.core.engine import Game
 from voevoda.core.errors import GameError
 from voevoda.core.journal import Entry, GameRecord, state_hash, stored_json
 from voevoda.store.models import EntryRow, GameRow
+
+Announcer = Callable[[Session, int, Game, int], None]
+"""Writes what a change announces into its transaction (see :meth:`Store.change`)."""
 
 LOCK_PATIENCE = 120.0
 """Seconds a change waits in the queue for a game's lock before it gives up (:class:`NotStored`)."""
@@ -197,14 +200,20 @@ class Store:
             return row.state, row.state_hash
 
     @contextmanager
-    def change(self, name: str, base: Game | None = None) -> Iterator[Game]:
+    def change(self, name: str, base: Game | None = None, *,
+               announce: Announcer | None = None) -> Iterator[Game]:
         """Lock the game, hand it over rebuilt, and commit whatever it appended to its
         journal, all in one transaction. An exception inside stores nothing.
 
         With ``base`` (a game of this store read earlier, see :meth:`load`), the game handed
         over is a copy of it brought up to date inside the lock, instead of a replay of the
         whole journal: the lock is held only for the action itself. Writers queue for the lock
-        (:data:`LOCK_PATIENCE`); a change that still cannot get it raises :class:`NotStored`."""
+        (:data:`LOCK_PATIENCE`); a change that still cannot get it raises :class:`NotStored`.
+
+        ``announce`` (:func:`voevoda.notify.record_changes`) is called with the transaction, the
+        game's row id, the game and the index of its first new journal entry when the change
+        appended any: what it adds to the session (the outbox's rows) is committed with the
+        change, or not at all."""
         session, row = self._locked(name)
         try:
             game = self._game(session, row, base, copy=True)
@@ -223,6 +232,8 @@ class Store:
                 row.step = game.step_number
                 row.entry_count = len(game.record.entries)
                 row.updated_at = datetime.now(UTC)
+                if announce is not None:
+                    announce(session, row.id, game, before)
             session.commit()
         except BaseException:
             session.rollback()

@@ -221,3 +221,26 @@ class TelegramDeliveryRow(Base):
     key: Mapped[str] = mapped_column(String(200), nullable=False)
     chat_id: Mapped[int] = mapped_column(BigInteger, nullable=False)
     sent_at: Mapped[datetime] = mapped_column(DateTime(timezone=True), nullable=False)
+
+
+# -- the outbox: what must be announced, written with the change it announces (issue 26) --------
+
+
+class OutboxRow(Base):
+    """One announcement (a post stored, a step resolved or rolled back, a deadline near, a game
+    paused, a seat in civil disorder), written in the same transaction as what it announces and
+    delivered later by the worker (src/voevoda/notify/). ``key`` is its idempotency key: the
+    same announcement written twice is one row. ``audience`` says who may read it: ``public``,
+    ``gm`` or ``seat:<player>``; what each receiver gets is built from its own view at delivery.
+    ``payload`` holds only what the audience may see."""
+
+    __tablename__ = "outbox"
+
+    id: Mapped[int] = mapped_column(Integer, primary_key=True)
+    key: Mapped[str] = mapped_column(String(200), unique=True, nullable=False)
+    game_id: Mapped[int | None] = mapped_column(ForeignKey("games.id", ondelete="CASCADE"), nullable=True, index=True)
+    kind: Mapped[str] = mapped_column(String(32), nullable=False)
+    step: Mapped[int | None] = mapped_column(Integer, nullable=True)
+    audience: Mapped[str] = mapped_column(String(250), nullable=False)
+    payload: Mapped[dict[str, Any]] = mapped_column(JSON, nullable=False)
+    created_at: Mapped[datetime] = mapped_column(DateTime(timezone=True), nullable=False)

@@ -77,7 +77,8 @@ def read_feed(text: str) -> Thread:
         raise ThreadError("лента пуста", "the feed is empty")
     engine = "atom" if _local(root.tag) == "feed" else "rss"
     items = [e for e in root.iter() if _local(e.tag) in ("item", "entry")]
-    title_element = _child(root, "title") if engine == "atom" else _child(_child(root, "channel") or root, "title")
+    channel = _child(root, "channel")
+    title_element = _child(root if channel is None else channel, "title")
     posts: list[ForumPost] = []
     problems: list[tuple[str, str]] = []
     for number, item in enumerate(items, start=1):

@@ -20,12 +20,10 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from datetime import date, datetime, tzinfo
 
-from lxml import html as lxml_html
+from lxml.html import HtmlElement as Element
 
 from voevoda.forum.markup import post_text
 from voevoda.forum.times import TimeUnreadable, from_attribute, from_shown, from_timestamp
-
-Element = lxml_html.HtmlElement
 
 
 def has_class(name: str) -> str:
@@ -73,7 +71,7 @@ def _first(element: Element, *paths: str) -> Element | None:
     for path in paths:
         found = element.xpath(path)
         if found:
-            return found[0]  # type: ignore[no-any-return]
+            return found[0]
     return None
 
 
@@ -97,7 +95,7 @@ def _time_of(element: Element | None) -> datetime:
 # -- phpBB ------------------------------------------------------------------------------------
 
 def phpbb(page: Page) -> list[RawPost]:
-    posts = []
+    posts: list[RawPost] = []
     for post in page.root.xpath(f"//div[{has_class('post')} and starts-with(@id, 'p')]"):
         body = _first(post, f".//div[{has_class('content')}]")
         if body is None:
@@ -127,7 +125,7 @@ def phpbb(page: Page) -> list[RawPost]:
 # -- XenForo ----------------------------------------------------------------------------------
 
 def xenforo(page: Page) -> list[RawPost]:
-    posts = []
+    posts: list[RawPost] = []
     for post in page.root.xpath(f"//article[{has_class('message--post')}]"):
         body = _first(post, f".//article[{has_class('message-body')}]//div[{has_class('bbWrapper')}]", f".//div[{has_class('bbWrapper')}]")
         if body is None:
@@ -150,7 +148,7 @@ def xenforo(page: Page) -> list[RawPost]:
 # -- vBulletin --------------------------------------------------------------------------------
 
 def vbulletin(page: Page) -> list[RawPost]:
-    posts = []
+    posts: list[RawPost] = []
     for body in page.root.xpath("//*[starts-with(@id, 'post_message_')]"):
         container = _first(body, "ancestor::li[starts-with(@id, 'post_')][1]", "ancestor::table[starts-with(@id, 'post')][1]", "ancestor::div[starts-with(@id, 'edit')][1]")
         container = body if container is None else container
@@ -174,7 +172,7 @@ def vbulletin(page: Page) -> list[RawPost]:
 # -- SMF --------------------------------------------------------------------------------------
 
 def smf(page: Page) -> list[RawPost]:
-    posts = []
+    posts: list[RawPost] = []
     for body in page.root.xpath(f"//div[{has_class('inner')} and starts-with(@id, 'msg_')]"):
         number = (body.get("id") or "").removeprefix("msg_")
         container = _first(body, f"ancestor::div[{has_class('post_wrapper')}][1]")
@@ -199,7 +197,7 @@ def smf(page: Page) -> list[RawPost]:
 # -- Invision ---------------------------------------------------------------------------------
 
 def invision(page: Page) -> list[RawPost]:
-    posts = []
+    posts: list[RawPost] = []
     for post in page.root.xpath("//article[starts-with(@id, 'elComment_')]"):
         body = _first(post, ".//div[@data-role='commentContent']")
         if body is None:

@@ -96,11 +96,11 @@ def _day(text: str, today: date) -> tuple[date, str]:
     for pattern, order in ((_DAY_MONTH, "dmy"), (_MONTH_DAY, "mdy")):
         for found in pattern.finditer(text):
             word = found.group(2) if order == "dmy" else found.group(1)
-            month = _month(word)
-            if month is None:
+            named = _month(word)
+            if named is None:
                 continue
             day = int(found.group(1) if order == "dmy" else found.group(2))
-            return _checked(int(found.group(3)), month, day, text), text[found.end():]
+            return _checked(int(found.group(3)), named, day, text), text[found.end():]
     relative = _RELATIVE_WORD.search(text)
     if relative is not None:
         return today - timedelta(days=_RELATIVE[relative.group(1).casefold()]), text[relative.end():]

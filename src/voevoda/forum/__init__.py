@@ -108,9 +108,8 @@ def read_thread(page: bytes | str, *, timezone: str | tzinfo = "UTC", today: dat
     if not text.strip():
         raise ThreadError("страница пуста", "the page is empty")
     zone = _zone(timezone)
-    head = text.lstrip()[:2000].lower()
-    if head.startswith(("<rss", "<feed", "<rdf")) or re.match(r"^(?:<!--.*?-->\s*)*<(?:rss|feed|rdf:rdf)\b", head,
-                                                               re.S):
+    first = re.search(r"<(rss|feed|rdf:rdf|html|body|div)\b", text[:4000], re.IGNORECASE)
+    if first is not None and first.group(1).lower() in ("rss", "feed", "rdf:rdf"):
         from voevoda.forum.feeds import read_feed
 
         return read_feed(text)

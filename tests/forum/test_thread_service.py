@@ -156,3 +156,12 @@ def test_new_worlds_post_read_from_a_page_keeps_only_bold(tmp_path: Path) -> Non
     echo = boris.echoes[0]
     assert "религия дуализм" in echo and "город X7" in echo
     assert "не выделено жирным" in echo and "4: занять W7" in echo
+
+
+def test_forum_names_are_stored_in_each_database(store_url: str) -> None:
+    """The table of migration 0006 on SQLite and PostgreSQL: a name kept once per game, its case aside."""
+    service = Service(store_url)
+    service.create_game(OPERATOR, "ring-of-power", "names", ["Анна", "Борис"], seed="names")
+    service.set_forum_names(OPERATOR, "names", {"Anna_K": "анна"})
+    service.set_forum_names(OPERATOR, "names", {"ANNA_K": "Борис"})
+    assert Service(store_url).forum_names(OPERATOR, "names") == [ForumName("ANNA_K", "Борис")]

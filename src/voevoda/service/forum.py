@@ -312,7 +312,7 @@ class ForumThreads:
         by_seat_name = {_key(p): p for p in base.record.players}
         opened = since.astimezone(UTC) if since is not None else step_opened(base)
         cutoff = deadline.astimezone(UTC) if deadline is not None else None
-        awaiting = base.awaiting() if base.outcome() is None else {}
+        awaiting = set(base.waiting_for()) | set(base.pending) if base.outcome() is None else set()
         seats = {p: SeatReading(p, p in awaiting) for p in base.record.players}
         in_step: dict[str, list[ForumPost]] = {p: [] for p in base.record.players}
         unknown: dict[str, list[ForumPost]] = {}

@@ -242,16 +242,16 @@ def detect(root: Element) -> str | None:
         for mark, engine in _GENERATORS:
             if mark in folded:
                 return engine
-    checks = (
-        ("xenforo", f"//article[{has_class('message--post')}] | //html[@id='XF']"),
-        ("invision", "//article[starts-with(@id, 'elComment_')] | //*[@data-role='commentContent']"),
-        ("phpbb", f"//div[{has_class('post')} and starts-with(@id, 'p')]//div[{has_class('content')}] | "
-                  "//body[@id='phpbb']"),
-        ("vbulletin", "//*[starts-with(@id, 'post_message_')]"),
-        ("smf", f"//div[{has_class('inner')} and starts-with(@id, 'msg_')] | //*[@id='forumposts']"),
+    checks = (  # each a list of paths, the cheapest first; one element found tells the engine
+        ("xenforo", ("//html[@id='XF']", f"(//article[{has_class('message--post')}])[1]")),
+        ("invision", ("(//article[starts-with(@id, 'elComment_')])[1]", "(//*[@data-role='commentContent'])[1]")),
+        ("phpbb", ("//body[@id='phpbb']",
+                   f"(//div[{has_class('post')} and starts-with(@id, 'p')])[1]//div[{has_class('content')}]")),
+        ("vbulletin", ("(//*[starts-with(@id, 'post_message_')])[1]",)),
+        ("smf", (f"(//div[{has_class('inner')} and starts-with(@id, 'msg_')])[1]", "//*[@id='forumposts']")),
     )
-    for engine, path in checks:
-        if root.xpath(path):
+    for engine, paths in checks:
+        if any(root.xpath(path) for path in paths):
             return engine
     return None
 

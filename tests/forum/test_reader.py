@@ -180,3 +180,26 @@ def test_a_shown_time_that_is_no_time() -> None:
     for text in ("давно", "31.02.2026 10:00", "05.12.2026 25:00"):
         with pytest.raises(TimeUnreadable):
             from_shown(text, ZoneInfo("UTC"), TODAY)
+
+
+def test_any_input_is_a_thread_or_a_clear_refusal() -> None:
+    """«Bad input gets a clear error, never a traceback»: cut pages, junk bytes, feeds broken
+    off, markup nested wrong."""
+    from hypothesis import given, settings
+    from hypothesis import strategies as st
+
+    whole = (PAGES / "xenforo.html").read_bytes()
+    feed = (PAGES / "phpbb_feed.atom").read_bytes()
+
+    @settings(max_examples=60, deadline=None)
+    @given(st.one_of(st.binary(max_size=300), st.integers(0, len(whole)).map(lambda n: whole[:n]),
+                     st.integers(0, len(feed)).map(lambda n: feed[:n]),
+                     st.text(alphabet="<>/[]\"= abdivpclass-_бж\n", max_size=300)))
+    def reads(page: bytes | str) -> None:
+        try:
+            thread = read_thread(page, timezone="Europe/Moscow", today=TODAY)
+        except ThreadError:
+            return
+        assert all(post.author for post in thread.posts)
+
+    reads()

@@ -7,10 +7,10 @@ import re
 from html import unescape
 
 from tests.forum.conftest import PAGES
-from tests.web.conftest import Site
+from tests.web.conftest import Site, site
 from voevoda.service import OPERATOR
 
-pytest_plugins = ["tests.web.conftest"]
+__all__ = ["site"]  # the web tests' fixture: a fresh site on SQLite
 
 
 def test_upload_dry_run_confirm(site: Site) -> None:

@@ -77,6 +77,7 @@ EXPECTED = {
     Op.MANAGE: {"operator", "owner", "co_gm"},
     Op.DELETE: {"operator", "owner"},
     Op.NAME_CO_GM: {"operator", "owner"},
+    Op.THREAD: {"operator", "owner", "co_gm"},  # issue 26: a forum thread read into posts
 }
 
 

@@ -14,6 +14,7 @@ themselves.
 | post, check a post for a seat | that seat's holder; the game masters |
 | resolve | the game masters; the deadline worker |
 | roll back, reopen, edit, reveal, full export, seats and invitations, settings | the game masters |
+| read a forum thread into posts, tie forum names to seats | the game masters |
 | delete, name co-game-masters | the owner (and the command line) |
 | a seat's API token | that seat's holder; the game masters |
 
@@ -46,9 +47,11 @@ class Op(StrEnum):
     DELETE = "delete"
     NAME_CO_GM = "name-co-gm"
     TOKEN = "token"
+    THREAD = "thread"
+    """A forum thread read into posts, forum names tied to seats (docs/forum.md)."""
 
 
-GM_OPERATIONS = frozenset({Op.ROLLBACK, Op.REOPEN, Op.EDIT, Op.REVEAL, Op.EXPORT_FULL, Op.MANAGE})
+GM_OPERATIONS = frozenset({Op.ROLLBACK, Op.REOPEN, Op.EDIT, Op.REVEAL, Op.EXPORT_FULL, Op.MANAGE, Op.THREAD})
 OWNER_OPERATIONS = frozenset({Op.DELETE, Op.NAME_CO_GM})
 
 

@@ -223,6 +223,7 @@ class TelegramDeliveryRow(Base):
     sent_at: Mapped[datetime] = mapped_column(DateTime(timezone=True), nullable=False)
 
 
+<<<<<<< HEAD
 # -- the outbox: what must be announced, written with the change it announces (issue 26) --------
 
 
@@ -243,4 +244,22 @@ class OutboxRow(Base):
     step: Mapped[int | None] = mapped_column(Integer, nullable=True)
     audience: Mapped[str] = mapped_column(String(250), nullable=False)
     payload: Mapped[dict[str, Any]] = mapped_column(JSON, nullable=False)
+=======
+# -- forum threads (issue 26; docs/forum.md) ------------------------------------------------------
+
+
+class ForumNameRow(Base):
+    """A forum name the game master has tied to a seat of the game, once per game (``player``
+    ``None``: the name is known and its posts are not a seat's, such as the game master's own).
+    ``name_key`` is the name case-folded: a forum does not let two members differ only in case."""
+
+    __tablename__ = "forum_names"
+    __table_args__ = (UniqueConstraint("game_id", "name_key", name="uq_forum_names_game_name"),)
+
+    id: Mapped[int] = mapped_column(Integer, primary_key=True)
+    game_id: Mapped[int] = mapped_column(ForeignKey("games.id", ondelete="CASCADE"), nullable=False, index=True)
+    name: Mapped[str] = mapped_column(String(200), nullable=False)
+    name_key: Mapped[str] = mapped_column(String(200), nullable=False)
+    player: Mapped[str | None] = mapped_column(String(200), nullable=True)
+>>>>>>> work-forum
     created_at: Mapped[datetime] = mapped_column(DateTime(timezone=True), nullable=False)

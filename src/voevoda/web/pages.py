@@ -396,7 +396,8 @@ def _manage(h: Here, game: str, status: int = 200, **extra: Any) -> Response:
                                "frozen": frozen, "invite_link": None, "invited": None, "preview": None,
                                "patch_text": "", "message": None, "base_url": h.request.app.state.settings.base_url,
                                "telegram": _telegram_card(h, game), "tg_link": None, "tg_code": None,
-                               "invite_telegram": None}
+                               "invite_telegram": None, "thread": None, "thread_form": {}, "thread_stored": None,
+                               "forum_names": service.forum_names(h.who.actor, game)}
     context.update(extra)
     return _game_page(h, "manage.html.j2", sight, status=status, **context)
 
@@ -748,3 +749,6 @@ def odds_run(h: Ctx, battle: Annotated[str, Form()], n: Annotated[int, Form(ge=1
 
 
 __all__ = ["error_page", "here", "read_options", "router"]
+
+
+from voevoda.web import thread as _thread  # noqa: E402,F401  (the forum thread's routes, on this router)

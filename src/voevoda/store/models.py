@@ -223,7 +223,6 @@ class TelegramDeliveryRow(Base):
     sent_at: Mapped[datetime] = mapped_column(DateTime(timezone=True), nullable=False)
 
 
-<<<<<<< HEAD
 # -- the outbox: what must be announced, written with the change it announces (issue 26) --------
 
 
@@ -244,7 +243,9 @@ class OutboxRow(Base):
     step: Mapped[int | None] = mapped_column(Integer, nullable=True)
     audience: Mapped[str] = mapped_column(String(250), nullable=False)
     payload: Mapped[dict[str, Any]] = mapped_column(JSON, nullable=False)
-=======
+    created_at: Mapped[datetime] = mapped_column(DateTime(timezone=True), nullable=False)
+
+
 # -- forum threads (issue 26; docs/forum.md) ------------------------------------------------------
 
 
@@ -261,5 +262,4 @@ class ForumNameRow(Base):
     name: Mapped[str] = mapped_column(String(200), nullable=False)
     name_key: Mapped[str] = mapped_column(String(200), nullable=False)
     player: Mapped[str | None] = mapped_column(String(200), nullable=True)
->>>>>>> work-forum
     created_at: Mapped[datetime] = mapped_column(DateTime(timezone=True), nullable=False)

@@ -60,15 +60,19 @@ def summary(view: Mapping[str, Any], viewer: Viewer, rules: Rules, names: Names,
     for player in view["seats"]:
         info = view["players"][player]
         mark = " (вы / you)" if player == me else ""
-        hostile = ", ".join(info.get("hostile", [])) or "—"
-        state = (f"враждует с / hostile to: {hostile}" if info.get("alive")
-                 else f"{names.verb(player, 'выбыл')} / out of the game")
+        hostile = ", ".join(names.case(p, "ablt") for p in info.get("hostile", []))
+        if not info.get("alive"):
+            state = f"{names.verb(player, 'выбыл')} / out of the game"
+        elif hostile:
+            state = f"враждует с {hostile} / hostile to {', '.join(info['hostile'])}"
+        else:
+            state = "ни с кем не враждует / hostile to nobody"
         lines.append(f"  {player}{mark}: {state}")
     offer = view.get("offer")
     if offer:
         band = counted(int(offer["size"]), "кондотьер")
-        lines.append(f"Кондотьеры / condottieri: в ход {offer['turn']} ждут ставок / take bids in turn {offer['turn']}: "
-                     f"{band}, содержание / upkeep {w.coins(int(offer['upkeep']))} за каждого в ход / each a turn")
+        lines.append(f"Кондотьеры на торгах / condottieri for hire: {band}, содержание / upkeep "
+                     f"{w.coins(int(offer['upkeep']))} за каждого в ход; ставки в ход / bids in turn {offer['turn']}")
     if viewer == GM:
         lines.append("Ведущий видит всё: voevoda show ИГРА --as gm --json / the game master sees it all in --json")
     return "\n".join(lines)

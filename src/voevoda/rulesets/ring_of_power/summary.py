@@ -7,7 +7,8 @@ pawns being made officers and the condottieri's upkeep, and last turn's statemen
 sees around him (other players' holdings and units, the Chupacabra, exhausted land), then what
 everybody sees: the players and their hostilities, the band of condottieri on offer, the map. The
 game master reads every player's position. Built from the view alone (fog and other players'
-money are already cut from it), worded with the report's :class:`~.report.Words`.
+money are already cut from it), worded with the report's :class:`~.report.Words`. Hostilities are public: they are told once, in the
+players' list.
 """
 
 from __future__ import annotations
@@ -85,9 +86,6 @@ def _position(view: Mapping[str, Any], player: str, me: Mapping[str, Any], camps
                                    f" — {w.names.verb(player, 'выбыл')} из игры / out of the game")]
     out.append(f"  казна / treasury: {w.coins(int(me['money']))}; доход прошлого хода / last income: "
                f"{w.coins(int(me.get('last_income', 0)))}; налог к уплате / tax due: {w.coins(int(me.get('tax_due', 0)))}")
-    hostile = list(view["players"][player].get("hostile", []))
-    if hostile:
-        out.append(f"  вражда / hostile to: {', '.join(hostile)}")
     holdings = sorted(h for h, v in view.get("holdings", {}).items() if v["owner"] == player)
     out.append(f"  владения / holdings ({len(holdings)}): {_hexes(holdings)}")
     units = [u for u in view.get("units", []) if u["owner"] == player]

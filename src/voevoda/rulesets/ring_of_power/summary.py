@@ -1,14 +1,13 @@
 """What ``voevoda show`` prints for a Ring of Power game: the viewer's view as a person reads it
 (``--json`` gives the view itself).
 
-A player first reads his own position: his treasury, last turn's income and the tax due, whom he
-is hostile to, his holdings, his units stack by stack («0303 — ферзь, офицер и 2 пешки») with the
-pawns being made officers and the condottieri's upkeep, and last turn's statement; then what he
-sees around him (other players' holdings and units, the Chupacabra, exhausted land), then what
-everybody sees: the players and their hostilities, the band of condottieri on offer, the map. The
-game master reads every player's position. Built from the view alone (fog and other players'
-money are already cut from it), worded with the report's :class:`~.report.Words`. Hostilities are public: they are told once, in the
-players' list.
+A player first reads his own position: his treasury, last turn's income and the tax due, his
+holdings, his units stack by stack («0303 — ферзь, офицер и 2 пешки») with the pawns being made
+officers and the condottieri's upkeep, and last turn's statement; then what he sees around him
+(other players' holdings and units, the Chupacabra, exhausted land), then what everybody sees:
+the players and whom each is hostile to, the band of condottieri on offer. The map's name and
+fog open it. The game master reads every player's position. Built from the view alone (fog and
+other players' money are already cut from it), worded with the report's :class:`~.report.Words`.
 """
 
 from __future__ import annotations

@@ -77,3 +77,27 @@ def test_the_heading_names_the_phase(game: Game) -> None:
     assert "фаза / phase приказы / orders, шаг / step 2" in outputs.show_text(game, "Анна").split("\n", 1)[0]
     assert "фаза / phase приказы / orders," in outputs.status_text(game, "Анна")
     assert "phase orders" not in outputs.show_text(game, "gm")
+
+
+def test_upgrades_condottieri_and_what_is_in_sight() -> None:
+    """A position built by hand: the pawns being made officers and by when («станут офицерами к
+    ходу 4»), the condottieri's contracted upkeep, another player's holding and stack next to
+    Anna's, the Chupacabra and exhausted land in sight; Борис's stack and holding two hexes
+    away are not named."""
+    from tests.rulesets.ring_of_power.rop_helpers import make_game
+
+    ruleset, state = make_game(
+        ("Анна", "Борис"), holdings={"0505": "Анна", "0605": "Борис", "0907": "Борис"},
+        units=[["Анна", "pawn", "0505", {"upgrade_at": 4}], ["Анна", "pawn", "0505", {"upgrade_at": 4}],
+               ["Анна", "officer", "0505"], ["Анна", "condottiere", "0506", {"upkeep": 3}],
+               ["Борис", "queen", "0605"], ["Борис", "pawn", "0909"]],
+        chupacabras=["0504"], depletion={"0505": 1}, hostile={"Борис": ["Анна"]})
+    text = ruleset.summary(ruleset.view(state, "Анна"), "Анна")
+    assert "0505 — офицер и 2 пешки (стоят с хода 1 / since turn 1); 2 пешки станут офицерами к ходу 4" in text
+    assert "0506 — кондотьер (стоит с хода 1 / since turn 1); содержание кондотьеров / condottieri's upkeep: " \
+           "3 монеты за каждого в ход" in text
+    assert "чужие владения / other holdings: Борис — 0605" in text
+    assert "чужие отряды / other units: 0605 — Борис: ферзь" in text
+    assert "Чупакабра / the Chupacabra: 0504" in text and "0505 −20%" in text
+    assert "Борис: враждует с Анной / hostile to Анна" in text
+    assert "0907" not in text and "0909" not in text

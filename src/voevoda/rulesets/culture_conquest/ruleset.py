@@ -210,7 +210,8 @@ class CultureConquest(Ruleset):
         other player, the wonders and the victory points (:mod:`.summary`)."""
         from .summary import summary
 
-        return summary(view, viewer, self.tables, self.player_names("ru"), self.awaiting(dict(view)))
+        return summary(view, viewer, self.tables, self.player_names("ru"), self.awaiting(dict(view)),
+                       self.outcome(dict(view)))
 
     def progress(self, state: State) -> tuple[int, str]:
         if state.get("finished"):

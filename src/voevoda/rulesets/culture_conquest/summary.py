@@ -12,10 +12,11 @@ the game's tables, words from the report's :class:`~.report.Lines`. Built from t
 
 from __future__ import annotations
 
+from collections import Counter
 from collections.abc import Mapping, Sequence
 from typing import Any
 
-from voevoda.core.ruleset import GM, Prompt, Viewer
+from voevoda.core.ruleset import GM, Outcome, Prompt, Viewer
 from voevoda.core.words import Names
 from voevoda.rulesets.culture_conquest.data import Tables
 from voevoda.rulesets.culture_conquest.game import CATEGORIES, CATEGORY_NAMES, MILITARY, amount
@@ -23,17 +24,15 @@ from voevoda.rulesets.culture_conquest.report import Lines
 
 
 def summary(view: Mapping[str, Any], viewer: Viewer, tables: Tables, names: Names,
-            awaiting: Mapping[str, Prompt]) -> str:
+            awaiting: Mapping[str, Prompt], result: Outcome | None = None) -> str:
     order = [str(p) for p in view.get("order", [])]
     lines = Lines(tables, "ru", names, order)
     lines.viewer = str(viewer)
     out = [f"Ход / turn {view['turn']} из / of {view['turns']}; порядок хода / order of play: "
            f"{', '.join(order)}"]
-    if view.get("finished"):
-        scores = view.get("scores", {})
-        best = max((int(s["total"]) for s in scores.values()), default=0)
-        winners = [p for p in order if int(scores.get(p, {}).get("total", -1)) == best]
-        out.append(f"игра окончена / the game is over; победа / winners: {', '.join(winners) or '—'}")
+    if result is not None:
+        out.append(f"игра окончена / the game is over: {', '.join(result.winners) or '—'} — {result.reason_ru} / "
+                   f"{result.reason_en}")
     for player, prompt in awaiting.items():
         if viewer in (GM, player):
             out.append(f"Ждём / awaited: {player} — {prompt.text_ru}")
@@ -71,7 +70,9 @@ def summary(view: Mapping[str, Any], viewer: Viewer, tables: Tables, names: Name
 
 
 def _named(keys: Sequence[str], lines: Lines) -> str:
-    return ", ".join(lines.n(k) for k in keys) or "—"
+    """«Мыслитель ×2, Строитель»: names in their order, a repeated one counted."""
+    counts = Counter(keys)
+    return ", ".join(lines.n(k) + (f" ×{n}" if n > 1 else "") for k, n in counts.items()) or "—"
 
 
 def _player(view: Mapping[str, Any], player: str, lines: Lines, own: bool) -> list[str]:

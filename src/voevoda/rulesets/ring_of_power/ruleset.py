@@ -485,7 +485,7 @@ class RingOfPower(Ruleset):
         around him, the players and the condottieri on offer (:mod:`.summary`)."""
         from voevoda.rulesets.ring_of_power.summary import summary
 
-        return summary(view, viewer, self.rules, self.player_names("ru"), self.options)
+        return summary(view, viewer, self.rules, self.player_names("ru"), self.options, self.outcome(dict(view)))
 
     def map_svg(self, view: Mapping[str, Any], viewer: Viewer, lang: str = "ru",
                 events: Sequence[Event] = (), turn: int | None = None) -> str | None:

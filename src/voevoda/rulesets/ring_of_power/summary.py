@@ -16,7 +16,7 @@ from collections import defaultdict
 from collections.abc import Mapping, Sequence
 from typing import Any
 
-from voevoda.core.ruleset import GM, Viewer
+from voevoda.core.ruleset import GM, Outcome, Viewer
 from voevoda.core.words import Names, counted, number
 from voevoda.rulesets.ring_of_power.report import Words, _entry_text
 from voevoda.rulesets.ring_of_power.rules import Options, Rules
@@ -32,15 +32,14 @@ def _hexes(hexes: Sequence[str]) -> str:
 
 
 def summary(view: Mapping[str, Any], viewer: Viewer, rules: Rules, names: Names,
-            options: Options | None = None) -> str:
+            options: Options | None = None, result: Outcome | None = None) -> str:
     w = Words(rules, "ru", names, str(viewer), options)
     m = view["map"]
     lines = [f"Карта / map: «{m.get('title_ru') or m['name']}», {m['width']}×{m['height']}; туман / fog: "
              f"{_hexes(list(m.get('fog', [])))}"]
-    outcome = view.get("outcome")
-    if outcome:
-        winners = ", ".join(outcome.get("winners", [])) or "—"
-        lines.append(f"игра окончена / the game is over; победа / winners: {winners}")
+    if result is not None:
+        lines.append(f"игра окончена / the game is over: {', '.join(result.winners) or '—'} — {result.reason_ru} / "
+                     f"{result.reason_en}")
     me = view.get("you")
     if me and view.get("me") is not None:
         lines.append("")
@@ -94,7 +93,8 @@ def _position(view: Mapping[str, Any], player: str, me: Mapping[str, Any], camps
     out.append(f"  отряды / units ({len(units)}):" + ("" if units else " —"))
     for hex_, counts in sorted(by_hex.items()):
         since = camps.get(hex_)
-        stands = f" (стоят с хода {since} / since turn {since})" if since is not None else ""
+        verb = "стоит" if sum(counts.values()) == 1 else "стоят"
+        stands = f" ({verb} с хода {since} / since turn {since})" if since is not None else ""
         extra = []
         ready: dict[int, int] = defaultdict(int)
         upkeep: dict[int, int] = defaultdict(int)
@@ -106,9 +106,14 @@ def _position(view: Mapping[str, Any], player: str, me: Mapping[str, Any], camps
             if u.get("upkeep") is not None:
                 upkeep[int(u["upkeep"])] += 1
         for turn, n in sorted(ready.items()):
-            extra.append(f"{w.units({'pawn': n})} — в офицеры к ходу {turn} / officers by turn {turn}")
-        for fee, n in sorted(upkeep.items()):
-            extra.append(f"{w.units({'condottiere': n})}: содержание / upkeep {w.coins(fee)} за каждого / each")
+            # «Пешка в 0503 станет офицером», «2 пешки … станут офицерами» (the report's words)
+            become = "станет офицером" if n == 1 else "станут офицерами"
+            extra.append(f"{w.units({'pawn': n})} {become} к ходу {turn} / officers by turn {turn}")
+        if len(upkeep) == 1:
+            extra.append(f"содержание кондотьеров / condottieri's upkeep: {w.coins(next(iter(upkeep)))} за каждого в ход")
+        elif upkeep:  # two bands in one hex, hired at different prices
+            extra.append("содержание кондотьеров в ход / condottieri's upkeep a turn: "
+                         + ", ".join(f"{n} × {w.coins(fee)}" for fee, n in sorted(upkeep.items())))
         out.append(f"    {hex_} — {w.units(counts)}{stands}" + (f"; {'; '.join(extra)}" if extra else ""))
     entries = list(me.get("statement", []))
     if entries:

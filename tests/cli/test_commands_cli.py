@@ -84,6 +84,6 @@ def test_show_is_readable_and_json_is_json(db: str) -> None:
     code, out = run("show", "r", "--as", "анна", "--db", db)
     assert code == 0
     assert out.startswith("Кольцо Власти / Ring of Power: игра / game r, ход / turn 1")
-    assert "глазами / as seen by Анна" in out and "money 60" in out and not out.lstrip().startswith("{")
+    assert "глазами / as seen by Анна" in out and "казна / treasury: 60 монет" in out and not out.lstrip().startswith("{")
     code, out = run("show", "r", "--as", "Анна", "--json", "--db", db)
     assert code == 0 and json.loads(out)["me"]["money"] == 60

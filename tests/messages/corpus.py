@@ -199,7 +199,8 @@ def play(out: Written, game: Game, spec: Mapping[str, Any], number: int) -> int:
     computer opponent answers by the kind of his prompt from ``answers`` (``{kind: {checks:
     [post, ...], post: text}}``; ``{other}`` in a post stands for the next player, ``{bot}`` for
     what the computer opponent would post in that seat), the checks of a kind only the first time
-    it is asked; the post is ``{bot}`` unless it is given (``default``: none, the default orders).
+    it is asked; the post is ``{bot}`` unless it is given (``default``: none, the default orders);
+    ``show: {turn, viewers}`` writes those viewers' outlines when the game reaches that turn.
     The computer opponents post their own. Every step's prompts and echoes are written."""
     answers: Mapping[str, Any] = spec.get("answers", {})
     checked_kinds: set[str] = set()
@@ -225,6 +226,10 @@ def play(out: Written, game: Game, spec: Mapping[str, Any], number: int) -> int:
             if text != "default":
                 posted(out, game, player, text.replace("{other}", other))
         game.resolve(force=True)
+        at = spec.get("show")  # {turn: N, viewers: [...]}: their outlines once the game reaches turn N
+        if at and turn < int(at["turn"]) <= game.ruleset.progress(game.state)[0]:
+            for viewer in at["viewers"]:
+                show(out, game, viewer)
         if number > int(spec.get("max_steps", 400)):
             raise AssertionError(f"{game.record.ruleset}: more than {spec.get('max_steps', 400)} steps")
     return number

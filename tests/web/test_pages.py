@@ -85,6 +85,7 @@ def test_a_turn_through_the_pages(site: Site) -> None:
     boris.post("/g/r1/orders", {"player": "Борис", "text": "ход 1818 1718", "step": 1})
     board = site.game_master().get("/g/r1")
     assert board.text.count("приказы получены") == 2
+    assert "Фаза приказы" in board.text and "Phase orders" in site.game_master().get("/g/r1?lang=en").text
     resolved = site.game_master().post("/g/r1/manage/resolve", {"step": 1})
     assert "шаг / step 1" in resolved.text
     late = anna.post("/g/r1/orders", {"player": "Анна", "text": "ход 0403 0503", "step": 1})

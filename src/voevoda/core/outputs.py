@@ -38,7 +38,7 @@ from voevoda.core.engine import Game, Receipt, RollbackReport, Step, Submission
 from voevoda.core.errors import DataError, GameError, OrdersRejected, Problem
 from voevoda.core.markup import FLAVOURS, FORMATS, Document, check_format, render, render_messages
 from voevoda.core.posts import PostLine, prose_notes
-from voevoda.core.ruleset import GM, PUBLIC, Order, Viewer
+from voevoda.core.ruleset import GM, PUBLIC, Order, Ruleset, Viewer
 from voevoda.core.words import count_en, count_ru, plural_ru
 
 if TYPE_CHECKING:
@@ -138,7 +138,7 @@ def status_text(game: Game | Standing, viewer: Viewer) -> str:
     turn, phase = ruleset.progress(view)
     result = ruleset.outcome(view)
     lines = [f"игра / game {game.record.name} ({game.record.ruleset}), ход / turn {turn}, "
-             f"фаза / phase {phase}, {step_text(game.step_number, result is None)}"]
+             f"фаза / phase {phase_text(ruleset, phase)}, {step_text(game.step_number, result is None)}"]
     if result is not None:
         lines.append(f"игра окончена / game over: {', '.join(result.winners) or '—'} "
                      f"({result.reason_ru} / {result.reason_en})")
@@ -177,6 +177,9 @@ class Dashboard:
     title_en: str
     turn: int
     phase: str
+    phase_ru: str
+    """The phase as players call it (:meth:`~voevoda.core.ruleset.Ruleset.phase_name`)."""
+    phase_en: str
     step_open: int
     """The step posts go to now (one more than the steps resolved)."""
     steps_resolved: int
@@ -206,7 +209,7 @@ def dashboard(game: Game | Standing, viewer: Viewer) -> Dashboard:
                               prompt.text_ru if see and prompt else None, prompt.text_en if see and prompt else None,
                               player in game.record.bots))
     return Dashboard(game.record.name, game.record.ruleset, ruleset.title_ru, ruleset.title_en, turn, phase,
-                     game.step_number + 1, game.step_number, result is not None,
+                     ruleset.phase_name(phase, "ru"), ruleset.phase_name(phase, "en"), game.step_number + 1, game.step_number, result is not None,
                      list(result.winners) if result else [], result.reason_ru if result else None,
                      result.reason_en if result else None, seats, game.record.commitment,
                      getattr(game, "last_digest", None))
@@ -218,6 +221,13 @@ def dashboard_json(game: Game | Standing, viewer: Viewer) -> str:
     from dataclasses import asdict
 
     return json.dumps(asdict(dashboard(game, viewer)), ensure_ascii=False, sort_keys=True)
+
+
+def phase_text(ruleset: Ruleset, phase: str) -> str:
+    """The phase as the headings name it, in both languages («приказы / orders»; once when the
+    ruleset names it the same in both): :meth:`~voevoda.core.ruleset.Ruleset.phase_name`."""
+    ru, en = ruleset.phase_name(phase, "ru"), ruleset.phase_name(phase, "en")
+    return ru if ru == en else f"{ru} / {en}"
 
 
 def step_text(resolved: int, open_: bool = True) -> str:
@@ -241,7 +251,7 @@ def show_text(game: Game | Standing, viewer: Viewer) -> str:
     turn, phase = ruleset.progress(view)
     who = {GM: "ведущий / game master", PUBLIC: "все / public"}.get(viewer, viewer)
     head = (f"{ruleset.title_ru} / {ruleset.title_en}: игра / game {game.record.name}, ход / turn {turn}, "
-            f"фаза / phase {phase}, {step_text(game.step_number, ruleset.outcome(view) is None)}"
+            f"фаза / phase {phase_text(ruleset, phase)}, {step_text(game.step_number, ruleset.outcome(view) is None)}"
             f" — глазами / as seen by {who}")
     return head + "\n\n" + ruleset.summary(view, viewer) + "\n"
 

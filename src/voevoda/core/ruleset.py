@@ -240,6 +240,12 @@ class Ruleset(ABC):
         """Turn number and phase name, for status lines."""
         return int(state.get("turn", 0)), str(state.get("phase", ""))
 
+    def phase_name(self, phase: str, lang: str = "ru") -> str:
+        """The phase :meth:`progress` gives, as players call it in ``lang`` («приказы» for
+        ``orders``): what the heading of ``status`` and ``show`` and the game's page print. By
+        default the phase as it is."""
+        return phase
+
     # -- posts in (docs/posts.md) -------------------------------------------------------------
 
     def post_options(self) -> posts.PostOptions:

@@ -179,6 +179,19 @@ def test_a_bribe_succeeds_exactly_when_the_die_shows_a_face_guessed(seed: str) -
     assert bribe["dice_refs"] == [{"field": "/roll", "label": "bribe/2/Анна", "from": 0, "count": 1}]
 
 
+@pytest.mark.parametrize("post", ["пропускаю", "Пропускаю.", "пропускаю, денег нет", "пропустить"])
+def test_a_house_that_skips_the_littlefinger_step_passes(post: str) -> None:
+    """«Каждый дом в порядке очередности хода может сделать одну попытку перекупить»: a house
+    may make none. «Пропускаю» in the Littlefinger step is «пас», not a passage order («пропуск
+    ДОМ ОБЛАСТЬ», an order of the planning phase only)."""
+    ruleset, state = make_game({
+        "turn": 2, "phase": "bribe", "card": "littlefinger", "tracks": {"iron_throne": ["Анна", "Борис", "Вера"]},
+        "power": {"Анна": 9}, "board": {"Ров Кейлин": {"house": "Борис", "footman": 2}}})
+    assert [o.kind for o in read(ruleset, state, "Анна", post)] == ["pass"]
+    # a passage naming a house stays a passage, and is refused outside the planning phase
+    assert [o.kind for o in ruleset.parse("пропуск Борис Ров Кейлин", "Анна", dict(state))] == ["passage"]
+
+
 def test_bribes_are_won_about_as_often_as_the_faces_guessed() -> None:
     """Two faces of six: about a third of the attempts succeed (a rough check that the roll is a
     fair d6 under the bribe's label)."""

@@ -205,6 +205,14 @@ class CultureConquest(Ruleset):
         choice = default_choice(state, self.tables, self.options, player)
         return orders_from_choice(pending["kind"], choice, self.tables)
 
+    def summary(self, view: Mapping[str, Any], viewer: Viewer) -> str:
+        """``voevoda show``: the round and who is asked, the viewer's own people first, then every
+        other player, the wonders and the victory points (:mod:`.summary`)."""
+        from .summary import summary
+
+        return summary(view, viewer, self.tables, self.player_names("ru"), self.awaiting(dict(view)),
+                       self.outcome(dict(view)))
+
     def progress(self, state: State) -> tuple[int, str]:
         if state.get("finished"):
             return int(state["turn"]), "конец игры / game over"

@@ -375,6 +375,16 @@ class NewWorlds(Ruleset):
     def progress(self, state: State) -> tuple[int, str]:
         return int(state.get("turn", 0)), f"orders/{state.get('epoch', '')}"
 
+    def phase_name(self, phase: str, lang: str = "ru") -> str:
+        """``orders/EPOCH`` as «приказы, Древний мир»: every turn is one post of orders, in an epoch."""
+        kind, _, epoch = phase.partition("/")
+        try:
+            era = self.rules.epoch(epoch).name(lang)
+        except KeyError:
+            era = epoch
+        head = ("приказы" if lang == "ru" else "orders") if kind == "orders" else kind
+        return f"{head}, {era}" if era else head
+
     # -- extras --------------------------------------------------------------------------------------------
 
     def describe(self, order: Order, lang: str = "ru") -> str:

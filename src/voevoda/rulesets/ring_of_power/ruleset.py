@@ -58,6 +58,7 @@ CONDOTTIERI = ("кондотьер", "кондотьера", "кондотьер
 """Written out: the prompts of `voevoda status` count them, and status loads no dictionary."""
 RESERVED_NAMES = {"public", "gm", *TREASURY_ALIASES, TREASURY.casefold()}
 UNIT_ORDERS = ("move", "support", "disband", "upgrade")
+PHASE_NAMES = {"orders": ("приказы", "orders"), "over": ("игра окончена", "game over")}
 
 
 def _rule(section: str) -> str:
@@ -473,6 +474,18 @@ class RingOfPower(Ruleset):
             events = [e for e in events if not e.data.get("partial")]
         return report_module.render(view, events, viewer, self.rules, lang, turn, self.player_names(lang),
                                     self.options)
+
+    def phase_name(self, phase: str, lang: str = "ru") -> str:
+        """«Каждый игрок отдает приказы»: one phase of orders a turn, then the game's end."""
+        ru, en = PHASE_NAMES.get(phase, (phase, phase))
+        return ru if lang == "ru" else en
+
+    def summary(self, view: Mapping[str, Any], viewer: Viewer) -> str:
+        """``voevoda show``: the viewer's treasury, holdings and units first, then what he sees
+        around him, the players and the condottieri on offer (:mod:`.summary`)."""
+        from voevoda.rulesets.ring_of_power.summary import summary
+
+        return summary(view, viewer, self.rules, self.player_names("ru"), self.options, self.outcome(dict(view)))
 
     def map_svg(self, view: Mapping[str, Any], viewer: Viewer, lang: str = "ru",
                 events: Sequence[Event] = (), turn: int | None = None) -> str | None:

@@ -390,6 +390,13 @@ class SteelRoseBattle(Ruleset):
     def progress(self, state: State) -> tuple[int, str]:
         return int(state.get("turn", 1)), str(state.get("phase", ""))
 
+    def phase_name(self, phase: str, lang: str = "ru") -> str:
+        """«расстановка», «планирование» (the summary's names)."""
+        from voevoda.rulesets.steel_rose.battle.summary import PHASES
+
+        ru, _, en = PHASES.get(phase, f"{phase} / {phase}").partition(" / ")
+        return ru if lang == "ru" else en
+
     def summary(self, view: Mapping[str, Any], viewer: str) -> str:
         """What ``voevoda show`` prints: the battle as the viewer may see it, in words
         (battle/summary.py); ``--json`` gives the view itself."""

@@ -590,6 +590,13 @@ class LineReader:
             # «пас» at an auction is a bid of nothing
             self._pass()
             return "bid", {"amount": 0}
+        if kind == "passage" and self.phase != "planning" and (
+                self._done() or self.tokens[self.pos].key in (",", "-", "–", "—", "(", ":", ".", "!")):
+            # «Пропускаю» with no house after it is «I pass» (the Littlefinger step: «может сделать
+            # одну попытку», or none); a passage («пропуск ДОМ ОБЛАСТЬ») is an order of the planning
+            # phase only, and names a house
+            self._pass()
+            return "pass", {}
         if kind in ("march", "raid") and self.phase == "planning":
             return "order", {"kind": kind, "area": self.area()}
         if kind.startswith("order_"):

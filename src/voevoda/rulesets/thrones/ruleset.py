@@ -428,6 +428,11 @@ class Thrones(Ruleset):
     def progress(self, state: State) -> tuple[int, str]:
         return int(state.get("turn", 0)), str(state.get("phase", ""))
 
+    def phase_name(self, phase: str, lang: str = "ru") -> str:
+        """«Рука Мизинца», «фаза Вестероса», «приказы» (the names of the report's plan)."""
+        ru, en = PHASE_NAMES.get(phase, (phase, phase))
+        return ru if lang == "ru" else en
+
     # -- extras -----------------------------------------------------------------------------------------------
 
     def summary(self, view: Mapping[str, Any], viewer: Viewer) -> str:

@@ -455,6 +455,13 @@ class SteelRoseCampaign(Ruleset):
     def progress(self, state: State) -> tuple[int, str]:
         return int(state.get("turn", 1)), str(state.get("phase", ""))
 
+    def phase_name(self, phase: str, lang: str = "ru") -> str:
+        """«приказы», «расстановка», «выбор после захвата» (the summary's names)."""
+        from voevoda.rulesets.steel_rose.campaign.summary import PHASES
+
+        ru, _, en = PHASES.get(phase, f"{phase} / {phase}").partition(" / ")
+        return ru if lang == "ru" else en
+
     def declaration(self, order: Order) -> tuple[str, str, str] | None:
         """A building built or sold twice in one city is one order («в одном городе не может быть
         две одинаковые постройки»): written twice, or again in a follow-up, it is counted once

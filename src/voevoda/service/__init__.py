@@ -44,6 +44,7 @@ from voevoda.service.actors import (
     SeatToken,
 )
 from voevoda.service.chats import Chats
+from voevoda.service.clock import Clockwork
 from voevoda.service.errors import Conflict, Forbidden, NotFound, RateLimited
 from voevoda.service.sight import Sight
 
@@ -257,7 +258,7 @@ PER_ADDRESS = 10
 STRICT_PER_ADDRESS = frozenset({"login"})
 
 
-class Service(Chats):
+class Service(Clockwork, Chats):
     """Every operation on the games of one database (``url``: a SQLite path or a PostgreSQL
     URL, as ``--db`` takes it). ``clock`` gives the time (tests freeze it)."""
 

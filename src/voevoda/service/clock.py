@@ -465,7 +465,7 @@ class Clockwork(People):
             missed = {m.player: m for m in session.scalars(select(MissedRow).where(MissedRow.game_id == game_id))}
             vacations = [VacationLine(v.id, v.player, aware(v.starts_at), aware(v.ends_at)) for v in session.scalars(
                 select(VacationRow).where(VacationRow.game_id == game_id).order_by(VacationRow.starts_at))]
-        zone = context.timezone
+            zone = self._zone(session, game_id)
         schedule = _schedule(row, zone) if row is not None else Schedule(zone)
         due = None
         if row is not None and row.paused_at is None and played.outcome() is None:
@@ -704,8 +704,10 @@ class Clockwork(People):
                     announce(session, Announcement(
                         f"game{game_id}:disorder:{player}:step{number}", "civil-disorder", GAME_MASTER, game_id, number,
                         {"player": player, "missed": mark.missed, "step": number,
-                         "hint_ru": f"пригласите замену: voevoda invite {played.record.name} --player {player}",
-                         "hint_en": f"invite a replacement: voevoda invite {played.record.name} --player {player}"}),
+                         "hint_ru": f"место можно отдать замене: приглашение на место «{player}» на странице "
+                                    f"управления игрой",
+                         "hint_en": f"the seat can go to a replacement: an invitation to the seat '{player}' on "
+                                    f"the game's manage page"}),
                         at=now)
         session.execute(delete(ReadyRow).where(ReadyRow.game_id == game_id, ReadyRow.step != new))
         row.step = new

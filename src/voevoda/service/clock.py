@@ -123,6 +123,9 @@ class DeadlineView:
         chosen = moment or self.due_at
         return local_text(chosen, self.timezone) if chosen is not None else ""
 
+    def left(self, lang: str = "ru") -> str:
+        return left_text(self.due_at, self.now, lang) if self.due_at is not None else ""
+
     def line(self, lang: str = "ru") -> str:
         """One line for the status: the deadline on the game's wall clock and how long is left."""
         ru = lang == "ru"
@@ -231,14 +234,17 @@ class Clockwork(People):
                 row = _new_schedule(game_id, played, now)
                 session.add(row)
             if rules_given:
-                row.weekly = weekly.text() if weekly else None
-                row.period = cycle.text() if cycle else None
-                row.phases = {name: p.text() for name, p in by_phase.items()}
-                row.deadline_at = parse_deadline(deadline, zone) if deadline is not None else None
+                rules = (weekly.text() if weekly else None, cycle.text() if cycle else None,
+                         {name: p.text() for name, p in by_phase.items()},
+                         parse_deadline(deadline, zone) if deadline is not None else None)
+                if rules[3] is not None and rules[3] <= now:
+                    raise GameError(f"--deadline: {local_text(rules[3], zone)} уже прошло",
+                                    f"--deadline: {local_text(rules[3], zone)} has already passed")
+                before_rules = (row.weekly, row.period, dict(row.phases or {}),
+                                aware(row.deadline_at) if row.deadline_at is not None else None)
+                rules_given = rules != before_rules or timezone is not None
+                row.weekly, row.period, row.phases, row.deadline_at = rules
                 row.deadline_step = played.step_number + 1 if deadline is not None else None
-                if row.deadline_at is not None and row.deadline_at <= now:
-                    raise GameError(f"--deadline: {local_text(row.deadline_at, zone)} уже прошло",
-                                    f"--deadline: {local_text(row.deadline_at, zone)} has already passed")
             for name, value in (("early", early), ("ready_required", ready_required), ("missed_policy", missed),
                                 ("disorder_after", disorder_after), ("vacation_days", vacation_days),
                                 ("vacation_policy", vacation_policy)):

@@ -169,6 +169,8 @@ WORDS: dict[str, tuple[str, str]] = {
     "early_ready_on": ("рассчитаем раньше, как только все пришлют приказы и отметят «Готов»",
                        "resolved early once everyone has posted and is ready"),
     "ready_mark": ("готов", "ready"),
+    "ready_list": ("Готовы", "Ready"),
+    "nobody_ready": ("пока никто", "nobody yet"),
     "ready_button": ("Готов", "Ready"),
     "unready_button": ("Не готов", "Not ready"),
     "ready_hint": ("«Готов» — можно рассчитывать ход, не дожидаясь срока.",

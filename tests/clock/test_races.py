@@ -53,7 +53,7 @@ def test_two_workers_racing_resolve_a_step_once(store_url: str, frozen: time_mac
         setup.set_schedule(OPERATOR, game, period="24h")
     frozen.shift(timedelta(hours=24))
     workers = [Service(store_url), Service(store_url)]
-    reports = _race(*(lambda w=w: run_pass(w, worker=f"w{i}") for i, w in enumerate(workers)))
+    reports = _race(*(lambda w=w, i=i: run_pass(w, worker=f"w{i}") for i, w in enumerate(workers)))
     assert not any(isinstance(r, BaseException) for r in reports), reports
     assert sum(r.resolved for r in reports) == 3  # type: ignore[attr-defined]
     for game in ("g", "h", "i"):

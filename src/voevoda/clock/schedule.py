@@ -135,13 +135,13 @@ class Schedule:
         if self.weekly is not None:
             parts.append(("каждую неделю: " if ru else "every week: ") + self.weekly.text(lang))
         if self.period is not None:
-            parts.append((f"{self.period.text()} после начала шага" if ru
-                          else f"{self.period.text()} after the step opens"))
+            parts.append(f"{self.period.text()} после начала шага" if ru
+                          else f"{self.period.text()} after the step opens")
         for phase, period in sorted(self.phases.items()):
             parts.append(f"{phase}: {period.text()}")
         if self.deadline is not None:
             local = local_text(self.deadline, self.timezone)
-            parts.append((f"шаг {self.deadline_step}: до {local}" if ru else f"step {self.deadline_step}: by {local}"))
+            parts.append(f"шаг {self.deadline_step}: до {local}" if ru else f"step {self.deadline_step}: by {local}")
         if not parts:
             return "без срока" if ru else "no deadline"
         return "; ".join(parts) + f" ({self.timezone})"

@@ -536,17 +536,20 @@ class Clockwork(People):
         now = now.astimezone(UTC)
         done = Tended(game)
         seen = -1
+        released = False
         try:
             for _ in range(16):  # a resolution may open a step that is due at once
                 played = self._game(game)
                 seen = len(played.record.entries)
-                plan = self._look(played, game, now, done)
+                plan = self._look(played, game, now, done, release=True)
                 if plan is None:
+                    released = True  # the look let the claim go in its own transaction
                     break
                 if not self._carry_out(actor, game, plan, now, done):
                     break
         finally:
-            self._let_go(game, now, seen)
+            if not released:
+                self._let_go(game, now, seen)
         return done
 
     # -- internals ----------------------------------------------------------------------------------
@@ -568,65 +571,77 @@ class Clockwork(People):
             session.flush()
         return row
 
-    def _look(self, played: Game, game: str, now: datetime, done: Tended) -> _Plan | None:
+    def _look(self, played: Game, game: str, now: datetime, done: Tended, *, release: bool = False) -> _Plan | None:
         """One look at the game, in one transaction: the plan when the open step must resolve now,
-        else ``None`` (the reminders due written, the next wake set)."""
-        from sqlalchemy import select
-
-        from voevoda.store.models import MissedRow, ReadyRow, ScheduleRow, VacationRow
+        else ``None`` (the reminders due written, the next wake set, and with ``release`` the
+        worker's claim let go, all in that transaction)."""
+        from voevoda.store.models import ScheduleRow
 
         with self.store.sessions.begin() as session:
             game_id = self._game_id(session, game)
             row = session.get(ScheduleRow, game_id, with_for_update=True)
             if row is None:
                 return None
-            zone = self._zone(session, game_id)
-            if row.step != played.step_number + 1:
-                self._roll(session, row, played, now, zone)
-            if row.paused_at is not None:
-                return None
-            if played.outcome() is not None or not played.awaiting():
-                row.due_at = None
-                row.wake_at = None
-                return None
-            step = row.step
-            missed = {m.player: m for m in session.scalars(select(MissedRow).where(MissedRow.game_id == game_id))}
-            waiting = played.waiting_for()
-            stand_in = [p for p in waiting if p in missed and missed[p].computer]
-            holding = [p for p in waiting if p in missed and missed[p].disorder and p not in stand_in]
-            people = [p for p in waiting if p not in stand_in and p not in holding]
-            due = aware(row.due_at) if row.due_at is not None else None
-            if due is not None and due <= now and people:
-                vacations = list(session.scalars(select(VacationRow).where(VacationRow.game_id == game_id,
-                                                                           VacationRow.player.in_(people))))
-                away = [v for v in vacations if aware(v.starts_at) <= due < aware(v.ends_at)]
-                if away and row.vacation_policy == "extend":
-                    later = max(aware(v.ends_at) for v in away)
-                    row.due_at = later
-                    row.extended_seconds += int((later - due).total_seconds())
-                    row.wake_at = later
-                    names = ", ".join(sorted({v.player for v in away}))
-                    announce(session, Announcement(
-                        f"game{game_id}:step{step}:vacation:{_key_time(later)}", "extended", EVERYONE, game_id, step,
-                        {"reason": f"отпуск: {names} / vacation: {names}", "by_seconds": int((later - due).total_seconds()),
-                         "at": now.isoformat(), "deadline": later.isoformat(), "deadline_local": local_text(later, zone),
-                         "timezone": zone}), at=now)
-                    return None
-                if away:
-                    row.excused = sorted({v.player for v in away})
-            if due is not None and due <= now:
-                if row.missed_policy == "computer":
-                    stand_in += [p for p in people if p not in row.excused]
-                return _Plan(step, bool(waiting), tuple(stand_in))
-            awaited_people = [p for p in played.awaiting() if p not in played.record.bots
-                              and not (p in missed and (missed[p].computer or missed[p].disorder))]
-            ready = set(session.scalars(select(ReadyRow.player).where(ReadyRow.game_id == game_id,
-                                                                      ReadyRow.step == step)))
-            if row.early and not people and (not row.ready_required or all(p in ready for p in awaited_people)):
-                return _Plan(step, bool(holding or stand_in), tuple(stand_in))
-            done.reminded += self._remind(session, row, game_id, people, now, zone)
-            row.wake_at = _wake(row, now)
+            plan = self._plan(session, row, game_id, played, now, done)
+            if plan is None and release:
+                row.claimed_until = None
+                row.claimed_by = ""
+                row.seen_entries = len(played.record.entries)
+            return plan
+
+    def _plan(self, session: Session, row: ScheduleRow, game_id: int, played: Game, now: datetime,
+              done: Tended) -> _Plan | None:
+        from sqlalchemy import select
+
+        from voevoda.store.models import MissedRow, ReadyRow, VacationRow
+
+        zone = self._zone(session, game_id)
+        if row.step != played.step_number + 1:
+            self._roll(session, row, played, now, zone)
+        if row.paused_at is not None:
             return None
+        if played.outcome() is not None or not played.awaiting():
+            row.due_at = None
+            row.wake_at = None
+            return None
+        step = row.step
+        missed = {m.player: m for m in session.scalars(select(MissedRow).where(MissedRow.game_id == game_id))}
+        waiting = played.waiting_for()
+        stand_in = [p for p in waiting if p in missed and missed[p].computer]
+        holding = [p for p in waiting if p in missed and missed[p].disorder and p not in stand_in]
+        people = [p for p in waiting if p not in stand_in and p not in holding]
+        due = aware(row.due_at) if row.due_at is not None else None
+        if due is not None and due <= now and people:
+            vacations = list(session.scalars(select(VacationRow).where(VacationRow.game_id == game_id,
+                                                                       VacationRow.player.in_(people))))
+            away = [v for v in vacations if aware(v.starts_at) <= due < aware(v.ends_at)]
+            if away and row.vacation_policy == "extend":
+                later = max(aware(v.ends_at) for v in away)
+                row.due_at = later
+                row.extended_seconds += int((later - due).total_seconds())
+                row.wake_at = later
+                names = ", ".join(sorted({v.player for v in away}))
+                announce(session, Announcement(
+                    f"game{game_id}:step{step}:vacation:{_key_time(later)}", "extended", EVERYONE, game_id, step,
+                    {"reason": f"отпуск: {names} / vacation: {names}", "by_seconds": int((later - due).total_seconds()),
+                     "at": now.isoformat(), "deadline": later.isoformat(), "deadline_local": local_text(later, zone),
+                     "timezone": zone}), at=now)
+                return None
+            if away:
+                row.excused = sorted({v.player for v in away})
+        if due is not None and due <= now:
+            if row.missed_policy == "computer":
+                stand_in += [p for p in people if p not in row.excused]
+            return _Plan(step, bool(waiting), tuple(stand_in))
+        awaited_people = [p for p in played.awaiting() if p not in played.record.bots
+                          and not (p in missed and (missed[p].computer or missed[p].disorder))]
+        ready = set(session.scalars(select(ReadyRow.player).where(ReadyRow.game_id == game_id,
+                                                                  ReadyRow.step == step)))
+        if row.early and not people and (not row.ready_required or all(p in ready for p in awaited_people)):
+            return _Plan(step, bool(holding or stand_in), tuple(stand_in))
+        done.reminded += self._remind(session, row, game_id, people, now, zone)
+        row.wake_at = _wake(row, now)
+        return None
 
     def _carry_out(self, actor: Actor, game: str, plan: _Plan, now: datetime, done: Tended) -> bool:
         """Resolve the planned step (the computer's posts first, where it stands in); whether it

@@ -208,3 +208,42 @@ def test_per_phase_periods_in_a_steel_rose_battle(service: Service, frozen: time
     assert run_pass(service).resolved == 1
     view = service.deadline(OPERATOR, "b")
     assert view.due_at == START + timedelta(hours=30)
+
+
+def test_a_pass_calls_the_delivery_with_its_moment(service: Service, frozen: time_machine.Traveller) -> None:
+    """The worker's pass ends with the notifications' delivery (wired by whoever runs it)."""
+    seated(service)
+    calls: list[object] = []
+    run_pass(service, deliver=lambda svc, now: calls.append((svc, now)))
+    assert calls == [(service, START)]
+
+
+def test_the_worker_in_a_thread_resolves_a_due_step_and_stops(service: Service,
+                                                              frozen: time_machine.Traveller) -> None:
+    """What `voevoda serve` runs in its process (unless --no-worker)."""
+    import time
+
+    from voevoda.clock.worker import start_in_thread
+
+    people = seated(service)
+    service.set_schedule(people["gm"], "g", period="1h")
+    frozen.shift(timedelta(hours=1))
+    thread, stop = start_in_thread(Service(service.url), poll=0.2)
+    try:
+        limit = time.monotonic() + 60
+        while not resolutions(service) and time.monotonic() < limit:
+            time.sleep(0.1)
+    finally:
+        stop.set()
+        thread.join(30)
+    assert resolutions(service) == [1] and not thread.is_alive()
+
+
+def test_serve_and_worker_take_their_options() -> None:
+    from typer.testing import CliRunner
+
+    from voevoda.cli import app
+
+    runner = CliRunner()
+    assert "--no-worker" in runner.invoke(app, ["serve", "--help"]).output
+    assert "--once" in runner.invoke(app, ["worker", "--help"]).output

@@ -183,9 +183,9 @@ def worker(
 ) -> None:
     """Resolve the steps that are due, remind before deadlines. / Обработчик сроков."""
     def action() -> None:
-        from voevoda.clock.worker import run
+        from voevoda.clock.worker import run, worker_service
 
-        service = _service(db)
+        service = worker_service(db)
         service.store  # noqa: B018 - open (and migrate) the store before the first pass
         if not once:
             print_text(f"voevoda worker: каждые / every {poll:g} s (Ctrl+C — остановить / to stop)")

@@ -34,6 +34,9 @@ log = logging.getLogger("voevoda.worker")
 
 DEFAULT_POLL = 5.0
 """Seconds between passes: a step is resolved within this of its deadline (benchmarks/RESULTS.md)."""
+CACHE_SIZE = 256
+"""Games a worker's service keeps loaded: a game the worker looked at before (a post, the reminder
+an hour before) is not replayed from its journal again at its deadline."""
 
 Deliver = Callable[["Service", datetime], object]
 
@@ -126,4 +129,11 @@ def start_in_thread(service: Service, *, poll: float = DEFAULT_POLL,
     return thread, stop
 
 
-__all__ = ["DEFAULT_POLL", "Deliver", "PassReport", "run", "run_pass", "start_in_thread", "worker_name"]
+def worker_service(url: str | None) -> Service:
+    """The service a worker runs on: the command line's database, more games kept loaded."""
+    from voevoda.service import Service
+
+    return Service(url, cache_size=CACHE_SIZE)
+
+
+__all__ = ["CACHE_SIZE", "DEFAULT_POLL", "worker_service", "Deliver", "PassReport", "run", "run_pass", "start_in_thread", "worker_name"]

@@ -78,6 +78,12 @@ EXPECTED = {
     Op.DELETE: {"operator", "owner"},
     Op.NAME_CO_GM: {"operator", "owner"},
     Op.THREAD: {"operator", "owner", "co_gm"},  # issue 26: a forum thread read into posts
+    # the clock (issue 26, docs/clock.md): a player can't pause; a player readies only their own seat
+    Op.SCHEDULE: {"operator", "owner", "co_gm"},
+    Op.PAUSE: {"operator", "owner", "co_gm"},
+    Op.READY: {"operator", "owner", "co_gm", "seat", "token"},
+    Op.VACATION: {"operator", "owner", "co_gm", "seat", "token"},
+    Op.TEND: {"operator", "clock"},
 }
 
 

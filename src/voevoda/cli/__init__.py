@@ -222,6 +222,12 @@ def status(
         from voevoda.service import OPERATOR
 
         print_text(_service(db).sight(OPERATOR, name, viewer, light=True).status())
+        from voevoda.store.quick import has_schedule
+
+        if has_schedule(db, name) is not False:  # the deadline on the game's wall clock (docs/clock.md)
+            line = _service(db).deadline(OPERATOR, name).status_line()
+            if line:
+                print_text(line)
     run_guarded(action)
 
 

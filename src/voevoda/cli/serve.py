@@ -3,6 +3,8 @@
 - ``voevoda serve [--host H] [--port P] [--db URL] [--workers N]`` runs it on uvicorn;
 - ``--init-gm NAME`` first makes the installation's game master (an account that may create
   games) and prints a one-time login link for it;
+- the server's process runs a deadline worker (docs/clock.md) unless ``--no-worker`` (another
+  process runs ``voevoda worker``); ``--poll`` sets its seconds between passes;
 - ``--demo`` first stores a demo game of every installed ruleset, owned by that game master, with
   a turn already played and an invitation link for each human seat (what ``make run`` does).
 """
@@ -36,6 +38,10 @@ def serve(
                                                                            "proxy that terminates TLS)")] = False,
     no_rate_limits: Annotated[bool, typer.Option("--no-rate-limits", help="no limit on sign-ins and posts "
                                                                            "(a load test on loopback only)")] = False,
+    no_worker: Annotated[bool, typer.Option("--no-worker", help="run no deadline worker in this process "
+                                                               "(another runs `voevoda worker`)")] = False,
+    poll: Annotated[float, typer.Option("--poll", min=0.2, max=3600, help="the worker's seconds between "
+                                                                         "passes")] = 5.0,
     db: DbOption = None,
 ) -> None:
     """Run the web app for players and game masters. / Веб-приложение для игроков и ведущих."""
@@ -65,6 +71,10 @@ def serve(
         os.environ["VOEVODA_SECURE_COOKIES"] = "1"
     if no_rate_limits:
         os.environ["VOEVODA_RATE_LIMITS"] = "off"
+    if not no_worker:
+        from voevoda.clock.worker import start_in_thread, worker_service
+
+        start_in_thread(worker_service(db), poll=poll)
     uvicorn.run("voevoda.web.app:from_environment", factory=True, host=host, port=port, workers=workers,
                 log_level="warning", proxy_headers=True)
 

@@ -44,6 +44,7 @@ from voevoda.service.actors import (
     SeatToken,
 )
 from voevoda.service.chats import Chats
+from voevoda.service.clock import Clockwork
 from voevoda.service.errors import Conflict, Forbidden, NotFound, RateLimited
 from voevoda.service.forum import ForumThreads
 from voevoda.service.sight import Sight
@@ -258,7 +259,7 @@ PER_ADDRESS = 10
 STRICT_PER_ADDRESS = frozenset({"login"})
 
 
-class Service(ForumThreads, Chats):
+class Service(Clockwork, ForumThreads, Chats):
     """Every operation on the games of one database (``url``: a SQLite path or a PostgreSQL
     URL, as ``--db`` takes it). ``clock`` gives the time (tests freeze it)."""
 

@@ -17,6 +17,9 @@ themselves.
 | read a forum thread into posts, tie forum names to seats | the game masters |
 | delete, name co-game-masters | the owner (and the command line) |
 | a seat's API token | that seat's holder; the game masters |
+| schedule, pause, resume, extend (docs/clock.md) | the game masters |
+| ready (or not), a vacation for a seat | that seat's holder; the game masters |
+| the worker's own work: claim due games, a computer's post for a missing seat, missed turns | the deadline worker (and the command line) |
 
 The command line (:class:`~voevoda.service.actors.Operator`) is the game master of every game
 and the owner of every game. A game that is not public does not exist for those outside it:
@@ -49,9 +52,22 @@ class Op(StrEnum):
     TOKEN = "token"
     THREAD = "thread"
     """A forum thread read into posts, forum names tied to seats (docs/forum.md)."""
+    SCHEDULE = "schedule"
+    """Set a game's schedule and its policies (docs/clock.md)."""
+    PAUSE = "pause"
+    """Pause, resume or extend the open step's deadline, with a public reason."""
+    READY = "ready"
+    """Mark a seat ready (or not) for the open step."""
+    VACATION = "vacation"
+    """Plan a seat's absence."""
+    TEND = "tend"
+    """The deadline worker's own work: claim due games, post a computer's orders for a seat that
+    missed its deadline, count missed turns."""
 
 
-GM_OPERATIONS = frozenset({Op.ROLLBACK, Op.REOPEN, Op.EDIT, Op.REVEAL, Op.EXPORT_FULL, Op.MANAGE, Op.THREAD})
+GM_OPERATIONS = frozenset({Op.ROLLBACK, Op.REOPEN, Op.EDIT, Op.REVEAL, Op.EXPORT_FULL, Op.MANAGE, Op.THREAD,
+                           Op.SCHEDULE, Op.PAUSE})
+SEAT_OPERATIONS = frozenset({Op.POST, Op.TOKEN, Op.READY, Op.VACATION})
 OWNER_OPERATIONS = frozenset({Op.DELETE, Op.NAME_CO_GM})
 
 
@@ -85,8 +101,10 @@ class Access:
         """Whether the actor may do ``op`` (for the seat ``player`` where it names one)."""
         if op is Op.READ:
             return self.is_member or self.public or self.linked
-        if op in (Op.POST, Op.TOKEN):
+        if op in SEAT_OPERATIONS:
             return self.is_gm or (player is not None and player in self.seats)
+        if op is Op.TEND:
+            return isinstance(self.actor, (Clock, Operator))
         if op is Op.RESOLVE:
             return self.is_gm or isinstance(self.actor, Clock)
         if op in GM_OPERATIONS:
@@ -102,7 +120,7 @@ class Access:
             return
         if not self.can(Op.READ):
             raise not_found_game(self.game)
-        if op is Op.POST or op is Op.TOKEN:
+        if op in SEAT_OPERATIONS:
             raise Forbidden(f"вы не можете действовать за игрока «{player}»",
                             f"you cannot act for the player '{player}'")
         if op in OWNER_OPERATIONS:
@@ -141,4 +159,4 @@ def anonymous_access(game: str, public: bool) -> Access:
     return Access(Anonymous(), game, public=public)
 
 
-__all__ = ["GM_OPERATIONS", "OWNER_OPERATIONS", "Access", "Op", "anonymous_access"]
+__all__ = ["GM_OPERATIONS", "OWNER_OPERATIONS", "SEAT_OPERATIONS", "Access", "Op", "anonymous_access"]

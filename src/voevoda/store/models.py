@@ -263,3 +263,84 @@ class ForumNameRow(Base):
     name_key: Mapped[str] = mapped_column(String(200), nullable=False)
     player: Mapped[str | None] = mapped_column(String(200), nullable=True)
     created_at: Mapped[datetime] = mapped_column(DateTime(timezone=True), nullable=False)
+# -- the clock: schedules, ready marks, vacations, missed turns (issue 26; docs/clock.md) -------
+
+
+class ScheduleRow(Base):
+    """A game's schedule (src/voevoda/clock/schedule.py) and where its open step stands: ``step``
+    is the step ``due_at`` is for, opened at ``opened_at``. Moments are UTC. The worker looks at a
+    game when ``wake_at`` has come (a deadline, a reminder) or its journal grew since it last
+    looked (``seen_entries``: a post, a resolution by the game master); ``claimed_until`` is the
+    lease of the worker looking at it now."""
+
+    __tablename__ = "clock_schedules"
+
+    game_id: Mapped[int] = mapped_column(ForeignKey("games.id", ondelete="CASCADE"), primary_key=True)
+    weekly: Mapped[str | None] = mapped_column(String(32), nullable=True)
+    period: Mapped[str | None] = mapped_column(String(32), nullable=True)
+    phases: Mapped[dict[str, Any]] = mapped_column(JSON, nullable=False, default=dict)
+    deadline_at: Mapped[datetime | None] = mapped_column(DateTime(timezone=True), nullable=True)
+    deadline_step: Mapped[int | None] = mapped_column(Integer, nullable=True)
+    early: Mapped[bool] = mapped_column(Boolean, nullable=False, default=True)
+    ready_required: Mapped[bool] = mapped_column(Boolean, nullable=False, default=False)
+    reminders: Mapped[list[Any]] = mapped_column(JSON, nullable=False, default=list)
+    missed_policy: Mapped[str] = mapped_column(String(32), nullable=False, default="default")
+    disorder_after: Mapped[int] = mapped_column(Integer, nullable=False, default=3)
+    vacation_days: Mapped[int] = mapped_column(Integer, nullable=False, default=14)
+    vacation_policy: Mapped[str] = mapped_column(String(16), nullable=False, default="extend")
+    step: Mapped[int] = mapped_column(Integer, nullable=False, default=1)
+    opened_at: Mapped[datetime] = mapped_column(DateTime(timezone=True), nullable=False)
+    due_at: Mapped[datetime | None] = mapped_column(DateTime(timezone=True), nullable=True)
+    extended_seconds: Mapped[int] = mapped_column(Integer, nullable=False, default=0)
+    excused: Mapped[list[Any]] = mapped_column(JSON, nullable=False, default=list)
+    paused_at: Mapped[datetime | None] = mapped_column(DateTime(timezone=True), nullable=True)
+    pause_reason: Mapped[str] = mapped_column(Text, nullable=False, default="")
+    remaining_seconds: Mapped[int | None] = mapped_column(Integer, nullable=True)
+    seen_entries: Mapped[int] = mapped_column(Integer, nullable=False, default=-1)
+    wake_at: Mapped[datetime | None] = mapped_column(DateTime(timezone=True), nullable=True, index=True)
+    claimed_until: Mapped[datetime | None] = mapped_column(DateTime(timezone=True), nullable=True)
+    claimed_by: Mapped[str] = mapped_column(String(64), nullable=False, default="")
+    last_error: Mapped[str] = mapped_column(Text, nullable=False, default="")
+    updated_at: Mapped[datetime] = mapped_column(DateTime(timezone=True), nullable=False)
+
+
+class ReadyRow(Base):
+    """A seat's «ready» for one step: with «resolve early», the step need not wait for its
+    deadline once every awaited seat has posted (and, where the game asks, is ready)."""
+
+    __tablename__ = "clock_ready"
+    __table_args__ = (UniqueConstraint("game_id", "step", "player", name="uq_clock_ready_game_step_player"),)
+
+    id: Mapped[int] = mapped_column(Integer, primary_key=True)
+    game_id: Mapped[int] = mapped_column(ForeignKey("games.id", ondelete="CASCADE"), nullable=False, index=True)
+    step: Mapped[int] = mapped_column(Integer, nullable=False)
+    player: Mapped[str] = mapped_column(String(200), nullable=False)
+    at: Mapped[datetime] = mapped_column(DateTime(timezone=True), nullable=False)
+
+
+class VacationRow(Base):
+    """A seat's planned absence, within the game's limit of days per seat."""
+
+    __tablename__ = "clock_vacations"
+
+    id: Mapped[int] = mapped_column(Integer, primary_key=True)
+    game_id: Mapped[int] = mapped_column(ForeignKey("games.id", ondelete="CASCADE"), nullable=False, index=True)
+    player: Mapped[str] = mapped_column(String(200), nullable=False)
+    starts_at: Mapped[datetime] = mapped_column(DateTime(timezone=True), nullable=False)
+    ends_at: Mapped[datetime] = mapped_column(DateTime(timezone=True), nullable=False)
+    created_at: Mapped[datetime] = mapped_column(DateTime(timezone=True), nullable=False)
+
+
+class MissedRow(Base):
+    """Turns a seat missed in a row, and what stands in for it: ``disorder`` (civil disorder: its
+    units hold), ``computer`` (a computer opponent posts for it until its player posts again).
+    ``counted_step`` is the last step counted, so a step is counted once."""
+
+    __tablename__ = "clock_missed"
+
+    game_id: Mapped[int] = mapped_column(ForeignKey("games.id", ondelete="CASCADE"), primary_key=True)
+    player: Mapped[str] = mapped_column(String(200), primary_key=True)
+    missed: Mapped[int] = mapped_column(Integer, nullable=False, default=0)
+    disorder: Mapped[bool] = mapped_column(Boolean, nullable=False, default=False)
+    computer: Mapped[bool] = mapped_column(Boolean, nullable=False, default=False)
+    counted_step: Mapped[int] = mapped_column(Integer, nullable=False, default=0)

@@ -26,7 +26,7 @@ if TYPE_CHECKING:
     from voevoda.core.journal import GameRecord
     from voevoda.core.standing import Standing
 
-SCHEMA_HEAD = "0006"
+SCHEMA_HEAD = "0007"
 """The newest Alembic revision (tests/store/test_quick.py keeps it equal to the migrations')."""
 
 DEFAULT_URL = "sqlite:///voevoda.db"
@@ -89,6 +89,29 @@ def read_step(url: str | None, name: str) -> int | None:
     if row is None:
         raise GameError(f"нет игры «{name}»", f"no game named '{name}'")
     return int(row[0])
+
+
+def has_schedule(url: str | None, name: str) -> bool | None:
+    """Whether the game ``name`` has a schedule (docs/clock.md), read straight from a SQLite file;
+    ``None`` when this quick path does not apply (the caller asks the service)."""
+    path = sqlite_path(url)
+    if path is None or not path.is_file():
+        return None
+    try:
+        connection = sqlite3.connect(f"file:{quote(str(path.resolve()))}?mode=ro", uri=True, timeout=60)
+    except sqlite3.Error:
+        return None
+    try:
+        version = connection.execute("SELECT version_num FROM alembic_version").fetchall()
+        if [row[0] for row in version] != [SCHEMA_HEAD]:
+            return None
+        row = connection.execute("SELECT 1 FROM clock_schedules JOIN games ON games.id = clock_schedules.game_id "
+                                 "WHERE games.name = ?", (name,)).fetchone()
+    except sqlite3.Error:
+        return None
+    finally:
+        connection.close()
+    return row is not None
 
 
 def _read(url: str | None, name: str) -> tuple[GameRecord, str, str, int, int] | None:

@@ -72,10 +72,11 @@ def create_app(settings: WebSettings | None = None, service: Service | None = No
     app.state.settings = settings
     app.state.signer = Signer(signing_key or installation_key(service))
 
-    from voevoda.web import api, pages, telegram
+    from voevoda.web import api, clock_pages, pages, telegram
 
     app.mount("/static", StaticFiles(directory=STATIC), name="static")
     app.include_router(pages.router)
+    app.include_router(clock_pages.router)
     app.include_router(telegram.router)
     app.mount("/api/v1", api.create_api(app))
     app.add_middleware(_BodyLimit)

@@ -28,6 +28,7 @@ from voevoda.web.render import ENV, Here, fragment, page, remember
 router = APIRouter()
 
 MAX_FORM_TEXT = 64 * 1024
+CLOCK_PAGES = frozenset({"game.html.j2", "orders.html.j2", "manage.html.j2"})
 
 
 async def here(request: Request) -> Here:
@@ -228,6 +229,10 @@ def _sight(h: Here, game: str, viewer: str | None) -> Sight:
 
 def _game_page(h: Here, template: str, sight: Sight, status: int = 200, **context: Any) -> Response:
     board = sight.dashboard()
+    if template in CLOCK_PAGES and "clock" not in context:  # the deadline and who is ready (docs/clock.md)
+        from voevoda.web.clock_pages import clock_context
+
+        context.update(clock_context(h, sight, template))
     return page(h, template, status=status, sight=sight, board=board, **context)
 
 

@@ -144,7 +144,8 @@ class TelegramBot:
         commands: dict[str, Handler] = {
             "start": self.start, "link": self.start, "help": self.help, "games": self.games,
             "status": self.status, "report": self.report, "map": self.map, "check": self.check,
-            "resolve": self.resolve, "rollback": self.rollback, "lang": self.lang, "unlink": self.unlink}
+            "resolve": self.resolve, "rollback": self.rollback, "lang": self.lang, "unlink": self.unlink,
+            "ready": self.mark_ready, "pause": self.pause, "resume": self.resume}
         for name, handler in commands.items():
             app.add_handler(CommandHandler(name, self._guarded(handler)))
         app.add_handler(CommandHandler("odds", self._guarded(self.odds), block=False))
@@ -585,6 +586,62 @@ class TelegramBot:
         done = await asyncio.to_thread(self.service.rollback, person, game.name, step=game.steps_resolved,
                                        reason=reason[:2000])
         await self._answer(update, await asyncio.to_thread(lambda: preformatted(done.text)))
+
+    # -- the clock (docs/clock.md): calls of the service's clock operations ----------------------------
+
+    async def mark_ready(self, update: Update, context: Context) -> None:
+        """``/ready`` (or ``/ready no``): the player's own seat ready for the open step, or not;
+        the service refuses a seat that is not the chat's and a seat nothing is awaited from."""
+        chat = await self._chat(update)
+        if not await self._private_only(update, chat):
+            return
+        args = [a.lower() for a in context.args or []]
+        if args not in ([], ["no"], ["нет"]):
+            await self._answer(update, say("ready_usage", chat.lang))
+            return
+        found = await self._game_of(update, chat)
+        if found is None:
+            return
+        person, game = found
+        seat = self._seat(game)
+        if seat is None:
+            await self._answer(update, say("ready_no_seat", chat.lang))
+            return
+        view = await asyncio.to_thread(self.service.ready, person, game.name, seat, ready=not args)
+        left = view.left(chat.lang)
+        deadline = f"{view.local()} ({left})" if view.due_at is not None else say("no_deadline", chat.lang)
+        await self._answer(update, say("ready_set" if not args else "ready_unset", chat.lang, game=game.name,
+                                       step=view.step, deadline=deadline))
+
+    async def pause(self, update: Update, context: Context) -> None:
+        """``/pause REASON``: the game master stops the clock, with a public reason."""
+        message = update.effective_message
+        chat = await self._chat(update)
+        if message is None or not await self._private_only(update, chat):
+            return
+        reason = " ".join(_rest(message).split())
+        if not reason:
+            await self._answer(update, say("pause_usage", chat.lang))
+            return
+        found = await self._game_of(update, chat)
+        if found is None:
+            return
+        person, game = found
+        await asyncio.to_thread(self.service.pause, person, game.name, reason=reason[:500])
+        await self._answer(update, say("paused", chat.lang, game=game.name, reason=reason[:500]))
+
+    async def resume(self, update: Update, context: Context) -> None:
+        """``/resume``: the game master starts the clock again, with the time the step had left."""
+        chat = await self._chat(update)
+        if not await self._private_only(update, chat):
+            return
+        found = await self._game_of(update, chat)
+        if found is None:
+            return
+        person, game = found
+        view = await asyncio.to_thread(self.service.resume, person, game.name)
+        deadline = view.local() if view.due_at is not None else say("no_deadline", chat.lang)
+        await self._answer(update, say("resumed", chat.lang, game=game.name, deadline=deadline))
 
     async def announce(self, bot: Any, game: str, step: int, digest: str) -> Delivered:
         """The pushes of a resolution made from the chat (what the outbox of the notifications

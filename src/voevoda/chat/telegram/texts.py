@@ -17,10 +17,12 @@ TEXTS: dict[str, tuple[str, str]] = {
         "/report [ход] — ваш отчёт (последнего хода или названного)\n"
         "/map [ход] — ваша карта\n"
         "/games — ваши игры, выбрать игру\n"
+        "/ready — готов: можно рассчитывать ход, не дожидаясь срока (/ready no — не готов)\n"
         "/odds [число] — шансы в битве «Стальной Розы»: файл битвы (TOML) следующими строками\n"
         "/lang — язык (ru, en)\n"
         "/unlink — отвязать этот чат\n\n"
-        "Ведущему: /resolve [force] — рассчитать шаг, /rollback ПРИЧИНА — откатить последний шаг.\n"
+        "Ведущему: /resolve [force] — рассчитать шаг, /rollback ПРИЧИНА — откатить последний шаг, "
+        "/pause ПРИЧИНА — остановить срок, /resume — продолжить.\n"
         "Связать чат с местом в игре: откройте ссылку-приглашение ведущего.",
         "<b>The voevoda referee bot</b>\n"
         "Any text message is a post of orders: I read it as a forum post and answer what I understood, with "
@@ -30,10 +32,12 @@ TEXTS: dict[str, tuple[str, str]] = {
         "/report [turn] — your report (of the last turn or the one named)\n"
         "/map [turn] — your map\n"
         "/games — your games, choose one\n"
+        "/ready — ready: the turn may resolve without waiting for the deadline (/ready no — not ready)\n"
         "/odds [number] — Steel Rose battle odds: the battle file (TOML) on the next lines\n"
         "/lang — language (ru, en)\n"
         "/unlink — unlink this chat\n\n"
-        "Game masters: /resolve [force] — resolve the step, /rollback REASON — roll back the last step.\n"
+        "Game masters: /resolve [force] — resolve the step, /rollback REASON — roll back the last step, "
+        "/pause REASON — stop the clock, /resume — start it again.\n"
         "To link this chat to a seat, open your game master's invitation link."),
     "help_group": (
         "<b>Бот ведущего voevoda</b>\nСюда приходят общая хроника и общая карта после каждого шага.\n"
@@ -119,6 +123,19 @@ TEXTS: dict[str, tuple[str, str]] = {
     "odds_side": ("<b>{name}</b>: победы {wins} (95%: {low}–{high})\n    потери в среднем: {losses}",
                   "<b>{name}</b>: wins {wins} (95%: {low}–{high})\n    mean losses: {losses}"),
     "odds_draws": ("Ничьи: {draws}", "Draws: {draws}"),
+    "ready_usage": ("<code>/ready</code> — готов, <code>/ready no</code> — не готов.",
+                    "<code>/ready</code> — ready, <code>/ready no</code> — not ready."),
+    "ready_no_seat": ("У вас нет места в этой игре: отмечать готовность некому.",
+                      "You hold no seat in this game: there is nobody to mark ready."),
+    "ready_set": ("✓ «{game}», шаг {step}: вы готовы. Срок: {deadline}.",
+                  "✓ '{game}', step {step}: you are ready. Deadline: {deadline}."),
+    "ready_unset": ("«{game}», шаг {step}: вы больше не готовы. Срок: {deadline}.",
+                    "'{game}', step {step}: you are no longer ready. Deadline: {deadline}."),
+    "no_deadline": ("не назначен", "none set"),
+    "pause_usage": ("Назовите причину: <code>/pause праздники до 10 января</code> (её прочтут все игроки).",
+                    "Give a reason: <code>/pause holidays until 10 January</code> (every player reads it)."),
+    "paused": ("⏸ «{game}» на паузе: {reason}", "⏸ '{game}' is paused: {reason}"),
+    "resumed": ("▶ «{game}» продолжается. Срок: {deadline}.", "▶ '{game}' goes on. Deadline: {deadline}."),
 }
 
 
@@ -128,6 +145,7 @@ MENU: dict[str, tuple[str, str]] = {
     "map": ("ваша карта: /map [ход] [file]", "your map: /map [turn] [file]"),
     "check": ("проверить пост, не сохраняя", "check a post without storing it"),
     "games": ("ваши игры, выбрать игру", "your games, choose one"),
+    "ready": ("готов: ход можно рассчитать раньше срока", "ready: the turn may resolve before the deadline"),
     "odds": ("шансы в битве «Стальной Розы»", "Steel Rose battle odds"),
     "lang": ("язык: ru или en", "language: ru or en"),
     "help": ("справка", "help"),

@@ -43,7 +43,7 @@ from voevoda.service.actors import (
     Person,
     SeatToken,
 )
-from voevoda.service.chats import Chats
+from voevoda.service.notify import Notifications
 from voevoda.service.errors import Conflict, Forbidden, NotFound, RateLimited
 from voevoda.service.sight import Sight
 
@@ -257,7 +257,7 @@ PER_ADDRESS = 10
 STRICT_PER_ADDRESS = frozenset({"login"})
 
 
-class Service(Chats):
+class Service(Notifications):
     """Every operation on the games of one database (``url``: a SQLite path or a PostgreSQL
     URL, as ``--db`` takes it). ``clock`` gives the time (tests freeze it)."""
 

@@ -16,6 +16,8 @@ themselves.
 | roll back, reopen, edit, reveal, full export, seats and invitations, settings | the game masters |
 | delete, name co-game-masters | the owner (and the command line) |
 | a seat's API token | that seat's holder; the game masters |
+| the game's notification channels (public, game master's), the delivery status | the game masters |
+| a seat's own notification channels | that seat's holder (and the command line) |
 
 The command line (:class:`~voevoda.service.actors.Operator`) is the game master of every game
 and the owner of every game. A game that is not public does not exist for those outside it:
@@ -46,9 +48,13 @@ class Op(StrEnum):
     DELETE = "delete"
     NAME_CO_GM = "name-co-gm"
     TOKEN = "token"
+    NOTIFY = "notify"
+    """The game's notification channels and their delivery status (docs/notify.md)."""
+    NOTIFY_SEAT = "notify-seat"
+    """A seat's own notification channels: its player's private e-mail or webhook."""
 
 
-GM_OPERATIONS = frozenset({Op.ROLLBACK, Op.REOPEN, Op.EDIT, Op.REVEAL, Op.EXPORT_FULL, Op.MANAGE})
+GM_OPERATIONS = frozenset({Op.ROLLBACK, Op.REOPEN, Op.EDIT, Op.REVEAL, Op.EXPORT_FULL, Op.MANAGE, Op.NOTIFY})
 OWNER_OPERATIONS = frozenset({Op.DELETE, Op.NAME_CO_GM})
 
 
@@ -86,6 +92,8 @@ class Access:
             return self.is_gm or (player is not None and player in self.seats)
         if op is Op.RESOLVE:
             return self.is_gm or isinstance(self.actor, Clock)
+        if op is Op.NOTIFY_SEAT:  # a player's own address: not even the game masters set it for him
+            return isinstance(self.actor, Operator) or (player is not None and player in self.seats)
         if op in GM_OPERATIONS:
             return self.is_gm
         if op in OWNER_OPERATIONS:
@@ -99,7 +107,7 @@ class Access:
             return
         if not self.can(Op.READ):
             raise not_found_game(self.game)
-        if op is Op.POST or op is Op.TOKEN:
+        if op is Op.POST or op is Op.TOKEN or op is Op.NOTIFY_SEAT:
             raise Forbidden(f"вы не можете действовать за игрока «{player}»",
                             f"you cannot act for the player '{player}'")
         if op in OWNER_OPERATIONS:

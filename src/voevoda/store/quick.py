@@ -26,7 +26,7 @@ if TYPE_CHECKING:
     from voevoda.core.journal import GameRecord
     from voevoda.core.standing import Standing
 
-SCHEMA_HEAD = "0004"
+SCHEMA_HEAD = "0005"
 """The newest Alembic revision (tests/store/test_quick.py keeps it equal to the migrations')."""
 
 DEFAULT_URL = "sqlite:///voevoda.db"

@@ -114,6 +114,16 @@ def notice_paragraph(notice: dict[str, Any], lang: str) -> Paragraph:
     return Paragraph(parts)
 
 
+def _still_resolved(sight: Sight, number: Any, turn: Any, digest: Any) -> bool:
+    """Whether the step announced stands as it was resolved (not rolled back, not resolved again)."""
+    if not isinstance(number, int) or not isinstance(turn, int) or sight.step_number < number:
+        return False
+    try:
+        return sight.step_digest(number) == digest and turn in sight.turns()
+    except GameError:
+        return False
+
+
 def build(service: Service, game: str, kind: str, step: int | None, payload: dict[str, Any],
           receiver: Receiver) -> Content | None:
     """What ``receiver`` reads of an announcement; ``None`` when it has nothing for it (a seat's
@@ -144,20 +154,15 @@ def build(service: Service, game: str, kind: str, step: int | None, payload: dic
         subject = _t(lang, f"{where}: шаг {number} рассчитан (ход {turn})",
                      f"{where}: step {number} resolved (turn {turn})")
         line(bold(subject))
-        steps = sight.turns()
-        if isinstance(turn, int) and turn in steps and sight.step_number >= int(number or 0):
-            try:
-                if sight.step_digest(int(number)) != payload.get("digest"):
-                    return None  # rolled back and resolved again: the new resolution has its own notice
-            except GameError:
-                return None
+        if _still_resolved(sight, number, turn, payload.get("digest")):
 
             def report(fmt: str, flavour: str | None) -> str:
                 return sight.report(turn, fmt, lang, flavour)
 
             body = report
-        else:
-            return None  # rolled back before it went out
+        else:  # undone before it went out: its notice still goes, it was public the moment it was made
+            line(_t(lang, "Этот шаг после расчёта откатан; его отчёта больше нет.",
+                    "This step was rolled back after it was resolved; its report is gone."))
         foot = Document(None, [notice_paragraph(notice, lang)])
     elif kind == "post":
         player = str(payload.get("player") or "")

@@ -66,8 +66,8 @@ CLAIM = timedelta(minutes=5)
 
 def backoff(attempts: int) -> timedelta:
     """The wait after the ``attempts``-th failure: 30 s, 1 min, 2 min, 4 min, … at most 1 h."""
-    wait = FIRST_RETRY * (2 ** max(0, min(attempts - 1, 20)))
-    return min(wait, LONGEST_WAIT)
+    wait: timedelta = FIRST_RETRY * (2 ** max(0, min(attempts - 1, 20)))
+    return wait if wait < LONGEST_WAIT else LONGEST_WAIT
 
 
 def next_digest(moment: datetime, hour: int) -> datetime:

@@ -43,8 +43,8 @@ from voevoda.service.actors import (
     Person,
     SeatToken,
 )
-from voevoda.service.notify import Notifications
 from voevoda.service.errors import Conflict, Forbidden, NotFound, RateLimited
+from voevoda.service.notify import Notifications
 from voevoda.service.sight import Sight
 
 if TYPE_CHECKING:

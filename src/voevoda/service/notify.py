@@ -107,7 +107,7 @@ def mask(kind: str, address: str) -> str:
     if kind == "email":
         return address
     parts = urlsplit(address)
-    return f"{parts.scheme}://{parts.hostname or '?'}/…{address[-4:]}"
+    return f"{parts.scheme}://{parts.netloc.rpartition('@')[2] or '?'}/…{parts.path[-4:]}"
 
 
 def check_url(field_name: str, url: str) -> str:

@@ -77,6 +77,8 @@ EXPECTED = {
     Op.MANAGE: {"operator", "owner", "co_gm"},
     Op.DELETE: {"operator", "owner"},
     Op.NAME_CO_GM: {"operator", "owner"},
+    Op.NOTIFY: {"operator", "owner", "co_gm"},
+    Op.NOTIFY_SEAT: {"operator", "seat", "token"},  # a player's own address: not the game masters'
 }
 
 

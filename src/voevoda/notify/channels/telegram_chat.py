@@ -32,11 +32,21 @@ def notice_of(game: str, kind: str, step: int | None, key: str, payload: dict[st
 
 def send(service: Service, transport: Transport, notice: Notice, chat_id: int) -> bool:
     """Deliver ``notice`` to the chat; ``False`` when the chat is no longer one of the game's."""
+    import asyncio
+
     from voevoda.chat.telegram.push import TelegramChannel
 
+    bot = TelegramChannel(service, token=transport.settings.telegram_token, base_url=transport.settings.telegram_api)
     try:
-        done = TelegramChannel(service, token=transport.settings.telegram_token,
-                               base_url=transport.settings.telegram_api).send(notice, only=chat_id)
+        try:
+            asyncio.get_running_loop()
+        except RuntimeError:  # no event loop in this thread: the usual case (the worker, the command line)
+            done = bot.send(notice, only=chat_id)
+        else:  # called from an event loop's thread (a web server's worker): the bot's loop runs in another
+            from concurrent.futures import ThreadPoolExecutor
+
+            with ThreadPoolExecutor(1) as pool:
+                done = pool.submit(bot.send, notice, chat_id).result()
     except GameError as exc:  # no bot token
         raise DeliveryFailed(exc.message_en) from exc
     except Exception as exc:  # the network, the library: try again later

@@ -42,6 +42,8 @@ class HttpReceiver:
     def __init__(self) -> None:
         self.requests: list[Request] = []
         self.failures = 0
+        self.passes = 0
+        """Answers that still succeed before the failures begin."""
         self.status = 500
         self.retry_after: str | None = None
         self.lock = threading.Lock()
@@ -56,9 +58,13 @@ class HttpReceiver:
                 body = self.rfile.read(length)
                 with receiver.lock:
                     receiver.requests.append(Request(self.path, {k.lower(): v for k, v in self.headers.items()}, body))
-                    failing = receiver.failures > 0
-                    if failing:
-                        receiver.failures -= 1
+                    if receiver.passes > 0:
+                        receiver.passes -= 1
+                        failing = False
+                    else:
+                        failing = receiver.failures > 0
+                        if failing:
+                            receiver.failures -= 1
                 if failing:
                     self.send_response(receiver.status)
                     if receiver.retry_after:
@@ -83,12 +89,12 @@ class HttpReceiver:
     def url(self, path: str) -> str:
         return f"http://127.0.0.1:{self.server.server_port}{path}"
 
-    def fail(self, count: int, status: int = 500, retry_after: str | None = None) -> None:
-        self.failures, self.status, self.retry_after = count, status, retry_after
+    def fail(self, count: int, status: int = 500, retry_after: str | None = None, after: int = 0) -> None:
+        """Fail the ``count`` answers that come after the next ``after`` ones."""
+        self.failures, self.status, self.retry_after, self.passes = count, status, retry_after, after
 
-    def at(self, path: str, *, delivered: bool = True) -> list[Request]:
-        """What arrived at ``path`` (with ``delivered``: only the requests answered 2xx — every
-        one after the failures ran out)."""
+    def at(self, path: str) -> list[Request]:
+        """What arrived at ``path`` (failed answers included)."""
         return [r for r in self.requests if r.path == path]
 
     def __enter__(self) -> HttpReceiver:

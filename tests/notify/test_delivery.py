@@ -196,3 +196,70 @@ def test_no_smtp_server_is_a_failure_to_retry_not_a_loss(tmp_path) -> None:  # t
     report = deliver_due(service, datetime.now(UTC), settings=NotifySettings(smtp=SmtpSettings(host=None)))
     assert report.failed == 2 and "VOEVODA_SMTP_HOST" in report.errors[0]
     assert all(row.status == "pending" for row in deliveries(service))
+
+
+def test_a_long_message_cut_short_by_a_failure_goes_on_from_the_part_that_failed(
+        tmp_path, http: HttpReceiver, settings: NotifySettings) -> None:  # type: ignore[no-untyped-def]
+    with time_machine.travel(START, tick=False) as clock:
+        service = Service(f"sqlite:///{tmp_path / 'g.db'}")
+        people = seated(service, "steel-rose-battle")
+        service.add_destination(people["gm"], "g", scope="public", kind="discord", address=http.url("/discord"))
+        for _ in range(2):
+            play_turn(service, people)
+        deliver_due(service, datetime.now(UTC), settings=settings)  # step 1's short chronicle
+        http.requests.clear()
+        service.rollback(people["gm"], "g", step=2, reason="снова")
+        service.resolve(people["gm"], "g", step=2)  # step 2 again, its posts frozen: its chronicle is long
+        http.fail(1, after=2)  # the rollback's message, the long chronicle's part 1, then a failure
+        deliver_due(service, datetime.now(UTC), settings=settings)
+        first = [r.headers["idempotency-key"] for r in http.requests]
+        assert len(first) == 3 and first[1].endswith("#1/" + first[1].rsplit("/", 1)[1]) and "#2/" in first[2]
+        clock.shift(timedelta(seconds=30))
+        deliver_due(service, datetime.now(UTC), settings=settings)
+        again = [r.headers["idempotency-key"] for r in http.requests[3:]]
+        count = int(first[1].rsplit("/", 1)[1])
+        assert again == [f"{first[1].split('#')[0]}#{i}/{count}" for i in range(2, count + 1)], \
+            "part 1 is not sent again; part 2 goes again with its own key"
+
+
+def test_a_deliverer_killed_while_sending_leaves_its_claim_to_lapse(
+        tmp_path, http: HttpReceiver, settings: NotifySettings) -> None:  # type: ignore[no-untyped-def]
+    from voevoda.notify.deliver import CLAIM, _claim, _fan_out
+    from voevoda.notify.deliver import DeliveryReport as Report
+
+    with time_machine.travel(START, tick=False) as clock:
+        service = Service(f"sqlite:///{tmp_path / 'g.db'}")
+        people = seated(service)
+        service.add_destination(people["gm"], "g", scope="public", kind="webhook", address=http.url("/hook"))
+        play_turn(service, people)
+        _fan_out(service, START, 10, Report())
+        assert len(_claim(service, START, 10, "a deliverer that died")) == 1  # claimed, never sent
+        assert deliver_due(service, datetime.now(UTC), settings=settings).sent == 0, "another does not take it"
+        clock.shift(CLAIM + timedelta(seconds=1))
+        assert deliver_due(service, datetime.now(UTC), settings=settings).sent == 1
+        assert len(http.at("/hook")) == 1
+
+
+def test_the_clocks_announcements_reach_whom_their_audience_names(
+        tmp_path, http: HttpReceiver, settings: NotifySettings) -> None:  # type: ignore[no-untyped-def]
+    from voevoda.notify import Announcement, announce
+
+    service = Service(f"sqlite:///{tmp_path / 'g.db'}")
+    people = seated(service)
+    paths = {"Анна": "/anna", "Борис": "/boris"}
+    for player in PLAYERS:
+        service.add_destination(people[player], "g", scope="seat", player=player, kind="webhook",
+                                address=http.url(paths[player]))
+    service.add_destination(people["gm"], "g", scope="public", kind="webhook", address=http.url("/public"))
+    with service.store.sessions.begin() as session:
+        game_id = service._game_id(session, "g")
+        announce(session, Announcement("clock:g:deadline:1:1h:Анна", "deadline", "seat:Анна", game_id, 1,
+                                       {"due": "2026-12-06T15:00+00:00", "due_local": "06.12.2026 18:00 MSK"}))
+        announce(session, Announcement("clock:g:paused:1", "paused", "public", game_id, 1,
+                                       {"reason": "праздники", "at": "2026-12-06T12:00+00:00"}))
+    deliver_due(service, datetime.now(UTC), settings=settings)
+    anna = [r.json for r in http.at("/anna")]
+    assert [a["event"] for a in anna] == ["deadline", "paused"]
+    assert anna[0]["subject"] == "«g»: срок шага 1 — 06.12.2026 18:00 MSK" and "Анна" in anna[0]["text"]
+    assert [r.json["event"] for r in http.at("/boris")] == ["paused"], "another seat's reminder is not his"
+    assert "праздники" in http.at("/public")[0].json["text"]

@@ -154,14 +154,27 @@ def _fan_out(service: Service, now: datetime, limit: int, report: DeliveryReport
         rows = list(session.scalars(query))
         for row in rows:
             for destination_id, chat_id, due in _reached(session, row, now):
-                key = f"{row.key}>{'d' + str(destination_id) if destination_id is not None else 'tg' + str(chat_id)}"
+                where = f"d{destination_id}" if destination_id is not None else f"tg{chat_id}"
                 if _insert_delivery(session, {
-                        "key": key[:250], "outbox_id": row.id, "game_id": row.game_id,
+                        "key": delivery_key(row.key, where), "outbox_id": row.id, "game_id": row.game_id,
                         "destination_id": destination_id, "chat_id": chat_id, "status": "pending", "attempts": 0,
                         "parts_sent": 0, "next_attempt_at": due, "last_error": "", "created_at": now}):
                     report.created += 1
             row.fanned_out_at = now
             report.fanned_out += 1
+
+
+def delivery_key(announcement: str, where: str) -> str:
+    """The idempotency key of one delivery: the announcement's key (ASCII, as an HTTP header
+    needs it: anything else percent-encoded; a long one shortened by its SHA-256), ``>`` and the
+    destination (``d<id>``, ``tg<chat>``)."""
+    import hashlib
+    from urllib.parse import quote
+
+    ascii_key = quote(announcement, safe=":._-~@+=,")
+    if len(ascii_key) > 180:
+        ascii_key = ascii_key[:100] + "~" + hashlib.sha256(announcement.encode("utf-8")).hexdigest()[:40]
+    return f"{ascii_key}>{where}"
 
 
 def _reached(session: Session, row: OutboxRow, now: datetime) -> list[tuple[int | None, int | None, datetime]]:
@@ -404,5 +417,5 @@ def _aware(moment: datetime) -> datetime:
     return moment if moment.tzinfo is not None else moment.replace(tzinfo=UTC)
 
 
-__all__ = ["CLAIM", "FIRST_RETRY", "GIVE_UP_AFTER", "LONGEST_WAIT", "REPORT_AFTER", "DeliveryReport",
+__all__ = ["delivery_key", "CLAIM", "FIRST_RETRY", "GIVE_UP_AFTER", "LONGEST_WAIT", "REPORT_AFTER", "DeliveryReport",
            "backoff", "deliver_due", "next_digest"]

@@ -193,3 +193,38 @@ def test_split_text_keeps_code_blocks_closed_and_every_word() -> None:
     assert all(p.count("```") % 2 == 0 for p in pieces)
     words: Any = " ".join(pieces)
     assert all(f"line {i:04d}" in words for i in range(200)) and pieces[-1].endswith("end")
+
+
+def test_the_notification_is_a_walked_output_channel_and_a_leak_in_it_is_caught(
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    """DESIGN.md «Every response is an output channel»: the message a destination gets is the
+    ``notification`` channel of core/outputs.py, walked by the non-interference sweep for every
+    viewer; a notification that carried every seat's report to each seat is caught."""
+    import random
+
+    from tests.core import noninterference as ni
+    from voevoda.core import outputs
+
+    assert "notification" in outputs.CHANNELS
+    game = ni.moments("ring-of-power", ni.SEEDS[1], 2)[-1].game
+    assert game.steps
+    walked = [label for label, _ in outputs.walk(game, "Анна", channels=["notification"])]
+    assert "notification fmt=text kind=resolved lang=ru" in walked and "notification fmt=text kind=post lang=ru" in walked
+    other = None
+    for variation in ni.spec_of("ring-of-power").state_variations(game.state, "Анна", random.Random(3)):
+        candidate = ni.fork(game)
+        candidate.state = variation.apply(game.state)
+        if outputs.notification_text(candidate, "Борис") != outputs.notification_text(game, "Борис"):
+            other = candidate  # hidden from Анна, and in Борис's notification
+            break
+    assert other is not None
+    ni.compare_now(game, other, "Анна", "the real notification", tries=[])
+    original = outputs.CHANNELS["notification"]
+
+    def every_seat(game: Any, viewer: str, **params: Any) -> str:
+        return "\n".join(original.render(game, p, **params) for p in game.record.players)
+
+    monkeypatch.setitem(outputs.CHANNELS, "notification", original.__class__(
+        "notification", original.command, every_seat, original.variants))
+    with pytest.raises(AssertionError, match="notification"):
+        ni.compare_now(game, other, "Анна", "planted", tries=[])

@@ -263,3 +263,15 @@ def test_the_clocks_announcements_reach_whom_their_audience_names(
     assert anna[0]["subject"] == "«g»: срок шага 1 — 06.12.2026 18:00 MSK" and "Анна" in anna[0]["text"]
     assert [r.json["event"] for r in http.at("/boris")] == ["paused"], "another seat's reminder is not his"
     assert "праздники" in http.at("/public")[0].json["text"]
+
+
+def test_a_removed_destination_takes_its_waiting_deliveries_along(store_url: str,
+                                                                 settings: NotifySettings) -> None:
+    service = Service(store_url)
+    people = seated(service)
+    made = service.add_destination(people["gm"], "g", scope="public", kind="discord", address="http://127.0.0.1:9/x")
+    play_turn(service, people)
+    assert deliver_due(service, datetime.now(UTC), settings=settings).failed == 1
+    service.remove_destination(people["gm"], "g", made.destination.id)
+    assert deliveries(service) == [] and service.delivery_status(people["gm"], "g").failing == []
+    assert deliver_due(service, datetime.now(UTC) + timedelta(hours=1), settings=settings).failed == 0

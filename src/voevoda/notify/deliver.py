@@ -260,13 +260,15 @@ def _claim(service: Service, now: datetime, limit: int, worker: str) -> list[_Cl
         session.flush()
         for row in rows:
             outbox = session.get(OutboxRow, row.outbox_id)
-            if outbox is None:
+            if outbox is None:  # pragma: no cover - the foreign keys cascade
+                row.status, row.claimed_until, row.claimed_by = "skipped", None, None
                 continue
             game = session.scalar(select(GameRow.name).where(GameRow.id == row.game_id)) if row.game_id else None
             destination = None
             if row.destination_id is not None:
                 dest = session.get(NotifyDestinationRow, row.destination_id)
-                if dest is None:
+                if dest is None:  # pragma: no cover - removed destinations take their deliveries along
+                    row.status, row.claimed_until, row.claimed_by = "skipped", None, None
                     continue
                 destination = {"id": dest.id, "scope": dest.scope, "player": dest.player,
                                "account_id": dest.account_id, "kind": dest.kind, "target": dest.target,

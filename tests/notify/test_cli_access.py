@@ -93,6 +93,8 @@ def test_who_may_set_which_channel(tmp_path: Path, http: HttpReceiver) -> None:
     stranger, _ = service.init_gm("Чужой")
     with pytest.raises(NotFound):
         service.destinations(stranger, "g")
+    with pytest.raises(NotFound):  # not «no such player»: the game's players stay unknown to him
+        service.add_destination(stranger, "g", scope="seat", player="Нет-такого", kind="email", address="x@example.org")
     service.release_seat(gm, "g", "Анна")
     play_turn(service, {**people, "Анна": gm})
     from datetime import UTC, datetime

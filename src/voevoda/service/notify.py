@@ -143,6 +143,7 @@ class Notifications(Chats):
         if scope not in SCOPES:
             raise GameError("куда: public, gm или seat", "scope: public, gm or seat")
         access = self.access(actor, game)
+        access.require(Op.READ)  # a game the actor may not know of is «not found», whatever is asked
         if scope == "seat":
             if not player:
                 raise GameError("чьё место? укажите игрока", "whose seat? name the player")

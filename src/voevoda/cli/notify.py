@@ -139,6 +139,10 @@ def list_command(ctx: typer.Context,
                       d.address + (f" {d.chat_id}" if d.chat_id else ""),
                       d.mode if d.mode == "each" else f"digest {d.digest_hour:02d}:00 UTC", d.lang, str(d.delivered),
                       str(d.waiting), str(d.failing + d.gave_up), d.last_error[:60]] for d in rows], "rllllrrrrl")
+        if seat is None:
+            chats = service.delivery_status(OPERATOR, game).chats
+            print_text(f"чаты Telegram (telegram-chat), связанные с ботом / Telegram chats linked to the bot: "
+                       f"{', '.join(str(c) for c in chats) or '—'}")
 
     run_guarded(show)
 

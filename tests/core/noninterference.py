@@ -107,6 +107,8 @@ def opaque(game: Game, viewer: Viewer) -> dict[str, str]:
         values["config commitment"] = game.setup.game["config_commitment"]
     for step in game.steps:
         values[f"step {step.number} digest"] = step.digest
+        if step.inputs_digest:  # the digest of the step's salted post commitments (its notice, issue 28)
+            values[f"step {step.number} inputs digest"] = step.inputs_digest
         for player, seat in (step.inputs or {}).get("posts", {}).items():
             if player != viewer and "commitment" in seat:
                 values[f"step {step.number} commitment of {player}"] = seat["commitment"]

@@ -84,6 +84,8 @@ EXPECTED = {
     Op.READY: {"operator", "owner", "co_gm", "seat", "token"},
     Op.VACATION: {"operator", "owner", "co_gm", "seat", "token"},
     Op.TEND: {"operator", "clock"},
+    Op.NOTIFY: {"operator", "owner", "co_gm"},
+    Op.NOTIFY_SEAT: {"operator", "seat", "token"},  # a player's own address: not the game masters'
 }
 
 

@@ -183,14 +183,14 @@ def worker(
 ) -> None:
     """Resolve the steps that are due, remind before deadlines. / Обработчик сроков."""
     def action() -> None:
-        from voevoda.clock.worker import run, worker_service
+        from voevoda.clock.worker import deliver_outbox, run, worker_service
 
         service = worker_service(db)
         service.store  # noqa: B018 - open (and migrate) the store before the first pass
         if not once:
             print_text(f"voevoda worker: каждые / every {poll:g} s (Ctrl+C — остановить / to stop)")
         try:
-            run(service, poll=poll, once=once, echo=lambda report: print_text(report.text()))
+            run(service, poll=poll, once=once, deliver=deliver_outbox, echo=lambda report: print_text(report.text()))
         except KeyboardInterrupt:
             return
 

@@ -72,9 +72,9 @@ def serve(
     if no_rate_limits:
         os.environ["VOEVODA_RATE_LIMITS"] = "off"
     if not no_worker:
-        from voevoda.clock.worker import start_in_thread, worker_service
+        from voevoda.clock.worker import deliver_outbox, start_in_thread, worker_service
 
-        start_in_thread(worker_service(db), poll=poll)
+        start_in_thread(worker_service(db), poll=poll, deliver=deliver_outbox)
     uvicorn.run("voevoda.web.app:from_environment", factory=True, host=host, port=port, workers=workers,
                 log_level="warning", proxy_headers=True)
 

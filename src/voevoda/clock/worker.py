@@ -41,6 +41,14 @@ an hour before) is not replayed from its journal again at its deadline."""
 Deliver = Callable[["Service", datetime], object]
 
 
+def deliver_outbox(service: Service, now: datetime) -> object:
+    """The notifications' delivery (:func:`voevoda.notify.deliver.deliver_due`): what ``voevoda
+    worker`` and the server's own worker call at the end of each pass."""
+    from voevoda.notify.deliver import deliver_due
+
+    return deliver_due(service, now)
+
+
 def worker_name() -> str:
     """This worker's name in a claim: host, process, and a random part (two workers of one process
     are two names)."""
@@ -55,6 +63,8 @@ class PassReport:
     claimed: int = 0
     games: list[Tended] = field(default_factory=list)
     failed: list[str] = field(default_factory=list)
+    delivered: object | None = None
+    """What the pass's delivery did (a :class:`voevoda.notify.deliver.DeliveryReport`)."""
 
     @property
     def resolved(self) -> int:
@@ -73,6 +83,10 @@ class PassReport:
                 lines.append(f"  {tended.game}: напоминаний / reminders: {tended.reminded}")
             if tended.error:
                 lines.append(f"  {tended.game}: не рассчитан / not resolved: {tended.error}")
+        sent, failed = getattr(self.delivered, "sent", 0), getattr(self.delivered, "failed", 0)
+        if sent or failed:
+            lines.append(f"  уведомлений отправлено / notifications sent: {sent}"
+                         + (f", не дошло (повтор позже) / failed (retried later): {failed}" if failed else ""))
         lines.extend(f"  {name}: сбой / fault" for name in self.failed)
         return "\n".join(lines)
 
@@ -94,7 +108,7 @@ def run_pass(service: Service, now: datetime | None = None, *, worker: str | Non
             report.failed.append(game)
     if deliver is not None:
         try:
-            deliver(service, moment)
+            report.delivered = deliver(service, moment)
         except Exception:  # noqa: BLE001 - a delivery's fault is retried next pass
             log.exception("the delivery failed")
     return report

@@ -787,6 +787,65 @@ def telegram_reminder(game: Game | Standing, viewer: Viewer, lang: str = "ru", d
     return chat.messages_text(chat_reminder(game, viewer, lang, deadline))
 
 
+# -- notifications: what the outbox's deliveries carry (docs/notify.md) --------------------------------
+
+
+class _GameView:
+    """A game seen by one viewer, as :func:`voevoda.core.notices.compose` reads it (the service
+    gives it a :class:`~voevoda.service.Sight`; this channel, the game itself)."""
+
+    def __init__(self, game: Game, viewer: Viewer) -> None:
+        self.game, self.viewer = game, viewer
+
+    @property
+    def step_number(self) -> int:
+        return self.game.step_number
+
+    def turns(self) -> list[int]:
+        return self.game.turns_resolved()
+
+    def step_digest(self, number: int) -> str:
+        return self.game.steps[number - 1].digest
+
+    def report(self, turn: int | None = None, fmt: str = "text", lang: str = "ru", flavour: str | None = None) -> str:
+        return report_text(self.game, self.viewer, turn, fmt, lang, flavour)
+
+    def status(self) -> str:
+        return status_text(self.game, self.viewer)
+
+
+def _notification_variants(game: Game, viewer: Viewer, posts: Sequence[str]) -> Iterable[Params]:
+    found: list[Params] = [{"kind": "resolved", "fmt": fmt, "lang": lang} for fmt in ("text", "telegram")
+                           for lang in LANGS]
+    found.append({"kind": "deadline", "fmt": "text", "lang": "ru"})
+    if viewer not in (GM, PUBLIC):
+        found.append({"kind": "post", "fmt": "text", "lang": "ru"})
+    return found
+
+
+@channel("notification", "a delivery of the outbox to a destination of the viewer (docs/notify.md): Discord, Slack, "
+         "Telegram, webhooks, e-mail", variants=_notification_variants)
+def notification_text(game: Game, viewer: Viewer, kind: str = "resolved", fmt: str = "text", lang: str = "ru") -> str:
+    """The message a destination reading as ``viewer`` gets for the last resolution (with the
+    step's notice), a deadline of the open step, or the viewer's own post stored."""
+    from voevoda.core.notices import Receiver, compose
+
+    check_options(fmt=fmt, lang=lang)
+    scope = "public" if viewer == PUBLIC else "gm" if viewer == GM else "seat"
+    receiver = Receiver(scope, viewer if scope == "seat" else None, None, lang)
+    if kind == "resolved":
+        if not game.steps:
+            return ""
+        step = game.steps[-1].number
+        payload = game.steps[-1].notice()
+    elif kind == "deadline":
+        step, payload = game.step_number + 1, {"due_local": "06.12.2026 18:00 MSK"}
+    else:
+        step, payload = game.step_number + 1, {"player": viewer}
+    content = compose(_GameView(game, viewer), game.record.name, kind, step, payload, receiver)
+    return "" if content is None else content.render(fmt, "discord" if fmt == "markdown" else None)
+
+
 def check_options(fmt: str = "text", lang: str = "ru", flavour: str | None = None) -> None:
     """Refuse a report format, flavour or language no channel speaks (before a game is loaded)."""
     try:

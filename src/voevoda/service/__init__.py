@@ -43,10 +43,10 @@ from voevoda.service.actors import (
     Person,
     SeatToken,
 )
-from voevoda.service.chats import Chats
 from voevoda.service.clock import Clockwork
 from voevoda.service.errors import Conflict, Forbidden, NotFound, RateLimited
 from voevoda.service.forum import ForumThreads
+from voevoda.service.notify import Notifications
 from voevoda.service.sight import Sight
 
 if TYPE_CHECKING:
@@ -259,7 +259,7 @@ PER_ADDRESS = 10
 STRICT_PER_ADDRESS = frozenset({"login"})
 
 
-class Service(Clockwork, ForumThreads, Chats):
+class Service(Clockwork, ForumThreads, Notifications):
     """Every operation on the games of one database (``url``: a SQLite path or a PostgreSQL
     URL, as ``--db`` takes it). ``clock`` gives the time (tests freeze it)."""
 

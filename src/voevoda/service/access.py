@@ -20,6 +20,8 @@ themselves.
 | schedule, pause, resume, extend (docs/clock.md) | the game masters |
 | ready (or not), a vacation for a seat | that seat's holder; the game masters |
 | the worker's own work: claim due games, a computer's post for a missing seat, missed turns | the deadline worker (and the command line) |
+| the game's notification channels (public, game master's), the delivery status | the game masters |
+| a seat's own notification channels | that seat's holder (and the command line) |
 
 The command line (:class:`~voevoda.service.actors.Operator`) is the game master of every game
 and the owner of every game. A game that is not public does not exist for those outside it:
@@ -63,11 +65,15 @@ class Op(StrEnum):
     TEND = "tend"
     """The deadline worker's own work: claim due games, post a computer's orders for a seat that
     missed its deadline, count missed turns."""
+    NOTIFY = "notify"
+    """The game's notification channels and their delivery status (docs/notify.md)."""
+    NOTIFY_SEAT = "notify-seat"
+    """A seat's own notification channels: its player's private e-mail or webhook."""
 
 
 GM_OPERATIONS = frozenset({Op.ROLLBACK, Op.REOPEN, Op.EDIT, Op.REVEAL, Op.EXPORT_FULL, Op.MANAGE, Op.THREAD,
-                           Op.SCHEDULE, Op.PAUSE})
-SEAT_OPERATIONS = frozenset({Op.POST, Op.TOKEN, Op.READY, Op.VACATION})
+                           Op.SCHEDULE, Op.PAUSE, Op.NOTIFY})
+SEAT_OPERATIONS = frozenset({Op.POST, Op.TOKEN, Op.READY, Op.VACATION, Op.NOTIFY_SEAT})
 OWNER_OPERATIONS = frozenset({Op.DELETE, Op.NAME_CO_GM})
 
 
@@ -101,6 +107,8 @@ class Access:
         """Whether the actor may do ``op`` (for the seat ``player`` where it names one)."""
         if op is Op.READ:
             return self.is_member or self.public or self.linked
+        if op is Op.NOTIFY_SEAT:  # a player's own address: not even the game masters set it for him
+            return isinstance(self.actor, Operator) or (player is not None and player in self.seats)
         if op in SEAT_OPERATIONS:
             return self.is_gm or (player is not None and player in self.seats)
         if op is Op.TEND:

@@ -244,6 +244,8 @@ class OutboxRow(Base):
     audience: Mapped[str] = mapped_column(String(250), nullable=False)
     payload: Mapped[dict[str, Any]] = mapped_column(JSON, nullable=False)
     created_at: Mapped[datetime] = mapped_column(DateTime(timezone=True), nullable=False)
+    fanned_out_at: Mapped[datetime | None] = mapped_column(DateTime(timezone=True), nullable=True, index=True)
+    """When the deliverer made this announcement's deliveries (one per destination it reaches)."""
 
 
 # -- forum threads (issue 26; docs/forum.md) ------------------------------------------------------
@@ -344,3 +346,60 @@ class MissedRow(Base):
     disorder: Mapped[bool] = mapped_column(Boolean, nullable=False, default=False)
     computer: Mapped[bool] = mapped_column(Boolean, nullable=False, default=False)
     counted_step: Mapped[int] = mapped_column(Integer, nullable=False, default=0)
+
+
+class NotifyDestinationRow(Base):
+    """Where a game's announcements go (docs/notify.md): the game's public channel, its game
+    master's channel (``scope`` ``public``, ``gm``: set by a game master), or a seat's private
+    channel (``seat``, ``player``: set by that seat's player, ``account_id``). ``kind`` names the
+    channel (``discord``, ``slack``, ``telegram-webhook``, ``webhook``, ``email``); ``target`` is
+    its address (a webhook URL, an e-mail address), ``chat_id`` Telegram's chat, ``secret`` the
+    generic webhook's signing key. ``mode`` ``each`` (one message per event) or ``digest`` (one
+    e-mail a day, at ``digest_hour`` UTC)."""
+
+    __tablename__ = "notify_destinations"
+
+    id: Mapped[int] = mapped_column(Integer, primary_key=True)
+    game_id: Mapped[int] = mapped_column(ForeignKey("games.id", ondelete="CASCADE"), nullable=False, index=True)
+    scope: Mapped[str] = mapped_column(String(16), nullable=False)
+    player: Mapped[str | None] = mapped_column(String(200), nullable=True)
+    account_id: Mapped[int | None] = mapped_column(ForeignKey("accounts.id", ondelete="CASCADE"), nullable=True)
+    kind: Mapped[str] = mapped_column(String(32), nullable=False)
+    target: Mapped[str] = mapped_column(Text, nullable=False)
+    chat_id: Mapped[str | None] = mapped_column(String(64), nullable=True)
+    secret: Mapped[str | None] = mapped_column(String(200), nullable=True)
+    mode: Mapped[str] = mapped_column(String(16), nullable=False, default="each")
+    digest_hour: Mapped[int] = mapped_column(Integer, nullable=False, default=7)
+    lang: Mapped[str] = mapped_column(String(8), nullable=False, default="ru")
+    label: Mapped[str] = mapped_column(String(100), nullable=False, default="")
+    created_at: Mapped[datetime] = mapped_column(DateTime(timezone=True), nullable=False)
+
+
+class NotifyDeliveryRow(Base):
+    """One announcement × one destination (a row of ``notify_destinations``, or a Telegram chat
+    linked through the bot: ``chat_id``). ``key`` is the idempotency key sent with it; ``status``
+    ``pending``, ``delivered``, ``skipped`` (nothing for that receiver) or ``gave-up``; a
+    failed attempt sets ``next_attempt_at`` by exponential backoff; ``claimed_until`` and
+    ``claimed_by`` keep two deliverers from sending it at once; ``parts_sent`` how many parts of
+    a long message went out; ``reported_at`` when the game master was told it keeps failing."""
+
+    __tablename__ = "notify_deliveries"
+
+    id: Mapped[int] = mapped_column(Integer, primary_key=True)
+    key: Mapped[str] = mapped_column(String(250), unique=True, nullable=False)
+    outbox_id: Mapped[int] = mapped_column(ForeignKey("outbox.id", ondelete="CASCADE"), nullable=False, index=True)
+    game_id: Mapped[int | None] = mapped_column(ForeignKey("games.id", ondelete="CASCADE"), nullable=True, index=True)
+    destination_id: Mapped[int | None] = mapped_column(ForeignKey("notify_destinations.id", ondelete="CASCADE"),
+                                                       nullable=True, index=True)
+    chat_id: Mapped[int | None] = mapped_column(BigInteger, nullable=True)
+    status: Mapped[str] = mapped_column(String(16), nullable=False, default="pending")
+    attempts: Mapped[int] = mapped_column(Integer, nullable=False, default=0)
+    parts_sent: Mapped[int] = mapped_column(Integer, nullable=False, default=0)
+    next_attempt_at: Mapped[datetime] = mapped_column(DateTime(timezone=True), nullable=False, index=True)
+    first_failed_at: Mapped[datetime | None] = mapped_column(DateTime(timezone=True), nullable=True)
+    last_error: Mapped[str] = mapped_column(Text, nullable=False, default="")
+    delivered_at: Mapped[datetime | None] = mapped_column(DateTime(timezone=True), nullable=True)
+    claimed_until: Mapped[datetime | None] = mapped_column(DateTime(timezone=True), nullable=True)
+    claimed_by: Mapped[str | None] = mapped_column(String(64), nullable=True)
+    reported_at: Mapped[datetime | None] = mapped_column(DateTime(timezone=True), nullable=True)
+    created_at: Mapped[datetime] = mapped_column(DateTime(timezone=True), nullable=False)

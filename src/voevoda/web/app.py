@@ -72,12 +72,13 @@ def create_app(settings: WebSettings | None = None, service: Service | None = No
     app.state.settings = settings
     app.state.signer = Signer(signing_key or installation_key(service))
 
-    from voevoda.web import api, clock_pages, pages, telegram
+    from voevoda.web import api, clock_pages, notify_pages, pages, telegram
 
     app.mount("/static", StaticFiles(directory=STATIC), name="static")
     app.include_router(pages.router)
     app.include_router(clock_pages.router)
     app.include_router(telegram.router)
+    app.include_router(notify_pages.router)
     app.mount("/api/v1", api.create_api(app))
     app.add_middleware(_BodyLimit)
     app.add_middleware(_Security)  # added last, so outermost: on every response, a 413 included

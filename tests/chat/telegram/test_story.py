@@ -9,14 +9,17 @@ from __future__ import annotations
 import asyncio
 from pathlib import Path
 
-from tests.chat.telegram.botapi import BotApi, Call
+from tests.chat.telegram.botapi import TOKEN, BotApi, Call
 from tests.chat.telegram.conftest import running
 from voevoda.chat.telegram.push import deliver, resolved_notice
+from voevoda.clock.worker import run_pass
 from voevoda.core import outputs
 from voevoda.core.chat import ChatMessage
 from voevoda.core.engine import Game
 from voevoda.core.ruleset import GM, PUBLIC
-from voevoda.service import CLOCK, Service
+from voevoda.notify.deliver import deliver_due
+from voevoda.notify.transport import NotifySettings
+from voevoda.service import Service
 
 EXAMPLES = Path(__file__).resolve().parents[3] / "examples" / "ring-of-power"
 GAME = "Кольцо <b>&</b> Ко"
@@ -46,6 +49,7 @@ def test_the_story_of_a_turn_played_in_telegram(service: Service, api: BotApi) -
 async def story(service: Service, api: BotApi) -> None:
     gm, _ = service.init_gm("Ведущий")
     service.create_game(gm, "ring-of-power", GAME, ["Анна", "Борис"], seed="examples")
+    service.set_schedule(gm, GAME, deadline="2026-12-06T18:00+00:00", early=False)
     api.chat(GM_CHAT, first_name="Ведущий")
     api.chat(ANNA, first_name="Анна", language_code="ru")
     api.chat(BORIS, first_name="Boris", language_code="en-GB")
@@ -102,12 +106,18 @@ async def story(service: Service, api: BotApi) -> None:
         answer = await exchange(api, GROUP, "/report")
         assert answer[0].visible == "Здесь я отвечаю только на /status. Приказы, отчёты и карты — в личном чате со мной."
 
-        # the deadline passes: the deadline worker resolves the step, the outbox delivers its notice
-        service.clock.now = service.clock.now.replace(hour=18)  # type: ignore[attr-defined]
-        done = service.resolve(CLOCK, GAME, step=1, force=True)
+        # the deadline passes: the deadline worker resolves the step and its pass delivers the
+        # outbox, the linked chats among its destinations (docs/clock.md, docs/notify.md)
+        settings = NotifySettings(telegram_token=TOKEN, telegram_api=api.base_url)
         mark = api.mark()
-        delivered = await deliver(service, app.bot, resolved_notice(GAME, 1, done.step.digest))
-        assert sorted(delivered.sent) == sorted([GM_CHAT, ANNA, BORIS, GROUP]) and delivered.complete
+        service.clock.now = service.clock.now.replace(hour=17, minute=59)  # type: ignore[attr-defined]
+        assert (await asyncio.to_thread(run_pass, service)).resolved == 0, "not before its deadline"
+        service.clock.now = service.clock.now.replace(hour=18, minute=0)  # type: ignore[attr-defined]
+        report = await asyncio.to_thread(
+            run_pass, service, deliver=lambda s, now: deliver_due(s, now, settings=settings))
+        assert report.resolved == 1 and report.delivered is not None
+        assert report.delivered.sent == 4 and report.delivered.failed == 0  # type: ignore[attr-defined]
+        digest = service.store.load(GAME).steps[0].digest
 
         # each chat got exactly its own viewer's push: report of turn 1 and map
         game = Game(service.store.load(GAME).record)
@@ -136,6 +146,6 @@ async def story(service: Service, api: BotApi) -> None:
 
         # delivered again (a retry of the outbox), the notice reaches nobody twice
         mark = api.mark()
-        again_delivered = await deliver(service, app.bot, resolved_notice(GAME, 1, done.step.digest))
+        again_delivered = await deliver(service, app.bot, resolved_notice(GAME, 1, digest))
         assert again_delivered.sent == [] and sorted(again_delivered.already) == sorted(pushes)
         assert await api.quiet(mark, 0.3) == []

@@ -26,7 +26,8 @@ def notice_of(game: str, kind: str, step: int | None, key: str, payload: dict[st
 
     if kind == "resolved":
         return resolved_notice(game, int(payload.get("step", step or 0)), str(payload.get("digest", "")))
-    due = str(payload.get("due_local") or payload.get("due") or payload.get("deadline") or "")
+    due = str(payload.get("deadline_local") or payload.get("due_local") or payload.get("due")
+              or payload.get("deadline") or "")
     return Notice(game, "deadline", int(step or 0), f"telegram:{game}:deadline:{key}", deadline=due)
 
 

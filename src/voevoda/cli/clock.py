@@ -54,8 +54,8 @@ def seats_text(view: DeadlineView) -> str:
         if not seat.awaited:
             continue
         state = ("готов / ready" if seat.posted else "готов, но приказов ещё нет / ready, nothing posted yet") \
-            if seat.ready else "прислал / posted" if seat.posted else "ждём / awaited"
-        extra = "; беспорядки / civil disorder" if seat.disorder else "; компьютер / computer" if seat.computer else ""
+            if seat.ready else "приказы получены / posted" if seat.posted else "ждём / awaited"
+        extra = "; без игрока (беспорядки) / civil disorder" if seat.disorder else "; компьютер / computer" if seat.computer else ""
         marks.append(f"  {seat.player}: {state}{extra}")
     return "\n".join(marks)
 

@@ -59,7 +59,7 @@ class Batch:
 def needs_compiling() -> bool:
     """True when the simulator's kernel is not in Numba's cache yet: the next run compiles it
     (two to four minutes, once per install), and tools say so first."""
-    return not_compiled_yet(kernel.simulate)
+    return not_compiled_yet(kernel.simulate_chunks)
 
 
 def not_compiled_yet(dispatcher: Any) -> bool:

@@ -250,7 +250,22 @@ def exact_odds(battle: BattleFile, rules: Rules, sides: tuple[SideInput, SideInp
     return {"battles": n, "seed": seed_text, "draws": draws, "engine": "exact", "sides": rows}
 
 
+def compile_simulator_command() -> None:
+    """Compile the batched simulator now (once per install: odds, balance and computer opponents use
+    it). / Скомпилировать пакетный симулятор заранее (один раз после установки)."""
+    from voevoda.sim.batch import needs_compiling, warm_up
+
+    if not needs_compiling():
+        errors.print("Пакетный симулятор уже скомпилирован. / The batched simulator is compiled already.")
+        return
+    with progress_bar() as progress:
+        compiling = SimulatorCompile(progress)
+        warm_up()
+        compiling.advanced()
+
+
 def register(app: typer.Typer) -> None:
-    """Add ``battle`` and ``odds`` to the ``voevoda`` command."""
+    """Add ``battle``, ``odds`` and ``compile-simulator`` to the ``voevoda`` command."""
     app.command("battle")(battle_command)
     app.command("odds")(odds_command)
+    app.command("compile-simulator")(compile_simulator_command)

@@ -381,7 +381,7 @@ def _stack(RG, UI, s, ring, u, per, rounds):
         UI[s, UI_RING_END, u] = t + rounds + 1
 
 
-@njit(cache=True, inline="always")
+@njit_no_counts
 def _start(TF, PI, UF, UI, RG, SQ, M, L, LN, ST, s, q, survivors):
     """Start of a round for its participants, the living units of squad ``q`` of side ``s``
     (column ``MS``: of the whole side), in one pass over their list ``M[s, q]`` (which drops the
@@ -442,7 +442,7 @@ def _start(TF, PI, UF, UI, RG, SQ, M, L, LN, ST, s, q, survivors):
     return n
 
 
-@njit(cache=True, inline="always")
+@njit_no_counts
 def _tock(TF, TI, PI, SF, SQM, UF, UI, RG, SQ, M, L, LN, NU, ST):
     """End of a fought round: the demonologist's summons («призывает низшего демона каждый ход»,
     into its own squad; a summoned unit joins after the round), by the summoners that
@@ -518,7 +518,7 @@ def _init_unit(TF, TI, SF, SQM, UF, UI, RG, SQ, s, u, ty, q, withdrawn, summoned
 
 # --------------------------------------------------------------------------- a round
 
-@njit(cache=True, inline="always")
+@njit_no_counts
 def _auras(TF, P, PI, NSQ, UI, SQ, NU, ACAR, AF):
     """Per squad at the start of a round: hero (+15% damage), archpriest (-15% taken), fatigue."""
     for s in range(2):
@@ -941,7 +941,7 @@ def _apply_unit(UF, UI, SQ, s, uu):
         UI[s, UI_SACR, u] = 0
 
 
-@njit(cache=True, inline="always")
+@njit_no_counts
 def _apply(UF, UI, SQ, NU):
     """The end of a round for every unit."""
     for s in range(2):
@@ -949,7 +949,7 @@ def _apply(UF, UI, SQ, NU):
             _apply_unit(UF, UI, SQ, s, u)
 
 
-@njit(cache=True, inline="always")
+@njit_no_counts
 def _apply_part(UF, UI, SQ, L, LN):
     """:func:`_apply` for the units the round's fights touched (``L_TOUCH``): nobody else took
     damage, healed on a hit, lost armour, attacked or shot."""
@@ -1106,8 +1106,8 @@ def _charge_fight(S, W, AF, s, q, opp, as_defender, first_round):
         if start:
             LN[0, L_SUMMON] = 0
             LN[1, L_SUMMON] = 0
-            _start(TF, PI, UF, UI, RG, SQ, M, L, LN, ST, s, q, True)
-            _start(TF, PI, UF, UI, RG, SQ, M, L, LN, ST, e, opp, True)
+            _start(TF, PI, UF, UI, RG, SQ, M, L, LN, ST, I64(s), I64(q), np.bool_(True))
+            _start(TF, PI, UF, UI, RG, SQ, M, L, LN, ST, I64(e), I64(opp), np.bool_(True))
         else:
             LN[s, L_GROUP] = _members(UI, SQ, M, s, q, L[s, L_GROUP])
             LN[e, L_GROUP] = _members(UI, SQ, M, e, opp, L[e, L_GROUP])
@@ -1320,8 +1320,8 @@ def _clash(S, W, AF):
         if start:
             LN[0, L_SUMMON] = 0
             LN[1, L_SUMMON] = 0
-            _start(TF, PI, UF, UI, RG, SQ, M, L, LN, ST, 0, MS, False)
-            _start(TF, PI, UF, UI, RG, SQ, M, L, LN, ST, 1, MS, False)
+            _start(TF, PI, UF, UI, RG, SQ, M, L, LN, ST, I64(0), I64(MS), np.bool_(False))
+            _start(TF, PI, UF, UI, RG, SQ, M, L, LN, ST, I64(1), I64(MS), np.bool_(False))
         _normalise_both(SQ, NSQ, OCC)
         active = 0
         for f in range(3):
@@ -1398,8 +1398,8 @@ def _final(S, W, AF):
                 break
             LN[0, L_SUMMON] = 0
             LN[1, L_SUMMON] = 0
-            _start(TF, PI, UF, UI, RG, SQ, M, L, LN, ST, 0, MS, True)
-            _start(TF, PI, UF, UI, RG, SQ, M, L, LN, ST, 1, MS, True)
+            _start(TF, PI, UF, UI, RG, SQ, M, L, LN, ST, I64(0), I64(MS), np.bool_(True))
+            _start(TF, PI, UF, UI, RG, SQ, M, L, LN, ST, I64(1), I64(MS), np.bool_(True))
         else:
             # the fighters are the living: no round start to pass, no end that needs the list
             n0 = _members(UI, SQ, M, 0, MS, L[0, L_GROUP])

@@ -1555,7 +1555,9 @@ _pool: list[ThreadPoolExecutor] = []
 """The threads of :func:`simulate`, started on first use (one per core)."""
 
 
-def simulate(S, cap, max_squads, lcap, cap_big, lcap_big, seed, first, n, chunk, winner, stats, dead, alive):
+def simulate(S: tuple[np.ndarray, ...], cap: int, max_squads: int, lcap: int, cap_big: int, lcap_big: int,
+             seed: np.uint64, first: int, n: int, chunk: int, winner: np.ndarray, stats: np.ndarray, dead: np.ndarray,
+             alive: np.ndarray) -> None:
     """Battles ``first .. first + n - 1`` under ``seed``, chunks of ``chunk`` battles spread over
     ``numba.get_num_threads()`` threads in contiguous runs (as a ``prange`` schedules them).
     Python threads instead of ``parallel=True``: the parallel compile of this loop took about

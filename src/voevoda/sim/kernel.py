@@ -114,10 +114,12 @@ I64 = np.int64
 """Every argument of a call between the kernel's compiled functions goes through ``I64`` (or
 ``np.bool_``, ``np.float64``) where it could be a constant: Numba types a constant argument as a
 literal (``Literal[int](2)``, ``Literal[bool](True)``) and compiles the callee once per distinct
-literal, so the calls of ``_fight`` with the three kinds of pairing, ``-1`` or a side for the
-charger and ``True``/``False`` for a defender compiled nine copies of the largest function, and
-``_volley_shots`` six (docs/sim.md, «Compilation»). Through ``I64`` each function is compiled
-once; ``tests/sim/test_compile_time.py`` checks it."""
+literal, so the calls of ``_fight`` with ``-1`` or a side for the charger and ``True``/``False``
+for a defender compiled nine copies of the largest function, and ``_volley_shots`` six
+(docs/sim.md, «Compilation»). One constant stays on purpose: ``_fight``'s kind of pairing
+(``F_CLASH``, ``F_CHARGE``, ``F_FINAL``), three copies in which the compiler drops the branches
+of the other kinds (with a single copy the plain 100v100 battle ran 10–15% slower in two runs of
+three, and once the every-effect 10v10 23%). ``tests/sim/test_compile_time.py`` checks the calls."""
 
 RING = 8
 RING_MASK = RING - 1
@@ -381,7 +383,7 @@ def _stack(RG, UI, s, ring, u, per, rounds):
         UI[s, UI_RING_END, u] = t + rounds + 1
 
 
-@njit_no_counts
+@njit(cache=True, inline="always")
 def _start(TF, PI, UF, UI, RG, SQ, M, L, LN, ST, s, q, survivors):
     """Start of a round for its participants, the living units of squad ``q`` of side ``s``
     (column ``MS``: of the whole side), in one pass over their list ``M[s, q]`` (which drops the
@@ -442,7 +444,7 @@ def _start(TF, PI, UF, UI, RG, SQ, M, L, LN, ST, s, q, survivors):
     return n
 
 
-@njit_no_counts
+@njit(cache=True, inline="always")
 def _tock(TF, TI, PI, SF, SQM, UF, UI, RG, SQ, M, L, LN, NU, ST):
     """End of a fought round: the demonologist's summons («призывает низшего демона каждый ход»,
     into its own squad; a summoned unit joins after the round), by the summoners that
@@ -518,7 +520,7 @@ def _init_unit(TF, TI, SF, SQM, UF, UI, RG, SQ, s, u, ty, q, withdrawn, summoned
 
 # --------------------------------------------------------------------------- a round
 
-@njit_no_counts
+@njit(cache=True, inline="always")
 def _auras(TF, P, PI, NSQ, UI, SQ, NU, ACAR, AF):
     """Per squad at the start of a round: hero (+15% damage), archpriest (-15% taken), fatigue."""
     for s in range(2):
@@ -941,7 +943,7 @@ def _apply_unit(UF, UI, SQ, s, uu):
         UI[s, UI_SACR, u] = 0
 
 
-@njit_no_counts
+@njit(cache=True, inline="always")
 def _apply(UF, UI, SQ, NU):
     """The end of a round for every unit."""
     for s in range(2):
@@ -949,7 +951,7 @@ def _apply(UF, UI, SQ, NU):
             _apply_unit(UF, UI, SQ, s, u)
 
 
-@njit_no_counts
+@njit(cache=True, inline="always")
 def _apply_part(UF, UI, SQ, L, LN):
     """:func:`_apply` for the units the round's fights touched (``L_TOUCH``): nobody else took
     damage, healed on a hit, lost armour, attacked or shot."""
@@ -1106,8 +1108,8 @@ def _charge_fight(S, W, AF, s, q, opp, as_defender, first_round):
         if start:
             LN[0, L_SUMMON] = 0
             LN[1, L_SUMMON] = 0
-            _start(TF, PI, UF, UI, RG, SQ, M, L, LN, ST, I64(s), I64(q), np.bool_(True))
-            _start(TF, PI, UF, UI, RG, SQ, M, L, LN, ST, I64(e), I64(opp), np.bool_(True))
+            _start(TF, PI, UF, UI, RG, SQ, M, L, LN, ST, s, q, True)
+            _start(TF, PI, UF, UI, RG, SQ, M, L, LN, ST, e, opp, True)
         else:
             LN[s, L_GROUP] = _members(UI, SQ, M, s, q, L[s, L_GROUP])
             LN[e, L_GROUP] = _members(UI, SQ, M, e, opp, L[e, L_GROUP])
@@ -1120,10 +1122,10 @@ def _charge_fight(S, W, AF, s, q, opp, as_defender, first_round):
         LN[0, L_TOUCH] = 0
         LN[1, L_TOUCH] = 0
         if s == 0:
-            _fight(TF, TI, P, PI, SF, UF, UI, RG, SQ, Q, L, LN, RS, ST, AF, I64(F_CHARGE), I64(r), I64(s),
+            _fight(TF, TI, P, PI, SF, UF, UI, RG, SQ, Q, L, LN, RS, ST, AF, F_CHARGE, I64(r), I64(s),
                    np.bool_(as_defender), 1.0, 1.0, I64(q), I64(opp))
         else:
-            _fight(TF, TI, P, PI, SF, UF, UI, RG, SQ, Q, L, LN, RS, ST, AF, I64(F_CHARGE), I64(r), I64(s),
+            _fight(TF, TI, P, PI, SF, UF, UI, RG, SQ, Q, L, LN, RS, ST, AF, F_CHARGE, I64(r), I64(s),
                    np.bool_(as_defender), 1.0, 1.0, I64(opp), I64(q))
         _apply_part(UF, UI, SQ, L, LN)
         if summons:
@@ -1320,8 +1322,8 @@ def _clash(S, W, AF):
         if start:
             LN[0, L_SUMMON] = 0
             LN[1, L_SUMMON] = 0
-            _start(TF, PI, UF, UI, RG, SQ, M, L, LN, ST, I64(0), I64(MS), np.bool_(False))
-            _start(TF, PI, UF, UI, RG, SQ, M, L, LN, ST, I64(1), I64(MS), np.bool_(False))
+            _start(TF, PI, UF, UI, RG, SQ, M, L, LN, ST, 0, MS, False)
+            _start(TF, PI, UF, UI, RG, SQ, M, L, LN, ST, 1, MS, False)
         _normalise_both(SQ, NSQ, OCC)
         active = 0
         for f in range(3):
@@ -1358,7 +1360,7 @@ def _clash(S, W, AF):
                     LN[s, L_SHOOT] = m
                     if has_heal:
                         _healers_into(TI, UI, L, LN, s, L_FOE, SQ[s, SQ_ROLES, rear] & ROLE_HEAL)
-            _fight(TF, TI, P, PI, SF, UF, UI, RG, SQ, Q, L, LN, RS, ST, AF, I64(F_CLASH), I64(ST[ST_ROUNDS]), I64(-1),
+            _fight(TF, TI, P, PI, SF, UF, UI, RG, SQ, Q, L, LN, RS, ST, AF, F_CLASH, I64(ST[ST_ROUNDS]), I64(-1),
                    np.bool_(False), 1.0, 1.0, I64(van0), I64(van1))
         _apply_part(UF, UI, SQ, L, LN)
         if summons:
@@ -1398,8 +1400,8 @@ def _final(S, W, AF):
                 break
             LN[0, L_SUMMON] = 0
             LN[1, L_SUMMON] = 0
-            _start(TF, PI, UF, UI, RG, SQ, M, L, LN, ST, I64(0), I64(MS), np.bool_(True))
-            _start(TF, PI, UF, UI, RG, SQ, M, L, LN, ST, I64(1), I64(MS), np.bool_(True))
+            _start(TF, PI, UF, UI, RG, SQ, M, L, LN, ST, 0, MS, True)
+            _start(TF, PI, UF, UI, RG, SQ, M, L, LN, ST, 1, MS, True)
         else:
             # the fighters are the living: no round start to pass, no end that needs the list
             n0 = _members(UI, SQ, M, 0, MS, L[0, L_GROUP])
@@ -1421,7 +1423,7 @@ def _final(S, W, AF):
         _auras(TF, P, PI, NSQ, UI, SQ, NU, ACAR, AF)
         LN[0, L_TOUCH] = 0
         LN[1, L_TOUCH] = 0
-        _fight(TF, TI, P, PI, SF, UF, UI, RG, SQ, Q, L, LN, RS, ST, AF, I64(F_FINAL), I64(ST[ST_ROUNDS]), I64(-1),
+        _fight(TF, TI, P, PI, SF, UF, UI, RG, SQ, Q, L, LN, RS, ST, AF, F_FINAL, I64(ST[ST_ROUNDS]), I64(-1),
                np.bool_(False), np.float64(flank0), np.float64(flank1), I64(MS), I64(MS))
         _apply_part(UF, UI, SQ, L, LN)
         if summons:

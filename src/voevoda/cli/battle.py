@@ -27,13 +27,13 @@ errors = plain_console(stderr=True)
 
 
 class SimulatorCompile:
-    """The first odds or balance run after an install compiles the batched simulator (about a
-    minute, once; ``voevoda compile-simulator`` does it ahead of time). While it does, a live
+    """The first odds or balance run after an install compiles the batched simulator (one to two
+    minutes, once; ``voevoda compile-simulator`` does it ahead of time). While it does, a live
     line with a spinner and the time spent stands above the battles' bar (a pulsing bar, since nobody knows how far along a compile is); on a
     pipe or a file, a line says when it starts and another when it is done. ``advanced`` is
     called with the battles' progress: the first battles done mean the compile is over."""
 
-    LABEL = "компилируется пакетный симулятор (около минуты, один раз) / compiling the batched simulator (about a minute, once)"
+    LABEL = "компилируется пакетный симулятор (1–2 минуты, один раз) / compiling the batched simulator (one to two minutes, once)"
 
     def __init__(self, progress: Any = None) -> None:
         from voevoda.sim.batch import needs_compiling  # loads Numba: only here
@@ -43,8 +43,8 @@ class SimulatorCompile:
         self.started: float | None = None
         if needs_compiling():
             self.started = time.monotonic()
-            errors.print("Первый расчёт после установки: компилируется пакетный симулятор (около минуты, один "
-                         "раз)… / First run after an install: compiling the batched simulator (about a minute, "
+            errors.print("Первый расчёт после установки: компилируется пакетный симулятор (1–2 минуты, один "
+                         "раз)… / First run after an install: compiling the batched simulator (one to two minutes, "
                          "once)…")
             if progress is not None:
                 self.task = progress.add_task(self.LABEL, total=None)

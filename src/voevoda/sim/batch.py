@@ -58,7 +58,7 @@ class Batch:
 
 def needs_compiling() -> bool:
     """True when the simulator's kernel is not in Numba's cache yet: the next run compiles it
-    (about a minute, once per install), and tools say so first."""
+    (one to two minutes, once per install), and tools say so first."""
     return not_compiled_yet(kernel.simulate_chunks)
 
 

@@ -14,6 +14,7 @@ $(STAMP): pyproject.toml
 setup: $(STAMP)
 
 run: $(STAMP)
+	$(BIN)/voevoda compile-simulator
 	$(BIN)/voevoda serve --demo --init-gm "Ведущий" --db voevoda.db
 
 lint: $(STAMP)

@@ -88,5 +88,5 @@ def test_tools_know_when_the_first_run_will_compile_the_simulator(tmp_path: Path
     from voevoda.cli import battle as battle_cli
     from voevoda.sim import batch
 
-    check_compile_notice(monkeypatch, tmp_path, batch, "kernel", "kernel.simulate", batch.needs_compiling,
+    check_compile_notice(monkeypatch, tmp_path, batch, "kernel", "kernel.simulate_chunks", batch.needs_compiling,
                          battle_cli.announce_compiling_simulator, "compiling the batched simulator")

@@ -27,13 +27,13 @@ errors = plain_console(stderr=True)
 
 
 class SimulatorCompile:
-    """The first odds or balance run after an install compiles the batched simulator (two to
-    four minutes, once). While it does, a live line with a spinner and the time spent stands
-    above the battles' bar (a pulsing bar, since nobody knows how far along a compile is); on a
+    """The first odds or balance run after an install compiles the batched simulator (one to two
+    minutes, once; ``voevoda compile-simulator`` does it ahead of time). While it does, a live
+    line with a spinner and the time spent stands above the battles' bar (a pulsing bar, since nobody knows how far along a compile is); on a
     pipe or a file, a line says when it starts and another when it is done. ``advanced`` is
     called with the battles' progress: the first battles done mean the compile is over."""
 
-    LABEL = "компилируется пакетный симулятор (2–4 мин, один раз) / compiling the batched simulator (2–4 min, once)"
+    LABEL = "компилируется пакетный симулятор (1–2 минуты, один раз) / compiling the batched simulator (one to two minutes, once)"
 
     def __init__(self, progress: Any = None) -> None:
         from voevoda.sim.batch import needs_compiling  # loads Numba: only here
@@ -43,9 +43,9 @@ class SimulatorCompile:
         self.started: float | None = None
         if needs_compiling():
             self.started = time.monotonic()
-            errors.print("Первый расчёт после установки: компилируется пакетный симулятор (от двух до четырёх "
-                         "минут, один раз)… / First run after an install: compiling the batched simulator (two "
-                         "to four minutes, once)…")
+            errors.print("Первый расчёт после установки: компилируется пакетный симулятор (1–2 минуты, один "
+                         "раз)… / First run after an install: compiling the batched simulator (one to two minutes, "
+                         "once)…")
             if progress is not None:
                 self.task = progress.add_task(self.LABEL, total=None)
 
@@ -250,7 +250,22 @@ def exact_odds(battle: BattleFile, rules: Rules, sides: tuple[SideInput, SideInp
     return {"battles": n, "seed": seed_text, "draws": draws, "engine": "exact", "sides": rows}
 
 
+def compile_simulator_command() -> None:
+    """Compile the batched simulator now (once per install: odds, balance and computer opponents use
+    it). / Скомпилировать пакетный симулятор заранее (один раз после установки)."""
+    from voevoda.sim.batch import needs_compiling, warm_up
+
+    if not needs_compiling():
+        errors.print("Пакетный симулятор уже скомпилирован. / The batched simulator is compiled already.")
+        return
+    with progress_bar() as progress:
+        compiling = SimulatorCompile(progress)
+        warm_up()
+        compiling.advanced()
+
+
 def register(app: typer.Typer) -> None:
-    """Add ``battle`` and ``odds`` to the ``voevoda`` command."""
+    """Add ``battle``, ``odds`` and ``compile-simulator`` to the ``voevoda`` command."""
     app.command("battle")(battle_command)
     app.command("odds")(odds_command)
+    app.command("compile-simulator")(compile_simulator_command)

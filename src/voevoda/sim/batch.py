@@ -58,8 +58,8 @@ class Batch:
 
 def needs_compiling() -> bool:
     """True when the simulator's kernel is not in Numba's cache yet: the next run compiles it
-    (two to four minutes, once per install), and tools say so first."""
-    return not_compiled_yet(kernel.simulate)
+    (one to two minutes, once per install), and tools say so first."""
+    return not_compiled_yet(kernel.simulate_chunks)
 
 
 def not_compiled_yet(dispatcher: Any) -> bool:
@@ -70,6 +70,42 @@ def not_compiled_yet(dispatcher: Any) -> bool:
     cache: Any = getattr(dispatcher, "_cache", None)  # Numba's FunctionCache (no public API)
     index = getattr(getattr(cache, "_cache_file", None), "_index_path", None)
     return isinstance(index, str) and not os.path.exists(index)
+
+
+WARM_UP = '''
+seed = "warm-up"
+[attacker]
+name = "A"
+faction = "empire"
+deployment = """
+Центральный фланг:
+Авангард - 2 копейщика
+"""
+[defender]
+name = "B"
+faction = "ogres"
+deployment = """
+Центральный фланг:
+Авангард - 1 огр-бык
+"""
+'''
+"""A battle of three units: the kernel is compiled once for every battle (the arrays of a scenario
+have the same types whatever it holds), so a small one compiles it for all."""
+
+
+def warm_up() -> None:
+    """Compile the kernel now, or load it from Numba's cache: one small battle
+    (``voevoda compile-simulator``, ``make run``)."""
+    from pathlib import Path
+
+    from voevoda.rulesets.steel_rose.battle.sides import battle_from_text, build_sides
+    from voevoda.rulesets.steel_rose.rules import load_rules
+    from voevoda.sim.compile import compile_battle
+
+    rules = load_rules()
+    battle = battle_from_text(WARM_UP, Path("warm-up"))
+    sides, _ = build_sides(battle.specs, rules)
+    run(compile_battle(rules, (sides[0], sides[1]), battle.options), 1, "warm-up")
 
 
 def seed64(seed: str | int) -> int:

@@ -39,9 +39,12 @@ A battle allocates nothing: :func:`simulate` gives each chunk of battles one wor
 from __future__ import annotations
 
 import math
+import os
+from concurrent.futures import ThreadPoolExecutor
 
+import numba
 import numpy as np
-from numba import njit, prange, types
+from numba import njit, types
 from numba.core import cgutils
 from numba.extending import intrinsic
 from numba.np.numpy_support import carray
@@ -106,6 +109,17 @@ reference on entry and drop it on return. The arrays of a battle are the unmanag
 :func:`battle`; with many small fights a battle makes hundreds of such calls (every effect
 10v10: 14–17% faster). ``_nrt`` is an internal option of Numba (its own tests use it): a release
 without it would refuse to compile the kernel, not run it differently."""
+
+I64 = np.int64
+"""Every argument of a call between the kernel's compiled functions goes through ``I64`` (or
+``np.bool_``, ``np.float64``) where it could be a constant: Numba types a constant argument as a
+literal (``Literal[int](2)``, ``Literal[bool](True)``) and compiles the callee once per distinct
+literal, so the calls of ``_fight`` with ``-1`` or a side for the charger and ``True``/``False``
+for a defender compiled nine copies of the largest function, and ``_volley_shots`` six
+(docs/sim.md, «Compilation»). One constant stays on purpose: ``_fight``'s kind of pairing
+(``F_CLASH``, ``F_CHARGE``, ``F_FINAL``), three copies in which the compiler drops the branches
+of the other kinds (with a single copy the plain 100v100 battle ran 10–15% slower in two runs of
+three, and once the every-effect 10v10 23%). ``tests/sim/test_compile_time.py`` checks the calls."""
 
 RING = 8
 RING_MASK = RING - 1
@@ -452,7 +466,7 @@ def _add_unit(TF, TI, SF, SQM, UF, UI, RG, SQ, M, NU, ST, s, ty, q):
         ST[ST_OVERFLOW] += 1
         return
     NU[s] = u + 1
-    _init_unit(TF, TI, SF, SQM, UF, UI, RG, SQ, s, u, ty, q, 0, 1)
+    _init_unit(TF, TI, SF, SQM, UF, UI, RG, SQ, s, u, ty, q, I64(0), I64(1))
     _enlist(SQ, M, s, q, u)
 
 
@@ -839,7 +853,8 @@ def _fight(TF, TI, P, PI, SF, UF, UI, RG, SQ, Q, L, LN, RS, ST, AF, kind, rnd, c
             L[a, L_SHOTS, k] = L[a, L_SHOOT, k]
         if m == 0 or nb == 0:
             continue
-        _volley_shots(TF, TI, P, PI, SF, UF, UI, RG, SQ, L, RS, ST, AF, kind, a, m, L_GROUP, nb, False)
+        _volley_shots(TF, TI, P, PI, SF, UF, UI, RG, SQ, L, RS, ST, AF, I64(kind), I64(a), I64(m), I64(L_GROUP),
+                      I64(nb), np.bool_(False))
     # Целитель: «накладывает регенерацию (6 единиц здоровья за 3 раунда) на случайного бойца
     # впередистоящего (если есть) или своего отряда каждый раунд»
     for a in range(2):
@@ -977,7 +992,7 @@ def _init(S, W):
         n = NINIT[s]
         NU[s] = n
         for u in range(n):
-            _init_unit(TF, S[1], SF, SQM, UF, UI, RG, SQ, s, u, ITYPE[s, u], ISQ[s, u], IWD[s, u], 0)
+            _init_unit(TF, S[1], SF, SQM, UF, UI, RG, SQ, I64(s), I64(u), ITYPE[s, u], ISQ[s, u], IWD[s, u], I64(0))
             if IWD[s, u] == 0:
                 _enlist(SQ, M, s, ISQ[s, u], u)
 
@@ -1071,7 +1086,8 @@ def _volleys(S, W, AF):
                         m += 1
             nf = _members(UI, SQ, M, e, tq, L[e, L_FOE])
             LN[e, L_FOE] = nf
-            _volley_shots(TF, TI, P, PI, SF, UF, UI, RG, SQ, L, RS, ST, AF, F_VOLLEY, s, m, L_FOE, nf, SQ[e, SQ_COVER, tq] != 0)
+            _volley_shots(TF, TI, P, PI, SF, UF, UI, RG, SQ, L, RS, ST, AF, I64(F_VOLLEY), I64(s), I64(m), I64(L_FOE),
+                          I64(nf), np.bool_(SQ[e, SQ_COVER, tq] != 0))
     _apply(UF, UI, SQ, NU)
     _normalise(SQ, NSQ[0], 0)
     _normalise(SQ, NSQ[1], 1)
@@ -1106,9 +1122,11 @@ def _charge_fight(S, W, AF, s, q, opp, as_defender, first_round):
         LN[0, L_TOUCH] = 0
         LN[1, L_TOUCH] = 0
         if s == 0:
-            _fight(TF, TI, P, PI, SF, UF, UI, RG, SQ, Q, L, LN, RS, ST, AF, F_CHARGE, r, s, as_defender, 1.0, 1.0, q, opp)
+            _fight(TF, TI, P, PI, SF, UF, UI, RG, SQ, Q, L, LN, RS, ST, AF, F_CHARGE, I64(r), I64(s),
+                   np.bool_(as_defender), 1.0, 1.0, I64(q), I64(opp))
         else:
-            _fight(TF, TI, P, PI, SF, UF, UI, RG, SQ, Q, L, LN, RS, ST, AF, F_CHARGE, r, s, as_defender, 1.0, 1.0, opp, q)
+            _fight(TF, TI, P, PI, SF, UF, UI, RG, SQ, Q, L, LN, RS, ST, AF, F_CHARGE, I64(r), I64(s),
+                   np.bool_(as_defender), 1.0, 1.0, I64(opp), I64(q))
         _apply_part(UF, UI, SQ, L, LN)
         if summons:
             _tock(TF, TI, PI, SF, SQM, UF, UI, RG, SQ, M, L, LN, NU, ST)
@@ -1163,9 +1181,9 @@ def _charges(S, W, AF):
                 defender = o
         r = 1
         if defender >= 0 and SQ[s, SQ_ALIVE, q] > 0:
-            r = _charge_fight(S, W, AF, s, q, defender, True, r)
+            r = _charge_fight(S, W, AF, I64(s), I64(q), I64(defender), np.bool_(True), I64(r))
         if SQ[s, SQ_ALIVE, q] > 0:
-            r = _charge_fight(S, W, AF, s, q, target, False, r)
+            r = _charge_fight(S, W, AF, I64(s), I64(q), I64(target), np.bool_(False), I64(r))
         _normalise(SQ, NSQ[0], 0)
         _normalise(SQ, NSQ[1], 1)
 
@@ -1342,7 +1360,8 @@ def _clash(S, W, AF):
                     LN[s, L_SHOOT] = m
                     if has_heal:
                         _healers_into(TI, UI, L, LN, s, L_FOE, SQ[s, SQ_ROLES, rear] & ROLE_HEAL)
-            _fight(TF, TI, P, PI, SF, UF, UI, RG, SQ, Q, L, LN, RS, ST, AF, F_CLASH, ST[ST_ROUNDS], -1, False, 1.0, 1.0, van0, van1)
+            _fight(TF, TI, P, PI, SF, UF, UI, RG, SQ, Q, L, LN, RS, ST, AF, F_CLASH, I64(ST[ST_ROUNDS]), I64(-1),
+                   np.bool_(False), 1.0, 1.0, I64(van0), I64(van1))
         _apply_part(UF, UI, SQ, L, LN)
         if summons:
             _tock(TF, TI, PI, SF, SQM, UF, UI, RG, SQ, M, L, LN, NU, ST)
@@ -1404,7 +1423,8 @@ def _final(S, W, AF):
         _auras(TF, P, PI, NSQ, UI, SQ, NU, ACAR, AF)
         LN[0, L_TOUCH] = 0
         LN[1, L_TOUCH] = 0
-        _fight(TF, TI, P, PI, SF, UF, UI, RG, SQ, Q, L, LN, RS, ST, AF, F_FINAL, ST[ST_ROUNDS], -1, False, flank0, flank1, MS, MS)
+        _fight(TF, TI, P, PI, SF, UF, UI, RG, SQ, Q, L, LN, RS, ST, AF, F_FINAL, I64(ST[ST_ROUNDS]), I64(-1),
+               np.bool_(False), np.float64(flank0), np.float64(flank1), I64(MS), I64(MS))
         _apply_part(UF, UI, SQ, L, LN)
         if summons:
             _tock(TF, TI, PI, SF, SQM, UF, UI, RG, SQ, M, L, LN, NU, ST)
@@ -1508,25 +1528,53 @@ def _record(S, W, b, winner, stats, dead, alive):
         stats[b, i] = ST[i]
 
 
-@njit(cache=True, parallel=True)
-def simulate(S, cap, max_squads, lcap, cap_big, lcap_big, seed, first, n, chunk, winner, stats, dead, alive):
-    """Battles ``first .. first + n - 1`` under ``seed``; chunk ``c`` of ``chunk`` battles runs on
-    one workspace. Battle ``b``'s result depends on (seed, b) alone: a battle that runs out of
-    room for its summons in the workspace of ``cap`` units is run again, with the same dice, in
-    one of ``cap_big``."""
-    nchunks = (n + chunk - 1) // chunk
+@njit(cache=True, nogil=True)
+def simulate_chunks(S, cap, max_squads, lcap, cap_big, lcap_big, seed, first, n, chunk, c0, c1, winner, stats, dead,
+                    alive):
+    """Chunks ``c0 .. c1 - 1`` of battles ``first .. first + n - 1`` under ``seed``; chunk ``c`` of
+    ``chunk`` battles runs on one workspace. Battle ``b``'s result depends on (seed, b) alone: a
+    battle that runs out of room for its summons in the workspace of ``cap`` units is run again,
+    with the same dice, in one of ``cap_big``. Compiled without the GIL, so that :func:`simulate`
+    runs chunks on several threads."""
     T = _template(S, cap, max_squads, lcap)
-    for c in prange(nchunks):
+    for c in range(c0, c1):
         W = _workspace(cap, max_squads, lcap)
         AF = np.ones((2, 3, max_squads + 1))
         lo_b = c * chunk
         hi_b = min(n, lo_b + chunk)
         for b in range(lo_b, hi_b):
             key = battle_key(seed, first + b)
-            battle(S, W, AF, T, key, b == lo_b)
+            battle(S, W, AF, T, key, np.bool_(b == lo_b))
             if W[8][ST_OVERFLOW] > 0 and cap_big > cap:
                 WB = _workspace(cap_big, max_squads, lcap_big)
-                battle(S, WB, AF, T, key, True)
-                _record(S, WB, b, winner, stats, dead, alive)
+                battle(S, WB, AF, T, key, np.bool_(True))
+                _record(S, WB, I64(b), winner, stats, dead, alive)
             else:
-                _record(S, W, b, winner, stats, dead, alive)
+                _record(S, W, I64(b), winner, stats, dead, alive)
+
+
+_pool: list[ThreadPoolExecutor] = []
+"""The threads of :func:`simulate`, started on first use (one per core)."""
+
+
+def simulate(S: tuple[np.ndarray, ...], cap: int, max_squads: int, lcap: int, cap_big: int, lcap_big: int,
+             seed: np.uint64, first: int, n: int, chunk: int, winner: np.ndarray, stats: np.ndarray, dead: np.ndarray,
+             alive: np.ndarray) -> None:
+    """Battles ``first .. first + n - 1`` under ``seed``, chunks of ``chunk`` battles spread over
+    ``numba.get_num_threads()`` threads in contiguous runs (as a ``prange`` schedules them).
+    Python threads instead of ``parallel=True``: the parallel compile of this loop took about
+    45% of the kernel's first compile (docs/sim.md, «Compilation»), and the battles' results do
+    not depend on the thread that runs them."""
+    nchunks = (n + chunk - 1) // chunk
+    threads = min(numba.get_num_threads(), nchunks)
+    args = (S, cap, max_squads, lcap, cap_big, lcap_big, seed, first, n, chunk)
+    if threads <= 1:
+        simulate_chunks(*args, 0, nchunks, winner, stats, dead, alive)
+        return
+    if not _pool:
+        _pool.append(ThreadPoolExecutor(max_workers=os.cpu_count() or 1, thread_name_prefix="voevoda-sim"))
+    cuts = [nchunks * t // threads for t in range(threads + 1)]
+    jobs = [_pool[0].submit(simulate_chunks, *args, cuts[t], cuts[t + 1], winner, stats, dead, alive)
+            for t in range(threads)]
+    for job in jobs:
+        job.result()

@@ -7,7 +7,7 @@ either (no home, a read-only home), Numba finds no place at all and the import o
 fails. So, unless ``NUMBA_CACHE_DIR`` is set already: beside the source when that is writable
 (Numba's own choice), else ``$XDG_CACHE_HOME/voevoda/numba`` (``~/.cache/voevoda/numba``; the
 platform's cache folder on macOS and Windows), else a folder of the system's temporary
-directory. The compile (two to four minutes) then happens once per user, not on every run.
+directory. The compile (one to two minutes) then happens once per user, not on every run.
 """
 
 from __future__ import annotations

@@ -242,7 +242,7 @@ def test_odds_of_a_steel_rose_battle_file(service: Service, api: BotApi) -> None
         async with running(service, api):
             answer = await exchange(api, ANNA, "/odds 30\n" + battle, at_least=2, settle=1.0)
             assert answer[0].visible == ("Пакетный симулятор ещё компилируется (первый расчёт после установки, "
-                                         "несколько минут): пока — точный движок, 30 битв." if engine == "exact"
+                                         "1–2 минуты): пока — точный движок, 30 битв." if engine == "exact"
                                          else "Считаю 30 битв…")
             assert answer[1].visible.startswith(f"Алиса — Борис: 30 битв ({engine})")
             assert "Алиса: победы" in answer[1].visible and "потери в среднем" in answer[1].visible

@@ -114,9 +114,9 @@ TEXTS: dict[str, tuple[str, str]] = {
         "a number after the command says how many battles."),
     "odds_wait": ("Считаю {battles} битв…", "Computing {battles} battles…"),
     "odds_compiling": (
-        "Пакетный симулятор ещё компилируется (первый расчёт после установки, несколько минут): пока — точный "
+        "Пакетный симулятор ещё компилируется (первый расчёт после установки, 1–2 минуты): пока — точный "
         "движок, {battles} битв.",
-        "The batched simulator is still compiling (the first run after an install, a few minutes): meanwhile the "
+        "The batched simulator is still compiling (the first run after an install, one to two minutes): meanwhile the "
         "exact engine, {battles} battles."),
     "odds_head": ("<b>{first} — {second}</b>: {battles} битв ({engine})",
                   "<b>{first} — {second}</b>: {battles} battles ({engine})"),

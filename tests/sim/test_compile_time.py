@@ -1,0 +1,99 @@
+"""Issue 30, item 12: the batched simulator's first compile. Its time is benchmarked
+(benchmarks/sim_compile.py, figures in benchmarks/RESULTS.md); what is checked here is what keeps
+it short: every compiled function of the kernel is compiled for one signature (a constant
+argument would make Numba compile a copy per literal value: ``_fight`` was compiled nine times;
+three copies, one per kind of pairing, are kept on purpose),
+the battle loop is not a ``parallel=True`` compile, and ``voevoda compile-simulator`` compiles
+ahead of time, saying so."""
+
+from __future__ import annotations
+
+import ast
+import inspect
+
+import pytest
+from typer.testing import CliRunner
+
+from voevoda.cli import app
+from voevoda.sim import batch, kernel
+
+ARRAY_VIEWS = {"_rf", "_ri", "_ru"}
+"""Raw views of arrays of several shapes: one small specialisation per shape, by design."""
+LITERAL_ON_PURPOSE = {("_fight", 15)}
+"""``_fight``'s kind of pairing: three copies, each without the other kinds' branches (kernel.I64)."""
+SPECIALISATIONS = {"_fight": 3}
+
+
+def _compiled_functions() -> dict[str, object]:
+    from numba.core.registry import CPUDispatcher
+
+    return {name: obj for name, obj in vars(kernel).items()
+            if isinstance(obj, CPUDispatcher) and obj.py_func.__module__ == kernel.__name__}
+
+
+def _is_constant(node: ast.expr) -> bool:
+    """A literal (``2``, ``-1``, ``True``) or a module constant (``F_CHARGE``), which Numba types
+    as a literal of its value."""
+    if isinstance(node, ast.Constant):
+        return not isinstance(node.value, float)  # floats are never literal types
+    if isinstance(node, ast.UnaryOp) and isinstance(node.operand, ast.Constant):
+        return not isinstance(node.operand.value, float)
+    return isinstance(node, ast.Name) and isinstance(getattr(kernel, node.id, None), int)
+
+
+def test_no_call_between_compiled_functions_passes_a_constant() -> None:
+    """Every argument of a call from one compiled function of the kernel to another that is not
+    inlined goes through ``I64``, ``np.bool_`` or ``np.float64`` where it is a constant (but
+    ``_fight``'s kind of pairing)."""
+    functions = _compiled_functions()
+    inlined = {name for name, d in functions.items() if getattr(d, "targetoptions", {}).get("inline") == "always"}
+    tree = ast.parse(inspect.getsource(kernel))
+    bad = []
+    for fn in (n for n in tree.body if isinstance(n, ast.FunctionDef) and n.name in functions):
+        for call in (n for n in ast.walk(fn) if isinstance(n, ast.Call) and isinstance(n.func, ast.Name)):
+            callee = call.func.id
+            if callee in functions and callee not in inlined and callee not in ARRAY_VIEWS:
+                bad += [f"{fn.name} -> {callee}(... {ast.unparse(a)} ...)" for i, a in enumerate(call.args)
+                        if _is_constant(a) and (callee, i) not in LITERAL_ON_PURPOSE]
+    assert not bad, "\n".join(bad)
+    assert {"_fight", "_volley_shots", "_charge_fight", "battle"} <= set(functions) - inlined
+
+
+def test_each_function_is_compiled_once_when_compiled_here() -> None:
+    """When this process compiled the kernel (not loaded it from Numba's cache, which records no
+    callee signatures), each function has a single signature."""
+    batch.warm_up()
+    functions = _compiled_functions()
+    if not functions["_fight"].signatures:  # type: ignore[attr-defined]
+        pytest.skip("the kernel came from Numba's cache: no callee was compiled in this process")
+    many = {name: len(d.signatures) for name, d in functions.items()  # type: ignore[attr-defined]
+            if len(d.signatures) > SPECIALISATIONS.get(name, 1) and name not in ARRAY_VIEWS}  # type: ignore[attr-defined]
+    assert not many
+
+
+def test_the_battle_loop_is_not_a_parallel_compile() -> None:
+    """``parallel=True`` compiled the loop over chunks in about 45% of the whole first compile: the
+    chunks run on Python threads over a ``nogil`` kernel instead."""
+    options = kernel.simulate_chunks.targetoptions
+    assert not options.get("parallel") and options.get("nogil")
+
+
+def test_compile_simulator_command(monkeypatch: pytest.MonkeyPatch) -> None:
+    """``voevoda compile-simulator`` (``make run`` calls it) compiles the kernel with the notice and
+    spinner of a first odds run, and says so when there is nothing to do."""
+    from voevoda.cli import battle as battle_cli
+
+    said: list[str] = []
+    monkeypatch.setattr(battle_cli.errors, "print", lambda text, **_: said.append(str(text)))
+    compiled: list[bool] = []
+    monkeypatch.setattr(batch, "needs_compiling", lambda: not compiled)
+    monkeypatch.setattr(batch, "warm_up", lambda: compiled.append(True))
+    result = CliRunner().invoke(app, ["compile-simulator"])
+    assert result.exit_code == 0, result.output
+    assert compiled == [True]
+    assert any("компилируется пакетный симулятор" in s for s in said)
+    assert any("compiled in" in s for s in said)
+    said.clear()
+    result = CliRunner().invoke(app, ["compile-simulator"])
+    assert result.exit_code == 0 and compiled == [True]
+    assert any("compiled already" in s and "уже скомпилирован" in s for s in said)

@@ -860,3 +860,24 @@ __all__ = ["CHANNELS", "FORMATS", "LANGS", "Channel", "channel", "check_options"
            "error_text", "export_text", "games_lines", "games_text", "map_svg", "order_check_text", "order_echo",
            "order_reply", "order_text", "reopen_text", "report_text", "resolution_text", "rollback_text", "show_json",
            "show_text", "status_text", "step_text", "walk"]
+
+
+# -- what the clock goes by (docs/clock.md) ------------------------------------------------------
+
+
+def awaited_seats(game: Game) -> list[str]:
+    """The seats the open step awaits, as the public status names them: what the schedule's
+    early resolution, the ready marks and the missed-turn count go by."""
+    return list(game.awaiting())
+
+
+def awaited_phase(game: Game) -> str | None:
+    """The phase a per-phase deadline is chosen by: the kind of what the open step awaits, read
+    from the public view (a deadline is public), else the phase the status names."""
+    if game.outcome() is not None:
+        return None
+    view = game.view(PUBLIC)
+    kinds = sorted({prompt.kind for prompt in game.ruleset.awaiting(view).values()})
+    if kinds:
+        return kinds[0]
+    return game.ruleset.progress(view)[1] or None

@@ -32,8 +32,9 @@ from voevoda.clock.schedule import (
     parse_weekly,
     zone_of,
 )
+from voevoda.core import outputs
 from voevoda.core.errors import AlreadyDone, GameError, OrdersRejected
-from voevoda.core.ruleset import PUBLIC, Viewer
+from voevoda.core.ruleset import Viewer
 from voevoda.notify import GAME_MASTER, Announcement, announce, seat_audience
 from voevoda.notify import PUBLIC as EVERYONE
 from voevoda.service.access import Op
@@ -369,7 +370,7 @@ class Clockwork(People):
         access.require(Op.READY, seat)
         if played.outcome() is not None:
             raise GameError("игра окончена", "the game is over")
-        if seat not in played.awaiting():
+        if seat not in outputs.awaited_seats(played):
             raise GameError(f"от игрока «{seat}» сейчас ничего не ждут: отмечать готовность не к чему",
                             f"nothing is awaited from '{seat}' now: there is nothing to be ready for")
         from sqlalchemy import delete, select
@@ -600,7 +601,7 @@ class Clockwork(People):
             self._roll(session, row, played, now, zone)
         if row.paused_at is not None:
             return None
-        if played.outcome() is not None or not played.awaiting():
+        if played.outcome() is not None or not outputs.awaited_seats(played):
             row.due_at = None
             row.wake_at = None
             return None
@@ -633,7 +634,7 @@ class Clockwork(People):
             if row.missed_policy == "computer":
                 stand_in += [p for p in people if p not in row.excused]
             return _Plan(step, bool(waiting), tuple(stand_in))
-        awaited_people = [p for p in played.awaiting() if p not in played.record.bots
+        awaited_people = [p for p in outputs.awaited_seats(played) if p not in played.record.bots
                           and not (p in missed and (missed[p].computer or missed[p].disorder))]
         ready = set(session.scalars(select(ReadyRow.player).where(ReadyRow.game_id == game_id,
                                                                   ReadyRow.step == step)))
@@ -799,15 +800,8 @@ def _schedule(row: ScheduleRow, zone: str) -> Schedule:
 
 
 def phase_of(played: Game) -> str | None:
-    """The phase a per-phase period is chosen by: the kind of what the open step awaits (from the
-    public view: the deadline is public), else the phase the status names."""
-    if played.outcome() is not None:
-        return None
-    view = played.view(PUBLIC)
-    kinds = sorted({prompt.kind for prompt in played.ruleset.awaiting(view).values()})
-    if kinds:
-        return kinds[0]
-    return played.ruleset.progress(view)[1] or None
+    """The phase a per-phase period is chosen by (:func:`voevoda.core.outputs.awaited_phase`)."""
+    return outputs.awaited_phase(played)
 
 
 def _due(row: ScheduleRow, played: Game, zone: str) -> datetime | None:

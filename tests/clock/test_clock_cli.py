@@ -35,7 +35,7 @@ def db(tmp_path: Path, frozen: time_machine.Traveller) -> str:
 def test_schedule_weekly_in_moscow_and_status_shows_the_deadline_there(db: str) -> None:
     code, out = run("schedule", "g", "--every", "sun 18:00", "--tz", "Europe/Moscow", "--db", db)
     assert code == 0, out
-    assert "каждую неделю: вс 18:00 (Europe/Moscow)" in out
+    assert "каждое воскресенье в 18:00 (Europe/Moscow)" in out
     code, out = run("status", "g", "--db", db)
     assert code == 0 and "срок: 2026-12-06 18:00 MSK (+03:00) — через 5 д 3 ч" in out
     assert "deadline: 2026-12-06 18:00 MSK (+03:00) — in 5 d 3 h" in out
@@ -50,7 +50,9 @@ def test_deadline_period_phases_and_no_early(db: str) -> None:
     code, out = run("schedule", "g", "--deadline", "2026-12-06T18:00+03:00", "--db", db)
     assert code == 0 and "срок: 2026-12-06 15:00 UTC" in out
     code, out = run("schedule", "g", "--period", "48h", "--phase", "guess=12h", "--no-early", "--db", db)
-    assert code == 0 and "guess: 12h" in out and "досрочно / early: нет / no" in out
+    assert code == 0 and "guess: 12 ч после начала шага" in out and "досрочно / early: нет / no" in out
+    # issue 26, the rule in words of the reader's language: «48 ч после начала шага» / «48 h after …»
+    assert "48 ч после начала шага" in out and "48 h after the step opens" in out
     assert "2026-12-02 00:00 UTC" in out
 
 

@@ -22,7 +22,7 @@ def test_the_game_master_sets_a_schedule_and_players_see_the_deadline_and_press_
                                             "missed": "civil-disorder", "disorder_after": "2",
                                             "vacation_days": "7", "vacation_policy": "extend"})
     assert page.status_code == 200, page.text  # type: ignore[attr-defined]
-    assert "каждую неделю: вс 18:00 (Europe/Moscow)" in page.text  # type: ignore[attr-defined]
+    assert "каждое воскресенье в 18:00 (Europe/Moscow)" in page.text  # type: ignore[attr-defined]
     anna = site.player("g", "Анна")
     game = anna.get("/g/g")
     assert "06.12.2026 18:00 MSK" in game.text and "через 5 д 3 ч" in game.text  # type: ignore[attr-defined]

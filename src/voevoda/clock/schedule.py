@@ -225,7 +225,11 @@ def parse_deadline(text: str, timezone: str = "UTC") -> datetime:
                         f"--deadline: '{text}' is not a date and time; write e.g. 2026-12-06T18:00+03:00") from exc
     if moment.tzinfo is None:
         moment = moment.replace(tzinfo=zone_of(timezone))
-    return moment.astimezone(UTC)
+    try:
+        return moment.astimezone(UTC)
+    except OverflowError as exc:  # the first or the last days of the calendar, moved by their offset
+        raise GameError(f"--deadline: «{text}» — за пределами календаря", f"--deadline: '{text}' is off the calendar") \
+            from exc
 
 
 def parse_phases(items: list[str] | tuple[str, ...]) -> dict[str, Period]:

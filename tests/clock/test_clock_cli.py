@@ -83,7 +83,30 @@ def test_pause_resume_extend_ready_vacation_and_a_worker_pass(db: str, frozen: t
     (("ready", "g", "--player", "Вера"), "Вера"),
     (("resume", "g"), "the game is not paused"),
     (("schedule", "nope", "--period", "1h"), "no game named 'nope'"),
+    (("vacation", "g", "--player", "Анна", "--cancel"), "'Анна' has no vacation planned"),
+    (("vacation", "g", "--cancel"), "--cancel: whose vacation?"),
+    (("vacation", "g", "--player", "Анна", "--from", "2026-12-10"), "a vacation needs --player, --from and --to"),
 ])
 def test_bad_input_is_a_clear_error(db: str, args: tuple[str, ...], said: str) -> None:
     code, out = run(*args, "--db", db)
     assert code == 1 and said in out, out
+
+
+def test_a_vacation_is_planned_listed_and_cancelled(db: str) -> None:
+    """Issue 26, vacations from the CLI: `vacation GAME --player P --from --to`, `vacation GAME`
+    (the list, with ids and the days left), `vacation GAME --player P --cancel [--id N]`."""
+    code, out = run("vacation", "g", "--player", "Борис", "--from", "2026-12-10", "--to", "2026-12-12", "--db", db)
+    assert code == 0 and "осталось / left: 11 дн. / days" in out, out
+    code, out = run("vacation", "g", "--player", "борис", "--from", "2026-12-20", "--to", "2026-12-20", "--db", db)
+    assert code == 0 and "left: 10 дн." in out, out
+    code, out = run("vacation", "g", "--db", db)
+    assert code == 0 and "1. Борис: 2026-12-10 00:00 UTC" in out and "2. Борис: 2026-12-20 00:00 UTC" in out, out
+    assert "Анна: осталось / left 14 дн. / days" in out
+    code, out = run("vacation", "g", "--player", "Борис", "--cancel", "--db", db)
+    assert code == 1 and "has several vacations, choose one: --id 1" in out, out
+    code, out = run("vacation", "g", "--player", "Борис", "--cancel", "--id", "1", "--db", db)
+    assert code == 0 and "отпуск отменён / vacation cancelled 1 Борис" in out and "left: 13 дн." in out, out
+    code, out = run("vacation", "g", "--player", "Борис", "--cancel", "--db", db)
+    assert code == 0 and "vacation cancelled 2 Борис" in out, out
+    code, out = run("vacation", "g", "--player", "Борис", "--db", db)
+    assert code == 0 and "нет / none" in out and "Борис: осталось / left 14 дн. / days" in out, out

@@ -14,9 +14,9 @@ import time_machine
 from tests.web.conftest import Browser, Site, site  # noqa: F401 - the fixture
 
 
-def api_token(site: Site, game: str, player: str) -> dict[str, str]:
+def api_token(where: Site, game: str, player: str) -> dict[str, str]:
     """The header of an API token made on the seat's account page."""
-    browser = site.player(game, player)
+    browser = where.player(game, player)
     made = browser.post("/account/tokens", {"seat": f"{game}\n{player}", "label": "бот"})
     token = re.search(r'<pre class="secret" id="new-token">([^<]+)</pre>', made.text)  # type: ignore[attr-defined]
     assert token, made.text  # type: ignore[attr-defined]
@@ -36,9 +36,9 @@ def error(response: Any) -> dict[str, Any]:
     return found
 
 
-def game_with_schedule(site: Site) -> Browser:
-    site.new_game("toy-guess", "g", "Анна,Борис")
-    gm = site.game_master()
+def game_with_schedule(where: Site) -> Browser:
+    where.new_game("toy-guess", "g", "Анна,Борис")
+    gm = where.game_master()
     response = call(gm, "PUT", "/games/g/schedule", {"every": "вс 18:00", "vacation_days": 7})
     assert response.status_code == 200, response.text
     return gm

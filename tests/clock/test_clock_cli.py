@@ -102,6 +102,8 @@ def test_a_vacation_is_planned_listed_and_cancelled(db: str) -> None:
     code, out = run("vacation", "g", "--db", db)
     assert code == 0 and "1. Борис: 2026-12-10 00:00 UTC" in out and "2. Борис: 2026-12-20 00:00 UTC" in out, out
     assert "Анна: осталось / left 14 дн. / days" in out
+    code, out = run("schedule", "g", "--db", db)
+    assert code == 0 and "    1. Борис: 2026-12-10 00:00 UTC" in out, out  # the id that --cancel --id takes
     code, out = run("vacation", "g", "--player", "Борис", "--cancel", "--db", db)
     assert code == 1 and "has several vacations, choose one: --id 1" in out, out
     code, out = run("vacation", "g", "--player", "Борис", "--cancel", "--id", "1", "--db", db)

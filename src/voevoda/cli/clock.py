@@ -44,7 +44,7 @@ def schedule_text(view: DeadlineView) -> str:
                  f"{'срок ждёт' if view.vacation_policy == 'extend' else 'ход без игрока'} / "
                  f"{'the deadline waits' if view.vacation_policy == 'extend' else 'resolved without the seat'}")
     for vacation in view.vacations:
-        lines.append(f"    {vacation.player}: {view.local(vacation.starts_at)} — {view.local(vacation.ends_at)}")
+        lines.append(f"    {vacation.id}. {vacation.player}: {view.local(vacation.starts_at)} — {view.local(vacation.ends_at)}")
     return "\n".join(lines)
 
 

@@ -35,7 +35,7 @@ def db(tmp_path: Path, frozen: time_machine.Traveller) -> str:
 def test_schedule_weekly_in_moscow_and_status_shows_the_deadline_there(db: str) -> None:
     code, out = run("schedule", "g", "--every", "sun 18:00", "--tz", "Europe/Moscow", "--db", db)
     assert code == 0, out
-    assert "каждую неделю: вс 18:00 (Europe/Moscow)" in out
+    assert "каждое воскресенье в 18:00 (Europe/Moscow)" in out
     code, out = run("status", "g", "--db", db)
     assert code == 0 and "срок: 2026-12-06 18:00 MSK (+03:00) — через 5 д 3 ч" in out
     assert "deadline: 2026-12-06 18:00 MSK (+03:00) — in 5 d 3 h" in out
@@ -50,7 +50,9 @@ def test_deadline_period_phases_and_no_early(db: str) -> None:
     code, out = run("schedule", "g", "--deadline", "2026-12-06T18:00+03:00", "--db", db)
     assert code == 0 and "срок: 2026-12-06 15:00 UTC" in out
     code, out = run("schedule", "g", "--period", "48h", "--phase", "guess=12h", "--no-early", "--db", db)
-    assert code == 0 and "guess: 12h" in out and "досрочно / early: нет / no" in out
+    assert code == 0 and "guess: 12 ч после начала шага" in out and "досрочно / early: нет / no" in out
+    # issue 26, the rule in words of the reader's language: «48 ч после начала шага» / «48 h after …»
+    assert "48 ч после начала шага" in out and "48 h after the step opens" in out
     assert "2026-12-02 00:00 UTC" in out
 
 
@@ -81,7 +83,32 @@ def test_pause_resume_extend_ready_vacation_and_a_worker_pass(db: str, frozen: t
     (("ready", "g", "--player", "Вера"), "Вера"),
     (("resume", "g"), "the game is not paused"),
     (("schedule", "nope", "--period", "1h"), "no game named 'nope'"),
+    (("vacation", "g", "--player", "Анна", "--cancel"), "'Анна' has no vacation planned"),
+    (("vacation", "g", "--cancel"), "--cancel: whose vacation?"),
+    (("vacation", "g", "--player", "Анна", "--from", "2026-12-10"), "a vacation needs --player, --from and --to"),
 ])
 def test_bad_input_is_a_clear_error(db: str, args: tuple[str, ...], said: str) -> None:
     code, out = run(*args, "--db", db)
     assert code == 1 and said in out, out
+
+
+def test_a_vacation_is_planned_listed_and_cancelled(db: str) -> None:
+    """Issue 26, vacations from the CLI: `vacation GAME --player P --from --to`, `vacation GAME`
+    (the list, with ids and the days left), `vacation GAME --player P --cancel [--id N]`."""
+    code, out = run("vacation", "g", "--player", "Борис", "--from", "2026-12-10", "--to", "2026-12-12", "--db", db)
+    assert code == 0 and "осталось / left: 11 дн. / days" in out, out
+    code, out = run("vacation", "g", "--player", "борис", "--from", "2026-12-20", "--to", "2026-12-20", "--db", db)
+    assert code == 0 and "left: 10 дн." in out, out
+    code, out = run("vacation", "g", "--db", db)
+    assert code == 0 and "1. Борис: 2026-12-10 00:00 UTC" in out and "2. Борис: 2026-12-20 00:00 UTC" in out, out
+    assert "Анна: осталось / left 14 дн. / days" in out
+    code, out = run("schedule", "g", "--db", db)
+    assert code == 0 and "    1. Борис: 2026-12-10 00:00 UTC" in out, out  # the id that --cancel --id takes
+    code, out = run("vacation", "g", "--player", "Борис", "--cancel", "--db", db)
+    assert code == 1 and "has several vacations, choose one: --id 1" in out, out
+    code, out = run("vacation", "g", "--player", "Борис", "--cancel", "--id", "1", "--db", db)
+    assert code == 0 and "отпуск отменён / vacation cancelled 1 Борис" in out and "left: 13 дн." in out, out
+    code, out = run("vacation", "g", "--player", "Борис", "--cancel", "--db", db)
+    assert code == 0 and "vacation cancelled 2 Борис" in out, out
+    code, out = run("vacation", "g", "--player", "Борис", "--db", db)
+    assert code == 0 and "нет / none" in out and "Борис: осталось / left 14 дн. / days" in out, out

@@ -120,3 +120,22 @@ def test_time_left_in_words() -> None:
     assert left_text(now + timedelta(days=1, hours=3, minutes=5), now) == "через 1 д 3 ч"
     assert left_text(now + timedelta(minutes=42), now, "en") == "in 42 min"
     assert left_text(now - timedelta(seconds=1), now) == "срок прошёл"
+
+
+@pytest.mark.parametrize(("schedule", "ru", "en"), [
+    (Schedule("Europe/Moscow", weekly=parse_weekly("sun 18:00")),
+     "каждое воскресенье в 18:00 (Europe/Moscow)", "every Sunday at 18:00 (Europe/Moscow)"),
+    (Schedule("UTC", weekly=parse_weekly("ср 09:30")), "каждую среду в 09:30 (UTC)", "every Wednesday at 09:30 (UTC)"),
+    (Schedule("UTC", weekly=parse_weekly("mon 07:05")), "каждый понедельник в 07:05 (UTC)",
+     "every Monday at 07:05 (UTC)"),
+    (Schedule("UTC", period=parse_period("48h")), "48 ч после начала шага (UTC)", "48 h after the step opens (UTC)"),
+    (Schedule("UTC", period=parse_period("1d12h30m")), "1 д 12 ч 30 мин после начала шага (UTC)",
+     "1 d 12 h 30 min after the step opens (UTC)"),
+    (Schedule("UTC", phases=parse_phases(["deployment=24h"])), "deployment: 24 ч после начала шага (UTC)",
+     "deployment: 24 h after the step opens (UTC)"),
+])
+def test_the_rule_is_said_in_words_of_the_readers_language(schedule: Schedule, ru: str, en: str) -> None:
+    """Issue 26: the rule on the deadline card and in `voevoda schedule` reads as words, not as
+    the option typed («48h», «sun 18:00»)."""
+    assert schedule.text("ru") == ru
+    assert schedule.text("en") == en

@@ -44,7 +44,7 @@ def schedule_text(view: DeadlineView) -> str:
                  f"{'срок ждёт' if view.vacation_policy == 'extend' else 'ход без игрока'} / "
                  f"{'the deadline waits' if view.vacation_policy == 'extend' else 'resolved without the seat'}")
     for vacation in view.vacations:
-        lines.append(f"    {vacation.player}: {view.local(vacation.starts_at)} — {view.local(vacation.ends_at)}")
+        lines.append(f"    {vacation.id}. {vacation.player}: {view.local(vacation.starts_at)} — {view.local(vacation.ends_at)}")
     return "\n".join(lines)
 
 
@@ -158,22 +158,87 @@ def ready(
 
 def vacation(
     name: Annotated[str, typer.Argument(help="game name")],
-    player: Annotated[str, typer.Option("--player", help="whose seat")],
-    starts: Annotated[str, typer.Option("--from", help="first day (2026-12-20) or a moment")],
-    ends: Annotated[str, typer.Option("--to", help="last day (2026-12-27) or a moment")],
+    player: Annotated[str | None, typer.Option("--player", help="whose seat")] = None,
+    starts: Annotated[str | None, typer.Option("--from", help="first day (2026-12-20) or a moment")] = None,
+    ends: Annotated[str | None, typer.Option("--to", help="last day (2026-12-27) or a moment")] = None,
+    cancel: Annotated[bool, typer.Option("--cancel", help="cancel the seat's planned vacation")] = False,
+    vacation_id: Annotated[int | None, typer.Option("--id", min=1, help="which vacation to cancel, when the "
+                                                                        "seat has several")] = None,
     db: DbOption = None,
 ) -> None:
-    """Plan a seat's absence, within the game's limit. / Отпуск игрока."""
+    """Plan a seat's absence, within the game's limit; cancel it; with no --from, list them.
+    / Отпуск игрока: запланировать, отменить (--cancel), показать."""
+    from voevoda.core.errors import GameError
     from voevoda.service import OPERATOR
 
-    def told(line: VacationLine) -> None:
-        from voevoda.clock.schedule import local_text
+    opened: list[Service] = []
 
-        zone = _service(db).settings(name)[1]
-        print_text(f"{name}: отпуск / vacation {line.player}: {local_text(line.starts_at, zone)} — "
-                   f"{local_text(line.ends_at, zone)}")
+    def service() -> Service:  # opened inside the guarded action: a bad --db is a message
+        if not opened:
+            opened.append(_service(db))
+        return opened[0]
 
-    run_guarded(lambda: _service(db).vacation(OPERATOR, name, player, starts=starts, ends=ends), told)
+    def plan() -> VacationLine:
+        if starts is None or ends is None or player is None:
+            raise GameError("для отпуска нужны --player, --from и --to (или --cancel, чтобы отменить)",
+                            "a vacation needs --player, --from and --to (or --cancel to cancel one)")
+        return service().vacation(OPERATOR, name, player, starts=starts, ends=ends)
+
+    def planned(line: VacationLine) -> None:
+        view = service().deadline(OPERATOR, name, "gm")
+        print_text(f"{name}: отпуск / vacation {line.id} {line.player}: {view.local(line.starts_at)} — "
+                   f"{view.local(line.ends_at)}\n  осталось / left: {view.vacation_left_days(line.player)} "
+                   f"дн. / days")
+
+    def cancelled() -> VacationLine:
+        if player is None and vacation_id is None:
+            raise GameError("--cancel: чей отпуск? укажите --player (или --id)",
+                            "--cancel: whose vacation? give --player (or --id)")
+        view = service().deadline(OPERATOR, name, "gm")
+        chosen = [v for v in view.vacations if (vacation_id is None or v.id == vacation_id)
+                  and (player is None or v.player.casefold() == player.casefold())]
+        if not chosen:
+            raise GameError(f"--cancel: у «{player or vacation_id}» нет запланированного отпуска",
+                            f"--cancel: '{player or vacation_id}' has no vacation planned")
+        if len(chosen) > 1:
+            ids = ", ".join(f"--id {v.id} ({view.local(v.starts_at)})" for v in chosen)
+            raise GameError(f"--cancel: у «{chosen[0].player}» несколько отпусков, выберите один: {ids}",
+                            f"--cancel: '{chosen[0].player}' has several vacations, choose one: {ids}")
+        service().cancel_vacation(OPERATOR, name, chosen[0].id)
+        return chosen[0]
+
+    def told_cancelled(line: VacationLine) -> None:
+        view = service().deadline(OPERATOR, name, "gm")
+        print_text(f"{name}: отпуск отменён / vacation cancelled {line.id} {line.player}: "
+                   f"{view.local(line.starts_at)} — {view.local(line.ends_at)}\n"
+                   f"  осталось / left: {view.vacation_left_days(line.player)} дн. / days")
+
+    def listed() -> DeadlineView:
+        return service().deadline(OPERATOR, name, "gm")
+
+    def told_list(view: DeadlineView) -> None:
+        print_text(vacations_text(view, player))
+
+    if cancel:
+        run_guarded(cancelled, told_cancelled)
+    elif starts is None and ends is None:
+        run_guarded(listed, told_list)
+    else:
+        run_guarded(plan, planned)
+
+
+def vacations_text(view: DeadlineView, player: str | None = None) -> str:
+    """The planned vacations with their ids, and the days each seat has left."""
+    lines = [f"{view.game}: отпуска / vacations (до / up to {view.vacation_days} дн. / days)"]
+    chosen = [v for v in view.vacations if player is None or v.player.casefold() == player.casefold()]
+    for line in chosen:
+        lines.append(f"  {line.id}. {line.player}: {view.local(line.starts_at)} — {view.local(line.ends_at)}")
+    if not chosen:
+        lines.append("  нет / none")
+    for seat in view.seats:
+        if not seat.bot and (player is None or seat.player.casefold() == player.casefold()):
+            lines.append(f"  {seat.player}: осталось / left {view.vacation_left_days(seat.player)} дн. / days")
+    return "\n".join(lines)
 
 
 def worker(
@@ -202,4 +267,4 @@ def register(app: typer.Typer) -> None:
         app.command(name=command.__name__)(command)
 
 
-__all__ = ["register", "schedule_text", "seats_text"]
+__all__ = ["register", "schedule_text", "seats_text", "vacations_text"]

@@ -38,6 +38,11 @@ WEEKDAYS = {
 }
 DAY_NAMES_RU = ["пн", "вт", "ср", "чт", "пт", "сб", "вс"]
 DAY_NAMES_EN = ["mon", "tue", "wed", "thu", "fri", "sat", "sun"]
+EVERY_DAY_RU = ["каждый понедельник", "каждый вторник", "каждую среду", "каждый четверг", "каждую пятницу",
+                "каждую субботу", "каждое воскресенье"]
+"""«every Monday» … in Russian, each weekday with its own gender: the schedule said in words."""
+EVERY_DAY_EN = ["every Monday", "every Tuesday", "every Wednesday", "every Thursday", "every Friday",
+                "every Saturday", "every Sunday"]
 
 _PERIOD = re.compile(r"^\s*(?:(\d+)\s*[dд])?\s*(?:(\d+)\s*[hч])?\s*(?:(\d+)\s*(?:m|мин|м))?\s*$", re.IGNORECASE)
 _WEEKLY = re.compile(r"^\s*([^\W\d_]+)\.?\s+(\d{1,2}):(\d{2})\s*$")
@@ -62,6 +67,18 @@ class Period:
             parts.append(f"{minutes}m")
         return "".join(parts) or "0h"
 
+    def words(self, lang: str = "ru") -> str:
+        """The period as a reader says it: «48 ч», «1 д 12 ч», «90 мин»; «48 h», «1 d 12 h»."""
+        ru = lang == "ru"
+        hours, rest = divmod(self.seconds, 3600)
+        minutes = rest // 60
+        parts = [f"{self.days} {'д' if ru else 'd'}"] if self.days else []
+        if hours:
+            parts.append(f"{hours} {'ч' if ru else 'h'}")
+        if minutes:
+            parts.append(f"{minutes} мин" if ru else f"{minutes} min")
+        return " ".join(parts) or ("0 ч" if ru else "0 h")
+
     def after(self, moment: datetime, zone: ZoneInfo) -> datetime:
         """``moment`` plus this period: the days on the zone's wall clock, then the hours."""
         moved = moment
@@ -83,6 +100,12 @@ class Weekly:
     def text(self, lang: str = "en") -> str:
         names = DAY_NAMES_RU if lang == "ru" else DAY_NAMES_EN
         return f"{names[self.weekday]} {self.hour:02d}:{self.minute:02d}"
+
+    def words(self, lang: str = "ru") -> str:
+        """«каждое воскресенье в 18:00», «every Sunday at 18:00»."""
+        if lang == "ru":
+            return f"{EVERY_DAY_RU[self.weekday]} в {self.hour:02d}:{self.minute:02d}"
+        return f"{EVERY_DAY_EN[self.weekday]} at {self.hour:02d}:{self.minute:02d}"
 
     def next_after(self, moment: datetime, zone: ZoneInfo) -> datetime:
         """The first such wall-clock moment strictly after ``moment``. A time the clocks skip
@@ -133,12 +156,13 @@ class Schedule:
         ru = lang == "ru"
         parts = []
         if self.weekly is not None:
-            parts.append(("каждую неделю: " if ru else "every week: ") + self.weekly.text(lang))
+            parts.append(self.weekly.words(lang))
         if self.period is not None:
-            parts.append(f"{self.period.text()} после начала шага" if ru
-                          else f"{self.period.text()} after the step opens")
+            parts.append(f"{self.period.words(lang)} после начала шага" if ru
+                          else f"{self.period.words(lang)} after the step opens")
         for phase, period in sorted(self.phases.items()):
-            parts.append(f"{phase}: {period.text()}")
+            parts.append(f"{phase}: {period.words(lang)} после начала шага" if ru
+                         else f"{phase}: {period.words(lang)} after the step opens")
         if self.deadline is not None:
             local = local_text(self.deadline, self.timezone)
             parts.append(f"шаг {self.deadline_step}: до {local}" if ru else f"step {self.deadline_step}: by {local}")
@@ -201,7 +225,11 @@ def parse_deadline(text: str, timezone: str = "UTC") -> datetime:
                         f"--deadline: '{text}' is not a date and time; write e.g. 2026-12-06T18:00+03:00") from exc
     if moment.tzinfo is None:
         moment = moment.replace(tzinfo=zone_of(timezone))
-    return moment.astimezone(UTC)
+    try:
+        return moment.astimezone(UTC)
+    except OverflowError as exc:  # the first or the last days of the calendar, moved by their offset
+        raise GameError(f"--deadline: «{text}» — за пределами календаря", f"--deadline: '{text}' is off the calendar") \
+            from exc
 
 
 def parse_phases(items: list[str] | tuple[str, ...]) -> dict[str, Period]:

@@ -39,7 +39,7 @@ from voevoda.notify import GAME_MASTER, Announcement, announce, seat_audience
 from voevoda.notify import PUBLIC as EVERYONE
 from voevoda.service.access import Op
 from voevoda.service.actors import Actor, Clock, Operator
-from voevoda.service.errors import Forbidden
+from voevoda.service.errors import Forbidden, NotFound
 from voevoda.service.people import People
 
 if TYPE_CHECKING:
@@ -141,6 +141,15 @@ class DeadlineView:
             return "срок: не назначен" if ru else "deadline: none set"
         left = left_text(self.due_at, self.now, lang)
         return (f"срок: {self.local()} — {left}" if ru else f"deadline: {self.local()} — {left}")
+
+    def vacation_left(self, player: str) -> timedelta:
+        """How much of the game's vacation limit ``player``'s seat has not planned yet."""
+        taken = sum((v.ends_at - v.starts_at for v in self.vacations if v.player == player), timedelta())
+        return max(timedelta(), timedelta(days=self.vacation_days) - taken)
+
+    def vacation_left_days(self, player: str) -> str:
+        """:meth:`vacation_left` in days, as the pages and the command line say it (``6``, ``2.5``)."""
+        return _days(self.vacation_left(player))
 
     def status_line(self) -> str:
         """The status's line, in both languages as the command line prints them."""
@@ -441,7 +450,7 @@ class Clockwork(People):
             game_id = self._game_id(session, game)
             row = session.get(VacationRow, vacation_id)
             if row is None or row.game_id != game_id:
-                raise GameError("нет такого отпуска", "no such vacation")
+                raise NotFound(f"нет такого отпуска: {vacation_id}", f"no such vacation: {vacation_id}")
             access.require(Op.VACATION, row.player)
             session.delete(row)
 
@@ -861,8 +870,11 @@ def _moment(value: str | datetime, zone: str, what: str, *, end: bool) -> dateti
         day = date.fromisoformat(text)
     except ValueError:
         return parse_deadline(text, zone).astimezone(UTC) if text else _bad_moment(what, text)
-    start = datetime.combine(day + timedelta(days=1) if end else day, datetime.min.time(), tzinfo=zone_of(zone))
-    return start.astimezone(UTC)
+    try:
+        start = datetime.combine(day + timedelta(days=1) if end else day, datetime.min.time(), tzinfo=zone_of(zone))
+        return start.astimezone(UTC)
+    except OverflowError:
+        return _bad_moment(what, text)
 
 
 def _bad_moment(what: str, text: str) -> datetime:

@@ -347,6 +347,9 @@ def create_api(parent: FastAPI) -> FastAPI:
         game = service.import_game(visitor_.actor, export, source="export", name=name)
         return Created(name=game.record.name, commitment=game.record.commitment, setup_digest=game.setup.digest)
 
+    from voevoda.web import clock_api
+
+    clock_api.install(api)
     return api
 
 

@@ -195,6 +195,23 @@ WORDS: dict[str, tuple[str, str]] = {
     "schedule_vacation_policy": ("Пока игрок в отпуске", "While a player is on vacation"),
     "vacation_extend": ("срок ждёт", "the deadline waits"),
     "vacation_skip": ("ход без игрока", "resolved without the seat"),
+    "vacation": ("Отпуск", "Vacation"),
+    "vacation_from": ("С (первый день)", "From (the first day)"),
+    "vacation_to": ("По (последний день, включительно)", "To (the last day, included)"),
+    "vacation_plan": ("Запланировать отпуск", "Plan the vacation"),
+    "vacation_cancel": ("Отменить", "Cancel"),
+    "vacation_left": ("Осталось дней отпуска", "Vacation days left"),
+    "vacation_none_left": ("Дни отпуска в этой игре кончились.", "No vacation days are left in this game."),
+    "days_of": ("дн. из", "days of"),
+    "vacation_hint_extend": ("Пока вы в отпуске, срок ждёт вашего возвращения. Даты — по времени игры",
+                             "While you are away, the deadline waits for your return. The dates are on the "
+                             "game's clock"),
+    "vacation_hint_skip": ("Пока вы в отпуске, ход считают без вас (приказы по умолчанию, пропуском не считается). "
+                           "Даты — по времени игры",
+                           "While you are away, the turn is resolved without you (default orders, not counted as "
+                           "missed). The dates are on the game's clock"),
+    "vacations": ("Отпуска игроков", "Players' vacations"),
+    "no_vacations": ("отпусков не запланировано", "no vacation planned"),
     "schedule_save": ("Сохранить расписание", "Save the schedule"),
     "pause": ("Пауза", "Pause"),
     "resume": ("Продолжить", "Resume"),

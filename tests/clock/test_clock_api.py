@@ -145,7 +145,7 @@ def test_bad_input_is_named_in_the_json_error(site: Site, frozen: time_machine.T
         ("POST", "/games/g/extend", {"by": "soon", "reason": "x"}, None, 400, "--by: 'soon' is not a period"),
         ("POST", "/games/g/ready", {"player": "Никто"}, token, 400, "Никто"),
         ("POST", "/games/g/vacations", {"player": "Анна", "starts": "завтра", "ends": "2026-12-12"}, token, 400,
-         "--deadline: 'завтра' is not a date"),
+         "--from: 'завтра' is not a date"),
         ("POST", "/games/g/vacations", {"player": "Анна", "starts": "2026-12-12", "ends": "2026-12-10"}, token, 400,
          "--to: a vacation ends after it starts"),
         ("POST", "/games/g/vacations", {"player": "Анна", "starts": "9999-12-30", "ends": "9999-12-31"}, token, 400,

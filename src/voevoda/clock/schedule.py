@@ -215,20 +215,20 @@ def parse_weekly(text: str) -> Weekly:
     return Weekly(WEEKDAYS[match.group(1).lower()], hour, minute)
 
 
-def parse_deadline(text: str, timezone: str = "UTC") -> datetime:
+def parse_deadline(text: str, timezone: str = "UTC", what: str = "--deadline") -> datetime:
     """An ISO 8601 moment (``2026-12-06T18:00+03:00``); one without an offset is on the game's
-    wall clock."""
+    wall clock. ``what`` names the field in an error."""
     try:
         moment = datetime.fromisoformat((text or "").strip().replace(" ", "T", 1))
     except ValueError as exc:
-        raise GameError(f"--deadline: «{text}» — не дата и время; пишите, например, 2026-12-06T18:00+03:00",
-                        f"--deadline: '{text}' is not a date and time; write e.g. 2026-12-06T18:00+03:00") from exc
+        raise GameError(f"{what}: «{text}» — не дата и время; пишите, например, 2026-12-06T18:00+03:00",
+                        f"{what}: '{text}' is not a date and time; write e.g. 2026-12-06T18:00+03:00") from exc
     if moment.tzinfo is None:
         moment = moment.replace(tzinfo=zone_of(timezone))
     try:
         return moment.astimezone(UTC)
     except OverflowError as exc:  # the first or the last days of the calendar, moved by their offset
-        raise GameError(f"--deadline: «{text}» — за пределами календаря", f"--deadline: '{text}' is off the calendar") \
+        raise GameError(f"{what}: «{text}» — за пределами календаря", f"{what}: '{text}' is off the calendar") \
             from exc
 
 

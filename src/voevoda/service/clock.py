@@ -869,7 +869,7 @@ def _moment(value: str | datetime, zone: str, what: str, *, end: bool) -> dateti
     try:
         day = date.fromisoformat(text)
     except ValueError:
-        return parse_deadline(text, zone).astimezone(UTC) if text else _bad_moment(what, text)
+        return parse_deadline(text, zone, what).astimezone(UTC) if text else _bad_moment(what, text)
     try:
         start = datetime.combine(day + timedelta(days=1) if end else day, datetime.min.time(), tzinfo=zone_of(zone))
         return start.astimezone(UTC)

@@ -15,6 +15,7 @@ when a pass is repeated.
 
 from __future__ import annotations
 
+import logging
 from collections.abc import Sequence
 from dataclasses import dataclass, field
 from datetime import UTC, datetime, timedelta
@@ -40,6 +41,8 @@ from voevoda.service.access import Op
 from voevoda.service.actors import Actor, Clock, Operator
 from voevoda.service.errors import Forbidden
 from voevoda.service.people import People
+
+log = logging.getLogger("voevoda.worker")
 
 if TYPE_CHECKING:
     from sqlalchemy.orm import Session
@@ -674,19 +677,25 @@ class Clockwork(People):
         looked = _Looked()
 
         def look(session: Session, game_id: int, played: Game, _first: int) -> None:
-            row = session.get(ScheduleRow, game_id, with_for_update=True)
-            if row is None:
-                return
             reminded = done.reminded
-            looked.seen = len(played.record.entries)
-            looked.plan = self._plan(session, row, game_id, played, now, done)
+            try:
+                with session.begin_nested():  # the look's fault must never undo the resolution
+                    row = session.get(ScheduleRow, game_id, with_for_update=True)
+                    if row is None:
+                        return
+                    looked.plan = self._plan(session, row, game_id, played, now, done)
+                    looked.seen = len(played.record.entries)
+                    if looked.plan is None:
+                        row.claimed_until = None
+                        row.claimed_by = ""
+                        row.seen_entries = len(played.record.entries)
+                        looked.released = True
+            except Exception:  # noqa: BLE001 - looked at again on its own after the commit
+                log.exception("the look at the game %s after its resolution failed", game)
+                looked.plan, looked.released, looked.seen = None, False, -1
+                done.reminded = reminded
             looked.reminded = done.reminded - reminded
             done.reminded = reminded  # counted once the transaction is committed
-            if looked.plan is None:
-                row.claimed_until = None
-                row.claimed_by = ""
-                row.seen_entries = len(played.record.entries)
-                looked.released = True
 
         try:
             if plan.stand_in:

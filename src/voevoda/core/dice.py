@@ -77,15 +77,20 @@ class HashChain:
 
     @cached_property
     def _kept(self) -> list[bytes]:
-        """Every ``_KEEP_EVERY``-th link, ``s_0, s_K, s_2K, …`` (one walk down the chain)."""
-        kept: dict[int, bytes] = {}
+        """Every ``_KEEP_EVERY``-th link, ``s_0, s_K, s_2K, …`` (one walk down the chain, in
+        runs of ``_KEEP_EVERY`` hashes: the walk is most of what loading a game costs)."""
+        sha256 = hashlib.sha256
         link = self._top
-        for k in range(self.length, -1, -1):
-            if k % _KEEP_EVERY == 0:
-                kept[k // _KEEP_EVERY] = link
-            if k:
-                link = hashlib.sha256(link).digest()
-        return [kept[i] for i in range(len(kept))]
+        for _ in range(self.length % _KEEP_EVERY):
+            link = sha256(link).digest()
+        index = self.length // _KEEP_EVERY
+        kept = [link] * (index + 1)
+        while index:
+            for _ in range(_KEEP_EVERY):
+                link = sha256(link).digest()
+            index -= 1
+            kept[index] = link
+        return kept
 
     @property
     def commitment(self) -> str:

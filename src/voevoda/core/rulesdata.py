@@ -8,6 +8,7 @@ validates the result, so a wrong house rule is refused with the file and field n
 from __future__ import annotations
 
 import copy
+import threading
 import tomllib
 from collections.abc import Mapping
 from pathlib import Path
@@ -50,10 +51,27 @@ def _merge(base: Mapping[str, Any], override: Mapping[str, Any]) -> dict[str, An
     return result
 
 
+_PARSED: dict[Path, tuple[tuple[int, int], dict[str, Any]]] = {}
+"""The data files read so far, with the (modification time, size) they were read at: every
+game loaded configures its ruleset, and parsing the same TOML again was a tenth of what
+loading a game cost the deadline worker (benchmarks/RESULTS.md)."""
+_PARSED_LOCK = threading.Lock()
+
+
 def read_toml(path: Path) -> dict[str, Any]:
+    """The file parsed (a fresh copy each time: a caller may change what it is given); a file
+    changed since it was last read is read again."""
     try:
-        with path.open("rb") as handle:
-            return tomllib.load(handle)
+        status = path.stat()
+        stamp = (status.st_mtime_ns, status.st_size)
+        with _PARSED_LOCK:
+            held = _PARSED.get(path)
+        if held is None or held[0] != stamp:
+            with path.open("rb") as handle:
+                held = (stamp, tomllib.load(handle))
+            with _PARSED_LOCK:
+                _PARSED[path] = held
+        return copy.deepcopy(held[1])
     except FileNotFoundError as exc:
         raise DataError(f"{path}: no such file") from exc
     except tomllib.TOMLDecodeError as exc:

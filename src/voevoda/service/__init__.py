@@ -52,7 +52,7 @@ from voevoda.service.sight import Sight
 if TYPE_CHECKING:
     from voevoda.core.engine import Game, Receipt, RollbackReport, Step
     from voevoda.core.journal import GameRecord
-    from voevoda.store.db import Store
+    from voevoda.store.db import Announcer, Store
 
 
 def utc_now() -> datetime:
@@ -475,15 +475,16 @@ class Service(Clockwork, ForumThreads, Notifications):
                 session.add(GameSettingsRow(game_id=game_id, is_public=public, timezone=timezone))
 
     def resolve(self, actor: Actor, name: str, *, step: int | None, force: bool = False,
-                started: datetime | None = None) -> Resolution:
+                started: datetime | None = None, then: Announcer | None = None) -> Resolution:
         """Resolve step ``step`` (refused as «already resolved» when another resolution got
         there first); ``force`` gives the seats still silent their default orders. ``started``
         (the moment the action was asked for, when the person named no step) refuses it too
         when a resolution or rollback was stored since; with neither, the step open inside the
-        game's lock."""
+        game's lock. ``then`` writes more into the resolution's transaction (the worker's
+        schedule of the next step), called like the store's announcer."""
         self.access(actor, name).require(Op.RESOLVE)
         at = stamp(self.clock())
-        with self._change(name) as game:
+        with self._change(name, then=then) as game:
             _check_unmoved(game, started)
             first = len(game.record.entries)
             resolved = game.resolve(force=force, at=at, step=step)
@@ -649,8 +650,8 @@ class Service(Clockwork, ForumThreads, Notifications):
             if entry.kind in ("resolve", "rollback"):
                 entry.at = done
 
-    def _change(self, name: str):  # type: ignore[no-untyped-def]
-        return _Change(self, name)
+    def _change(self, name: str, *, then: Announcer | None = None):  # type: ignore[no-untyped-def]
+        return _Change(self, name, then)
 
     def _write_line(self, name: str) -> threading.Lock:
         """The process's queue for writing the game ``name`` (see :class:`_Change`)."""
@@ -671,16 +672,22 @@ class _Change:
     line without polling the database, and takes the game's lock in the database the moment the
     one before lets it go (writers of other processes still queue there)."""
 
-    def __init__(self, service: Service, name: str) -> None:
+    def __init__(self, service: Service, name: str, then: Announcer | None = None) -> None:
         self.service = service
         self.name = name
+        self.then = then
+
+    def _announce(self, session: Any, game_id: int, game: Game, first: int) -> None:
+        record_changes(session, game_id, game, first)
+        if self.then is not None:
+            self.then(session, game_id, game, first)
 
     def __enter__(self) -> Game:
         self._line = self.service._write_line(self.name)
         self._line.acquire()
         try:
             self._context = self.service.store.change(self.name, base=self.service.cache.get(self.name),
-                                                     announce=record_changes)
+                                                     announce=self._announce)
             self.game: Game = self._context.__enter__()
         except BaseException:
             self._line.release()

@@ -15,6 +15,7 @@ when a pass is repeated.
 
 from __future__ import annotations
 
+import logging
 from collections.abc import Sequence
 from dataclasses import dataclass, field
 from datetime import UTC, datetime, timedelta
@@ -42,11 +43,14 @@ from voevoda.service.actors import Actor, Clock, Operator
 from voevoda.service.errors import Forbidden, NotFound
 from voevoda.service.people import People
 
+log = logging.getLogger("voevoda.worker")
+
 if TYPE_CHECKING:
     from sqlalchemy.orm import Session
 
     from voevoda.core.engine import Game
     from voevoda.service import Resolution
+    from voevoda.store.db import Announcer
     from voevoda.store.models import ScheduleRow
 
 MISSED_POLICIES = ("default", "civil-disorder", "computer")
@@ -175,6 +179,18 @@ class _Plan:
     stand_in: tuple[str, ...]
 
 
+@dataclass
+class _Looked:
+    """What the look inside a resolution's transaction found: the next plan, whether it let the
+    claim go, the reminders it wrote."""
+
+    plan: _Plan | None = None
+    released: bool = False
+    reminded: int = 0
+    seen: int = -1
+    """The journal's length the look saw (-1: no look)."""
+
+
 class Clockwork(People):
     """Schedules and the deadline worker's operations; mixed into :class:`voevoda.service.Service`."""
 
@@ -182,7 +198,7 @@ class Clockwork(People):
         raise NotImplementedError
 
     def resolve(self, actor: Actor, name: str, *, step: int | None, force: bool = False,
-                started: datetime | None = None) -> Resolution:  # provided by the service
+                started: datetime | None = None, then: Announcer | None = None) -> Resolution:  # provided by the service
         raise NotImplementedError
 
     def _change(self, name: str) -> Any:  # provided by the service
@@ -548,15 +564,23 @@ class Clockwork(People):
         seen = -1
         released = False
         try:
+            plan: _Plan | None = None
             for _ in range(16):  # a resolution may open a step that is due at once
-                played = self._game(game)
-                seen = len(played.record.entries)
-                plan = self._look(played, game, now, done, release=True)
                 if plan is None:
-                    released = True  # the look let the claim go in its own transaction
+                    played = self._game(game)
+                    seen = len(played.record.entries)
+                    plan = self._look(played, game, now, done, release=True)
+                    if plan is None:
+                        released = True  # the look let the claim go in its own transaction
+                        break
+                looked = self._carry_out(actor, game, plan, now, done)
+                if looked is None:
                     break
-                if not self._carry_out(actor, game, plan, now, done):
+                if looked.plan is None and looked.released:
+                    released = True  # the resolution's transaction looked at the next step and let go
                     break
+                plan = looked.plan
+                seen = looked.seen if looked.seen >= 0 else seen
         finally:
             if not released:
                 self._let_go(game, now, seen)
@@ -653,19 +677,45 @@ class Clockwork(People):
         row.wake_at = _wake(row, now)
         return None
 
-    def _carry_out(self, actor: Actor, game: str, plan: _Plan, now: datetime, done: Tended) -> bool:
-        """Resolve the planned step (the computer's posts first, where it stands in); whether it
-        resolved (here or by someone else first)."""
+    def _carry_out(self, actor: Actor, game: str, plan: _Plan, now: datetime, done: Tended) -> _Looked | None:
+        """Resolve the planned step (the computer's posts first, where it stands in), and in the
+        resolution's own transaction look at the step it opens (its schedule rolled on, the
+        next plan, the claim let go when nothing more is due): what that look found, or an
+        empty look when another resolved the step first; ``None`` when it did not resolve."""
         from voevoda.store.models import ScheduleRow
+
+        looked = _Looked()
+
+        def look(session: Session, game_id: int, played: Game, _first: int) -> None:
+            reminded = done.reminded
+            try:
+                with session.begin_nested():  # the look's fault must never undo the resolution
+                    row = session.get(ScheduleRow, game_id, with_for_update=True)
+                    if row is None:
+                        return
+                    looked.plan = self._plan(session, row, game_id, played, now, done)
+                    looked.seen = len(played.record.entries)
+                    if looked.plan is None:
+                        row.claimed_until = None
+                        row.claimed_by = ""
+                        row.seen_entries = len(played.record.entries)
+                        looked.released = True
+            except Exception:  # noqa: BLE001 - looked at again on its own after the commit
+                log.exception("the look at the game %s after its resolution failed", game)
+                looked.plan, looked.released, looked.seen = None, False, -1
+                done.reminded = reminded
+            looked.reminded = done.reminded - reminded
+            done.reminded = reminded  # counted once the transaction is committed
 
         try:
             if plan.stand_in:
                 done.stood_in += self._stand_in(game, plan.stand_in, plan.step)
-            self.resolve(actor, game, step=plan.step, force=plan.force)
+            self.resolve(actor, game, step=plan.step, force=plan.force, then=look)
             done.resolved.append(plan.step)
-            return True
+            done.reminded += looked.reminded
+            return looked
         except AlreadyDone:
-            return True  # another worker or the game master got there first: the step is resolved once
+            return _Looked()  # another worker or the game master got there first: the step is resolved once
         except (GameError, OrdersRejected) as exc:
             done.error = str(exc)
             with self.store.sessions.begin() as session:
@@ -673,7 +723,7 @@ class Clockwork(People):
                 if row is not None:
                     row.last_error = str(exc)[:2000]
                     row.wake_at = now + RETRY
-            return False
+            return None
 
     def _stand_in(self, game: str, players: Sequence[str], step: int) -> list[str]:
         """The computer opponent's posts for ``players``' seats in step ``step`` (source ``bot``:

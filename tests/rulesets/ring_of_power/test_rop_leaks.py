@@ -81,7 +81,7 @@ def test_public_export_holds_no_losing_bid_and_no_tie_break() -> None:
     public export of a turn where two equal bids were drawn is byte-identical to the one
     where the loser bid less: no losing amount, no tie-break label, no roll of the draw
     (it is on the sealed stream, docs/dice.md «Sealed rolls»), but for the loser's post
-    commitment and the digests over it, which differ by design (docs/engine.md «Seeds that
+    commitment and the digests over it (the step's and its inputs'), which differ by design (docs/engine.md «Seeds that
     depend on posts»)."""
     tied_game = _public_bid_game(30, 30)
     tied = tied_game.export(public=True)
@@ -92,7 +92,8 @@ def test_public_export_holds_no_losing_bid_and_no_tie_break() -> None:
     assert "/tie" not in dumped and '"ties"' not in dumped
     loser = next(p for p in ("Анна", "Борис") if p != winner)
     mask_tied, mask_clear = ni.masks(tied_game, clear_game, PUBLIC)
-    assert sorted(mask_tied.values()) == [f"<step 1 commitment of {loser}>", "<step 1 digest>"]
+    assert sorted(mask_tied.values()) == [f"<step 1 commitment of {loser}>", "<step 1 digest>",
+                                          "<step 1 inputs digest>"]
     export = {"export": dumped}
     other = {"export": json.dumps(clear_game.export(public=True), ensure_ascii=False, sort_keys=True)}
     assert ni.masked(export, mask_tied) == ni.masked(other, mask_clear)

@@ -2,6 +2,7 @@ PYTHON ?= python3
 VENV ?= .venv
 BIN := $(VENV)/bin
 STAMP := $(VENV)/.installed
+TEST_PROCESSES ?= 2
 
 .PHONY: setup run test lint typecheck bench clean
 
@@ -24,7 +25,7 @@ typecheck: $(STAMP)
 	$(BIN)/mypy src
 
 test: lint typecheck
-	$(BIN)/pytest
+	$(BIN)/pytest -n $(TEST_PROCESSES)
 
 bench: $(STAMP)
 	$(BIN)/python -m benchmarks

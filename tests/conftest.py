@@ -1,11 +1,19 @@
 from __future__ import annotations
 
 import os
+from pathlib import Path
 
-import pytest
+# `make test` runs the suite in several processes (pytest-xdist): each keeps its own cache of the
+# batched simulator's compiled code, since Numba's cache is not safe for two processes compiling
+# the same function at once. Set before anything imports Numba.
+if os.environ.get("PYTEST_XDIST_WORKER") and "NUMBA_CACHE_DIR" not in os.environ:
+    os.environ["NUMBA_CACHE_DIR"] = str(Path(__file__).resolve().parents[1] / ".numba-cache"
+                                        / os.environ["PYTEST_XDIST_WORKER"])
 
-from tests.core.toy import Guess, Twenty
-from voevoda.core import registry
+import pytest  # noqa: E402
+
+from tests.core.toy import Guess, Twenty  # noqa: E402
+from voevoda.core import registry  # noqa: E402
 
 # Registered at import, before collection, so that parametrised tests see the toy games.
 registry.register(Twenty)

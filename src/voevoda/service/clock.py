@@ -49,7 +49,7 @@ if TYPE_CHECKING:
     from sqlalchemy.orm import Session
 
     from voevoda.core.engine import Game
-    from voevoda.service import Resolution
+    from voevoda.service import GameCache, Resolution
     from voevoda.store.db import Announcer
     from voevoda.store.models import ScheduleRow
 
@@ -194,7 +194,9 @@ class _Looked:
 class Clockwork(People):
     """Schedules and the deadline worker's operations; mixed into :class:`voevoda.service.Service`."""
 
-    def _game(self, name: str) -> Game:  # provided by the service
+    cache: GameCache  # provided by the service
+
+    def _game(self, name: str, version: tuple[int, str, int] | None = None) -> Game:  # provided by the service
         raise NotImplementedError
 
     def resolve(self, actor: Actor, name: str, *, step: int | None, force: bool = False,
@@ -483,7 +485,7 @@ class Clockwork(People):
         context = self.context(actor, game)
         access = context.access
         access.require(Op.READ)
-        played = self._game(game)
+        played = self._game(game, context.version)  # the version the access read saw: no further read
         chosen = access.default_viewer(list(played.record.players)) if viewer is None \
             else played.find_player(viewer, viewers=True)
         access.require_viewer(chosen)
@@ -505,7 +507,10 @@ class Clockwork(People):
                 due = aware(row.due_at) if row.due_at is not None else None
             else:  # resolved since the worker last looked: the deadline it will give the step
                 due = schedule.due(step, _opened(played, now), phase_of(played))
-        board = outputs.dashboard(played, chosen)
+        memo = self.cache.memo(game, played)  # the page's own dashboard, rendered once a version
+        board = memo.get((chosen, "dashboard"))
+        if board is None:
+            board = memo[(chosen, "dashboard")] = outputs.dashboard(played, chosen)
         away = {v.player for v in vacations if v.starts_at <= now < v.ends_at}
         seats = []
         for line in board.seats:

@@ -10,12 +10,19 @@ from __future__ import annotations
 
 import ast
 import inspect
+import json
+import os
+import subprocess
+import sys
+from pathlib import Path
 
 import pytest
 from typer.testing import CliRunner
 
 from voevoda.cli import app
 from voevoda.sim import batch, kernel
+
+ROOT = Path(__file__).resolve().parents[2]
 
 ARRAY_VIEWS = {"_rf", "_ri", "_ru"}
 """Raw views of arrays of several shapes: one small specialisation per shape, by design."""
@@ -59,15 +66,31 @@ def test_no_call_between_compiled_functions_passes_a_constant() -> None:
     assert {"_fight", "_volley_shots", "_charge_fight", "battle"} <= set(functions) - inlined
 
 
-def test_each_function_is_compiled_once_when_compiled_here() -> None:
-    """When this process compiled the kernel (not loaded it from Numba's cache, which records no
-    callee signatures), each function has a single signature."""
+def _many_signatures() -> dict[str, int] | None:
+    """The kernel's functions compiled more often than they should be, or ``None`` when this
+    process loaded the kernel from Numba's cache (which records no callee signatures)."""
     batch.warm_up()
     functions = _compiled_functions()
     if not functions["_fight"].signatures:  # type: ignore[attr-defined]
-        pytest.skip("the kernel came from Numba's cache: no callee was compiled in this process")
-    many = {name: len(d.signatures) for name, d in functions.items()  # type: ignore[attr-defined]
+        return None
+    return {name: len(d.signatures) for name, d in functions.items()  # type: ignore[attr-defined]
             if len(d.signatures) > SPECIALISATIONS.get(name, 1) and name not in ARRAY_VIEWS}  # type: ignore[attr-defined]
+
+
+def test_each_function_is_compiled_once_when_compiled_here(tmp_path: Path) -> None:
+    """Each function has a single signature when the kernel is compiled (not loaded from Numba's
+    cache): checked in this process when it compiled the kernel, else in a new process compiling
+    into an empty cache."""
+    many = _many_signatures()
+    if many is None:
+        child = ("import json, sys; sys.path[:0] = [{root!r}, {src!r}]; "
+                 "from tests.sim.test_compile_time import _many_signatures; "
+                 "print(json.dumps(_many_signatures()))").format(root=str(ROOT), src=str(ROOT / "src"))
+        done = subprocess.run([sys.executable, "-c", child], capture_output=True, text=True, timeout=900,
+                              env={**os.environ, "NUMBA_CACHE_DIR": str(tmp_path / "numba")})
+        assert done.returncode == 0, done.stderr
+        many = json.loads(done.stdout.strip().splitlines()[-1])
+        assert many is not None, "a new process with an empty cache compiles the kernel"
     assert not many
 
 

@@ -569,20 +569,29 @@ class TelegramBot:
         await self._answer(update, await asyncio.to_thread(lambda: preformatted(done.text)))
         await self.announce(update.get_bot(), game.name, step, done.step.digest)
 
-    async def rollback(self, update: Update, context: Context) -> None:
-        """``/rollback REASON``: the last step resolved, with its public reason."""
+    async def _with_reason(self, update: Update, usage: str) -> tuple[Any, str, Any] | None:
+        """A game master's command that needs a reason (``/rollback``, ``/pause``) in a private
+        chat: the chat, the reason and the chat's game, or ``None`` once the chat has been told
+        what is missing (``usage``: the words that say how to write the command)."""
         message = update.effective_message
         chat = await self._chat(update)
         if message is None or not await self._private_only(update, chat):
-            return
+            return None
         reason = " ".join(_rest(message).split())
         if not reason:
-            await self._answer(update, say("rollback_usage", chat.lang))
-            return
+            await self._answer(update, say(usage, chat.lang))
+            return None
         found = await self._game_of(update, chat)
         if found is None:
+            return None
+        return chat, reason, found
+
+    async def rollback(self, update: Update, context: Context) -> None:
+        """``/rollback REASON``: the last step resolved, with its public reason."""
+        asked = await self._with_reason(update, "rollback_usage")
+        if asked is None:
             return
-        person, game = found
+        chat, reason, (person, game) = asked
         done = await asyncio.to_thread(self.service.rollback, person, game.name, step=game.steps_resolved,
                                        reason=reason[:2000])
         await self._answer(update, await asyncio.to_thread(lambda: preformatted(done.text)))
@@ -615,18 +624,10 @@ class TelegramBot:
 
     async def pause(self, update: Update, context: Context) -> None:
         """``/pause REASON``: the game master stops the clock, with a public reason."""
-        message = update.effective_message
-        chat = await self._chat(update)
-        if message is None or not await self._private_only(update, chat):
+        asked = await self._with_reason(update, "pause_usage")
+        if asked is None:
             return
-        reason = " ".join(_rest(message).split())
-        if not reason:
-            await self._answer(update, say("pause_usage", chat.lang))
-            return
-        found = await self._game_of(update, chat)
-        if found is None:
-            return
-        person, game = found
+        chat, reason, (person, game) = asked
         await asyncio.to_thread(self.service.pause, person, game.name, reason=reason[:500])
         await self._answer(update, say("paused", chat.lang, game=game.name, reason=reason[:500]))
 

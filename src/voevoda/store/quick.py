@@ -17,7 +17,7 @@ import json
 import os
 import sqlite3
 from pathlib import Path
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 from urllib.parse import quote
 
 from voevoda.core.errors import GameError
@@ -65,27 +65,40 @@ def load_standing(url: str | None, name: str) -> Standing | None:
     return standing(*read)
 
 
+_NOT_HERE = object()
+"""What :func:`_read_one` answers when the quick path does not apply."""
+
+
+def _read_one(url: str | None, query: str, *params: Any) -> Any:
+    """The first row of ``query`` on a SQLite file opened read-only (``None`` when none matches),
+    or :data:`_NOT_HERE` when this quick path does not apply: no SQLite file, another schema
+    revision, any SQLite error."""
+    path = sqlite_path(url)
+    if path is None or not path.is_file():
+        return _NOT_HERE
+    try:
+        connection = sqlite3.connect(f"file:{quote(str(path.resolve()))}?mode=ro", uri=True, timeout=60)
+    except sqlite3.Error:
+        return _NOT_HERE
+    try:
+        version = connection.execute("SELECT version_num FROM alembic_version").fetchall()
+        if [row[0] for row in version] != [SCHEMA_HEAD]:
+            return _NOT_HERE
+        return connection.execute(query, params).fetchone()
+    except sqlite3.Error:
+        return _NOT_HERE
+    finally:
+        connection.close()
+
+
 def read_step(url: str | None, name: str) -> int | None:
     """How many steps the game ``name`` has resolved, as last committed, read straight from a
     SQLite file in a millisecond (a command names the step it means as soon as it starts);
     ``None`` when this quick path does not apply. A game that is not there is a
     :class:`GameError`."""
-    path = sqlite_path(url)
-    if path is None or not path.is_file():
+    row = _read_one(url, "SELECT step FROM games WHERE name = ?", name)
+    if row is _NOT_HERE:
         return None
-    try:
-        connection = sqlite3.connect(f"file:{quote(str(path.resolve()))}?mode=ro", uri=True, timeout=60)
-    except sqlite3.Error:
-        return None
-    try:
-        version = connection.execute("SELECT version_num FROM alembic_version").fetchall()
-        if [row[0] for row in version] != [SCHEMA_HEAD]:
-            return None
-        row = connection.execute("SELECT step FROM games WHERE name = ?", (name,)).fetchone()
-    except sqlite3.Error:
-        return None
-    finally:
-        connection.close()
     if row is None:
         raise GameError(f"нет игры «{name}»", f"no game named '{name}'")
     return int(row[0])
@@ -94,23 +107,10 @@ def read_step(url: str | None, name: str) -> int | None:
 def has_schedule(url: str | None, name: str) -> bool | None:
     """Whether the game ``name`` has a schedule (docs/clock.md), read straight from a SQLite file;
     ``None`` when this quick path does not apply (the caller asks the service)."""
-    path = sqlite_path(url)
-    if path is None or not path.is_file():
+    row = _read_one(url, "SELECT 1 FROM clock_schedules JOIN games ON games.id = clock_schedules.game_id "
+                         "WHERE games.name = ?", name)
+    if row is _NOT_HERE:
         return None
-    try:
-        connection = sqlite3.connect(f"file:{quote(str(path.resolve()))}?mode=ro", uri=True, timeout=60)
-    except sqlite3.Error:
-        return None
-    try:
-        version = connection.execute("SELECT version_num FROM alembic_version").fetchall()
-        if [row[0] for row in version] != [SCHEMA_HEAD]:
-            return None
-        row = connection.execute("SELECT 1 FROM clock_schedules JOIN games ON games.id = clock_schedules.game_id "
-                                 "WHERE games.name = ?", (name,)).fetchone()
-    except sqlite3.Error:
-        return None
-    finally:
-        connection.close()
     return row is not None
 
 

@@ -37,7 +37,7 @@ CSRF = re.compile(r'name="csrf" value="([0-9a-f]+)"')
 
 
 def prepare(url: str, players: int) -> list[tuple[str, str, str, str]]:
-    """Games of Ring of Power with a turn played, a seat for every simulated player: (game, player,
+    """Games of Ring of Power with a turn played and a deadline, a seat for every simulated player: (game, player,
     invitation token, a post for the open step — the computer opponent's) for each."""
     sys.path.insert(0, str(ROOT / "src"))
     from voevoda.core.engine import Game
@@ -55,6 +55,9 @@ def prepare(url: str, players: int) -> list[tuple[str, str, str, str]]:
         game.resolve()
         service.add_game(gm, game)
         service.change_settings(OPERATOR, game.record.name, public=True)
+        # a deadline two days on, in the players' time zone, and no early resolution: every page
+        # shows the deadline card, and every post wakes the server's deadline worker
+        service.set_schedule(OPERATOR, game.record.name, period="2d", timezone="Europe/Moscow", early=False)
         for name in names:
             seats.append((game.record.name, name, service.invite(gm, game.record.name, name, names),
                           game.bot_post(name)))
@@ -200,8 +203,9 @@ def main() -> None:
         for game in sorted({seat[0] for seat in seats}):
             httpx.get(f"{address}/g/{game}/chronicle", timeout=60)
         if os.environ.get("VOEVODA_PROFILE"):  # py-spy the server while it is loaded: where the time goes
-            subprocess.Popen(["py-spy", "record", "-d", str(int(args.seconds)), "-o", os.environ["VOEVODA_PROFILE"],
-                              "-f", "speedscope", "-p", str(server.pid)], stdout=subprocess.DEVNULL)
+            subprocess.Popen([str(Path(sys.executable).with_name("py-spy")), "record", "-d", str(int(args.seconds)), "-o", os.environ["VOEVODA_PROFILE"],
+                              "-f", "raw" if os.environ["VOEVODA_PROFILE"].endswith(".txt") else "speedscope",
+                              "--nonblocking", "-p", str(server.pid)], stdout=subprocess.DEVNULL)
         samples, spent = asyncio.run(load(address, seats, args.seconds))
     finally:
         server.terminate()

@@ -18,6 +18,7 @@ from dataclasses import dataclass, field
 from datetime import UTC, datetime
 from typing import TYPE_CHECKING, Any, Literal
 
+from sqlalchemy import Table
 from sqlalchemy import insert as generic_insert
 from sqlalchemy.dialects.postgresql import insert as postgresql_insert
 from sqlalchemy.dialects.sqlite import insert as sqlite_insert
@@ -61,14 +62,22 @@ def announce(session: Session, announcement: Announcement, *, at: datetime | Non
     values = {"key": announcement.key, "game_id": announcement.game_id, "kind": announcement.kind,
               "step": announcement.step, "audience": announcement.audience,
               "payload": announcement.payload, "created_at": at or datetime.now(UTC)}
-    dialect = session.get_bind().dialect.name
-    if dialect == "postgresql":
-        session.execute(postgresql_insert(OutboxRow).values(values).on_conflict_do_nothing(index_elements=["key"]))
-    elif dialect == "sqlite":
-        session.execute(sqlite_insert(OutboxRow).values(values).on_conflict_do_nothing(index_elements=["key"]))
+    connection = session.connection()  # a plain insert on the transaction's connection: no ORM objects
+    dialect = connection.dialect.name
+    if dialect in _INSERTS:
+        connection.execute(_INSERTS[dialect], values)
     else:  # pragma: no cover - the store runs on SQLite and PostgreSQL only
         if session.query(OutboxRow.id).filter(OutboxRow.key == announcement.key).first() is None:
-            session.execute(generic_insert(OutboxRow).values(values))
+            connection.execute(generic_insert(_OUTBOX), values)
+
+
+_OUTBOX: Table = OutboxRow.__table__  # type: ignore[assignment]
+_INSERTS = {
+    "postgresql": postgresql_insert(_OUTBOX).on_conflict_do_nothing(index_elements=["key"]),
+    "sqlite": sqlite_insert(_OUTBOX).on_conflict_do_nothing(index_elements=["key"]),
+}
+"""The outbox's insert, built once (SQLAlchemy reuses its compiled form): a key already there is
+kept."""
 
 
 def announcements_of(game_id: int, game: Game, first: int) -> list[Announcement]:

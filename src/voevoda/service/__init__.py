@@ -188,9 +188,15 @@ class PostOutcome(_Told):
     and the receipt it came from, for front-ends that lay it out themselves."""
 
     def __init__(self, game: str, player: str, step: int, stored: bool, receipt: Receipt,
-                 render: Callable[[], str]) -> None:
+                 render: Callable[[], str], data: Callable[[], outputs.Echo]) -> None:
         super().__init__(render)
         self.game, self.player, self.step, self.stored, self.receipt = game, player, step, stored, receipt
+        self._data = data
+
+    def echo_data(self) -> outputs.Echo:
+        """The echo as data (:func:`voevoda.core.outputs.echo_data`), from the game the post was
+        checked or stored in: no further read."""
+        return self._data()
 
     @property
     def echo(self) -> str:
@@ -370,7 +376,8 @@ class Service(Clockwork, ForumThreads, Notifications):
         chosen = access.default_viewer(list(game.record.players)) if viewer is None \
             else game.find_player(viewer, viewers=True)
         access.require_viewer(chosen)
-        return Sight(game, chosen, access, public=context.public, timezone=context.timezone, memo=memo)
+        return Sight(game, chosen, access, public=context.public, timezone=context.timezone, memo=memo,
+                     game_id=context.version[0] if context.version is not None else None)
 
     def _light_game(self, name: str) -> Game:
         """A game for a command that only reads it: from a SQLite file straight (no SQLAlchemy)
@@ -391,16 +398,50 @@ class Service(Clockwork, ForumThreads, Notifications):
         """Read and check a post for ``player``'s seat without storing it: the echo, or the
         post's every problem (raised as :class:`OrdersRejected`); ``step``, when given, must be
         the open step."""
-        access = self.access(actor, name)
-        game = self._light_game(name) if light and isinstance(actor, Operator) else self._game(name)
-        seat = game.find_player(player)
-        access.require(Op.POST, seat)
+        game, seat = self._poster(actor, name, player, light=light)
         if step is not None:
             game.check_step_for_post(step)
         receipt = game.check_post(seat, text)
         step = game.step_number + 1
         return PostOutcome(name, seat, step, False, receipt,
-                           lambda: outputs.order_echo(game, seat, receipt, True, step=step))
+                           lambda: outputs.order_echo(game, seat, receipt, True, step=step),
+                           lambda: outputs.echo_data(game, seat, receipt, True, step))
+
+    def _poster(self, actor: Actor, name: str, player: str, *, light: bool = False) -> tuple[Game, str]:
+        """The game as the access read just saw it, and ``player``'s seat, which ``actor`` must
+        be allowed to post for."""
+        if light and isinstance(actor, Operator):
+            access, game = self.access(actor, name), self._light_game(name)
+        else:
+            context = self.context(actor, name)
+            access, game = context.access, self._game(name, context.version)
+        seat = game.find_player(player)
+        access.require(Op.POST, seat)
+        return game, seat
+
+    def echo(self, actor: Actor, name: str, player: str, text: str, *, store: bool,
+             step: int | None = None) -> outputs.Echo:
+        """A post checked (``store=False``) or stored, as its author's echo: the orders
+        understood, or every problem the post has (a refusal of the post itself — its orders, a
+        step resolved meanwhile — is told in the echo). A refusal that is not the post's (no such
+        game or seat, no right to post for it, a rate limit) is raised."""
+        if store:
+            try:
+                return self.post(actor, name, player, text, step=step).echo_data()
+            except (OrdersRejected, GameError) as refused:
+                if _not_the_posts(refused):
+                    raise
+                return self.echo_of(actor, name, player, refused, check=False, step=step)
+        game, seat = self._poster(actor, name, player)
+        try:
+            if step is not None:
+                game.check_step_for_post(step)
+            receipt = game.check_post(seat, text)
+        except (OrdersRejected, GameError) as refused:
+            if _not_the_posts(refused):
+                raise
+            return outputs.echo_data(game, seat, refused, True, step)
+        return outputs.echo_data(game, seat, receipt, True, game.step_number + 1)
 
     def post(self, actor: Actor, name: str, player: str, text: str, *, step: int | None = None,
              started: datetime | None = None) -> PostOutcome:
@@ -418,7 +459,8 @@ class Service(Clockwork, ForumThreads, Notifications):
             meant = step if step is not None else game.step_number + 1
             receipt = game.post(seat, text, at=at, step=meant)
         return PostOutcome(name, seat, meant, True, receipt,
-                           lambda: outputs.order_echo(game, seat, receipt, False, step=meant))
+                           lambda: outputs.order_echo(game, seat, receipt, False, step=meant),
+                           lambda: outputs.echo_data(game, seat, receipt, False, meant))
 
     def standing_post(self, actor: Actor, name: str, player: str) -> outputs.StandingPost | None:
         """``player``'s post standing in the open step: for that seat's holder and the game
@@ -706,6 +748,11 @@ class _Change:
             return handled
         finally:
             self._line.release()
+
+
+def _not_the_posts(refused: Exception) -> bool:
+    """A refusal of the request rather than of the post: no such game or seat, no right, a limit."""
+    return isinstance(refused, (NotFound, Forbidden, RateLimited))
 
 
 def _require_creator(actor: Actor) -> None:

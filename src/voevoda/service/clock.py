@@ -49,7 +49,7 @@ if TYPE_CHECKING:
     from sqlalchemy.orm import Session
 
     from voevoda.core.engine import Game
-    from voevoda.service import GameCache, Resolution
+    from voevoda.service import GameCache, Resolution, Sight
     from voevoda.store.db import Announcer
     from voevoda.store.models import ScheduleRow
 
@@ -474,32 +474,41 @@ class Clockwork(People):
 
     # -- reading ---------------------------------------------------------------------------------
 
-    def deadline(self, actor: Actor, game: str, viewer: Viewer | str | None = None) -> DeadlineView:
+    def deadline(self, actor: Actor, game: str, viewer: Viewer | str | None = None, *,
+                 sight: Sight | None = None) -> DeadlineView:
         """The schedule and the open step's deadline, as ``viewer`` (default: the actor's own
-        eyes) may see who is awaited and who has posted."""
-        from sqlalchemy import select
+        eyes) may see who is awaited and who has posted. ``sight``, the page's own view of the
+        game for the same actor (:meth:`Service.sight`), spares the access read and the game's."""
+        from voevoda.core.engine import Game
 
-        from voevoda.core import outputs
-        from voevoda.store.models import MissedRow, ReadyRow, ScheduleRow, VacationRow
-
-        context = self.context(actor, game)
-        access = context.access
+        memo: dict[Any, Any] | None
+        game_id: int | None
+        if (sight is not None and sight.access.actor == actor and sight.name == game and sight.game_id is not None
+                and isinstance(sight._game, Game)):
+            access, played, game_id, zone, memo = sight.access, sight._game, sight.game_id, sight.timezone, sight._memo
+        else:
+            context = self.context(actor, game)
+            access = context.access
+            access.require(Op.READ)
+            played = self._game(game, context.version)  # the version the access read saw: no further read
+            game_id, zone, memo = (context.version[0], context.timezone, None) if context.version else (None, "", None)
         access.require(Op.READ)
-        played = self._game(game, context.version)  # the version the access read saw: no further read
         chosen = access.default_viewer(list(played.record.players)) if viewer is None \
             else played.find_player(viewer, viewers=True)
         access.require_viewer(chosen)
         now = self.clock().astimezone(UTC)
         step = played.step_number + 1
-        with self.store.reads() as session:
-            game_id = self._game_id(session, game)
-            row = session.get(ScheduleRow, game_id)
-            ready = set(session.scalars(select(ReadyRow.player).where(ReadyRow.game_id == game_id,
-                                                                      ReadyRow.step == step)))
-            missed = {m.player: m for m in session.scalars(select(MissedRow).where(MissedRow.game_id == game_id))}
-            vacations = [VacationLine(v.id, v.player, aware(v.starts_at), aware(v.ends_at)) for v in session.scalars(
-                select(VacationRow).where(VacationRow.game_id == game_id).order_by(VacationRow.starts_at))]
-            zone = self._zone(session, game_id)
+        if game_id is None:  # the command line's operator reads no access
+            with self.store.reads() as session:
+                game_id = self._game_id(session, game)
+                zone = self._zone(session, game_id)
+        queries = _clock_queries()
+        with self.store.read_connection() as connection:  # four plain reads, no ORM objects
+            row = connection.execute(queries.schedule, {"game": game_id}).first()
+            ready = {player for (player,) in connection.execute(queries.ready, {"game": game_id, "step": step})}
+            missed = {m.player: m for m in connection.execute(queries.missed, {"game": game_id})}
+            vacations = [VacationLine(v.id, v.player, aware(v.starts_at), aware(v.ends_at))
+                         for v in connection.execute(queries.vacations, {"game": game_id})]
         schedule = _schedule(row, zone) if row is not None else Schedule(zone)
         due = None
         if row is not None and row.paused_at is None and played.outcome() is None:
@@ -507,7 +516,8 @@ class Clockwork(People):
                 due = aware(row.due_at) if row.due_at is not None else None
             else:  # resolved since the worker last looked: the deadline it will give the step
                 due = schedule.due(step, _opened(played, now), phase_of(played))
-        memo = self.cache.memo(game, played)  # the page's own dashboard, rendered once a version
+        if memo is None:
+            memo = self.cache.memo(game, played)  # the page's own dashboard, rendered once a version
         board = memo.get((chosen, "dashboard"))
         if board is None:
             board = memo[(chosen, "dashboard")] = outputs.dashboard(played, chosen)
@@ -855,6 +865,36 @@ def _new_schedule(game_id: int, played: Game, now: datetime) -> ScheduleRow:
                        opened_at=now, due_at=None, extended_seconds=0, excused=[], paused_at=None, pause_reason="",
                        remaining_seconds=None, seen_entries=-1, wake_at=now, claimed_until=None, claimed_by="",
                        last_error="", updated_at=now)
+
+
+@dataclass(frozen=True)
+class _ClockQueries:
+    schedule: Any
+    ready: Any
+    missed: Any
+    vacations: Any
+
+
+_built: _ClockQueries | None = None
+
+
+def _clock_queries() -> _ClockQueries:
+    """The deadline card's reads, built once (SQLAlchemy then reuses their compiled form)."""
+    global _built
+    if _built is None:
+        from sqlalchemy import bindparam, select
+
+        from voevoda.store.models import MissedRow, ReadyRow, ScheduleRow, VacationRow
+
+        _built = _ClockQueries(
+            schedule=select(*ScheduleRow.__table__.c).where(ScheduleRow.game_id == bindparam("game")),
+            ready=select(ReadyRow.player).where(ReadyRow.game_id == bindparam("game"),
+                                                ReadyRow.step == bindparam("step")),
+            missed=select(MissedRow.player, MissedRow.missed, MissedRow.disorder, MissedRow.computer)
+            .where(MissedRow.game_id == bindparam("game")),
+            vacations=select(VacationRow.id, VacationRow.player, VacationRow.starts_at, VacationRow.ends_at)
+            .where(VacationRow.game_id == bindparam("game")).order_by(VacationRow.starts_at, VacationRow.id))
+    return _built
 
 
 def _schedule(row: ScheduleRow, zone: str) -> Schedule:

@@ -30,8 +30,10 @@ class Sight:
     """The game ``game`` seen by ``viewer`` (chosen and checked by the service)."""
 
     def __init__(self, game: Game | Standing, viewer: Viewer, access: Access, *, public: bool = False,
-                 timezone: str = "UTC", memo: dict[Any, Any] | None = None) -> None:
+                 timezone: str = "UTC", memo: dict[Any, Any] | None = None, game_id: int | None = None) -> None:
         self._game = game
+        self.game_id = game_id
+        """The game's row in the database, as the access read saw it (``None`` when not read)."""
         self.viewer = viewer
         self.access = access
         self.public = public
@@ -151,6 +153,13 @@ class Sight:
 
     def chat_push(self, lang: str = "ru", step: int | None = None) -> list[ChatMessage]:
         return outputs.chat_push(self._replayed(), self.viewer, lang, step)
+
+    def standing_post(self) -> outputs.StandingPost | None:
+        """The post standing in the open step for the seat this sight looks through, for that
+        seat's holder and the game masters (who look through it with ``?as=``)."""
+        if self.viewer in (GM, PUBLIC):
+            return None
+        return outputs.standing_post(self._replayed(), GM if self.access.is_gm else self.viewer, self.viewer)
 
     def chat_reminder(self, lang: str = "ru", deadline: str = "") -> list[ChatMessage]:
         return outputs.chat_reminder(self._game, self.viewer, lang, deadline)

@@ -114,9 +114,14 @@ class Store:
             cursor.execute("PRAGMA journal_mode=WAL")
             cursor.close()
 
-        @event.listens_for(engine, "begin")
-        def _begin(connection: Any) -> None:
-            connection.exec_driver_sql(begin)
+        if begin == "BEGIN":  # a reader's snapshot: straight on the driver's connection (it cannot be refused)
+            @event.listens_for(engine, "begin")
+            def _begin_read(connection: Any) -> None:
+                connection.connection.driver_connection.execute(begin)
+        else:  # through SQLAlchemy, so that a busy database raises its OperationalError, which the store tells
+            @event.listens_for(engine, "begin")
+            def _begin(connection: Any) -> None:
+                connection.exec_driver_sql(begin)
 
     def migrate(self) -> None:
         """Bring the schema to the newest Alembic revision (a store already there is not

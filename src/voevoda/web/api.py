@@ -251,8 +251,7 @@ def create_api(parent: FastAPI) -> FastAPI:
         except OrdersRejected as rejected:
             echo = service.echo_of(visitor_.actor, game, body.player, rejected, check=True)
             return _json(echo_out(echo, outputs.error_text(rejected)), 422)
-        echo = service.echo_of(visitor_.actor, game, body.player, outcome.receipt, check=True, step=outcome.step)
-        return _json(echo_out(echo, outcome.echo), 200)
+        return _json(echo_out(outcome.echo_data(), outcome.echo), 200)
 
     @api.post("/games/{game}/posts", summary="store a post (it replaces the seat's earlier post of the step)")
     def post(request: Request, game: str, body: PostIn, service: Svc, visitor_: Who) -> Response:
@@ -263,8 +262,7 @@ def create_api(parent: FastAPI) -> FastAPI:
         except OrdersRejected as rejected:
             echo = service.echo_of(visitor_.actor, game, body.player, rejected, check=False, step=body.step)
             return _json(echo_out(echo, outputs.error_text(rejected)), 422)
-        echo = service.echo_of(visitor_.actor, game, body.player, outcome.receipt, check=False, step=outcome.step)
-        return _json(echo_out(echo, outcome.echo), 201)
+        return _json(echo_out(outcome.echo_data(), outcome.echo), 201)
 
     @api.post("/games/{game}/resolve", summary="resolve the open step (game masters)")
     def resolve(request: Request, game: str, body: ResolveIn, service: Svc, visitor_: Who) -> Text:

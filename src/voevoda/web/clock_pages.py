@@ -29,7 +29,7 @@ def clock_context(h: Here, sight: Sight, template: str) -> dict[str, Any]:
     «Ready» button the page shows (the viewer's own seat, while it is awaited)."""
     service = service_of(h)
     viewer = GM if template == "manage.html.j2" else sight.viewer
-    clock = service.deadline(h.who.actor, sight.name, viewer)
+    clock = service.deadline(h.who.actor, sight.name, viewer, sight=sight)
     seat = sight.viewer if sight.viewer not in (GM, PUBLIC) else None
     mine = [s for s in clock.seats if s.player == seat and s.awaited]
     return {"clock": clock, "ready_seat": seat if mine and not clock.over else None,

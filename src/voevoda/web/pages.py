@@ -251,7 +251,7 @@ async def orders_page(h: Ctx, game: str) -> Response:
 def _orders(h: Here, sight: Sight, text: str | None, echo: outputs.Echo | None, status: int = 200) -> Response:
     """The order form for the viewer's seat (the game master picks the seat with ``?as=``)."""
     seat = sight.viewer if sight.viewer not in (GM, PUBLIC) else None
-    standing = service_of(h).standing_post(h.who.actor, sight.name, seat) if seat else None
+    standing = sight.standing_post()
     if text is None and standing is not None:
         text = standing.text
     return _game_page(h, "orders.html.j2", sight, status=status, seat=seat, standing=standing, text=text or "",
@@ -286,18 +286,7 @@ def orders_post(h: Ctx, game: str, player: Annotated[str, Form(max_length=200)],
 
 def _echo(service: Service, h: Here, game: str, player: str, text: str, *, store: bool,
           step: int | None = None) -> outputs.Echo:
-    try:
-        if store:
-            outcome = service.post(h.who.actor, game, player, text, step=step)
-        else:
-            outcome = service.check_post(h.who.actor, game, player, text)
-    except OrdersRejected as rejected:
-        return service.echo_of(h.who.actor, game, player, rejected, check=not store, step=step)
-    except GameError as refused:
-        if isinstance(refused, NotFound) or type(refused).__name__ in ("Forbidden", "RateLimited"):
-            raise
-        return service.echo_of(h.who.actor, game, player, refused, check=not store, step=step)
-    return service.echo_of(h.who.actor, game, player, outcome.receipt, check=not store, step=outcome.step)
+    return service.echo(h.who.actor, game, player, text, store=store, step=step)
 
 
 @router.get("/g/{game}/view", response_class=HTMLResponse)

@@ -47,7 +47,7 @@ from voevoda.chat.telegram.send import send_messages
 from voevoda.chat.telegram.texts import menu_of, refusal, say
 from voevoda.core import outputs
 from voevoda.core.chat import ChatMessage, preformatted, texts
-from voevoda.core.errors import DataError, GameError, OrdersRejected
+from voevoda.core.errors import DataError, GameError
 from voevoda.service.errors import NotFound, RateLimited
 
 if TYPE_CHECKING:
@@ -537,16 +537,7 @@ class TelegramBot:
     def _echo(self, actor: Person, game: str, seat: str, text: str, store: bool) -> outputs.Echo:
         """The post stored (or checked) through the service, and its echo as data, as the web's
         order form does it."""
-        try:
-            outcome = self.service.post(actor, game, seat, text) if store else \
-                self.service.check_post(actor, game, seat, text)
-        except OrdersRejected as rejected:
-            return self.service.echo_of(actor, game, seat, rejected, check=not store)
-        except GameError as refused:
-            if isinstance(refused, NotFound) or type(refused).__name__ in ("Forbidden", "RateLimited"):
-                raise
-            return self.service.echo_of(actor, game, seat, refused, check=not store)
-        return self.service.echo_of(actor, game, seat, outcome.receipt, check=not store, step=outcome.step)
+        return self.service.echo(actor, game, seat, text, store=store)
 
     # -- the game master ---------------------------------------------------------------------------
 

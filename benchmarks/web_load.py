@@ -7,11 +7,15 @@ loopback.
 
 Each player, at random moments (Poisson arrivals, :data:`RATES`), reads his game's page or his
 overview, his report (the player's own, of the last turn) or the public chronicle, checks his post
-with the live echo, or stores it (a post near the deadline replaces the one before): 300 views and
-reports, 60 echoes and 20 posts a second offered by 200 players. The report gives, per kind of
-request, the count, the rate served, and the latency's median, p95 and p99, with the machine's
-load average, against the targets of the issue: views and reports at least 300 requests a second
-with p99 under 100 ms; the live echo under 150 ms at p99; a post stored under 250 ms at p99.
+with the live echo, or stores it (a post near the deadline replaces the one before): 320 views and
+reports, 60 echoes and 20 posts a second offered by 200 players. The arrivals are open: each
+player's moments are drawn ahead, whatever the server answers, and a request's latency counts from
+its moment — a request that had to wait for the player's answer before (one connection a player)
+counts that wait too, so a slow server cannot hide its queue by slowing the load. The report
+gives, per kind of request, the count, the rate served, and the latency's median, p95 and p99,
+with the machine's load average, against the targets of the issue: views and reports at least 300
+requests a second with p99 under 100 ms; the live echo under 150 ms at p99; a post stored under
+250 ms at p99.
 """
 
 from __future__ import annotations
@@ -89,9 +93,19 @@ class Raw:
             lines.append(f"{key}: {value}")
         if body:
             lines += ["Content-Type: application/x-www-form-urlencoded", f"Content-Length: {len(body)}"]
-        self.writer.write(("\r\n".join(lines) + "\r\n\r\n").encode("utf-8") + body)
-        await self.writer.drain()
-        status_line = await self.reader.readline()
+        message = ("\r\n".join(lines) + "\r\n\r\n").encode("utf-8") + body
+        try:
+            self.writer.write(message)
+            await self.writer.drain()
+            status_line = await self.reader.readline()
+        except ConnectionError:
+            status_line = b""
+        if not status_line:  # the server closed the idle connection (its keep-alive timeout): as a browser does, again
+            self.writer.close()
+            self.reader, self.writer = await asyncio.open_connection(self.host, self.port)
+            self.writer.write(message)
+            await self.writer.drain()
+            status_line = await self.reader.readline()
         status = int(status_line.split()[1])
         length = 0
         while True:
@@ -120,12 +134,13 @@ def form(fields: dict[str, object]) -> bytes:
     return urlencode({k: str(v) for k, v in fields.items()}).encode("ascii")
 
 
-RATES = {"view": 0.75, "report": 0.75, "echo": 0.3, "post": 0.1}
-"""Requests a second one player sends, on average (Poisson arrivals): with 200 players, 300 views
-and reports, 60 live echoes and 20 posts a second — the load the targets are set for."""
+RATES = {"view": 0.8, "report": 0.8, "echo": 0.3, "post": 0.1}
+"""Requests a second one player sends, on average (Poisson arrivals): with 200 players, 320 views
+and reports, 60 live echoes and 20 posts a second — somewhat more reads than the 300 a second the
+target asks to be served."""
 
 
-async def player(client: Raw, game: str, name: str, token: str, post: str, until: float,
+async def player(client: Raw, game: str, name: str, token: str, post: str, until: float, duration: float,
                  samples: dict[str, list[float]], rng: random.Random) -> None:
     _, page = await client.request("GET", f"/join/{token}")
     csrf = CSRF.search(page).group(1)  # type: ignore[union-attr]
@@ -143,17 +158,24 @@ async def player(client: Raw, game: str, name: str, token: str, post: str, until
     }
     kinds = list(RATES)
     total = sum(RATES.values())
+    moment = max(time.monotonic(), until - duration)
     while True:
-        await asyncio.sleep(rng.expovariate(total))
-        if time.monotonic() >= until:
+        moment += rng.expovariate(total)  # open arrivals: the next moment does not wait for the answer
+        if moment >= until:
             return
+        await asyncio.sleep(max(0.0, moment - time.monotonic()))
         kind = rng.choices(kinds, weights=[RATES[k] for k in kinds])[0]
-        started = time.monotonic()
         status, _ = await calls[kind]()
-        spent = time.monotonic() - started
+        spent = time.monotonic() - moment  # from the moment the player meant to send it
         if status >= 400:
             samples.setdefault("errors", []).append(spent)
         samples.setdefault(kind, []).append(spent)
+
+
+def cpu_seconds(pid: int) -> float:
+    """The CPU time (user and system) a process has used so far, from /proc."""
+    fields = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()
+    return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
 
 
 def percentile(values: list[float], q: float) -> float:
@@ -161,21 +183,29 @@ def percentile(values: list[float], q: float) -> float:
     return ordered[min(len(ordered) - 1, int(q * len(ordered)))]
 
 
-async def load(address: str, seats: list[tuple[str, str, str, str]], seconds: float) -> tuple[dict[str, list[float]], float]:
-    """The players' load for ``seconds`` after every player has taken his seat; the samples and the
-    time they were taken over."""
+async def load(address: str, seats: list[tuple[str, str, str, str]], seconds: float,
+               server_pid: int) -> tuple[dict[str, list[float]], float, float, float]:
+    """The players' load for ``seconds`` after every player has taken his seat; the samples, the
+    time they were taken over, and the CPU seconds the server and this process used meanwhile."""
     samples: dict[str, list[float]] = {}
     host, _, port = address.removeprefix("http://").partition(":")
     clients = [Raw(host, int(port)) for _ in seats]
     started = time.monotonic() + 5.0  # the seats taken first (a write each), then the clock runs
     until = started + seconds
-    tasks = [player(c, g, n, t, post, until, samples, random.Random(i))
+    tasks = [player(c, g, n, t, post, until, seconds, samples, random.Random(i))
              for i, (c, (g, n, t, post)) in enumerate(zip(clients, seats, strict=True))]
-    await asyncio.gather(*tasks)
+
+    async def cpu_meanwhile() -> tuple[float, float]:
+        await asyncio.sleep(max(0.0, started - time.monotonic()))
+        server, own = cpu_seconds(server_pid), time.process_time()
+        await asyncio.sleep(max(0.0, until - time.monotonic()))
+        return cpu_seconds(server_pid) - server, time.process_time() - own
+
+    *_, (server_cpu, own_cpu) = await asyncio.gather(*tasks, cpu_meanwhile())
     for c in clients:
         if c.writer is not None:
             c.writer.close()
-    return samples, until - started
+    return samples, until - started, server_cpu, own_cpu
 
 
 def main() -> None:
@@ -206,7 +236,7 @@ def main() -> None:
             subprocess.Popen([str(Path(sys.executable).with_name("py-spy")), "record", "-d", str(int(args.seconds)), "-o", os.environ["VOEVODA_PROFILE"],
                               "-f", "raw" if os.environ["VOEVODA_PROFILE"].endswith(".txt") else "speedscope",
                               "--nonblocking", "-p", str(server.pid)], stdout=subprocess.DEVNULL)
-        samples, spent = asyncio.run(load(address, seats, args.seconds))
+        samples, spent, server_cpu, own_cpu = asyncio.run(load(address, seats, args.seconds, server.pid))
     finally:
         server.terminate()
         server.wait(timeout=30)
@@ -224,6 +254,9 @@ def main() -> None:
         verdict = "" if target is None else f"p99 < {target * 1000:.0f} ms: {'met' if p99 < target else 'NOT met'}"
         print(f"{kind:8} {len(values):7d} {len(values) / spent:7.1f} {statistics.median(values) * 1000:7.1f}ms "
               f"{percentile(values, 0.95) * 1000:7.1f}ms {p99 * 1000:7.1f}ms  {verdict}")
+    requests = sum(len(samples.get(kind, [])) for kind in ("view", "report", "echo", "post"))
+    print(f"CPU while the players played: the server {server_cpu:.1f} s ({server_cpu / requests * 1000:.2f} ms "
+          f"a request), the load generator {own_cpu:.1f} s, over {spent:.0f} s")
     reads = len(samples.get("view", [])) + len(samples.get("report", []))
     print(f"views and reports: {reads / spent:.0f} requests a second (target: at least 300)")
 

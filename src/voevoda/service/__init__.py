@@ -108,6 +108,19 @@ def _check_unmoved(game: Game, started: datetime | None) -> None:
 
 
 MEMO_SIZE = 512
+KEPT_OVER_POSTS = frozenset({"report"})
+"""The outputs a post cannot change (a :class:`Sight` keys them ``(viewer, kind, …)``): a turn's
+report, as every viewer reads it, is written when the turn is resolved. The dashboard, the status,
+the outline and the map may show posts (who has posted, a deployment drawn) and are rendered again."""
+
+
+def _only_posts_since(before: Game, after: Game) -> bool:
+    """Whether ``after`` is ``before`` with only posts added to its journal (the journal is
+    append-only, so one game of the same stored row with more entries, all of them posts)."""
+    if before.store_key is None or before.store_key != after.store_key:
+        return False
+    old, new = before.record.entries, after.record.entries
+    return len(new) >= len(old) and all(entry.kind == "submit" for entry in new[len(old):])
 """The most outputs kept rendered for one version of one game."""
 
 
@@ -147,11 +160,15 @@ class GameCache:
     def memo(self, name: str, game: Game) -> dict[Any, Any]:
         """The outputs already rendered from ``game`` (the cached version of ``name``): a game
         never changes once cached, so what a viewer saw of it stays true until a new version
-        replaces it (and its memo with it). At most :data:`MEMO_SIZE` outputs a game."""
+        replaces it (and its memo with it). A new version that only adds posts keeps the reports
+        of the turns resolved (:data:`KEPT_OVER_POSTS`): near a deadline the posts come every
+        second, and a report does not change with them. At most :data:`MEMO_SIZE` outputs a game."""
         with self._lock:
             held = self._memos.get(name)
             if held is None or held[0] is not game:
-                held = (game, {})
+                kept = {key: value for key, value in held[1].items() if key[1] in KEPT_OVER_POSTS} \
+                    if held is not None and _only_posts_since(held[0], game) else {}
+                held = (game, kept)
                 self._memos[name] = held
             if len(held[1]) > MEMO_SIZE:
                 held[1].clear()

@@ -8,7 +8,9 @@ that goes in unescaped is what the project's own markup module wrote (a report r
 from __future__ import annotations
 
 from dataclasses import dataclass
+from functools import lru_cache
 from typing import Any
+from urllib.parse import quote, urlencode
 
 import jinja2
 from fastapi import Request
@@ -43,11 +45,16 @@ class Here:
         return (ru if self.lang == "ru" else en) or ""
 
     def url(self, path: str, **query: Any) -> str:
-        from urllib.parse import quote, urlencode
-
         clean = {k: v for k, v in query.items() if v is not None and v != ""}
-        base = quote(path, safe="/:")
+        base = _quoted(path)
         return base + ("?" + urlencode(clean) if clean else "")
+
+
+@lru_cache(maxsize=4096)
+def _quoted(path: str) -> str:
+    """A page's path in a link (a game's name may hold any letter); the same few are asked for on
+    every page."""
+    return quote(path, safe="/:")
 
 
 def page(here: Here, template: str, status: int = 200, headers: dict[str, str] | None = None,

@@ -31,6 +31,7 @@ import sys
 import tempfile
 import time
 from pathlib import Path
+from typing import Any
 
 import httpx  # only to wait for the server
 
@@ -201,47 +202,105 @@ async def load(address: str, seats: list[tuple[str, str, str, str]], seconds: fl
         await asyncio.sleep(max(0.0, until - time.monotonic()))
         return cpu_seconds(server_pid) - server, time.process_time() - own
 
-    *_, (server_cpu, own_cpu) = await asyncio.gather(*tasks, cpu_meanwhile())
+    results: list[Any] = await asyncio.gather(*tasks, cpu_meanwhile())
+    server_cpu, own_cpu = results[-1]
     for c in clients:
         if c.writer is not None:
             c.writer.close()
     return samples, until - started, server_cpu, own_cpu
 
 
-def main() -> None:
-    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
-    parser.add_argument("--players", type=int, default=200)
-    parser.add_argument("--seconds", type=float, default=30)
-    args = parser.parse_args()
-    folder = Path(tempfile.mkdtemp(prefix="voevoda-load-"))
-    url = f"sqlite:///{folder / 'load.db'}"
-    seats = prepare(url, args.players)
-    port = 8700 + os.getpid() % 200
+YARDSTICK = """from fastapi import FastAPI
+from fastapi.responses import HTMLResponse
+
+app = FastAPI()
+PAGE = "<!doctype html><p>" + "x" * 5500 + "</p>"
+
+
+@app.get("/g/{game}", response_class=HTMLResponse)
+async def page(game: str) -> HTMLResponse:
+    return HTMLResponse(PAGE)
+"""
+"""The yardstick: a bare FastAPI page of a game page's size on the same uvicorn, no database."""
+
+
+def serve_and_load(src: Path, seats: list[tuple[str, str, str, str]], url: str, seconds: float,
+                   ) -> tuple[dict[str, list[float]], float, float, float]:
+    """One `voevoda serve` process from the source folder ``src`` on the database ``url``, loaded
+    by the players of ``seats``."""
+    port = 8700 + (os.getpid() + len(str(src))) % 200
     server = subprocess.Popen([sys.executable, "-c", "import sys; from voevoda.cli import main; main()",
                                "serve", "--db", url, "--port", str(port), "--no-rate-limits"],
-                              cwd=str(ROOT), env={**os.environ, "PYTHONPATH": str(ROOT / "src")},
+                              cwd=str(ROOT), env={**os.environ, "PYTHONPATH": str(src)},
                               stdout=subprocess.DEVNULL, stderr=subprocess.STDOUT)
     address = f"http://127.0.0.1:{port}"
     try:
-        for _ in range(300):
-            try:
-                if httpx.get(address + "/login", timeout=2).status_code == 200:
-                    break
-            except httpx.HTTPError:
-                time.sleep(0.2)
+        wait_for(address + "/login")
         # a short warm-up: every game read into the server's memory once (public pages, no seat taken)
         for game in sorted({seat[0] for seat in seats}):
             httpx.get(f"{address}/g/{game}/chronicle", timeout=60)
         if os.environ.get("VOEVODA_PROFILE"):  # py-spy the server while it is loaded: where the time goes
-            subprocess.Popen([str(Path(sys.executable).with_name("py-spy")), "record", "-d", str(int(args.seconds)), "-o", os.environ["VOEVODA_PROFILE"],
+            subprocess.Popen([str(Path(sys.executable).with_name("py-spy")), "record", "-d", str(int(seconds)),
+                              "-o", os.environ["VOEVODA_PROFILE"],
                               "-f", "raw" if os.environ["VOEVODA_PROFILE"].endswith(".txt") else "speedscope",
                               "--nonblocking", "-p", str(server.pid)], stdout=subprocess.DEVNULL)
-        samples, spent, server_cpu, own_cpu = asyncio.run(load(address, seats, args.seconds, server.pid))
+        return asyncio.run(load(address, seats, seconds, server.pid))
     finally:
         server.terminate()
         server.wait(timeout=30)
+
+
+def wait_for(address: str) -> None:
+    for _ in range(300):
+        try:
+            if httpx.get(address, timeout=2).status_code == 200:
+                return
+        except httpx.HTTPError:
+            time.sleep(0.2)
+
+
+def yardstick(players: int, seconds: float) -> tuple[list[float], float, float]:
+    """The bare page under the same arrivals (all of them reads): latencies, the server's CPU
+    seconds, the time."""
+    folder = Path(tempfile.mkdtemp(prefix="voevoda-yardstick-"))
+    (folder / "yardstick_app.py").write_text(YARDSTICK)
+    port = 8900 + os.getpid() % 99
+    server = subprocess.Popen([sys.executable, "-m", "uvicorn", "yardstick_app:app", "--port", str(port),
+                               "--log-level", "warning"], cwd=str(folder))
+    rate = sum(RATES.values())
+
+    async def run() -> tuple[list[float], float]:
+        clients = [Raw("127.0.0.1", port) for _ in range(players)]
+        until = time.monotonic() + seconds
+        latencies: list[float] = []
+
+        async def reader(client: Raw, rng: random.Random) -> None:
+            moment = time.monotonic()
+            while True:
+                moment += rng.expovariate(rate)
+                if moment >= until:
+                    return
+                await asyncio.sleep(max(0.0, moment - time.monotonic()))
+                await client.request("GET", "/g/x")
+                latencies.append(time.monotonic() - moment)
+
+        before = cpu_seconds(server.pid)
+        await asyncio.gather(*(reader(c, random.Random(i)) for i, c in enumerate(clients)))
+        return latencies, cpu_seconds(server.pid) - before
+
+    try:
+        wait_for(f"http://127.0.0.1:{port}/g/x")
+        latencies, cpu = asyncio.run(run())
+    finally:
+        server.terminate()
+        server.wait(timeout=30)
+    return latencies, cpu, seconds
+
+
+def report(label: str, players: int, seconds: float, samples: dict[str, list[float]], spent: float,
+           server_cpu: float, own_cpu: float) -> None:
     load_avg = os.getloadavg()
-    print(f"{len(seats)} players, {args.seconds:.0f} s, load average {load_avg[0]:.2f} {load_avg[1]:.2f} "
+    print(f"{label}: {players} players, {seconds:.0f} s, load average {load_avg[0]:.2f} {load_avg[1]:.2f} "
           f"{load_avg[2]:.2f}, one server process, SQLite")
     targets = {"view": 0.100, "report": 0.100, "echo": 0.150, "post": 0.250}
     print(f"{'kind':8} {'count':>7} {'per s':>7} {'median':>8} {'p95':>8} {'p99':>8}  target")
@@ -258,7 +317,41 @@ def main() -> None:
     print(f"CPU while the players played: the server {server_cpu:.1f} s ({server_cpu / requests * 1000:.2f} ms "
           f"a request), the load generator {own_cpu:.1f} s, over {spent:.0f} s")
     reads = len(samples.get("view", [])) + len(samples.get("report", []))
-    print(f"views and reports: {reads / spent:.0f} requests a second (target: at least 300)")
+    print(f"views and reports: {reads / spent:.0f} requests a second (target: at least 300)\n")
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    parser.add_argument("--players", type=int, default=200)
+    parser.add_argument("--seconds", type=float, default=30)
+    parser.add_argument("--baseline", metavar="REV", help="also load a server of this git revision, first")
+    parser.add_argument("--yardstick", action="store_true",
+                        help="also load a bare FastAPI page of the same size (no database): what uvicorn costs")
+    args = parser.parse_args()
+    trees: list[tuple[str, Path]] = []
+    worktree = None
+    if args.baseline:
+        worktree = Path(tempfile.mkdtemp(prefix="voevoda-baseline-")) / "tree"
+        subprocess.run(["git", "worktree", "add", "--detach", str(worktree), args.baseline], cwd=ROOT, check=True,
+                       capture_output=True)
+        trees.append((f"baseline {args.baseline}", worktree / "src"))
+    trees.append(("this tree", ROOT / "src"))
+    try:
+        for label, src in trees:
+            folder = Path(tempfile.mkdtemp(prefix="voevoda-load-"))
+            url = f"sqlite:///{folder / 'load.db'}"
+            seats = prepare(url, args.players)  # with this tree's code: the same games for both
+            result = serve_and_load(src, seats, url, args.seconds)
+            report(label, len(seats), args.seconds, *result)
+    finally:
+        if worktree is not None:
+            subprocess.run(["git", "worktree", "remove", "--force", str(worktree)], cwd=ROOT, capture_output=True)
+    if args.yardstick:
+        latencies, cpu, spent = yardstick(args.players, args.seconds)
+        print(f"yardstick (a bare FastAPI page, {sum(RATES.values()) * args.players:.0f} a second offered): "
+              f"{len(latencies) / spent:.0f} served a second, median {statistics.median(latencies) * 1000:.1f} ms, "
+              f"p99 {percentile(latencies, 0.99) * 1000:.1f} ms, the server's CPU "
+              f"{cpu / len(latencies) * 1000:.2f} ms a request")
 
 
 if __name__ == "__main__":

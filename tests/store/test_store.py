@@ -151,3 +151,48 @@ def test_import_of_an_export_replays_it(store_url: str) -> None:
     imported = store.import_record(record)
     assert canonical_json(store.load("copy").state) == canonical_json(imported.state)
     assert json.loads(store.stored_state("copy")[0]) == game.state
+
+
+def _entry_count(store: Store, name: str) -> int:
+    from sqlalchemy import text
+
+    with store.read_connection() as connection:
+        return int(connection.execute(text("SELECT entry_count FROM games WHERE name = :n"), {"n": name}).scalar())
+
+
+def test_the_reads_of_one_snapshot_share_one_connection_and_a_write_ends_it(store_url: str) -> None:
+    """docs/web.md, «Reading fast»: inside ``Store.snapshot()`` every plain read goes through one
+    connection; a write that begins inside gives it back, and the reads after it see the write."""
+    store = Store(store_url)
+    store.create(Game.create("toy-twenty", "snap", ["A", "B"], seed="snapshot"))
+    with store.read_connection() as first, store.read_connection() as second:
+        assert first is not second  # outside a snapshot each read has a connection of its own
+    with store.snapshot():
+        with store.read_connection() as first:
+            pass
+        with store.read_connection() as again:
+            assert again is first
+        assert _entry_count(store, "snap") == 0
+        with store.change("snap") as live:
+            live.submit("A", "roll 2")
+        with store.read_connection() as after:
+            assert after is not first
+        assert _entry_count(store, "snap") == 1  # the write is seen inside the same snapshot
+        with store.snapshot(), store.read_connection() as inner:  # nested: the outer one goes on
+            assert inner is after
+    with store.read_connection() as outside:
+        assert outside is not after
+    assert after.closed and first.closed  # given back when the snapshot ends
+
+
+def test_a_failed_read_in_a_snapshot_leaves_the_next_a_fresh_connection(store_url: str) -> None:
+    from sqlalchemy import text
+    from sqlalchemy.exc import DBAPIError
+
+    store = Store(store_url)
+    with store.snapshot():
+        with pytest.raises(DBAPIError), store.read_connection() as broken:
+            broken.execute(text("SELECT * FROM no_such_table"))
+        with store.read_connection() as fresh:
+            assert fresh is not broken
+            assert fresh.execute(text("SELECT 1")).scalar() == 1

@@ -178,3 +178,27 @@ def test_joining_signs_in_and_the_account_page_manages_sessions_and_tokens(site:
     for session_id in session_ids:
         anna.post(f"/account/sessions/{session_id}/revoke")
     assert other.get("/g/g").status_code == 404  # signed out everywhere
+
+
+def test_a_page_reads_the_database_through_one_connection(site: Site) -> None:
+    """docs/web.md, «Reading fast»: the visitor's session, what he holds in the game and the
+    deadline card are read through one connection (one snapshot) a page, not one each."""
+    from sqlalchemy import event
+
+    anna = played(site)["anna"]
+    store = site.service.store
+    opened: list[object] = []
+
+    def count(connection: object) -> None:
+        opened.append(connection)
+
+    event.listen(store.read_engine, "engine_connect", count)
+    try:
+        for page in ("/g/r1", "/g/r1/view", "/g/r1/reports", "/g/r1/orders", "/g/r1/chronicle"):
+            opened.clear()
+            response = anna.get(page)
+            assert response.status_code == 200, page  # type: ignore[attr-defined]
+            assert "Анна" in response.text  # type: ignore[attr-defined]
+            assert len(opened) == 1, f"{page}: {len(opened)} read connections"
+    finally:
+        event.remove(store.read_engine, "engine_connect", count)

@@ -153,14 +153,19 @@ class People:
 
     def context(self, actor: Actor, game: str) -> GameContext:
         """What ``actor`` holds in ``game``, the game's settings and the version of its journal, in
-        one read of the database (two for a signed-in person: the game, then his memberships)."""
+        one read of the database (for a signed-in person, his memberships with it)."""
         if isinstance(actor, Operator) and self._store is None:
             return GameContext(Access(actor, game, owner=True), False, "UTC", None)
+        rows: list[Any] = []
         with self.store.read_connection() as connection:
-            row = connection.execute(_queries().context, {"name": game}).first()
+            if isinstance(actor, Person):  # one row per membership of his in the game, or one with none
+                rows = connection.execute(_queries().person_context, {"name": game, "account": actor.account_id}).all()
+                row = rows[0] if rows else None
+            else:
+                row = connection.execute(_queries().context, {"name": game}).first()
             if row is None:
                 raise not_found_game(game)
-            game_id, created, entries, public, timezone = row
+            game_id, created, entries, public, timezone = row[:5]
             version = (int(game_id), created.isoformat() if created else "", int(entries))  # as Store keys it
             public, timezone = bool(public), timezone or "UTC"
             if isinstance(actor, Operator):
@@ -179,7 +184,7 @@ class People:
                     TelegramChatRow.chat_id == actor.chat_id, TelegramChatRow.kind == "group",
                     TelegramChatRow.game_id == game_id)).first() is not None
                 return GameContext(Access(actor, game, public=public, linked=linked), public, timezone, version)
-            members = connection.execute(_queries().members, {"game": game_id, "account": actor.account_id}).all()
+        members = [(r[5], r[6]) for r in rows if r[5] is not None]
         roles = {role for role, _ in members}
         access = Access(actor, game, owner="owner" in roles, co_gm="co_gm" in roles,
                         seats=frozenset(p for role, p in members if role == "player" and p), public=public)
@@ -674,7 +679,7 @@ class _Queries:
     """The reads every request makes, built once (SQLAlchemy then reuses their compiled form)."""
 
     context: Any
-    members: Any
+    person_context: Any
     session: Any
 
 
@@ -693,8 +698,11 @@ def _queries() -> _Queries:
                            GameSettingsRow.timezone)
             .outerjoin(GameSettingsRow, GameSettingsRow.game_id == GameRow.id)
             .where(GameRow.name == bindparam("name")),
-            members=select(MemberRow.role, MemberRow.player).where(
-                MemberRow.game_id == bindparam("game"), MemberRow.account_id == bindparam("account")),
+            person_context=select(GameRow.id, GameRow.created_at, GameRow.entry_count, GameSettingsRow.is_public,
+                                  GameSettingsRow.timezone, MemberRow.role, MemberRow.player)
+            .outerjoin(GameSettingsRow, GameSettingsRow.game_id == GameRow.id)
+            .outerjoin(MemberRow, (MemberRow.game_id == GameRow.id) & (MemberRow.account_id == bindparam("account")))
+            .where(GameRow.name == bindparam("name")),
             session=select(WebSessionRow.id, WebSessionRow.csrf_token, WebSessionRow.revoked_at,
                            WebSessionRow.expires_at, WebSessionRow.last_seen_at, AccountRow.id, AccountRow.name,
                            AccountRow.can_create_games, AccountRow.lang)

@@ -15,6 +15,7 @@ import os
 import time
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager
+from contextvars import ContextVar
 from datetime import UTC, datetime
 from pathlib import Path
 from typing import Any
@@ -78,6 +79,25 @@ def now() -> str:
     return datetime.now(UTC).isoformat(timespec="seconds")
 
 
+class _Snapshot:
+    """The one read connection the plain reads of a request share (:meth:`Store.snapshot`),
+    opened at the first of them."""
+
+    __slots__ = ("connection", "store")
+
+    def __init__(self, store: Store) -> None:
+        self.store = store
+        self.connection: Any = None
+
+    def close(self) -> None:
+        connection, self.connection = self.connection, None
+        if connection is not None:
+            connection.close()
+
+
+_SNAPSHOT: ContextVar[_Snapshot | None] = ContextVar("voevoda_read_snapshot", default=None)
+
+
 class Store:
     """Games kept in one database."""
 
@@ -92,6 +112,7 @@ class Store:
         else:
             self.engine = create_engine(self.url, pool_pre_ping=True)
             self.read_engine = self.engine
+        event.listen(self.engine, "begin", self._end_snapshot, insert=True)  # before BEGIN IMMEDIATE waits
         self.sessions = sessionmaker(self.engine, expire_on_commit=False)
         self.reads = sessionmaker(self.read_engine, expire_on_commit=False)
         """Read-only sessions: on SQLite they read the last committed snapshot (WAL) without
@@ -144,9 +165,44 @@ class Store:
     @contextmanager
     def read_connection(self) -> Iterator[Any]:
         """A connection for a few plain reads (no ORM objects): the last committed snapshot on
-        SQLite, never waiting for a writer."""
-        with self.read_engine.connect() as connection:
-            yield connection
+        SQLite, never waiting for a writer. Inside :meth:`snapshot`, the one connection of it."""
+        shared = _SNAPSHOT.get()
+        if shared is None or shared.store is not self:
+            with self.read_engine.connect() as connection:
+                yield connection
+            return
+        if shared.connection is None:
+            shared.connection = self.read_engine.connect()
+        try:
+            yield shared.connection
+        except BaseException:
+            shared.close()  # a read that failed leaves no half-used transaction to the next
+            raise
+
+    @contextmanager
+    def snapshot(self) -> Iterator[None]:
+        """The plain reads inside (:meth:`read_connection`: who a session is, what an actor holds
+        in a game, the deadline card) share one connection, opened at the first of them: a page
+        pays for one connection and reads one snapshot of the database, not one per read. A
+        write that begins inside ends it (and gives its connection back first, so that a waiting
+        writer never holds a reader's too); the reads after it open a new one and see the write."""
+        if _SNAPSHOT.get() is not None:
+            yield
+            return
+        shared = _Snapshot(self)
+        token = _SNAPSHOT.set(shared)
+        try:
+            yield
+        finally:
+            _SNAPSHOT.reset(token)
+            shared.close()
+
+    def _end_snapshot(self, connection: Any) -> None:
+        """A transaction begins on the writing engine: the reads before it are over."""
+        shared = _SNAPSHOT.get()
+        if shared is not None and shared.store is self and shared.connection is not None \
+                and shared.connection is not connection:
+            shared.close()
 
     # -- games ------------------------------------------------------------------
 

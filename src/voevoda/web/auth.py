@@ -68,18 +68,30 @@ class Signer:
     """Signs and reads the cookies with the installation's key (kept in the database, so every
     server process of one installation reads the same)."""
 
+    READ_MEMORY = 4096
+    """Cookies whose signature was checked, kept with what they say: a browser sends the same
+    cookie with every request, and a signed value always reads the same under one key."""
+
     def __init__(self, key: str) -> None:
         self.sessions = URLSafeSerializer(key, salt="voevoda-session")
         self.csrf = URLSafeSerializer(key, salt="voevoda-csrf")
+        self._read: dict[tuple[int, str], str | None] = {}
 
     def read(self, serializer: URLSafeSerializer, value: str | None) -> str | None:
         if not value:
             return None
+        key = (id(serializer), value)
+        if key in self._read:
+            return self._read[key]
         try:
             loaded = serializer.loads(value)
         except BadSignature:
-            return None
-        return loaded if isinstance(loaded, str) else None
+            return None  # not remembered: a forged cookie costs its sender a check each time
+        result = loaded if isinstance(loaded, str) else None
+        if len(self._read) >= self.READ_MEMORY:
+            self._read.clear()
+        self._read[key] = result
+        return result
 
 
 def installation_key(service: Service) -> str:

@@ -45,9 +45,13 @@ class Here:
         return (ru if self.lang == "ru" else en) or ""
 
     def url(self, path: str, **query: Any) -> str:
-        clean = {k: v for k, v in query.items() if v is not None and v != ""}
-        base = _quoted(path)
-        return base + ("?" + urlencode(clean) if clean else "")
+        clean = tuple((k, v) for k, v in query.items() if v is not None and v != "")
+        if not clean:
+            return _quoted(path)
+        try:
+            return _link(path, clean)
+        except TypeError:  # a value that cannot be remembered (a list): as it is
+            return _quoted(path) + "?" + urlencode(clean)
 
 
 @lru_cache(maxsize=4096)
@@ -55,6 +59,12 @@ def _quoted(path: str) -> str:
     """A page's path in a link (a game's name may hold any letter); the same few are asked for on
     every page."""
     return quote(path, safe="/:")
+
+
+@lru_cache(maxsize=4096)
+def _link(path: str, query: tuple[tuple[str, Any], ...]) -> str:
+    """A link with its query (a page's tabs carry the viewer's name: the same few on every page)."""
+    return _quoted(path) + "?" + urlencode(query)
 
 
 def page(here: Here, template: str, status: int = 200, headers: dict[str, str] | None = None,

@@ -4,6 +4,7 @@ resolution leaves the previous turn intact; two players submitting at the same m
 
 from __future__ import annotations
 
+import asyncio
 import json
 import os
 import signal
@@ -161,28 +162,74 @@ def _entry_count(store: Store, name: str) -> int:
 
 
 def test_the_reads_of_one_snapshot_share_one_connection_and_a_write_ends_it(store_url: str) -> None:
-    """docs/web.md, «Reading fast»: inside ``Store.snapshot()`` every plain read goes through one
-    connection; a write that begins inside gives it back, and the reads after it see the write."""
+    """docs/web.md, «Reading fast»: inside ``Store.snapshot()``, on the event loop, every plain read
+    goes through one connection until the request waits for something; a write that begins
+    inside gives it back, and the reads after it see the write."""
     store = Store(store_url)
     store.create(Game.create("toy-twenty", "snap", ["A", "B"], seed="snapshot"))
     with store.read_connection() as first, store.read_connection() as second:
         assert first is not second  # outside a snapshot each read has a connection of its own
-    with store.snapshot():
-        with store.read_connection() as first:
-            pass
-        with store.read_connection() as again:
-            assert again is first
-        assert _entry_count(store, "snap") == 0
-        with store.change("snap") as live:
-            live.submit("A", "roll 2")
-        with store.read_connection() as after:
-            assert after is not first
-        assert _entry_count(store, "snap") == 1  # the write is seen inside the same snapshot
-        with store.snapshot(), store.read_connection() as inner:  # nested: the outer one goes on
-            assert inner is after
-    with store.read_connection() as outside:
-        assert outside is not after
-    assert after.closed and first.closed  # given back when the snapshot ends
+
+    async def request() -> None:
+        with store.snapshot():
+            with store.read_connection() as first:
+                pass
+            with store.read_connection() as again:
+                assert again is first
+            assert _entry_count(store, "snap") == 0
+            with store.change("snap") as live:
+                live.submit("A", "roll 2")
+            with store.read_connection() as after:
+                assert after is not first
+            assert _entry_count(store, "snap") == 1  # the write is seen inside the same snapshot
+            with store.snapshot(), store.read_connection() as inner:  # nested: the outer one goes on
+                assert inner is after
+            await asyncio.sleep(0)  # the request waits: its connection goes back to the pool
+            assert after.closed and first.closed
+            with store.read_connection() as later:
+                assert later is not after
+        assert later.closed  # given back when the snapshot ends
+
+    asyncio.run(request())
+
+
+def test_a_snapshot_is_not_shared_with_other_threads(store_url: str) -> None:
+    store = Store(store_url)
+
+    async def request() -> None:
+        with store.snapshot():
+            with store.read_connection() as here:
+                pass
+            seen: list[object] = []
+
+            def elsewhere() -> None:
+                with store.read_connection() as there:
+                    seen.append(there)
+
+            await asyncio.to_thread(elsewhere)
+            assert seen[0] is not here
+
+    asyncio.run(request())
+
+
+def test_requests_waiting_with_a_snapshot_hold_no_connection(store_url: str) -> None:
+    """Sixty requests in flight at once, each reading, waiting, and reading again, on a pool of
+    fifteen connections: none waits for a connection another one holds while it waits (a reader
+    that waited for the pool would stop the event loop and every request with it)."""
+    store = Store(store_url)
+    store.create(Game.create("toy-twenty", "busy", ["A", "B"], seed="busy"))
+
+    async def request() -> int:
+        with store.snapshot():
+            before = _entry_count(store, "busy")
+            store.pause_snapshot()  # as the web app does before it waits for a body or sends
+            await asyncio.sleep(0.01)
+            return before + _entry_count(store, "busy")
+
+    async def many() -> list[int]:
+        return list(await asyncio.gather(*(request() for _ in range(60))))
+
+    assert asyncio.run(many()) == [0] * 60
 
 
 def test_a_failed_read_in_a_snapshot_leaves_the_next_a_fresh_connection(store_url: str) -> None:
@@ -190,9 +237,13 @@ def test_a_failed_read_in_a_snapshot_leaves_the_next_a_fresh_connection(store_ur
     from sqlalchemy.exc import DBAPIError
 
     store = Store(store_url)
-    with store.snapshot():
-        with pytest.raises(DBAPIError), store.read_connection() as broken:
-            broken.execute(text("SELECT * FROM no_such_table"))
-        with store.read_connection() as fresh:
-            assert fresh is not broken
-            assert fresh.execute(text("SELECT 1")).scalar() == 1
+
+    async def request() -> None:
+        with store.snapshot():
+            with pytest.raises(DBAPIError), store.read_connection() as broken:
+                broken.execute(text("SELECT * FROM no_such_table"))
+            with store.read_connection() as fresh:
+                assert fresh is not broken
+                assert fresh.execute(text("SELECT 1")).scalar() == 1
+
+    asyncio.run(request())

@@ -202,3 +202,27 @@ def test_a_page_reads_the_database_through_one_connection(site: Site) -> None:
             assert len(opened) == 1, f"{page}: {len(opened)} read connections"
     finally:
         event.remove(store.read_engine, "engine_connect", count)
+
+
+def test_many_pages_in_flight_at_once_hold_no_connection_while_they_wait(site: Site) -> None:
+    """Eighty pages and twenty posts asked for at once on one event loop (a post is stored in a
+    thread of its own; the pool has fifteen connections): each request gives its connection back
+    before it waits, so none waits for the pool while another holds one idle."""
+    import asyncio
+
+    import httpx
+
+    anna = played(site)["anna"]
+    cookies = dict(anna.client.cookies)
+    anna.get("/g/r1/orders")
+    post = {"csrf": anna.csrf, "player": "Анна", "text": "ход 0403 0503", "step": "2"}
+
+    async def many() -> list[int]:
+        transport = httpx.ASGITransport(app=site.app)  # type: ignore[arg-type]
+        async with httpx.AsyncClient(transport=transport, base_url="http://testserver", cookies=cookies) as client:
+            pages = [client.get(page) for page in ["/g/r1", "/g/r1/view", "/g/r1/reports", "/g/r1/orders"] * 20]
+            posts = [client.post("/g/r1/orders", data=post) for _ in range(20)]
+            answers = await asyncio.gather(*pages, *posts)
+        return [answer.status_code for answer in answers]
+
+    assert asyncio.run(many()) == [200] * 100

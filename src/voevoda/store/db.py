@@ -12,7 +12,10 @@ PostgreSQL locks the game's row with ``SELECT ... FOR UPDATE``.
 from __future__ import annotations
 
 import os
+import sys
+import threading
 import time
+import weakref
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from contextvars import ContextVar
@@ -83,19 +86,33 @@ class _Snapshot:
     """The one read connection the plain reads of a request share (:meth:`Store.snapshot`),
     opened at the first of them."""
 
-    __slots__ = ("connection", "store")
+    __slots__ = ("connection", "lock", "store")
 
     def __init__(self, store: Store) -> None:
         self.store = store
         self.connection: Any = None
+        self.lock = threading.Lock()  # the loop and a thread the request waits for may both end it
 
     def close(self) -> None:
-        connection, self.connection = self.connection, None
+        with self.lock:
+            connection, self.connection = self.connection, None
         if connection is not None:
             connection.close()
 
 
 _SNAPSHOT: ContextVar[_Snapshot | None] = ContextVar("voevoda_read_snapshot", default=None)
+
+
+def _running_loop() -> Any:
+    """The event loop running in this thread, or ``None`` (no loop here, or asyncio not even
+    imported: a command line's reads)."""
+    asyncio = sys.modules.get("asyncio")
+    if asyncio is None:
+        return None
+    try:
+        return asyncio.get_running_loop()
+    except RuntimeError:  # not the event loop's thread
+        return None
 
 
 class Store:
@@ -113,6 +130,8 @@ class Store:
             self.engine = create_engine(self.url, pool_pre_ping=True)
             self.read_engine = self.engine
         event.listen(self.engine, "begin", self._end_snapshot, insert=True)  # before BEGIN IMMEDIATE waits
+        self._loop_snapshots: weakref.WeakKeyDictionary[Any, _Snapshot] = weakref.WeakKeyDictionary()
+        """The request snapshot holding a connection on each event loop (:meth:`read_connection`)."""
         self.sessions = sessionmaker(self.engine, expire_on_commit=False)
         self.reads = sessionmaker(self.read_engine, expire_on_commit=False)
         """Read-only sessions: on SQLite they read the last committed snapshot (WAL) without
@@ -165,14 +184,29 @@ class Store:
     @contextmanager
     def read_connection(self) -> Iterator[Any]:
         """A connection for a few plain reads (no ORM objects): the last committed snapshot on
-        SQLite, never waiting for a writer. Inside :meth:`snapshot`, the one connection of it."""
+        SQLite, never waiting for a writer. Inside :meth:`snapshot`, on the event loop's thread,
+        the one connection of the snapshot."""
         shared = _SNAPSHOT.get()
         if shared is None or shared.store is not self:
             with self.read_engine.connect() as connection:
                 yield connection
             return
+        loop = _running_loop()
+        if loop is None:  # a thread the request waits for: the loop's connection is idle meanwhile
+            shared.close()
+            with self.read_engine.connect() as connection:
+                yield connection
+            return
         if shared.connection is None:
+            # one open on a loop at a time: another request's is idle now (it waits, or this
+            # code would not run), and many requests ready in one turn of the loop would
+            # otherwise each hold one until the next turn, past the size of the pool
+            before = self._loop_snapshots.get(loop)
+            if before is not None and before is not shared:
+                before.close()
             shared.connection = self.read_engine.connect()
+            self._loop_snapshots[loop] = shared
+            loop.call_soon(shared.close)  # at the latest when the loop turns: never held while waiting
         try:
             yield shared.connection
         except BaseException:
@@ -181,11 +215,16 @@ class Store:
 
     @contextmanager
     def snapshot(self) -> Iterator[None]:
-        """The plain reads inside (:meth:`read_connection`: who a session is, what an actor holds
-        in a game, the deadline card) share one connection, opened at the first of them: a page
-        pays for one connection and reads one snapshot of the database, not one per read. A
-        write that begins inside ends it (and gives its connection back first, so that a waiting
-        writer never holds a reader's too); the reads after it open a new one and see the write."""
+        """The plain reads of a request on the event loop (:meth:`read_connection`: who a session
+        is, what an actor holds in a game, the deadline card) share one connection, opened at the
+        first of them: a page pays for one connection and reads one snapshot of the database.
+        The connection goes back to the pool whenever the request waits — :meth:`pause_snapshot`
+        (the web app calls it before it reads a request's body or sends its answer), a read in
+        another thread, another request's read on the same loop, the loop's next turn — so a
+        loop holds at most one at a time and requests in flight hold none while they wait: they
+        never empty the pool. A write that begins inside gives it back too; the reads after it
+        open a new one and see the write. (A request whose reads are split by a wait may read
+        two snapshots, each of them consistent.)"""
         if _SNAPSHOT.get() is not None:
             yield
             return
@@ -195,6 +234,14 @@ class Store:
             yield
         finally:
             _SNAPSHOT.reset(token)
+            shared.close()
+
+    @staticmethod
+    def pause_snapshot() -> None:
+        """The request is about to wait: the snapshot's connection goes back to the pool (the
+        next read opens another)."""
+        shared = _SNAPSHOT.get()
+        if shared is not None:
             shared.close()
 
     def _end_snapshot(self, connection: Any) -> None:

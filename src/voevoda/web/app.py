@@ -264,8 +264,18 @@ class _OneSnapshot:
         if scope["type"] != "http" or scope.get("path", "").startswith("/static/"):
             await self.app(scope, receive, send)
             return
-        with self.service.store.snapshot():
-            await self.app(scope, receive, send)
+        store = self.service.store
+
+        async def receiving() -> Message:
+            store.pause_snapshot()
+            return await receive()
+
+        async def sending(message: Message) -> None:
+            store.pause_snapshot()
+            await send(message)
+
+        with store.snapshot():
+            await self.app(scope, receiving, sending)
 
 
 class _BodyLimit:

@@ -8,11 +8,12 @@ CPU time is what the compile costs, the wall time adds the waiting for a core.
 
 ``--baseline REV`` measures the source tree of a git revision too, in the same run, alternating
 with the working tree, and prints the ratios (today's tree against the kernel before a change).
-``--breakdown`` compiles once in this process and lists, per compiled function, the number of
-specialisations and the time of its compile (nested: a caller's time includes its callees'),
-from Numba's compile events.
+``--ahead`` runs ``voevoda compile-simulator`` (what ``make setup`` runs at install) on an empty
+cache, then the first odds on the cache it left. ``--breakdown`` compiles once in this process
+and lists, per compiled function, the number of specialisations and the time of its compile
+(nested: a caller's time includes its callees'), from Numba's compile events.
 
-Run: ``PYTHONPATH=src python benchmarks/sim_compile.py [--baseline REV] [--runs N] [--breakdown]``
+Run: ``PYTHONPATH=src python benchmarks/sim_compile.py [--baseline REV] [--runs N] [--ahead] [--breakdown]``
 or ``python -m benchmarks sim_compile``. One cold run costs one to three minutes of CPU.
 """
 
@@ -32,17 +33,22 @@ BATTLE = "examples/steel-rose/empire-vs-cult.toml"
 TARGET = 30.0
 
 
-def timed(src: Path, cache: Path) -> tuple[float, float]:
-    """Wall and CPU seconds of one ``voevoda odds`` process on the source tree ``src``."""
+ODDS = ("odds", str(ROOT / BATTLE), "-n", "2000")
+AHEAD = ("compile-simulator",)
+
+
+def timed(src: Path, cache: Path, command: tuple[str, ...] = ODDS) -> tuple[float, float]:
+    """Wall and CPU seconds of one ``voevoda`` process (``odds`` by default) on the source tree
+    ``src``."""
     env = dict(os.environ, PYTHONPATH=str(src), NUMBA_CACHE_DIR=str(cache), COLUMNS="120")
     start = time.perf_counter()
-    child = subprocess.Popen([sys.executable, "-m", "voevoda", "odds", str(ROOT / BATTLE), "-n", "2000"],
+    child = subprocess.Popen([sys.executable, "-m", "voevoda", *command],
                              env=env, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, cwd=ROOT)
     _, status, usage = os.wait4(child.pid, 0)
     wall = time.perf_counter() - start
     err = child.stderr.read().decode() if child.stderr else ""
     if status != 0:
-        sys.exit(f"sim_compile: odds failed on {src}:\n{err}")
+        sys.exit(f"sim_compile: {command[0]} failed on {src}:\n{err}")
     return wall, usage.ru_utime + usage.ru_stime
 
 
@@ -87,14 +93,31 @@ def breakdown() -> None:
                       f"{spent.get(name, 0.0):>34.1f}")
 
 
+def ahead(runs: int) -> None:
+    """The install's ahead-of-time compile (``make setup``) on an empty cache, then the first odds."""
+    with tempfile.TemporaryDirectory(prefix="sim-compile-") as tmp:
+        for r in range(runs):
+            cache = Path(tmp) / f"cache-{r}"
+            cache.mkdir()
+            aot = timed(ROOT / "src", cache, AHEAD)
+            first = timed(ROOT / "src", cache)
+            print(f"compile-simulator {aot[0]:.1f} s wall, {aot[1]:.1f} s CPU; then the first odds "
+                  f"{first[0]:.1f} s wall, {first[1]:.1f} s CPU", flush=True)
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     parser.add_argument("--baseline", help="git revision to compare with (its src/ is extracted)")
     parser.add_argument("--runs", type=int, default=1, help="cold runs of each tree")
     parser.add_argument("--breakdown", action="store_true", help="per-function compile times, in this process")
+    parser.add_argument("--ahead", action="store_true",
+                        help="first `voevoda compile-simulator` (make setup) on an empty cache, then the first odds")
     args = parser.parse_args()
     if args.breakdown:
         breakdown()
+        return
+    if args.ahead:
+        ahead(args.runs)
         return
     with tempfile.TemporaryDirectory(prefix="sim-compile-") as tmp:
         trees = {"working tree": ROOT / "src"}

@@ -173,3 +173,18 @@ def test_compile_simulator_command(monkeypatch: pytest.MonkeyPatch) -> None:
     result = CliRunner().invoke(app, ["compile-simulator"])
     assert result.exit_code == 0 and compiled == [True]
     assert any("compiled already" in s and "уже скомпилирован" in s for s in said)
+
+
+def test_make_setup_compiles_the_simulator_and_make_run_goes_through_it() -> None:
+    """``make setup`` (an install) ends with ``voevoda compile-simulator``, and ``make run`` depends
+    on ``setup``: the first odds after either does not wait for the compile."""
+    rules: dict[str, tuple[str, list[str]]] = {}
+    target = ""
+    for line in (ROOT / "Makefile").read_text().splitlines():
+        if line and not line[0].isspace() and ":" in line and "=" not in line:
+            target, deps = line.split(":", 1)
+            rules[target] = (deps, [])
+        elif line.startswith("\t") and target:
+            rules[target][1].append(line.strip())
+    assert any(step.endswith("voevoda compile-simulator") for step in rules["setup"][1])
+    assert "setup" in rules["run"][0].split()

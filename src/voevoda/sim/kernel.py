@@ -138,7 +138,7 @@ class _LowerAtTopOpt(NativeLowering):
     :data:`TOP_OPT`, restored afterwards. The callees are compiled before it, during type
     inference, at the level they had."""
 
-    _name = "voevoda_lower_at_top_opt"
+    _name = f"{__name__}.lower_at_top_opt"  # a copy of the module (benchmarks/sim_ab.py) registers its own
 
     def run_pass(self, state):
         saved = config.OPT  # type: ignore[attr-defined]

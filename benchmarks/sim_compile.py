@@ -10,8 +10,10 @@ CPU time is what the compile costs, the wall time adds the waiting for a core.
 with the working tree, and prints the ratios (today's tree against the kernel before a change).
 ``--ahead`` runs ``voevoda compile-simulator`` (what ``make setup`` runs at install) on an empty
 cache, then the first odds on the cache it left. ``--breakdown`` compiles once in this process
-and lists, per compiled function, the number of specialisations and the time of its compile
-(nested: a caller's time includes its callees'), from Numba's compile events.
+and lists, per compiled function, the number of specialisations, the time of its compile
+(nested: a caller's time includes its callees') and its own, from Numba's compile events, and
+the part of LLVM (optimisation and machine code of the function's own module, which holds
+the code of its callees linked in).
 
 Run: ``PYTHONPATH=src python benchmarks/sim_compile.py [--baseline REV] [--runs N] [--ahead] [--breakdown]``
 or ``python -m benchmarks sim_compile``. One cold run costs one to three minutes of CPU.
@@ -61,12 +63,40 @@ def source_of(rev: str, into: Path) -> Path:
     return into / "src"
 
 
+def _llvm_timers() -> dict[str, list[float]]:
+    """Process seconds of LLVM's work per library (a function's own module, named after it):
+    function passes, module passes (over the callees' code linked in too), machine code. Numba's
+    own CPU (bytecode, typing, lowering to LLVM's IR) is the rest."""
+    from numba.core import codegen
+
+    spent: dict[str, list[float]] = {}
+
+    def timing(cls: type, method: str, column: int) -> None:
+        inner = getattr(cls, method)
+
+        def timed_method(library: codegen.CPUCodeLibrary, *args: object) -> object:
+            start = time.process_time()
+            try:
+                return inner(library, *args)
+            finally:
+                row = spent.setdefault(library.name.rsplit(".", 1)[-1], [0.0, 0.0, 0.0])
+                row[column] += time.process_time() - start
+
+        setattr(cls, method, timed_method)
+
+    timing(codegen.CPUCodeLibrary, "_optimize_functions", 0)
+    timing(codegen.CPUCodeLibrary, "_optimize_final_module", 1)
+    timing(codegen.JITCodeLibrary, "_finalize_specific", 2)
+    return spent
+
+
 def breakdown() -> None:
     os.environ["NUMBA_CACHE_DIR"] = tempfile.mkdtemp(prefix="sim-compile-")
     from numba.core import config, event
     from numba.core.registry import CPUDispatcher
 
     config.reload_config()  # type: ignore[no-untyped-call]  # Numba may be imported already
+    llvm = _llvm_timers()
     with event.install_recorder("numba:compile") as recorder:
         from voevoda.sim import kernel, rng
         from voevoda.sim.odds import odds
@@ -76,21 +106,32 @@ def breakdown() -> None:
         cpu = time.process_time() - start
     opened: dict[tuple[str, str], list[float]] = {}
     spent: dict[str, float] = {}
+    own: dict[str, float] = {}
+    nested: list[list[float]] = []  # per open compile: the time of the compiles inside it
     for stamp, ev in recorder.buffer:
         data = ev.data or {}
         name = data["dispatcher"].py_func.__name__ if "dispatcher" in data else str(ev.kind)
         key = (name, str(data.get("args")))
         if ev.is_start:
             opened.setdefault(key, []).append(stamp)
+            nested.append([0.0])
         else:  # the same helper (a Numba overload) may compile inside its own compile
-            spent[name] = max(spent.get(name, 0.0), stamp - opened[key].pop())
-    print(f"first odds in this process: {cpu:.1f} s of CPU")
-    print(f"{'function':<16} {'specialisations':>15} {'longest compile, s (with callees)':>34}")
+            took = stamp - opened[key].pop()
+            spent[name] = max(spent.get(name, 0.0), took)
+            own[name] = own.get(name, 0.0) + took - nested.pop()[0]
+            if nested:
+                nested[-1][0] += took
+    total_llvm = sum(sum(row) for row in llvm.values())
+    print(f"first odds in this process: {cpu:.1f} s of CPU, of which LLVM {total_llvm:.1f} s "
+          f"(function passes {sum(r[0] for r in llvm.values()):.1f}, module passes "
+          f"{sum(r[1] for r in llvm.values()):.1f}, machine code {sum(r[2] for r in llvm.values()):.1f})")
+    print(f"{'function':<22} {'copies':>6} {'longest, s (with callees)':>26} {'own, s':>7} {'of which LLVM':>14}")
     for module in (kernel, rng):
         for name, obj in sorted(vars(module).items()):
-            if isinstance(obj, CPUDispatcher) and obj.signatures:
-                print(f"{module.__name__.rsplit('.', 1)[1] + '.' + name:<16} {len(obj.signatures):>15} "
-                      f"{spent.get(name, 0.0):>34.1f}")
+            if isinstance(obj, CPUDispatcher) and obj.signatures and obj.py_func.__module__ == module.__name__:
+                print(f"{module.__name__.rsplit('.', 1)[1] + '.' + name:<22} {len(obj.signatures):>6} "
+                      f"{spent.get(name, 0.0):>26.1f} {own.get(name, 0.0):>7.1f} {sum(llvm.get(name, [0.0])):>14.1f}")
+    print("(seconds of the compile events are wall time; LLVM's are CPU time of this process)")
 
 
 def ahead(runs: int) -> None:

@@ -13,9 +13,9 @@ $(STAMP): pyproject.toml
 	touch $(STAMP)
 
 setup: $(STAMP)
-
-run: $(STAMP)
 	$(BIN)/voevoda compile-simulator
+
+run: setup
 	$(BIN)/voevoda serve --demo --init-gm "Ведущий" --db voevoda.db
 
 lint: $(STAMP)

@@ -3,7 +3,8 @@
 it short: every compiled function of the kernel is compiled for one signature (a constant
 argument would make Numba compile a copy per literal value: ``_fight`` was compiled nine times;
 three copies, one per kind of pairing, are kept on purpose),
-the battle loop is not a ``parallel=True`` compile, and ``voevoda compile-simulator`` compiles
+the battle loop is not a ``parallel=True`` compile, the levels above the phases are inlined
+into it and it is optimised at ``kernel.TOP_OPT``, and ``voevoda compile-simulator`` compiles
 ahead of time, saying so."""
 
 from __future__ import annotations
@@ -63,7 +64,7 @@ def test_no_call_between_compiled_functions_passes_a_constant() -> None:
                 bad += [f"{fn.name} -> {callee}(... {ast.unparse(a)} ...)" for i, a in enumerate(call.args)
                         if _is_constant(a) and (callee, i) not in LITERAL_ON_PURPOSE]
     assert not bad, "\n".join(bad)
-    assert {"_fight", "_volley_shots", "_charge_fight", "battle"} <= set(functions) - inlined
+    assert {"_fight", "_volley_shots", "_charge_fight", "_clash"} <= set(functions) - inlined
 
 
 def _many_signatures() -> dict[str, int] | None:
@@ -101,6 +102,58 @@ def test_the_battle_loop_is_not_a_parallel_compile() -> None:
     assert not options.get("parallel") and options.get("nogil")
 
 
+INLINED_INTO_THE_LOOP = ("battle", "_planning")
+"""Functions between the battle loop and the phases: each would be one more level at which LLVM
+optimises and compiles again the code of every function below it."""
+
+
+def test_the_levels_above_the_phases_are_inlined_into_the_battle_loop() -> None:
+    """``battle`` and ``_planning`` are inlined into ``simulate_chunks`` (Numba's ``inline``, so
+    they have no compiled code of their own), and the loop calls ``battle`` at one place only
+    (each call site is a copy of it)."""
+    functions = _compiled_functions()
+    for name in INLINED_INTO_THE_LOOP:
+        assert functions[name].targetoptions.get("inline") == "always", name  # type: ignore[attr-defined]
+    tree = ast.parse(inspect.getsource(kernel.simulate_chunks.py_func))
+    sites = [n for n in ast.walk(tree) if isinstance(n, ast.Call) and isinstance(n.func, ast.Name)
+             and n.func.id == "battle"]
+    assert len(sites) == 1
+
+
+def test_the_battle_loop_is_optimised_at_top_opt_and_its_callees_at_the_default(
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    """The battle loop's module (which holds the code of the whole kernel, linked in) is optimised
+    at ``kernel.TOP_OPT``, a function it calls at the level it had, and ``config.OPT`` is the old
+    one again afterwards. Checked on two small functions compiled as the kernel's are."""
+    import numba
+    from numba.core import codegen, config
+
+    assert kernel.TOP_OPT < 3
+    assert kernel.simulate_chunks._compiler.pipeline_class is kernel.TopPipeline  # type: ignore[attr-defined]
+    levels: dict[str, int] = {}
+    optimise = codegen.CPUCodeLibrary._optimize_final_module
+
+    def recording(library: codegen.CPUCodeLibrary) -> None:
+        levels[library.name.rsplit(".", 1)[-1]] = int(config.OPT)
+        optimise(library)
+
+    monkeypatch.setattr(codegen.CPUCodeLibrary, "_optimize_final_module", recording)
+    before = config.OPT
+
+    @numba.njit
+    def _callee_of_the_top(x: int) -> int:
+        return x * 3 + 1
+
+    @numba.njit(pipeline_class=kernel.TopPipeline)
+    def _top_of_the_kernel(x: int) -> int:
+        return _callee_of_the_top(x) + 2
+
+    assert _top_of_the_kernel(2) == 9
+    assert levels["_top_of_the_kernel"] == kernel.TOP_OPT
+    assert levels["_callee_of_the_top"] == before
+    assert config.OPT is before
+
+
 def test_compile_simulator_command(monkeypatch: pytest.MonkeyPatch) -> None:
     """``voevoda compile-simulator`` (``make run`` calls it) compiles the kernel with the notice and
     spinner of a first odds run, and says so when there is nothing to do."""
@@ -120,3 +173,18 @@ def test_compile_simulator_command(monkeypatch: pytest.MonkeyPatch) -> None:
     result = CliRunner().invoke(app, ["compile-simulator"])
     assert result.exit_code == 0 and compiled == [True]
     assert any("compiled already" in s and "уже скомпилирован" in s for s in said)
+
+
+def test_make_setup_compiles_the_simulator_and_make_run_goes_through_it() -> None:
+    """``make setup`` (an install) ends with ``voevoda compile-simulator``, and ``make run`` depends
+    on ``setup``: the first odds after either does not wait for the compile."""
+    rules: dict[str, tuple[str, list[str]]] = {}
+    target = ""
+    for line in (ROOT / "Makefile").read_text().splitlines():
+        if line and not line[0].isspace() and ":" in line and "=" not in line:
+            target, deps = line.split(":", 1)
+            rules[target] = (deps, [])
+        elif line.startswith("\t") and target:
+            rules[target][1].append(line.strip())
+    assert any(step.endswith("voevoda compile-simulator") for step in rules["setup"][1])
+    assert "setup" in rules["run"][0].split()

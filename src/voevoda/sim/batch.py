@@ -95,7 +95,7 @@ have the same types whatever it holds), so a small one compiles it for all."""
 
 def warm_up() -> None:
     """Compile the kernel now, or load it from Numba's cache: one small battle
-    (``voevoda compile-simulator``, ``make run``)."""
+    (``voevoda compile-simulator``, which ``make setup`` and ``make run`` call)."""
     from pathlib import Path
 
     from voevoda.rulesets.steel_rose.battle.sides import battle_from_text, build_sides

@@ -45,7 +45,10 @@ from concurrent.futures import ThreadPoolExecutor
 import numba
 import numpy as np
 from numba import njit, types
-from numba.core import cgutils
+from numba.core import cgutils, config
+from numba.core.compiler import CompilerBase, DefaultPassBuilder
+from numba.core.compiler_machinery import register_pass
+from numba.core.typed_passes import NativeLowering
 from numba.extending import intrinsic
 from numba.np.numpy_support import carray
 
@@ -120,6 +123,41 @@ for a defender compiled nine copies of the largest function, and ``_volley_shots
 (``F_CLASH``, ``F_CHARGE``, ``F_FINAL``), three copies in which the compiler drops the branches
 of the other kinds (with a single copy the plain 100v100 battle ran 10–15% slower in two runs of
 three, and once the every-effect 10v10 23%). ``tests/sim/test_compile_time.py`` checks the calls."""
+
+TOP_OPT = 1
+"""LLVM's optimisation level for :func:`simulate_chunks`, the battle loop (NUMBA_OPT's default, 3,
+for every function it calls). Numba links the code of every callee into its caller's module and
+optimises the whole again, so the battle loop's module holds the whole kernel: at -O1 that last
+pass over already optimised code costs a fraction of -O3's, and only the loop's own code (a
+battle's phases, per battle) is less optimised (docs/sim.md, «Compilation»)."""
+
+
+@register_pass(mutates_CFG=True, analysis_only=False)  # type: ignore[no-untyped-call]
+class _LowerAtTopOpt(NativeLowering):
+    """Numba's lowering (LLVM code, its optimisation, machine code) with ``config.OPT`` at
+    :data:`TOP_OPT`, restored afterwards. The callees are compiled before it, during type
+    inference, at the level they had."""
+
+    _name = f"{__name__}.lower_at_top_opt"  # a copy of the module (benchmarks/sim_ab.py) registers its own
+
+    def run_pass(self, state):
+        saved = config.OPT  # type: ignore[attr-defined]
+        config.OPT = config._OptLevel(TOP_OPT)  # type: ignore[attr-defined, no-untyped-call]
+        try:
+            return super().run_pass(state)  # type: ignore[no-untyped-call]
+        finally:
+            config.OPT = saved  # type: ignore[attr-defined]
+
+
+class TopPipeline(CompilerBase):
+    """Numba's nopython pipeline, lowering through :class:`_LowerAtTopOpt`."""
+
+    def define_pipelines(self):
+        pm = DefaultPassBuilder.define_nopython_pipeline(self.state)  # type: ignore[no-untyped-call]
+        pm.passes = [(_LowerAtTopOpt if cls is NativeLowering else cls, what) for cls, what in pm.passes]
+        pm.finalize()
+        return [pm]
+
 
 RING = 8
 RING_MASK = RING - 1
@@ -1280,7 +1318,7 @@ def _moves(S, W):
         _normalise(SQ, nsq, s)
 
 
-@njit_no_counts
+@njit(cache=True, inline="always")
 def _planning(S, W, AF):
     """«Манёвры обрабатываются в таком порядке: укрытия, обстрелы, защита, натиск, а затем смена
     позиций и марш-броски»"""
@@ -1470,10 +1508,12 @@ def _unmanaged(S, W, AF, T):
     return S2, W2, _rf(AF), (_rf(T[0]), _ri(T[1]), _ri(T[2]), _ri(T[3]))
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def battle(S0, W0, AF0, T0, key, full):
     """One whole battle; the statistics are left in ``W[8]``, the units in ``W[0]``/``W[1]``.
-    ``full``: the workspace has not held a battle of this template yet (:func:`_init_from`)."""
+    ``full``: the workspace has not held a battle of this template yet (:func:`_init_from`).
+    Inlined into :func:`simulate_chunks`, as :func:`_planning` into it: every compiled function
+    between the battle loop and ``_fight`` is one more LLVM pass over all the code below it."""
     S, W, AF, T = _unmanaged(S0, W0, AF0, T0)
     RS = W[9]
     RS[0] = key
@@ -1528,7 +1568,7 @@ def _record(S, W, b, winner, stats, dead, alive):
         stats[b, i] = ST[i]
 
 
-@njit(cache=True, nogil=True)
+@njit(cache=True, nogil=True, pipeline_class=TopPipeline)
 def simulate_chunks(S, cap, max_squads, lcap, cap_big, lcap_big, seed, first, n, chunk, c0, c1, winner, stats, dead,
                     alive):
     """Chunks ``c0 .. c1 - 1`` of battles ``first .. first + n - 1`` under ``seed``; chunk ``c`` of
@@ -1544,13 +1584,15 @@ def simulate_chunks(S, cap, max_squads, lcap, cap_big, lcap_big, seed, first, n,
         hi_b = min(n, lo_b + chunk)
         for b in range(lo_b, hi_b):
             key = battle_key(seed, first + b)
-            battle(S, W, AF, T, key, np.bool_(b == lo_b))
-            if W[8][ST_OVERFLOW] > 0 and cap_big > cap:
+            WB = W
+            big = False
+            while True:  # one call site: battle is inlined here, and compiled once
+                battle(S, WB, AF, T, key, np.bool_(big or b == lo_b))
+                if big or WB[8][ST_OVERFLOW] == 0 or cap_big <= cap:
+                    break
                 WB = _workspace(cap_big, max_squads, lcap_big)
-                battle(S, WB, AF, T, key, np.bool_(True))
-                _record(S, WB, I64(b), winner, stats, dead, alive)
-            else:
-                _record(S, W, I64(b), winner, stats, dead, alive)
+                big = True
+            _record(S, WB, I64(b), winner, stats, dead, alive)
 
 
 _pool: list[ThreadPoolExecutor] = []

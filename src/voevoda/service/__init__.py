@@ -108,10 +108,13 @@ def _check_unmoved(game: Game, started: datetime | None) -> None:
 
 
 MEMO_SIZE = 512
-KEPT_OVER_POSTS = frozenset({"report"})
+"""The most outputs kept rendered for one version of one game."""
+KEPT_OVER_POSTS = frozenset({"report", "rendered-over-posts"})
 """The outputs a post cannot change (a :class:`Sight` keys them ``(viewer, kind, …)``): a turn's
-report, as every viewer reads it, is written when the turn is resolved. The dashboard, the status,
-the outline and the map may show posts (who has posted, a deployment drawn) and are rendered again."""
+report, as every viewer reads it, is written when the turn is resolved; what a front-end rendered
+of the reports and the turn's facts alone (:meth:`Sight.rendered` with ``over_posts``). The
+dashboard, the status, the outline and the map may show posts (who has posted, a deployment
+drawn) and are rendered again."""
 
 
 def _only_posts_since(before: Game, after: Game) -> bool:
@@ -121,7 +124,6 @@ def _only_posts_since(before: Game, after: Game) -> bool:
         return False
     old, new = before.record.entries, after.record.entries
     return len(new) >= len(old) and all(entry.kind == "submit" for entry in new[len(old):])
-"""The most outputs kept rendered for one version of one game."""
 
 
 class GameCache:

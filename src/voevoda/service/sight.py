@@ -51,6 +51,14 @@ class Sight:
         found: T = self._memo[key]
         return found
 
+    def rendered(self, key: tuple[Any, ...], render: Callable[[], T], *, over_posts: bool = False) -> T:
+        """What a front-end renders of this sight's outputs (a page's blocks), kept with them for
+        this version of the game and this viewer under ``key``, which must name everything else
+        the rendering depends on (the language, what the visitor holds in the game). With
+        ``over_posts`` it is kept over versions that only add posts: only for what is rendered of
+        the reports and of the turn's facts (turn, phase, step), which no post changes."""
+        return self._kept(("rendered-over-posts" if over_posts else "rendered", *key), render)
+
     # -- facts anybody who may look at the game may know ----------------------------------------
 
     @property

@@ -7,7 +7,7 @@ import json
 import queue
 import threading
 import time
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from html import escape
 from pathlib import Path
 from typing import Annotated, Any
@@ -23,7 +23,7 @@ from voevoda.service import Service, Sight
 from voevoda.service.errors import NotFound
 from voevoda.web.auth import LANG_COOKIE, SESSION_COOKIE, Visitor, check_csrf, client_address, visitor
 from voevoda.web.i18n import LANGS, pick_language
-from voevoda.web.render import ENV, Here, fragment, page, remember
+from voevoda.web.render import ENV, Blocks, Here, fragment, fragment_of, kept_blocks, page, remember
 
 router = APIRouter()
 
@@ -227,13 +227,32 @@ def _sight(h: Here, game: str, viewer: str | None) -> Sight:
     return service_of(h).sight(h.who.actor, game, viewer or None)
 
 
-def _game_page(h: Here, template: str, sight: Sight, status: int = 200, **context: Any) -> Response:
+def _game_page(h: Here, template: str, sight: Sight, status: int = 200, *,
+               keep: tuple[Any, ...] | None = None, over_posts: bool = False,
+               make: Callable[[], dict[str, Any]] | None = None, **context: Any) -> Response:
+    """A page of the game: its tabs, then the template. With ``keep``, the template's blocks are
+    rendered once for every visitor who holds the same in the game and looks through the same
+    eyes, in the same language, with the same ``keep`` (what else the page's context depends
+    on), and kept with the game's version (:meth:`Sight.rendered`; ``over_posts``: no post can
+    change them); ``make`` gives the context, called only when they are rendered."""
     board = sight.dashboard()
+    holds = (sight.access.is_gm, tuple(sorted(sight.access.seats)))
+    nav = sight.rendered(("nav", h.lang, holds), lambda: fragment_of(h.lang, "_game_nav.html.j2", sight=sight,
+                                                                     board=board), over_posts=True)
+    if keep is not None:
+        def render() -> Blocks:
+            return kept_blocks(h.lang, template, sight=sight, board=board, nav=nav, **(make() if make else {}),
+                               **context)
+
+        blocks = sight.rendered(("page", template, h.lang, holds, *keep), render, over_posts=over_posts)
+        return page(h, template, status=status, kept=blocks)
+    if make is not None:
+        context.update(make())
     if template in CLOCK_PAGES and "clock" not in context:  # the deadline and who is ready (docs/clock.md)
         from voevoda.web.clock_pages import clock_context
 
         context.update(clock_context(h, sight, template))
-    return page(h, template, status=status, sight=sight, board=board, **context)
+    return page(h, template, status=status, sight=sight, board=board, nav=nav, **context)
 
 
 @router.get("/g/{game}", response_class=HTMLResponse)
@@ -292,7 +311,7 @@ def _echo(service: Service, h: Here, game: str, player: str, text: str, *, store
 @router.get("/g/{game}/view", response_class=HTMLResponse)
 async def view_page(h: Ctx, game: str) -> Response:
     sight = _sight(h, game, h.request.query_params.get("as"))
-    return _game_page(h, "view.html.j2", sight, outline=sight.show())
+    return _game_page(h, "view.html.j2", sight, keep=(), make=lambda: {"outline": sight.show()})
 
 
 @router.get("/g/{game}/map.svg")
@@ -323,10 +342,14 @@ def map_png(h: Ctx, game: str, turn: int | None = None, zoom: float = 1.5) -> Re
 @router.get("/g/{game}/reports", response_class=HTMLResponse)
 async def reports_page(h: Ctx, game: str, turn: int | None = None) -> Response:
     sight = _sight(h, game, h.request.query_params.get("as"))
-    turns = sight.turns()
-    shown = turn if turn is not None else (turns[-1] if turns else None)
-    body = sight.report(shown, "html", h.lang) if shown is not None else None
-    return _game_page(h, "reports.html.j2", sight, turns=turns, shown=shown, body=body)
+
+    def report() -> dict[str, Any]:
+        turns = sight.turns()
+        shown = turn if turn is not None else (turns[-1] if turns else None)
+        body = sight.report(shown, "html", h.lang) if shown is not None else None
+        return {"turns": turns, "shown": shown, "body": body}
+
+    return _game_page(h, "reports.html.j2", sight, keep=(turn,), over_posts=True, make=report)
 
 
 @router.get("/g/{game}/reports/{turn}.{fmt}")
@@ -343,22 +366,26 @@ def report_file(h: Ctx, game: str, turn: int, fmt: str, flavour: str | None = No
 @router.get("/g/{game}/chronicle", response_class=HTMLResponse)
 async def chronicle_page(h: Ctx, game: str, turn: int | None = None) -> Response:
     sight = _sight(h, game, PUBLIC)
-    turns = sight.turns()
-    shown = turn if turn is not None else (turns[-1] if turns else None)
-    copies: list[tuple[str, str, str]] = []
-    body = None
-    if shown is not None:
-        body = sight.report(shown, "html", h.lang)
-        for fmt in ("bbcode", "markdown", "telegram"):
-            for flavour in FLAVOURS[fmt]:
-                copies.append((fmt, flavour, sight.report(shown, fmt, h.lang, flavour)))
-    return _game_page(h, "chronicle.html.j2", sight, turns=turns, shown=shown, body=body, copies=copies)
+
+    def chronicle() -> dict[str, Any]:
+        turns = sight.turns()
+        shown = turn if turn is not None else (turns[-1] if turns else None)
+        copies: list[tuple[str, str, str]] = []
+        body = None
+        if shown is not None:
+            body = sight.report(shown, "html", h.lang)
+            for fmt in ("bbcode", "markdown", "telegram"):
+                for flavour in FLAVOURS[fmt]:
+                    copies.append((fmt, flavour, sight.report(shown, fmt, h.lang, flavour)))
+        return {"turns": turns, "shown": shown, "body": body, "copies": copies}
+
+    return _game_page(h, "chronicle.html.j2", sight, keep=(turn,), over_posts=True, make=chronicle)
 
 
 @router.get("/g/{game}/dice", response_class=HTMLResponse)
 async def dice_page(h: Ctx, game: str) -> Response:
     sight = _sight(h, game, PUBLIC)
-    return _game_page(h, "dice.html.j2", sight)
+    return _game_page(h, "dice.html.j2", sight, keep=(), over_posts=True)
 
 
 @router.get("/g/{game}/export.json")

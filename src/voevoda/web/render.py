@@ -13,6 +13,7 @@ from typing import Any
 from urllib.parse import quote, urlencode
 
 import jinja2
+from markupsafe import Markup
 from fastapi import Request
 from fastapi.responses import HTMLResponse
 
@@ -29,14 +30,11 @@ ENV = jinja2.Environment(
 )
 
 
-@dataclass
-class Here:
-    """The request, its visitor and language: what every page is rendered with."""
+class Words:
+    """A language's words and links: what a template may use that depends on nothing but the
+    language (no visitor, no request)."""
 
-    request: Request
-    who: Visitor
     lang: str
-    set_lang_cookie: bool = False
 
     def t(self, key: str) -> str:
         return word(key, self.lang)
@@ -54,6 +52,23 @@ class Here:
             return _quoted(path) + "?" + urlencode(clean)
 
 
+@dataclass(frozen=True)
+class Wording(Words):
+    """:class:`Words` alone, for what is rendered once and shown to many (:func:`kept_blocks`)."""
+
+    lang: str
+
+
+@dataclass
+class Here(Words):
+    """The request, its visitor and language: what every page is rendered with."""
+
+    request: Request
+    who: Visitor
+    lang: str
+    set_lang_cookie: bool = False
+
+
 @lru_cache(maxsize=4096)
 def _quoted(path: str) -> str:
     """A page's path in a link (a game's name may hold any letter); the same few are asked for on
@@ -68,12 +83,54 @@ def _link(path: str, query: tuple[tuple[str, Any], ...]) -> str:
 
 
 def page(here: Here, template: str, status: int = 200, headers: dict[str, str] | None = None,
-         **context: Any) -> HTMLResponse:
-    html = ENV.get_template(template).render(here=here, t=here.t, lang=here.lang, who=here.who,
-                                             csrf=here.who.csrf, moment=moment, **context)
+         *, kept: Blocks | None = None, **context: Any) -> HTMLResponse:
+    """``template`` rendered for this request; with ``kept``, the blocks :func:`kept_blocks`
+    rendered of it once for many visitors, in the page around them (base.html.j2: the visitor's
+    name, CSRF token and language links), which alone is rendered again."""
+    if kept is None:
+        html = ENV.get_template(template).render(here=here, t=here.t, lang=here.lang, who=here.who,
+                                                 csrf=here.who.csrf, moment=moment, **context)
+    else:
+        html = ENV.get_template(SHELL).render(here=here, t=here.t, lang=here.lang, who=here.who,
+                                              csrf=here.who.csrf, moment=moment, kept=kept)
     response = HTMLResponse(html, status_code=status, headers=headers)
     remember(here, response)
     return response
+
+
+SHELL = "_shell.html.j2"
+"""base.html.j2 around blocks rendered before (:class:`Blocks`)."""
+
+
+@dataclass(frozen=True)
+class Blocks:
+    """A page's own blocks (``title``, ``head``, ``main``), rendered."""
+
+    title: Markup
+    head: Markup
+    main: Markup
+
+
+def kept_blocks(lang: str, template: str, **context: Any) -> Blocks:
+    """The blocks of ``template`` rendered with ``context`` and the language's words alone: no
+    visitor, no CSRF token, no request is given, so what is rendered here cannot show them (a
+    template that reaches for one fails), and it may be kept for every visitor who may see the
+    context (pages.py keys it by the sight, its viewer and what the visitor holds)."""
+    words = Wording(lang)
+    compiled = ENV.get_template(template)
+    scope = compiled.new_context({"here": words, "t": words.t, "lang": lang, "moment": moment, **context})
+
+    def block(name: str) -> Markup:
+        render = compiled.blocks.get(name)
+        return Markup("".join(render(scope))) if render is not None else Markup("")
+
+    return Blocks(block("title"), block("head"), block("main"))
+
+
+def fragment_of(lang: str, template: str, **context: Any) -> Markup:
+    """A partial template rendered with the language's words alone (as :func:`kept_blocks`)."""
+    words = Wording(lang)
+    return Markup(ENV.get_template(template).render(here=words, t=words.t, lang=lang, moment=moment, **context))
 
 
 def fragment(here: Here, template: str, **context: Any) -> HTMLResponse:
@@ -92,4 +149,5 @@ def remember(here: Here, response: Any) -> None:
         response.set_cookie(LANG_COOKIE, here.lang, max_age=365 * 24 * 3600, samesite="lax", httponly=True)
 
 
-__all__ = ["ENV", "Here", "fragment", "page", "remember"]
+__all__ = ["ENV", "SHELL", "Blocks", "Here", "Wording", "Words", "fragment", "fragment_of", "kept_blocks", "page",
+           "remember"]

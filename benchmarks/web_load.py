@@ -239,11 +239,12 @@ def serve_and_load(src: Path, seats: list[tuple[str, str, str, str]], url: str, 
         # a short warm-up: every game read into the server's memory once (public pages, no seat taken)
         for game in sorted({seat[0] for seat in seats}):
             httpx.get(f"{address}/g/{game}/chronicle", timeout=60)
-        if os.environ.get("VOEVODA_PROFILE"):  # py-spy the server while it is loaded: where the time goes
+        if os.environ.get("VOEVODA_PROFILE"):  # py-spy the server while it is loaded: where its CPU goes
+            # (--gil: only the thread that holds the interpreter, not threads waiting for a lock)
             subprocess.Popen([str(Path(sys.executable).with_name("py-spy")), "record", "-d", str(int(seconds)),
                               "-o", os.environ["VOEVODA_PROFILE"],
                               "-f", "raw" if os.environ["VOEVODA_PROFILE"].endswith(".txt") else "speedscope",
-                              "--nonblocking", "-p", str(server.pid)], stdout=subprocess.DEVNULL)
+                              "--nonblocking", "--gil", "-p", str(server.pid)], stdout=subprocess.DEVNULL)
         return asyncio.run(load(address, seats, seconds, server.pid))
     finally:
         server.terminate()

@@ -146,6 +146,16 @@ class DeadlineView:
         left = left_text(self.due_at, self.now, lang)
         return (f"срок: {self.local()} — {left}" if ru else f"deadline: {self.local()} — {left}")
 
+    @property
+    def ready_players(self) -> list[str]:
+        """The seats awaited that have posted and said they are ready."""
+        return [s.player for s in self.seats if s.awaited and s.ready and s.posted]
+
+    @property
+    def marked_seats(self) -> list[SeatClock]:
+        """The seats awaited that are away, in disorder or held by the computer."""
+        return [s for s in self.seats if s.awaited and (s.away or s.disorder or s.computer)]
+
     def vacation_left(self, player: str) -> timedelta:
         """How much of the game's vacation limit ``player``'s seat has not planned yet."""
         taken = sum((v.ends_at - v.starts_at for v in self.vacations if v.player == player), timedelta())

@@ -23,7 +23,7 @@ from voevoda.service import Service, Sight
 from voevoda.service.errors import NotFound
 from voevoda.web.auth import LANG_COOKIE, SESSION_COOKIE, Visitor, check_csrf, client_address, visitor
 from voevoda.web.i18n import LANGS, pick_language
-from voevoda.web.render import ENV, Blocks, Here, fragment, fragment_of, kept_blocks, page, remember
+from voevoda.web.render import ENV, Blocks, Here, blocks_of, fragment, fragment_of, kept_blocks, page, remember
 
 router = APIRouter()
 
@@ -258,7 +258,15 @@ def _game_page(h: Here, template: str, sight: Sight, status: int = 200, *,
 @router.get("/g/{game}", response_class=HTMLResponse)
 async def dashboard(h: Ctx, game: str) -> Response:
     sight = _sight(h, game, h.request.query_params.get("as"))
-    return _game_page(h, "game.html.j2", sight, status_text=sight.status())
+    from voevoda.web.clock_pages import clock_context
+
+    clock = clock_context(h, sight, "game.html.j2")  # the deadline card: read again for every request
+    scheduled = clock["clock"].scheduled
+    # the seats and the status follow the game's version (who has posted) and the viewer alone
+    cards = sight.rendered(("game-cards", h.lang, scheduled), lambda: blocks_of(
+        h.lang, "_game_cards.html.j2", ("seats", "status"), board=sight.dashboard(), status_text=sight.status(),
+        scheduled=scheduled))
+    return _game_page(h, "game.html.j2", sight, cards=cards, **clock)
 
 
 @router.get("/g/{game}/orders", response_class=HTMLResponse)

@@ -116,15 +116,21 @@ def kept_blocks(lang: str, template: str, **context: Any) -> Blocks:
     visitor, no CSRF token, no request is given, so what is rendered here cannot show them (a
     template that reaches for one fails), and it may be kept for every visitor who may see the
     context (pages.py keys it by the sight, its viewer and what the visitor holds)."""
+    found = blocks_of(lang, template, ("title", "head", "main"), **context)
+    return Blocks(found["title"], found["head"], found["main"])
+
+
+def blocks_of(lang: str, template: str, names: tuple[str, ...], **context: Any) -> dict[str, Markup]:
+    """The blocks ``names`` of ``template``, each rendered as :func:`kept_blocks` renders them
+    (a block the template lacks is empty)."""
     words = Wording(lang)
     compiled = ENV.get_template(template)
     scope = compiled.new_context({"here": words, "t": words.t, "lang": lang, "moment": moment, **context})
-
-    def block(name: str) -> Markup:
+    found = {}
+    for name in names:
         render = compiled.blocks.get(name)
-        return Markup("".join(render(scope))) if render is not None else Markup("")
-
-    return Blocks(block("title"), block("head"), block("main"))
+        found[name] = Markup("".join(render(scope))) if render is not None else Markup("")
+    return found
 
 
 def fragment_of(lang: str, template: str, **context: Any) -> Markup:
@@ -149,5 +155,5 @@ def remember(here: Here, response: Any) -> None:
         response.set_cookie(LANG_COOKIE, here.lang, max_age=365 * 24 * 3600, samesite="lax", httponly=True)
 
 
-__all__ = ["ENV", "SHELL", "Blocks", "Here", "Wording", "Words", "fragment", "fragment_of", "kept_blocks", "page",
+__all__ = ["ENV", "SHELL", "Blocks", "Here", "Wording", "Words", "blocks_of", "fragment", "fragment_of", "kept_blocks", "page",
            "remember"]

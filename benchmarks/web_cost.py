@@ -3,16 +3,19 @@ raw ASGI calls in one process — no network, no server, no other thread — on 
 (benchmarks/web_load.py: Ring of Power, 8 seats a game, a turn played, a deadline), with its
 players signed in, and the process's CPU time per request of each kind, in the load test's mix.
 
-    python benchmarks/web_cost.py [--players 200] [--requests 6000] [--baseline REV]
+    python benchmarks/web_cost.py [--players 200] [--requests 6000] [--baseline REV] [--rounds N]
 
 ``--baseline REV`` measures a git revision's ``src/`` first, in a process of its own, on games
-prepared the same way; the machine's noise then falls on both alike.
+prepared the same way; ``--rounds N`` measures the trees in turn N times (baseline, this tree,
+baseline, …) and gives each one's median per kind, so that the machine's speed, which drifts
+from minute to minute, falls on both alike.
 """
 
 from __future__ import annotations
 
 import argparse
 import asyncio
+import json
 import os
 import random
 import subprocess
@@ -111,6 +114,8 @@ def measure(players: int, requests: int) -> None:
         print(f"  every request: {sum(every) / len(every) * 1000:.2f} ms of CPU on average ({len(every)})")
         for page, times in spent.items():
             print(f"  {page:10} {sum(times) / len(times) * 1000:.2f} ms ({len(times)})")
+        averages = {"every": sum(every) / len(every), **{p: sum(t) / len(t) for p, t in spent.items()}}
+        print("RESULT " + json.dumps({k: v * 1000 for k, v in averages.items()}), flush=True)
 
     asyncio.run(run())
 
@@ -120,6 +125,7 @@ def main() -> None:
     parser.add_argument("--players", type=int, default=200)
     parser.add_argument("--requests", type=int, default=6000)
     parser.add_argument("--baseline", metavar="REV")
+    parser.add_argument("--rounds", type=int, default=1)
     parser.add_argument("--measure", action="store_true", help=argparse.SUPPRESS)  # the child process
     args = parser.parse_args()
     if args.measure:
@@ -132,12 +138,30 @@ def main() -> None:
         subprocess.run(["git", "worktree", "add", "--detach", str(worktree), args.baseline], cwd=ROOT, check=True,
                        capture_output=True)
         trees.insert(0, (f"baseline {args.baseline}", worktree / "src"))
+    found: dict[str, list[dict[str, float]]] = {label: [] for label, _ in trees}
     try:
-        for label, src in trees:
-            print(f"{label}: {args.players} players, load average {os.getloadavg()[0]:.2f}", flush=True)
-            subprocess.run([sys.executable, __file__, "--measure", "--players", str(args.players),
-                            "--requests", str(args.requests)], env={**os.environ, "PYTHONPATH": str(src)},
-                           check=True)
+        for round_ in range(args.rounds):
+            for label, src in trees:
+                print(f"{label}{f' (round {round_ + 1})' if args.rounds > 1 else ''}: {args.players} players, "
+                      f"load average {os.getloadavg()[0]:.2f}", flush=True)
+                done = subprocess.run([sys.executable, __file__, "--measure", "--players", str(args.players),
+                                       "--requests", str(args.requests)], env={**os.environ, "PYTHONPATH": str(src)},
+                                      check=True, capture_output=True, text=True)
+                for line in done.stdout.splitlines():
+                    if line.startswith("RESULT "):
+                        found[label].append(json.loads(line[7:]))
+                    else:
+                        print(line)
+        if args.rounds > 1 or len(trees) > 1:
+            import statistics
+
+            kinds = list(found[trees[0][0]][0])
+            print(f"median of {args.rounds} round(s), ms of CPU a request:")
+            print(f"  {'kind':10}" + "".join(f"{label:>22}" for label, _ in trees) + ("   ratio" if len(trees) > 1 else ""))
+            for kind in kinds:
+                values = [statistics.median(r[kind] for r in found[label]) for label, _ in trees]
+                ratio = f"   {values[-1] / values[0]:.2f}" if len(values) > 1 else ""
+                print(f"  {kind:10}" + "".join(f"{v:22.2f}" for v in values) + ratio)
     finally:
         if worktree is not None:
             subprocess.run(["git", "worktree", "remove", "--force", str(worktree)], cwd=ROOT, capture_output=True)

@@ -339,3 +339,53 @@ def test_the_cached_game_follows_changes_made_by_another_process(service: Servic
     assert (before.steps_resolved, after.steps_resolved) == (0, 1)
     replayed = Service(service.url, cache_size=0).sight(OPERATOR, "g").report()
     assert service.sight(OPERATOR, "g").report() == replayed
+
+
+def test_a_session_read_is_trusted_for_two_seconds_then_read_again(service: Service, tmp_path: Path,
+                                                                   clock: FrozenClock,
+                                                                   monkeypatch: pytest.MonkeyPatch) -> None:
+    """docs/web.md «Sessions»: a process does not read a session it read within
+    SESSION_MEMORY_SECONDS again; a revocation made by another process (here: another service
+    on the same database) is seen once they have passed, one made by this process at once; an
+    expired session is refused even while remembered."""
+    from voevoda.service import people
+
+    tick = [1000.0]
+    monkeypatch.setattr(people.time, "monotonic", lambda: tick[0])
+    gm, _ = service.init_gm("Ведущий")
+    service.set_password(gm, "длинный пароль")
+    grant = service.sign_in_with_password("Ведущий", "длинный пароль")
+    assert service.signed_in(grant.token) is not None
+    elsewhere = Service(f"sqlite:///{tmp_path / 'service.db'}", clock=clock)
+    [session] = elsewhere.sessions(gm)
+    elsewhere.revoke_session(gm, session.id)
+    assert elsewhere.signed_in(grant.token) is None  # the process that revoked it: at once
+    tick[0] += people.SESSION_MEMORY_SECONDS - 0.1
+    assert service.signed_in(grant.token) is not None  # remembered: not read again
+    tick[0] += 0.2
+    assert service.signed_in(grant.token) is None  # read again: revoked
+    # an expired session, remembered a moment ago, is refused by the clock alone
+    other = service.sign_in_with_password("Ведущий", "длинный пароль")
+    assert service.signed_in(other.token) is not None
+    clock.now += timedelta(days=people.SESSION_DAYS, seconds=1)
+    assert service.signed_in(other.token) is None
+
+
+def test_a_session_remembered_is_not_read_from_the_database(service: Service,
+                                                           monkeypatch: pytest.MonkeyPatch) -> None:
+    from voevoda.service import people
+
+    gm, _ = service.init_gm("Ведущий")
+    service.set_password(gm, "длинный пароль")
+    grant = service.sign_in_with_password("Ведущий", "длинный пароль")
+    reads = []
+    real = service.store.read_connection
+    monkeypatch.setattr(service.store, "read_connection", lambda: (reads.append(1), real())[1])
+    first = service.signed_in(grant.token)
+    second = service.signed_in(grant.token)
+    assert first == second and len(reads) == 1
+    service.set_language(gm, "en")  # this process changed the account: the memory is forgotten
+    assert service.signed_in(grant.token).lang == "en" and len(reads) == 2
+    monkeypatch.setattr(people.time, "monotonic", lambda: 10.0 ** 9)  # long after
+    service.signed_in(grant.token)
+    assert len(reads) == 3

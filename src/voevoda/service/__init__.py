@@ -47,6 +47,7 @@ from voevoda.service.clock import Clockwork
 from voevoda.service.errors import Conflict, Forbidden, NotFound, RateLimited
 from voevoda.service.forum import ForumThreads
 from voevoda.service.notify import Notifications
+from voevoda.service.people import SessionMemory
 from voevoda.service.sight import Sight
 
 if TYPE_CHECKING:
@@ -295,6 +296,7 @@ class Service(Clockwork, ForumThreads, Notifications):
         self._store = store
         self.clock = clock
         self.cache = GameCache(cache_size)
+        self.sessions_seen = SessionMemory()
         limits = {**THROTTLES, **(throttles or {})}
         self.rate_limits = rate_limits
         self.throttles = {k: Throttle(n, w) for k, (n, w) in limits.items()}

@@ -13,6 +13,8 @@ from __future__ import annotations
 
 import hashlib
 import secrets
+import threading
+import time
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from datetime import datetime, timedelta
@@ -134,10 +136,46 @@ class ApiToken:
     created_at: datetime
 
 
+SESSION_MEMORY_SECONDS = 2.0
+"""How long a process trusts a session it has read without reading it again (docs/web.md,
+«Sessions»)."""
+
+
+class SessionMemory:
+    """The sessions a process has read lately, by token hash: a page need not read its visitor's
+    session again within :data:`SESSION_MEMORY_SECONDS`. Whatever this process changes of a
+    session or an account (sign-out, revocation, language, the game master's rights) forgets
+    them all at once; a change made by another process is seen within those seconds. A session's
+    end (``expires_at``) is checked on every use."""
+
+    SIZE = 20_000
+
+    def __init__(self) -> None:
+        self._kept: dict[str, tuple[float, SignedIn, datetime]] = {}
+        self._lock = threading.Lock()
+
+    def get(self, hashed: str, now: datetime) -> SignedIn | None:
+        kept = self._kept.get(hashed)
+        if kept is None or time.monotonic() - kept[0] >= SESSION_MEMORY_SECONDS or kept[2] < now:
+            return None
+        return kept[1]
+
+    def put(self, hashed: str, signed: SignedIn, expires: datetime, read_at: float) -> None:
+        with self._lock:
+            if len(self._kept) >= self.SIZE:
+                self._kept.clear()
+            self._kept[hashed] = (read_at, signed, expires)
+
+    def forget(self) -> None:
+        with self._lock:
+            self._kept.clear()
+
+
 class People:
     """Accounts, sessions, seats and tokens; mixed into :class:`voevoda.service.Service`."""
 
     clock: Callable[[], datetime]
+    sessions_seen: SessionMemory
 
     _store: Store | None
 
@@ -219,7 +257,9 @@ class People:
                 session.flush()
             account.can_create_games = True
             token = self._login_link(session, account.id)
-            return _person(account), token
+            person = _person(account)
+        self.sessions_seen.forget()
+        return person, token
 
     def login_link(self, actor: Actor, account_name: str) -> str:
         """A new one-time login link for an account (the command line only: a game master who
@@ -307,6 +347,7 @@ class People:
             account = session.get(AccountRow, person.account_id)
             if account is not None:
                 account.lang = lang
+        self.sessions_seen.forget()
 
     def language(self, actor: Actor) -> str | None:
         if not isinstance(actor, Person):
@@ -329,20 +370,26 @@ class People:
 
     def signed_in(self, token: str) -> SignedIn | None:
         """The person behind a session token, or ``None`` for a token unknown, expired or
-        revoked. Marks the session seen (at most once a minute, to spare the database)."""
-
-
+        revoked. Marks the session seen (at most once a minute, to spare the database). A
+        session read within the last seconds is not read again (:class:`SessionMemory`)."""
+        hashed = token_hash(token)
+        now = self.clock()
+        known = self.sessions_seen.get(hashed, now)
+        if known is not None:
+            return known
+        read_at = time.monotonic()
         with self.store.read_connection() as connection:
-            found = connection.execute(_queries().session, {"hash": token_hash(token)}).first()
+            found = connection.execute(_queries().session, {"hash": hashed}).first()
         if found is None:
             return None
         session_id, csrf, revoked, expires, seen, account_id, name, creates, lang = found
-        now = self.clock()
         if revoked is not None or _aware(expires) < now:
             return None
         if (now - _aware(seen)).total_seconds() > 60:
             self._touch(session_id, now)
-        return SignedIn(Person(account_id, name, bool(creates)), session_id, csrf, lang)
+        signed = SignedIn(Person(account_id, name, bool(creates)), session_id, csrf, lang)
+        self.sessions_seen.put(hashed, signed, _aware(expires), read_at)
+        return signed
 
     def _touch(self, session_id: int, now: datetime) -> None:
         """Mark a session seen, in a thread of its own: a reader never waits for the write lock
@@ -385,6 +432,7 @@ class People:
             if row is None or row.account_id != person.account_id:
                 raise NotFound("нет такого входа", "no such session")
             row.revoked_at = self.clock()
+        self.sessions_seen.forget()
 
     def sign_out(self, token: str) -> None:
         from sqlalchemy import select
@@ -395,6 +443,7 @@ class People:
             row = session.scalar(select(WebSessionRow).where(WebSessionRow.token_hash == token_hash(token)))
             if row is not None and row.revoked_at is None:
                 row.revoked_at = self.clock()
+        self.sessions_seen.forget()
 
     # -- seats and invitations ---------------------------------------------------------------
 

@@ -2,8 +2,10 @@
 
 - **Session cookie** ``voevoda_session``: the session's random token, signed with the
   installation's key (itsdangerous), ``HttpOnly``, ``SameSite=Lax``, ``Secure`` when the server
-  is told it is behind HTTPS. The token itself is checked against the database on every request
-  (:meth:`Service.signed_in`), so revoking a session ends it at once.
+  is told it is behind HTTPS. The token itself is checked against the database
+  (:meth:`Service.signed_in`), again at least every two seconds (:class:`SessionMemory`): revoking
+  a session ends it at once in the server process that revoked it, within two seconds in the
+  others.
 - **API token**: ``Authorization: Bearer <token>`` acts for one seat (:class:`SeatToken`).
 - **CSRF**: every state-changing request from a browser carries a token — the hidden field
   ``csrf`` of a form, or the ``X-CSRF-Token`` header that htmx sends (``hx-headers`` on the

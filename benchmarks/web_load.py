@@ -230,7 +230,8 @@ def serve_and_load(src: Path, seats: list[tuple[str, str, str, str]], url: str, 
     by the players of ``seats``."""
     port = 8700 + (os.getpid() + len(str(src))) % 200
     server = subprocess.Popen([sys.executable, "-c", "import sys; from voevoda.cli import main; main()",
-                               "serve", "--db", url, "--port", str(port), "--no-rate-limits"],
+                               "serve", "--db", url, "--port", str(port), "--no-rate-limits",
+                               *os.environ.get("VOEVODA_SERVE_EXTRA", "").split()],
                               cwd=str(ROOT), env={**os.environ, "PYTHONPATH": str(src)},
                               stdout=subprocess.DEVNULL, stderr=subprocess.STDOUT)
     address = f"http://127.0.0.1:{port}"

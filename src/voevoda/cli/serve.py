@@ -4,7 +4,9 @@
 - ``--init-gm NAME`` first makes the installation's game master (an account that may create
   games) and prints a one-time login link for it;
 - the server's process runs a deadline worker (docs/clock.md) unless ``--no-worker`` (another
-  process runs ``voevoda worker``); ``--poll`` sets its seconds between passes;
+  process runs ``voevoda worker``); ``--poll`` sets its seconds between passes. With one server
+  process the worker runs on the app's own service (the games it holds in memory, its writers'
+  line); with ``--workers N`` it runs in the parent process, on a service of its own;
 - ``--demo`` first stores a demo game of every installed ruleset, owned by that game master, with
   a turn already played and an invitation link for each human seat (what ``make run`` does).
 """
@@ -71,7 +73,10 @@ def serve(
         os.environ["VOEVODA_SECURE_COOKIES"] = "1"
     if no_rate_limits:
         os.environ["VOEVODA_RATE_LIMITS"] = "off"
-    if not no_worker:
+    os.environ.pop("VOEVODA_WORKER_POLL", None)
+    if not no_worker and workers == 1:  # the worker shares the app's service: its games, its writers' line
+        os.environ["VOEVODA_WORKER_POLL"] = str(poll)
+    elif not no_worker:  # the server's processes are others: the worker runs in this one
         from voevoda.clock.worker import deliver_outbox, start_in_thread, worker_service
 
         start_in_thread(worker_service(db), poll=poll, deliver=deliver_outbox)

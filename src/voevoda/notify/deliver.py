@@ -147,7 +147,7 @@ def deliver_due(service: Service, now: datetime, *, limit: int = 200,
 
 def _fan_out(service: Service, now: datetime, limit: int, report: DeliveryReport) -> None:
     store = service.store
-    with store.sessions.begin() as session:
+    with service.writing(), store.sessions.begin() as session:
         query = select(OutboxRow).where(OutboxRow.fanned_out_at.is_(None)).order_by(OutboxRow.id).limit(limit)
         if not store.is_sqlite:
             query = query.with_for_update(skip_locked=True)
@@ -246,7 +246,7 @@ def _insert_delivery(session: Session, values: dict[str, Any]) -> bool:
 def _claim(service: Service, now: datetime, limit: int, worker: str) -> list[_Claimed]:
     store = service.store
     claimed: list[_Claimed] = []
-    with store.sessions.begin() as session:
+    with service.writing(), store.sessions.begin() as session:
         query = (select(NotifyDeliveryRow).where(
             NotifyDeliveryRow.status == "pending", NotifyDeliveryRow.next_attempt_at <= now,
             or_(NotifyDeliveryRow.claimed_until.is_(None), NotifyDeliveryRow.claimed_until <= now))
@@ -358,7 +358,7 @@ def _mine(session: Session, item: _Claimed, worker: str) -> NotifyDeliveryRow | 
 
 
 def _part_sent(service: Service, item: _Claimed, worker: str, number: int) -> None:
-    with service.store.sessions.begin() as session:
+    with service.writing(), service.store.sessions.begin() as session:
         row = _mine(session, item, worker)
         if row is not None:
             row.parts_sent = number
@@ -366,7 +366,7 @@ def _part_sent(service: Service, item: _Claimed, worker: str, number: int) -> No
 
 def _finish(service: Service, items: list[_Claimed], worker: str, now: datetime, status: str,
             report: DeliveryReport) -> None:
-    with service.store.sessions.begin() as session:
+    with service.writing(), service.store.sessions.begin() as session:
         for item in items:
             row = _mine(session, item, worker)
             if row is None:
@@ -384,7 +384,7 @@ def _finish(service: Service, items: list[_Claimed], worker: str, now: datetime,
 
 def _failed(service: Service, items: list[_Claimed], worker: str, now: datetime, exc: DeliveryFailed,
             report: DeliveryReport) -> None:
-    with service.store.sessions.begin() as session:
+    with service.writing(), service.store.sessions.begin() as session:
         for item in items:
             row = _mine(session, item, worker)
             if row is None:

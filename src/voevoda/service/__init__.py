@@ -21,7 +21,8 @@ from __future__ import annotations
 
 import threading
 from collections import OrderedDict
-from collections.abc import Callable, Mapping, Sequence
+from collections.abc import Callable, Iterator, Mapping, Sequence
+from contextlib import contextmanager
 from dataclasses import dataclass, field
 from datetime import UTC, datetime
 from typing import TYPE_CHECKING, Any
@@ -285,12 +286,16 @@ PER_ADDRESS = 10
 STRICT_PER_ADDRESS = frozenset({"login"})
 
 
+DEFAULT_CACHE_SIZE = 32
+"""Games a service keeps loaded (a deadline worker's keeps more: ``voevoda.clock.worker.CACHE_SIZE``)."""
+
+
 class Service(Clockwork, ForumThreads, Notifications):
     """Every operation on the games of one database (``url``: a SQLite path or a PostgreSQL
     URL, as ``--db`` takes it). ``clock`` gives the time (tests freeze it)."""
 
     def __init__(self, url: str | None = None, *, store: Store | None = None,
-                 clock: Callable[[], datetime] = utc_now, cache_size: int = 32,
+                 clock: Callable[[], datetime] = utc_now, cache_size: int = DEFAULT_CACHE_SIZE,
                  throttles: Mapping[str, tuple[int, float]] | None = None, rate_limits: bool = True) -> None:
         self.url = url
         self._store = store
@@ -300,7 +305,7 @@ class Service(Clockwork, ForumThreads, Notifications):
         limits = {**THROTTLES, **(throttles or {})}
         self.rate_limits = rate_limits
         self.throttles = {k: Throttle(n, w) for k, (n, w) in limits.items()}
-        self._lines: dict[str, threading.Lock] = {}
+        self._lines: dict[str, threading.RLock] = {}
         self._lines_lock = threading.Lock()
         self.address_throttles = {k: Throttle(n if k in STRICT_PER_ADDRESS else n * PER_ADDRESS, w)
                                   for k, (n, w) in limits.items()}
@@ -716,14 +721,27 @@ class Service(Clockwork, ForumThreads, Notifications):
     def _change(self, name: str, *, then: Announcer | None = None):  # type: ignore[no-untyped-def]
         return _Change(self, name, then)
 
-    def _write_line(self, name: str) -> threading.Lock:
+    def _write_line(self, name: str) -> threading.RLock:
         """The process's queue for writing the game ``name`` (see :class:`_Change`)."""
         key = "*" if self.store.is_sqlite else name
         with self._lines_lock:
             line = self._lines.get(key)
             if line is None:
-                line = self._lines[key] = threading.Lock()
+                line = self._lines[key] = threading.RLock()
             return line
+
+    @contextmanager
+    def writing(self) -> Iterator[None]:
+        """A write of this service that is not a game's change — the deadline worker's schedule
+        rows, the outbox's deliveries — in the process's line of writers on SQLite (the one
+        database lock: the write then waits its turn behind a post without polling SQLite's lock,
+        and a post behind it the same way); on PostgreSQL, whose row locks queue by themselves,
+        as it is."""
+        if not self.store.is_sqlite:
+            yield
+            return
+        with self._write_line("*"):
+            yield
 
 
 class _Change:
@@ -808,7 +826,7 @@ def record_from_export(data: Any, source: str) -> GameRecord:
     return validate(GameRecord, data["game"], f"{source}: game")
 
 
-__all__ = ["ANONYMOUS", "CLOCK", "OPERATOR", "Access", "Actor", "Anonymous", "Clock", "Conflict", "Dashboard",
+__all__ = ["ANONYMOUS", "CLOCK", "DEFAULT_CACHE_SIZE", "OPERATOR", "Access", "Actor", "Anonymous", "Clock", "Conflict", "Dashboard",
            "EditPreview", "Forbidden", "GameCache", "GameListing", "NotFound", "Op", "Operator", "OrdersRejected",
            "Person", "PostOutcome", "RateLimited", "Resolution", "SeatToken", "Service", "Sight", "Undone",
            "record_from_export", "stamp", "utc_now", "PUBLIC"]

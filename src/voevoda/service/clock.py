@@ -17,6 +17,7 @@ from __future__ import annotations
 
 import logging
 from collections.abc import Sequence
+from contextlib import AbstractContextManager
 from dataclasses import dataclass, field
 from datetime import UTC, datetime, timedelta
 from typing import TYPE_CHECKING, Any
@@ -207,6 +208,9 @@ class Clockwork(People):
     cache: GameCache  # provided by the service
 
     def _game(self, name: str, version: tuple[int, str, int] | None = None) -> Game:  # provided by the service
+        raise NotImplementedError
+
+    def writing(self) -> AbstractContextManager[None]:  # provided by the service
         raise NotImplementedError
 
     def resolve(self, actor: Actor, name: str, *, step: int | None, force: bool = False,
@@ -572,7 +576,7 @@ class Clockwork(People):
                  .order_by(ScheduleRow.wake_at).limit(limit))
         if not self.store.is_sqlite:
             query = query.with_for_update(of=ScheduleRow, skip_locked=True)
-        with self.store.sessions.begin() as session:
+        with self.writing(), self.store.sessions.begin() as session:
             rows = session.execute(query).all()
             if rows:
                 session.execute(update(ScheduleRow).where(ScheduleRow.game_id.in_([r[0] for r in rows]))
@@ -636,7 +640,7 @@ class Clockwork(People):
         worker's claim let go, all in that transaction)."""
         from voevoda.store.models import ScheduleRow
 
-        with self.store.sessions.begin() as session:
+        with self.writing(), self.store.sessions.begin() as session:
             game_id = self._game_id(session, game)
             row = session.get(ScheduleRow, game_id, with_for_update=True)
             if row is None:
@@ -743,7 +747,7 @@ class Clockwork(People):
             return _Looked()  # another worker or the game master got there first: the step is resolved once
         except (GameError, OrdersRejected) as exc:
             done.error = str(exc)
-            with self.store.sessions.begin() as session:
+            with self.writing(), self.store.sessions.begin() as session:
                 row = session.get(ScheduleRow, self._game_id(session, game))
                 if row is not None:
                     row.last_error = str(exc)[:2000]
@@ -847,7 +851,7 @@ class Clockwork(People):
     def _let_go(self, game: str, now: datetime, seen: int) -> None:
         from voevoda.store.models import ScheduleRow
 
-        with self.store.sessions.begin() as session:
+        with self.writing(), self.store.sessions.begin() as session:
             try:
                 game_id = self._game_id(session, game)
             except GameError:

@@ -59,6 +59,10 @@ class WebSettings:
     throttles: dict[str, tuple[int, float]] = field(default_factory=dict)
     rate_limits: bool = True
     """Off only for a load test on loopback (``voevoda serve --no-rate-limits``)."""
+    worker_poll: float | None = None
+    """Run the deadline worker in this process, on the app's own service, every so many seconds
+    (``voevoda serve`` with one server process): the worker then reads the games the pages hold
+    in memory, and its writes queue in line with the posts' (:meth:`Service.writing`)."""
 
 
 def create_app(settings: WebSettings | None = None, service: Service | None = None,
@@ -66,8 +70,14 @@ def create_app(settings: WebSettings | None = None, service: Service | None = No
     """The app over ``service`` (by default one on ``settings.db``); cookies are signed with the
     installation's key kept in the database, or ``signing_key``."""
     settings = settings or WebSettings()
-    service = service or Service(settings.db, throttles=settings.throttles, rate_limits=settings.rate_limits)
-    app = FastAPI(title="voevoda", version=_version(), docs_url=None, redoc_url=None, openapi_url=None)
+    if service is None:
+        from voevoda.clock.worker import CACHE_SIZE
+        from voevoda.service import DEFAULT_CACHE_SIZE
+
+        service = Service(settings.db, throttles=settings.throttles, rate_limits=settings.rate_limits,
+                          cache_size=CACHE_SIZE if settings.worker_poll else DEFAULT_CACHE_SIZE)
+    app = FastAPI(title="voevoda", version=_version(), docs_url=None, redoc_url=None, openapi_url=None,
+                  lifespan=_with_worker(service, settings.worker_poll) if settings.worker_poll else None)
     app.state.service = service
     app.state.settings = settings
     app.state.signer = Signer(signing_key or installation_key(service))
@@ -83,6 +93,24 @@ def create_app(settings: WebSettings | None = None, service: Service | None = No
     app.add_middleware(_Security)  # added last, so outermost: on every response, a 413 included
     install_error_handlers(app)
     return app
+
+
+def _with_worker(service: Service, poll: float) -> Callable[[FastAPI], Any]:
+    """The app's lifespan: the deadline worker on ``service`` in a thread while the app serves."""
+    from contextlib import asynccontextmanager
+
+    @asynccontextmanager
+    async def lifespan(_app: FastAPI) -> Any:
+        from voevoda.clock.worker import deliver_outbox, start_in_thread
+
+        thread, stop = start_in_thread(service, poll=poll, deliver=deliver_outbox)
+        try:
+            yield
+        finally:
+            stop.set()
+            thread.join(timeout=30)
+
+    return lifespan
 
 
 def add_routes(app: FastAPI, router: APIRouter) -> None:
@@ -106,10 +134,12 @@ def install_error_handlers(app: FastAPI) -> None:
 def from_environment() -> FastAPI:
     """The app for ``uvicorn --factory`` with several workers: settings from the environment that
     ``voevoda serve`` sets."""
+    poll = os.environ.get("VOEVODA_WORKER_POLL")
     app = create_app(WebSettings(db=os.environ.get("VOEVODA_DATABASE_URL"),
                                  base_url=os.environ.get("VOEVODA_BASE_URL", "http://127.0.0.1:8000"),
                                  secure_cookies=os.environ.get("VOEVODA_SECURE_COOKIES") == "1",
-                                 rate_limits=os.environ.get("VOEVODA_RATE_LIMITS") != "off"))
+                                 rate_limits=os.environ.get("VOEVODA_RATE_LIMITS") != "off",
+                                 worker_poll=float(poll) if poll else None))
     settle_garbage_collector()
     return app
 

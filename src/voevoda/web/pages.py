@@ -23,7 +23,17 @@ from voevoda.service import Service, Sight
 from voevoda.service.errors import NotFound
 from voevoda.web.auth import LANG_COOKIE, SESSION_COOKIE, Visitor, check_csrf, client_address, visitor
 from voevoda.web.i18n import LANGS, pick_language
-from voevoda.web.render import ENV, Blocks, Here, blocks_of, fragment, fragment_of, kept_blocks, page, remember
+from voevoda.web.render import (
+    ENV,
+    Blocks,
+    Here,
+    blocks_of,
+    fragment,
+    fragment_of,
+    kept_blocks,
+    page,
+    remember,
+)
 
 router = APIRouter()
 

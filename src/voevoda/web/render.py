@@ -13,9 +13,9 @@ from typing import Any
 from urllib.parse import quote, urlencode
 
 import jinja2
-from markupsafe import Markup
 from fastapi import Request
 from fastapi.responses import HTMLResponse
+from markupsafe import Markup
 
 from voevoda.web.auth import CSRF_COOKIE, LANG_COOKIE, Visitor
 from voevoda.web.i18n import moment, word

@@ -28,7 +28,7 @@ from dataclasses import dataclass, field
 from datetime import UTC, datetime, timedelta
 from typing import TYPE_CHECKING, Any
 
-from sqlalchemy import or_, select
+from sqlalchemy import or_, select, update
 
 from voevoda.notify import GAME_MASTER, PUBLIC, Announcement, announce
 from voevoda.notify.channels import DeliveryFailed, Target, channel
@@ -152,16 +152,19 @@ def _fan_out(service: Service, now: datetime, limit: int, report: DeliveryReport
         if not store.is_sqlite:
             query = query.with_for_update(skip_locked=True)
         rows = list(session.scalars(query))
+        reach = _Reach(session)
         for row in rows:
-            for destination_id, chat_id, due in _reached(session, row, now):
+            for destination_id, chat_id, due in reach.of(row, now):
                 where = f"d{destination_id}" if destination_id is not None else f"tg{chat_id}"
                 if _insert_delivery(session, {
                         "key": delivery_key(row.key, where), "outbox_id": row.id, "game_id": row.game_id,
                         "destination_id": destination_id, "chat_id": chat_id, "status": "pending", "attempts": 0,
                         "parts_sent": 0, "next_attempt_at": due, "last_error": "", "created_at": now}):
                     report.created += 1
-            row.fanned_out_at = now
             report.fanned_out += 1
+        if rows:  # one update for the pass's announcements, not one flush after each
+            session.execute(update(OutboxRow).where(OutboxRow.id.in_([row.id for row in rows]))
+                            .values(fanned_out_at=now).execution_options(synchronize_session=False))
 
 
 def delivery_key(announcement: str, where: str) -> str:
@@ -177,52 +180,72 @@ def delivery_key(announcement: str, where: str) -> str:
     return f"{ascii_key}>{where}"
 
 
-def _reached(session: Session, row: OutboxRow, now: datetime) -> list[tuple[int | None, int | None, datetime]]:
-    """The destinations (and linked chats) the announcement's audience reaches."""
-    if row.game_id is None:
-        return []
-    audience = row.audience
-    found: list[tuple[int | None, int | None, datetime]] = []
-    for dest in session.scalars(select(NotifyDestinationRow).where(
-            NotifyDestinationRow.game_id == row.game_id).order_by(NotifyDestinationRow.id)):
+class _Reach:
+    """Who the announcements of one fan-out reach: each game's destinations and members, and the
+    chats, read once for all of them (a pass near a deadline fans out a post of every seat)."""
+
+    def __init__(self, session: Session) -> None:
+        self.session = session
+        self._destinations: dict[int, list[NotifyDestinationRow]] = {}
+        self._members: dict[int, list[Any]] = {}
+        self._groups: dict[int, list[int]] = {}
+        self._private: list[tuple[int, int | None]] | None = None
+
+    def of(self, row: OutboxRow, now: datetime) -> list[tuple[int | None, int | None, datetime]]:
+        """The destinations (and linked chats) the announcement's audience reaches."""
+        if row.game_id is None:
+            return []
+        audience = row.audience
+        found: list[tuple[int | None, int | None, datetime]] = []
+        for dest in self.destinations(row.game_id):
+            if audience == PUBLIC:
+                reaches = True
+            elif audience == GAME_MASTER:
+                reaches = dest.scope == "gm"
+            elif audience.startswith("seat:"):
+                reaches = dest.scope == "gm" or (dest.scope == "seat" and dest.player == audience[len("seat:"):])
+            else:
+                reaches = False
+            if not reaches:
+                continue
+            due = next_digest(now, dest.digest_hour) if dest.mode == "digest" else now
+            found.append((dest.id, None, due))
+        if row.kind in chats.KINDS:
+            found.extend((None, chat_id, now) for chat_id in self.chats(row.game_id, audience))
+        return found
+
+    def destinations(self, game_id: int) -> list[NotifyDestinationRow]:
+        if game_id not in self._destinations:
+            self._destinations[game_id] = list(self.session.scalars(select(NotifyDestinationRow).where(
+                NotifyDestinationRow.game_id == game_id).order_by(NotifyDestinationRow.id)))
+        return self._destinations[game_id]
+
+    def chats(self, game_id: int, audience: str) -> list[int]:
+        if game_id not in self._members:
+            self._members[game_id] = list(self.session.execute(select(
+                MemberRow.account_id, MemberRow.role, MemberRow.player).where(MemberRow.game_id == game_id)).all())
+        members = self._members[game_id]
+        gms = {account for account, role, _ in members if role in ("owner", "co_gm")}
         if audience == PUBLIC:
-            reaches = True
+            accounts = {account for account, _, _ in members}
         elif audience == GAME_MASTER:
-            reaches = dest.scope == "gm"
+            accounts = gms
         elif audience.startswith("seat:"):
-            reaches = dest.scope == "gm" or (dest.scope == "seat" and dest.player == audience[len("seat:"):])
+            player = audience[len("seat:"):]
+            accounts = gms | {account for account, role, p in members if role == "player" and p == player}
         else:
-            reaches = False
-        if not reaches:
-            continue
-        due = next_digest(now, dest.digest_hour) if dest.mode == "digest" else now
-        found.append((dest.id, None, due))
-    if row.kind in chats.KINDS:
-        found.extend((None, chat_id, now) for chat_id in _chats_reached(session, row.game_id, audience))
-    return found
-
-
-def _chats_reached(session: Session, game_id: int, audience: str) -> list[int]:
-    members = session.execute(select(MemberRow.account_id, MemberRow.role, MemberRow.player).where(
-        MemberRow.game_id == game_id)).all()
-    gms = {account for account, role, _ in members if role in ("owner", "co_gm")}
-    if audience == PUBLIC:
-        accounts = {account for account, _, _ in members}
-    elif audience == GAME_MASTER:
-        accounts = gms
-    elif audience.startswith("seat:"):
-        player = audience[len("seat:"):]
-        accounts = gms | {account for account, role, p in members if role == "player" and p == player}
-    else:
-        accounts = set()
-    found = [chat_id for chat_id, account in session.execute(select(TelegramChatRow.chat_id, TelegramChatRow.account_id)
-                                                               .where(TelegramChatRow.kind == "private")
-                                                               .order_by(TelegramChatRow.id)).all()
-             if account in accounts]
-    if audience == PUBLIC:
-        found.extend(session.scalars(select(TelegramChatRow.chat_id).where(
-            TelegramChatRow.kind == "group", TelegramChatRow.game_id == game_id)))
-    return found
+            accounts = set()
+        if self._private is None:
+            self._private = [(chat_id, account) for chat_id, account in self.session.execute(
+                select(TelegramChatRow.chat_id, TelegramChatRow.account_id).where(TelegramChatRow.kind == "private")
+                .order_by(TelegramChatRow.id)).all()]
+        found = [chat_id for chat_id, account in self._private if account in accounts]
+        if audience == PUBLIC:
+            if game_id not in self._groups:
+                self._groups[game_id] = list(self.session.scalars(select(TelegramChatRow.chat_id).where(
+                    TelegramChatRow.kind == "group", TelegramChatRow.game_id == game_id)))
+            found.extend(self._groups[game_id])
+        return found
 
 
 def _insert_delivery(session: Session, values: dict[str, Any]) -> bool:

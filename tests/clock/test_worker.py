@@ -247,3 +247,92 @@ def test_serve_and_worker_take_their_options() -> None:
     runner = CliRunner()
     assert "--no-worker" in runner.invoke(app, ["serve", "--help"]).output
     assert "--once" in runner.invoke(app, ["worker", "--help"]).output
+
+
+def test_the_app_of_one_server_process_runs_the_worker_on_its_own_service(
+        service: Service, frozen: time_machine.Traveller) -> None:
+    """docs/clock.md «The worker»: `voevoda serve` with one server process runs the worker in the
+    app's lifespan on the app's service (the games its pages hold); it stops with the app."""
+    import threading
+    import time
+
+    from fastapi.testclient import TestClient
+
+    from voevoda.web.app import WebSettings, create_app
+
+    people = seated(service)
+    service.set_schedule(people["gm"], "g", period="1h")
+    frozen.shift(timedelta(hours=1))
+    served = Service(service.url)
+    app = create_app(WebSettings(db=service.url, worker_poll=0.2), service=served)
+    with TestClient(app):
+        assert any(t.name == "voevoda-worker" and t.is_alive() for t in threading.enumerate())
+        limit = time.monotonic() + 60
+        while not resolutions(service) and time.monotonic() < limit:
+            time.sleep(0.1)
+        assert served.cache.get("g") is not None  # the worker read the game into the app's own cache
+    assert resolutions(service) == [1]
+    limit = time.monotonic() + 30
+    while any(t.name == "voevoda-worker" for t in threading.enumerate()) and time.monotonic() < limit:
+        time.sleep(0.05)
+    assert not any(t.name == "voevoda-worker" for t in threading.enumerate())
+
+
+def test_serve_runs_the_worker_in_the_app_with_one_process_and_beside_it_with_several(
+        monkeypatch: pytest.MonkeyPatch, tmp_path) -> None:  # type: ignore[no-untyped-def]
+    import uvicorn
+
+    from voevoda.cli import serve as serve_module
+
+    started: list[object] = []
+    ran: list[dict[str, object]] = []
+    monkeypatch.setattr(uvicorn, "run", lambda *a, **k: ran.append({"workers": k["workers"],
+                                                                    "poll": serve_module.os.environ.get(
+                                                                        "VOEVODA_WORKER_POLL")}))
+    import voevoda.clock.worker as worker_module
+
+    monkeypatch.setattr(worker_module, "start_in_thread", lambda *a, **k: started.append(a) or (None, None))
+    db = f"sqlite:///{tmp_path / 'served.db'}"
+    serve_module.serve(db=db, poll=2.0)
+    assert ran[-1] == {"workers": 1, "poll": "2.0"} and not started
+    serve_module.serve(db=db, poll=2.0, workers=3)
+    assert ran[-1] == {"workers": 3, "poll": None} and len(started) == 1
+    serve_module.serve(db=db, no_worker=True)
+    assert ran[-1] == {"workers": 1, "poll": None} and len(started) == 1
+
+
+def test_the_workers_writes_wait_in_the_line_of_the_posts(service: Service) -> None:
+    """docs/clock.md «The worker»: on SQLite a write of the worker (Service.writing) and a post of
+    the same process queue on one lock of the process, not on SQLite's; a post waits for it. On
+    PostgreSQL, whose row locks queue the writers of one game by themselves, it holds nothing."""
+    import threading
+
+    people = seated(service)
+    holding, posted = threading.Event(), threading.Event()
+    release = threading.Event()
+
+    def worker_write() -> None:
+        with service.writing():
+            holding.set()
+            release.wait(30)
+
+    def post() -> None:
+        service.post(people["Анна"], "g", "Анна", "guess 3")
+        posted.set()
+
+    writer = threading.Thread(target=worker_write)
+    writer.start()
+    assert holding.wait(30)
+    poster = threading.Thread(target=post)
+    poster.start()
+    if service.store.is_sqlite:
+        assert not posted.wait(0.5)  # in line behind the worker's write
+        release.set()
+        assert posted.wait(30)
+    else:
+        assert posted.wait(30)  # not held back
+        release.set()
+    writer.join(30)
+    poster.join(30)
+    with service.writing(), service.writing():  # the same thread may enter twice (a write inside a write)
+        pass

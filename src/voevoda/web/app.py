@@ -88,6 +88,7 @@ def create_app(settings: WebSettings | None = None, service: Service | None = No
     for router in (pages.router, clock_pages.router, telegram.router, notify_pages.router):
         add_routes(app, router)
     app.mount("/api/v1", api.create_api(app))
+    index_routes(app)
     app.add_middleware(_OneSnapshot, service=service)
     app.add_middleware(_BodyLimit)
     app.add_middleware(_Security)  # added last, so outermost: on every response, a 413 included
@@ -119,6 +120,16 @@ def add_routes(app: FastAPI, router: APIRouter) -> None:
     tenth of a page's CPU; these routers have no prefix, dependencies or settings of their own to
     be combined, so their routes are the app's unchanged."""
     app.router.routes.extend(router.routes)
+
+
+def index_routes(app: FastAPI) -> None:
+    """The app's routes behind one :class:`~voevoda.web.routing.RouteIndex`: a request tries only
+    the routes whose literal segments fit its path, in their order (the same route is chosen)."""
+    from voevoda.web.routing import RouteIndex
+
+    routes = list(app.router.routes)
+    app.router.routes.clear()
+    app.router.routes.append(RouteIndex(routes))
 
 
 def install_error_handlers(app: FastAPI) -> None:

@@ -61,6 +61,9 @@ def _is_busy(exc: OperationalError) -> bool:
         or "could not obtain lock" in text or "deadlock detected" in text
 
 
+_ENTRIES: Any = EntryRow.__table__
+_GAMES: Any = GameRow.__table__
+
 DEFAULT_URL = "sqlite:///voevoda.db"
 ENV_VAR = "VOEVODA_DATABASE_URL"
 MIGRATIONS = Path(__file__).parent / "migrations"
@@ -328,18 +331,20 @@ class Store:
             before = len(game.record.entries)
             state_before = game.state
             yield game
-            for seq in range(before, len(game.record.entries)):
-                entry = game.record.entries[seq]
-                session.add(EntryRow(game_id=row.id, seq=seq, entry=entry.model_dump(mode="json")))
             if len(game.record.entries) != before:
+                # plain inserts and one update on the transaction's connection: no ORM unit of
+                # work for the journal's new entries (a post near a deadline is one of them)
+                connection = session.connection()
+                connection.execute(_ENTRIES.insert(), [
+                    {"game_id": row.id, "seq": seq, "entry": game.record.entries[seq].model_dump(mode="json")}
+                    for seq in range(before, len(game.record.entries))])
+                values: dict[str, Any] = {"step": game.step_number, "entry_count": len(game.record.entries),
+                                          "updated_at": datetime.now(UTC)}
                 if game.state is not state_before or base is None:
                     # a post leaves the state as it was (the engine never changes one in place):
                     # only a resolution, an edit or a rollback writes it again
-                    row.state = stored_json(game.state)
-                    row.state_hash = state_hash(game.state)
-                row.step = game.step_number
-                row.entry_count = len(game.record.entries)
-                row.updated_at = datetime.now(UTC)
+                    values.update(state=stored_json(game.state), state_hash=state_hash(game.state))
+                connection.execute(_GAMES.update().where(_GAMES.c.id == row.id).values(values))
                 if announce is not None:
                     announce(session, row.id, game, before)
             session.commit()

@@ -171,6 +171,13 @@ async def player(client: Raw, game: str, name: str, token: str, post: str, until
         if status >= 400:
             samples.setdefault("errors", []).append(spent)
         samples.setdefault(kind, []).append(spent)
+        if TIMELINE is not None:
+            TIMELINE.append((moment, kind, spent))
+
+
+TIMELINE: list[tuple[float, str, float]] | None = [] if os.environ.get("VOEVODA_TIMELINE") else None
+"""With ``VOEVODA_TIMELINE=FILE``: every request's moment, kind and latency, written to FILE (where
+in the run the slow ones fall: a worker's pass, a collection, a burst of posts)."""
 
 
 def cpu_seconds(pid: int) -> float:
@@ -246,7 +253,13 @@ def serve_and_load(src: Path, seats: list[tuple[str, str, str, str]], url: str, 
                               "-o", os.environ["VOEVODA_PROFILE"],
                               "-f", "raw" if os.environ["VOEVODA_PROFILE"].endswith(".txt") else "speedscope",
                               "--nonblocking", "--gil", "-p", str(server.pid)], stdout=subprocess.DEVNULL)
-        return asyncio.run(load(address, seats, seconds, server.pid))
+        found = asyncio.run(load(address, seats, seconds, server.pid))
+        if TIMELINE is not None:
+            start = min((t for t, _, _ in TIMELINE), default=0.0)
+            Path(os.environ["VOEVODA_TIMELINE"]).write_text(
+                "".join(f"{t - start:.4f} {kind} {spent * 1000:.1f}\n" for t, kind, spent in sorted(TIMELINE)))
+            TIMELINE.clear()
+        return found
     finally:
         server.terminate()
         server.wait(timeout=30)

@@ -336,3 +336,32 @@ def test_the_workers_writes_wait_in_the_line_of_the_posts(service: Service) -> N
     poster.join(30)
     with service.writing(), service.writing():  # the same thread may enter twice (a write inside a write)
         pass
+
+
+def test_a_post_that_cannot_end_the_step_does_not_wake_the_worker(
+        service: Service, frozen: time_machine.Traveller) -> None:
+    """docs/clock.md «The worker»: a journal that grew wakes the worker so that a step resolves
+    early once everyone awaited has posted; a post after which a person is still awaited marks the
+    schedule seen in its own transaction, so the next pass claims nothing for it. The post that
+    leaves only a seat in civil disorder (not waited for) wakes it, and the step resolves early."""
+    from voevoda.store.models import MissedRow
+
+    people = seated(service, players=("Анна", "Борис", "Вера"))
+    service.set_schedule(people["gm"], "g", period="48h")
+    assert run_pass(service).claimed == 1  # the schedule's first look
+    with service.store.sessions.begin() as session:
+        game_id = service._game_id(session, "g")
+        session.add(MissedRow(game_id=game_id, player="Вера", missed=3, disorder=True, computer=False,
+                              counted_step=0))
+    frozen.shift(timedelta(minutes=5))
+    service.post(people["Анна"], "g", "Анна", "guess 3")
+    assert run_pass(service).claimed == 0  # Борис is still awaited: nothing for the worker to do
+    service.post(people["Анна"], "g", "Анна", "guess 5")  # a post replaced: the same
+    assert run_pass(service).claimed == 0
+    service.post(people["Борис"], "g", "Борис", "guess 4")  # only Вера is left, and she is not waited for
+    report = run_pass(service)
+    assert report.claimed == 1 and report.resolved == 1
+    assert resolutions(service) == [1]
+    frozen.shift(timedelta(hours=1))
+    service.post(people["Анна"], "g", "Анна", "guess 3")  # the next step, after the worker rolled it on
+    assert run_pass(service).claimed == 0

@@ -477,7 +477,7 @@ class Service(Clockwork, ForumThreads, Notifications):
         when a resolution or rollback was stored since (the step it named was read too late)."""
         access = self.access(actor, name)
         at = stamp(self.clock())
-        with self._change(name) as game:
+        with self._change(name, then=self.posted_within_schedule) as game:
             seat = game.find_player(player)
             access.require(Op.POST, seat)
             if started is not None and _moved_since(game, started):

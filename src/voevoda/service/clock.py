@@ -583,6 +583,35 @@ class Clockwork(People):
                                 .values(claimed_until=now + lease, claimed_by=worker[:64]))
         return [name for _, name in rows]
 
+    def posted_within_schedule(self, session: Session, game_id: int, game: Game, first: int) -> None:
+        """Called in a post's own transaction (the store's announcer, after the post's entries):
+        when the worker has looked at everything before it, nothing of it is due, and a person the
+        step waits for has still not posted, the post cannot let the step resolve early (what a
+        journal that grew wakes the worker for, docs/clock.md): the schedule is marked as seen up
+        to it, and the worker's next pass does not look at the game for it. Anything else — a
+        seat left that the computer or civil disorder holds, a deadline or a reminder come, a
+        resolution the worker has not seen — leaves the mark alone and the worker looks."""
+        from sqlalchemy import select, update
+
+        from voevoda.store.models import MissedRow, ScheduleRow
+
+        entries = game.record.entries
+        if not all(entry.kind == "submit" for entry in entries[first:]):
+            return
+        row = session.execute(select(ScheduleRow.seen_entries, ScheduleRow.step, ScheduleRow.wake_at,
+                                     ScheduleRow.due_at).where(ScheduleRow.game_id == game_id)).first()
+        now = self.clock().astimezone(UTC)
+        if row is None or row.seen_entries != first or row.step != game.step_number + 1:
+            return
+        if any(moment is not None and aware(moment) <= now for moment in (row.wake_at, row.due_at)):
+            return
+        missed = {m.player: m for m in session.scalars(select(MissedRow).where(MissedRow.game_id == game_id))}
+        _, _, people = _awaited(game.waiting_for(), missed)
+        if people:
+            session.execute(update(ScheduleRow).where(ScheduleRow.game_id == game_id,
+                                                      ScheduleRow.seen_entries == first)
+                            .values(seen_entries=len(entries)))
+
     def tend(self, actor: Actor, game: str, now: datetime, worker: str = "") -> Tended:
         """Everything the clock owes the game ``game`` at ``now``: bring the schedule to the open
         step, resolve it when due (or early), remind the seats still awaited, then let the claim
@@ -670,9 +699,7 @@ class Clockwork(People):
         step = row.step
         missed = {m.player: m for m in session.scalars(select(MissedRow).where(MissedRow.game_id == game_id))}
         waiting = played.waiting_for()
-        stand_in = [p for p in waiting if p in missed and missed[p].computer]
-        holding = [p for p in waiting if p in missed and missed[p].disorder and p not in stand_in]
-        people = [p for p in waiting if p not in stand_in and p not in holding]
+        stand_in, holding, people = _awaited(waiting, missed)
         due = aware(row.due_at) if row.due_at is not None else None
         if due is not None and due <= now and people:
             vacations = list(session.scalars(select(VacationRow).where(VacationRow.game_id == game_id,
@@ -868,6 +895,15 @@ class Clockwork(People):
 
 
 # -- the schedule row and the pure clock ------------------------------------------------------------
+
+def _awaited(waiting: Sequence[str], missed: dict[str, Any]) -> tuple[list[str], list[str], list[str]]:
+    """The seats a step waits for, split: those the computer stands in for, those in civil
+    disorder (held, not waited for), and the people the step waits for."""
+    stand_in = [p for p in waiting if p in missed and missed[p].computer]
+    holding = [p for p in waiting if p in missed and missed[p].disorder and p not in stand_in]
+    people = [p for p in waiting if p not in stand_in and p not in holding]
+    return stand_in, holding, people
+
 
 
 def _new_schedule(game_id: int, played: Game, now: datetime) -> ScheduleRow:

@@ -226,3 +226,50 @@ def test_many_pages_in_flight_at_once_hold_no_connection_while_they_wait(site: S
         return [answer.status_code for answer in answers]
 
     assert asyncio.run(many()) == [200] * 100
+
+
+def test_kept_pages_follow_the_viewer_the_holder_and_the_version(site: Site) -> None:
+    """docs/web.md «Reading fast»: the pages' HTML kept with a game's version is kept for one
+    viewer, language and what the visitor holds: a player never gets the page rendered for the
+    other seat or for the game master looking through his eyes, the game master's tabs are not a
+    player's, a post keeps the reports page but shows on the game page, and a resolution renders
+    the reports again."""
+    site.new_game("ring-of-power", "r1", "Анна,Борис")
+    anna, boris, gm = site.player("r1", "Анна"), site.player("r1", "Борис"), site.game_master()
+    for browser, post in ((anna, "ход 0303 0403"), (boris, "ход 1818 1718")):
+        browser.post("/g/r1/orders", {"player": browser.name, "text": post, "step": 1})
+    gm.post("/g/r1/manage/resolve", {"step": 1})
+    as_anna = gm.get("/g/r1/reports?as=Анна").text  # rendered first, by the game master's eyes on her seat
+    own = anna.get("/g/r1/reports").text
+    other = boris.get("/g/r1/reports").text
+    assert "отчёт для Анны" in own and "отчёт для Бориса" in other
+    assert "отчёт для Бориса" not in own and "отчёт для Анны" not in other
+    assert "/manage" in as_anna and "/manage" not in own  # the tabs of what each holds
+    assert anna.csrf in own and anna.csrf not in other and gm.csrf not in own  # the page around is each visitor's
+    page = anna.get("/g/r1").text
+    assert page.count('<tr class="posted">') == 0  # nobody has posted in step 2 yet
+    anna.post("/g/r1/orders", {"player": "Анна", "text": "ход 0403 0503", "step": 2})
+    assert anna.get("/g/r1").text.count('<tr class="posted">') == 1  # the game page's seats follow the post
+    assert anna.get("/g/r1/reports").text == own  # the reports, kept over it
+    boris.post("/g/r1/orders", {"player": "Борис", "text": "ход 1718 1618", "step": 2})
+    gm.post("/g/r1/manage/resolve", {"step": 2})
+    again = anna.get("/g/r1/reports").text
+    assert "ход 2: отчёт для Анны" in again and again != own  # rendered again for the new turn
+
+
+def test_kept_blocks_cannot_reach_the_visitor() -> None:
+    """What is rendered once for many visitors is rendered without the visitor: a template that
+    reaches for his name or CSRF token fails instead of keeping them."""
+    import jinja2
+
+    from voevoda.web.render import ENV, kept_blocks
+
+    ENV.loader = jinja2.ChoiceLoader([jinja2.DictLoader({"_probe.html.j2": (
+        "{% block main %}{{ who.person.name }}{% endblock %}"), "_probe2.html.j2": (
+        "{% block main %}{{ csrf }}{% endblock %}")}), ENV.loader])  # type: ignore[list-item]
+    try:
+        for probe in ("_probe.html.j2", "_probe2.html.j2"):
+            with pytest.raises(jinja2.UndefinedError):
+                kept_blocks("ru", probe)
+    finally:
+        ENV.loader = ENV.loader.loaders[1]  # type: ignore[union-attr]
